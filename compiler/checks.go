@@ -1,0 +1,118 @@
+package compiler
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SDKPath is the import path of the guest SDK.
+const SDKPath = "github.com/wasmenv/wasmenv/sdk"
+
+// allowedImports are the packages tool code may import: deterministic,
+// side-effect free, with no access to files, network or environment.
+var allowedImports = []string{
+	SDKPath, "bytes", "cmp", "encoding/base64", "encoding/hex", "encoding/json", "errors",
+	"fmt", "maps", "math", "regexp", "slices", "sort", "strconv", "strings", "time",
+	"unicode", "unicode/utf8", "unicode/utf16",
+}
+
+// parsedTools is the tools package parsed and checked.
+type parsedTools struct {
+	fset  *token.FileSet
+	files map[string]*ast.File // by base name
+	dir   string               // source tools dir, for positions
+}
+
+// parseTools parses tools/*.go and applies the static rules. All violations
+// are reported together, each with file:line.
+func parseTools(dir string, sources map[string][]byte) (*parsedTools, error) {
+	p := &parsedTools{fset: token.NewFileSet(), files: map[string]*ast.File{}, dir: dir}
+	var errs ErrorList
+	names := make([]string, 0, len(sources))
+	for name := range sources {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		f, err := parser.ParseFile(p.fset, path, sources[name], parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, &Error{Pos: path, Msg: strings.TrimPrefix(err.Error(), path+":")}
+		}
+		p.files[name] = f
+		errs = append(errs, checkFile(p.fset, f)...)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return p, nil
+}
+
+func (p *parsedTools) pos(n token.Pos) string {
+	pos := p.fset.Position(n)
+	return fmt.Sprintf("%s:%d", pos.Filename, pos.Line)
+}
+
+func checkFile(fset *token.FileSet, f *ast.File) ErrorList {
+	var errs ErrorList
+	at := func(n token.Pos, format string, args ...any) {
+		pos := fset.Position(n)
+		errs = append(errs, &Error{Pos: fmt.Sprintf("%s:%d", pos.Filename, pos.Line), Msg: fmt.Sprintf(format, args...)})
+	}
+	if f.Name.Name != "tools" {
+		at(f.Name.Pos(), "package must be named tools, not %s", f.Name.Name)
+	}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if !slices.Contains(allowedImports, path) {
+			at(imp.Pos(), "import %q is not allowed in tool code (allowed: %s)", path, strings.Join(allowedImports, ", "))
+		}
+		if imp.Name != nil && (imp.Name.Name == "." || imp.Name.Name == "_") {
+			at(imp.Pos(), "%s imports are not allowed", imp.Name.Name)
+		}
+	}
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			if strings.HasPrefix(c.Text, "//go:") || strings.HasPrefix(c.Text, "//export ") || strings.HasPrefix(c.Text, "//line ") {
+				at(c.Pos(), "compiler directive %q is not allowed in tool code", strings.Fields(c.Text)[0])
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, spec := range g.Specs {
+				for _, n := range spec.(*ast.ValueSpec).Names {
+					at(n.Pos(), "package-level var %s: tool code may not keep state in memory (it would leak between episodes); keep state in the database or use a const", n.Name)
+				}
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if g, ok := n.(*ast.GoStmt); ok {
+			at(g.Pos(), "go statements are not allowed in tool code: a call runs on one thread and must finish")
+		}
+		return true
+	})
+	return errs
+}
+
+// parseToolsUnchecked parses without the static rules (see Options.SkipStaticChecks).
+func parseToolsUnchecked(dir string, sources map[string][]byte) (*parsedTools, error) {
+	p := &parsedTools{fset: token.NewFileSet(), files: map[string]*ast.File{}, dir: dir}
+	for name, src := range sources {
+		path := filepath.Join(dir, name)
+		f, err := parser.ParseFile(p.fset, path, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return nil, &Error{Pos: path, Msg: err.Error()}
+		}
+		p.files[name] = f
+	}
+	return p, nil
+}

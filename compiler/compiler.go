@@ -1,0 +1,105 @@
+package compiler
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+// Options configure a build.
+type Options struct {
+	// CacheDir holds built modules and temporary build directories.
+	// Default: $WASMENV_CACHE, else the user cache dir + /wasmenv.
+	CacheDir string
+	// NoCache rebuilds even when a cached module matches.
+	NoCache bool
+	// KeepWork keeps the build directory and logs its path.
+	KeepWork bool
+	// Log receives progress lines; nil discards them.
+	Log func(string)
+	// SkipStaticChecks lets tool code through without the static rules.
+	// It exists so tests can prove the runtime sandbox holds on its own
+	// (defense in depth); never use it for real environments.
+	SkipStaticChecks bool
+}
+
+func (o *Options) logf(format string, args ...any) {
+	if o.Log != nil {
+		o.Log(fmt.Sprintf(format, args...))
+	}
+}
+
+// DefaultCacheDir is where built modules are cached.
+func DefaultCacheDir() string {
+	if d := os.Getenv("WASMENV_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "wasmenv")
+	}
+	return filepath.Join(os.TempDir(), "wasmenv-cache")
+}
+
+// Build compiles the environment in dir into a bundle (not yet written).
+func Build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, error) {
+	if opts.CacheDir == "" {
+		opts.CacheDir = DefaultCacheDir()
+	}
+	if err := os.MkdirAll(opts.CacheDir, 0o755); err != nil {
+		return nil, err
+	}
+	src, err := loadSource(dir)
+	if err != nil {
+		return nil, err
+	}
+	toolsDir := filepath.Join(dir, "tools")
+	var parsed *parsedTools
+	if opts.SkipStaticChecks {
+		parsed, err = parseToolsUnchecked(toolsDir, src.tools)
+	} else {
+		parsed, err = parseTools(toolsDir, src.tools)
+	}
+	if err != nil {
+		return nil, err
+	}
+	tools, err := findTools(parsed)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		src.manifest.Tools = append(src.manifest.Tools, envpkg.Tool{Name: t.name, Description: t.desc, InputSchema: t.schema()})
+	}
+	db, err := buildDB(src)
+	if err != nil {
+		return nil, err
+	}
+	mainGo, err := generateMain(tools)
+	if err != nil {
+		return nil, err
+	}
+	module, goVersion, err := buildModule(ctx, opts, src, mainGo)
+	if err != nil {
+		return nil, err
+	}
+	src.manifest.Toolchain = goVersion
+	b := &envpkg.Bundle{Manifest: src.manifest, Module: module, DB: db, Tasks: src.tasks}
+	if _, err := envpkg.Encode(b); err != nil { // validates and fills the hash
+		return nil, err
+	}
+	return b, nil
+}
+
+// BuildFile builds dir and writes the bundle to out atomically.
+func BuildFile(ctx context.Context, dir, out string, opts Options) (*envpkg.Bundle, error) {
+	b, err := Build(ctx, dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := envpkg.Write(out, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}

@@ -1,0 +1,320 @@
+package compiler
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/serdes"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+// buildDB runs schema.sql, seed.sql and the imports into a fresh database,
+// checks the export views and the tasks' SQL against it, and returns the
+// database image.
+func buildDB(src *source) ([]byte, error) {
+	conn, err := sqlite3.Open(":memory:")
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if err := execScript(conn, filepath.Join(src.dir, "schema.sql"), src.schema); err != nil {
+		return nil, err
+	}
+	if err := checkPrimaryKeys(conn, filepath.Join(src.dir, "schema.sql")); err != nil {
+		return nil, err
+	}
+	if src.seed != "" {
+		if err := execScript(conn, filepath.Join(src.dir, "seed.sql"), src.seed); err != nil {
+			return nil, err
+		}
+	}
+	for i, imp := range src.imports {
+		if err := importFile(conn, src.dir, imp); err != nil {
+			return nil, fmt.Errorf("%s: imports[%d]: %w", filepath.Join(src.dir, "env.yaml"), i, err)
+		}
+	}
+	if err := conn.Exec("VACUUM"); err != nil {
+		return nil, err
+	}
+	img, err := serdes.Serialize(conn, "main")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkQueries(src, img); err != nil {
+		return nil, err
+	}
+	return img, nil
+}
+
+// execScript runs statements one by one so an error names its line.
+func execScript(conn *sqlite3.Conn, path, script string) error {
+	rest := script
+	for {
+		consumed := len(script) - len(rest)
+		stmt, tail, err := conn.Prepare(rest)
+		line := 1 + strings.Count(script[:consumed+leadingSpace(rest)], "\n")
+		if err != nil {
+			return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
+		}
+		if stmt == nil {
+			return nil
+		}
+		err = stmt.Exec()
+		stmt.Close()
+		if err != nil {
+			return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
+		}
+		rest = tail
+	}
+}
+
+func leadingSpace(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t\r\n"))
+}
+
+func checkPrimaryKeys(conn *sqlite3.Conn, path string) error {
+	stmt, _, err := conn.Prepare(`SELECT s.name FROM sqlite_schema AS s WHERE s.type = 'table' AND s.name NOT LIKE 'sqlite_%'
+		AND NOT EXISTS (SELECT 1 FROM pragma_table_info(s.name) AS c WHERE c.pk > 0) ORDER BY s.name`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	if stmt.Step() {
+		return errAt(path, "table %s has no PRIMARY KEY (diffs key rows by it)", stmt.ColumnText(0))
+	}
+	return stmt.Err()
+}
+
+// importFile loads a JSON array, a JSON object of objects or JSONL into a table.
+func importFile(conn *sqlite3.Conn, dir string, imp importSpec) error {
+	if imp.File == "" || imp.Table == "" {
+		return fmt.Errorf("file and table are required")
+	}
+	path := filepath.Join(dir, filepath.FromSlash(imp.File))
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	type rec struct {
+		key  string
+		data json.RawMessage
+	}
+	var records []rec
+	trimmed := bytes.TrimSpace(raw)
+	switch {
+	case strings.HasSuffix(imp.File, ".jsonl"):
+		for i, line := range bytes.Split(trimmed, []byte("\n")) {
+			if len(bytes.TrimSpace(line)) > 0 {
+				if !json.Valid(line) {
+					return errAt(fmt.Sprintf("%s:%d", path, i+1), "invalid JSON")
+				}
+				records = append(records, rec{data: line})
+			}
+		}
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		var arr []json.RawMessage
+		if err := json.Unmarshal(trimmed, &arr); err != nil {
+			return errAt(path, "%v", err)
+		}
+		for _, a := range arr {
+			records = append(records, rec{data: a})
+		}
+	case len(trimmed) > 0 && trimmed[0] == '{':
+		// An object of objects, in file order.
+		dec := json.NewDecoder(bytes.NewReader(trimmed))
+		dec.Token()
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return errAt(path, "%v", err)
+			}
+			var v json.RawMessage
+			if err := dec.Decode(&v); err != nil {
+				return errAt(path, "%v", err)
+			}
+			records = append(records, rec{key: k.(string), data: v})
+		}
+		if imp.KeyColumn == "" {
+			return errAt(path, "an object of records needs key_column in env.yaml")
+		}
+	default:
+		return errAt(path, "expected a JSON array, a JSON object or a .jsonl file")
+	}
+
+	cols, err := tableColumns(conn, imp.Table)
+	if err != nil {
+		return err
+	}
+	if len(cols) == 0 {
+		return fmt.Errorf("table %s does not exist", imp.Table)
+	}
+	for _, c := range []string{imp.KeyColumn, imp.JSONColumn} {
+		if c != "" && !contains(cols, c) {
+			return fmt.Errorf("table %s has no column %s", imp.Table, c)
+		}
+	}
+	quoted := make([]string, len(cols))
+	for i, c := range cols {
+		quoted[i] = `"` + strings.ReplaceAll(c, `"`, `""`) + `"`
+	}
+	stmt, _, err := conn.Prepare(fmt.Sprintf(`INSERT INTO "%s" (%s) VALUES (%s)`, imp.Table,
+		strings.Join(quoted, ","), strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",")))
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for n, r := range records {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(r.data, &obj); err != nil {
+			return errAt(path, "record %d: not a JSON object", n+1)
+		}
+		if imp.JSONColumn == "" {
+			for f := range obj {
+				if !contains(cols, f) {
+					return errAt(path, "record %d: field %q has no column in table %s (add the column or set json_column)", n+1, f, imp.Table)
+				}
+			}
+		}
+		for i, c := range cols {
+			var err error
+			switch {
+			case c == imp.KeyColumn && r.key != "":
+				err = stmt.BindText(i+1, r.key)
+			case c == imp.JSONColumn:
+				err = stmt.BindText(i+1, string(r.data))
+			default:
+				v, ok := obj[c]
+				if !ok {
+					// column default: bind NULL only if the column has no default
+					err = stmt.BindNull(i + 1)
+				} else {
+					err = bindJSON(stmt, i+1, v)
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := stmt.Exec(); err != nil {
+			return errAt(path, "record %d: %v", n+1, err)
+		}
+		stmt.ClearBindings()
+	}
+	return nil
+}
+
+func bindJSON(stmt *sqlite3.Stmt, i int, v json.RawMessage) error {
+	var x any
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.UseNumber()
+	if err := dec.Decode(&x); err != nil {
+		return err
+	}
+	switch y := x.(type) {
+	case nil:
+		return stmt.BindNull(i)
+	case bool:
+		return stmt.BindBool(i, y)
+	case json.Number:
+		if n, err := y.Int64(); err == nil {
+			return stmt.BindInt64(i, n)
+		}
+		f, _ := y.Float64()
+		return stmt.BindFloat(i, f)
+	case string:
+		return stmt.BindText(i, y)
+	}
+	return stmt.BindText(i, string(bytes.TrimSpace(v)))
+}
+
+func tableColumns(conn *sqlite3.Conn, table string) ([]string, error) {
+	stmt, _, err := conn.Prepare(`SELECT name FROM pragma_table_info(?) ORDER BY cid`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	stmt.BindText(1, table)
+	var cols []string
+	for stmt.Step() {
+		cols = append(cols, stmt.ColumnText(0))
+	}
+	return cols, stmt.Err()
+}
+
+func contains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// checkQueries prepares every export view, task setup and check against the
+// built database (attached as both main and init) so that SQL mistakes are
+// found at build time with the task's name.
+func checkQueries(src *source, img []byte) error {
+	conn, err := sqlite3.Open(":memory:")
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if err := serdes.Deserialize(conn, "main", img); err != nil {
+		return err
+	}
+	if err := conn.Exec(`ATTACH ':memory:' AS init`); err != nil {
+		return err
+	}
+	if err := serdes.Deserialize(conn, "init", img); err != nil {
+		return err
+	}
+	envPath := filepath.Join(src.dir, "env.yaml")
+	for _, c := range src.manifest.Export {
+		for _, schema := range []string{"main", "init"} {
+			stmt, _, err := conn.Prepare(strings.ReplaceAll(c.Query, "{schema}", schema))
+			if err != nil {
+				return errAt(envPath, "export %s: %v", c.Name, err)
+			}
+			n := stmt.ColumnCount()
+			stmt.Close()
+			if n != 2 {
+				return errAt(envPath, "export %s: query must return 2 columns (key, JSON record), it returns %d", c.Name, n)
+			}
+		}
+	}
+	for _, t := range src.tasks {
+		if err := checkTaskSQL(conn, t); err != nil {
+			return errAt(filepath.Join(src.dir, "tasks"), "task %s: %v", t.ID, err)
+		}
+	}
+	return nil
+}
+
+func checkTaskSQL(conn *sqlite3.Conn, t envpkg.Task) error {
+	if err := conn.Exec("SAVEPOINT task_check"); err != nil {
+		return err
+	}
+	defer conn.Exec("ROLLBACK TO task_check; RELEASE task_check")
+	if t.Setup != "" {
+		if err := conn.Exec(t.Setup); err != nil {
+			return fmt.Errorf("setup: %v", err)
+		}
+	}
+	for i, c := range t.Checks {
+		stmt, tail, err := conn.Prepare(c.SQL)
+		if err != nil {
+			return fmt.Errorf("check %d (%s): %v", i+1, c.Name, err)
+		}
+		stmt.Close()
+		if strings.TrimSpace(tail) != "" {
+			return fmt.Errorf("check %d (%s): one statement per check", i+1, c.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package envpkg
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func testBundle() *Bundle {
+	db := append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{7}, 4080)...)
+	return &Bundle{
+		Manifest: Manifest{
+			Name: "demo", Version: "1.0.0", Description: "d", Clock: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
+			Tools: []Tool{{Name: "get_x", Description: "gets x",
+				InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`)}},
+			Limits: DefaultLimits,
+		},
+		Module: []byte{0, 'a', 's', 'm', 1, 0, 0, 0},
+		DB:     db,
+		Tasks: []Task{{ID: "t1", Instruction: "do", Calls: []Call{{Name: "get_x", Arguments: json.RawMessage(`{"id":"1"}`)}},
+			Checks: []Check{{Name: "c", SQL: "SELECT 1"}}}},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	b := testBundle()
+	data, err := Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Hash != b.Hash || !bytes.Equal(got.DB, b.DB) || !bytes.Equal(got.Module, b.Module) {
+		t.Fatal("round trip changed the bundle")
+	}
+	if got.Manifest.OpenAITools[0].Function.Name != "get_x" || got.Manifest.OpenAITools[0].Type != "function" {
+		t.Fatalf("openai tools: %+v", got.Manifest.OpenAITools)
+	}
+	if tk, ok := got.Task("t1"); !ok || tk.Checks[0].SQL != "SELECT 1" {
+		t.Fatal("task lost")
+	}
+	// Deterministic: the same content gives the same bytes and hash.
+	again, _ := Encode(testBundle())
+	if !bytes.Equal(again, data) {
+		t.Fatal("encoding is not deterministic")
+	}
+	sizes, err := SectionSizes(data)
+	if err != nil || sizes[SectionDB] == 0 || sizes[SectionHash] != 16 {
+		t.Fatalf("sections %v %v", sizes, err)
+	}
+}
+
+func TestCorruptBundlesAreRefused(t *testing.T) {
+	data, err := Encode(testBundle())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var corruptErr *CorruptError
+	for n := 0; n < len(data); n += 7 {
+		if _, err := Decode(data[:n]); !errors.As(err, &corruptErr) {
+			t.Fatalf("truncated to %d: err %v", n, err)
+		}
+	}
+	for i := 0; i < len(data); i++ {
+		flipped := bytes.Clone(data)
+		flipped[i] ^= 0x40
+		if _, err := Decode(flipped); err == nil {
+			t.Fatalf("flipped byte %d accepted", i)
+		}
+	}
+	// A valid structure whose hash was replaced.
+	bad := bytes.Clone(data)
+	copy(bad[len(bad)-16:], "0123456789abcdef")
+	if _, err := Decode(bad); err == nil || !strings.Contains(err.Error(), "hash mismatch") {
+		t.Fatalf("wrong hash: %v", err)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	cases := map[string]func(b *Bundle){
+		"bad name":       func(b *Bundle) { b.Manifest.Name = "Bad Name" },
+		"no tools":       func(b *Bundle) { b.Manifest.Tools = nil },
+		"duplicate tool": func(b *Bundle) { b.Manifest.Tools = append(b.Manifest.Tools, b.Manifest.Tools[0]) },
+		"bad schema":     func(b *Bundle) { b.Manifest.Tools[0].InputSchema = json.RawMessage(`[]`) },
+		"unknown call":   func(b *Bundle) { b.Tasks[0].Calls[0].Name = "nope" },
+		"dup task":       func(b *Bundle) { b.Tasks = append(b.Tasks, b.Tasks[0]) },
+		"bad reward":     func(b *Bundle) { b.Tasks[0].Reward = "vibes" },
+		"not sqlite":     func(b *Bundle) { b.DB = bytes.Repeat([]byte{1}, 200) },
+		"bad module":     func(b *Bundle) { b.Module = []byte("not wasm") },
+		"nothing scored": func(b *Bundle) { b.Tasks[0].Checks = nil },
+		"bad limits":     func(b *Bundle) { b.Manifest.Limits.MemoryMB = 0 },
+	}
+	for name, mutate := range cases {
+		b := testBundle()
+		mutate(b)
+		if _, err := Encode(b); err == nil {
+			t.Errorf("%s: encoded without error", name)
+		}
+	}
+}
+
+func TestWriteIsAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.wasm")
+	if err := Write(path, testBundle()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(path); err != nil {
+		t.Fatal(err)
+	}
+	// A failing encode leaves the existing file untouched and no temp files.
+	before, _ := os.ReadFile(path)
+	b := testBundle()
+	b.Manifest.Tools = nil
+	if err := Write(path, b); err == nil {
+		t.Fatal("invalid bundle written")
+	}
+	after, _ := os.ReadFile(path)
+	entries, _ := os.ReadDir(dir)
+	if !bytes.Equal(before, after) || len(entries) != 1 {
+		t.Fatalf("file changed or temp left: %d entries", len(entries))
+	}
+}

@@ -1,0 +1,143 @@
+package envpkg
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// FormatVersion is the bundle format this package reads and writes.
+const FormatVersion = 1
+
+// ABIVersion is the host ABI the tool module expects (sdk/wire and the
+// wasmenv_* exports and imports).
+const ABIVersion = 1
+
+// Manifest describes an environment and its tools.
+type Manifest struct {
+	Format      int          `json:"format"`
+	ABI         int          `json:"abi"`
+	Name        string       `json:"name"`
+	Version     string       `json:"version"`
+	Description string       `json:"description"`
+	Rules       string       `json:"rules,omitempty"`
+	Clock       time.Time    `json:"clock"`
+	Tools       []Tool       `json:"tools"`
+	OpenAITools []OpenAITool `json:"openai_tools"`
+	Export      []Collection `json:"export,omitempty"`
+	Limits      Limits       `json:"limits"`
+	DBBytes     int64        `json:"db_bytes"`
+	Toolchain   string       `json:"toolchain"`
+}
+
+// Tool is one tool in MCP form. Its index in Manifest.Tools is its dispatch
+// number inside the module.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// OpenAITool is the same tool in OpenAI function-calling form.
+type OpenAITool struct {
+	Type     string         `json:"type"`
+	Function OpenAIFunction `json:"function"`
+}
+
+// OpenAIFunction is the function part of an OpenAITool.
+type OpenAIFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// OpenAIToolsFor converts MCP tools to OpenAI function tools.
+func OpenAIToolsFor(tools []Tool) []OpenAITool {
+	out := make([]OpenAITool, len(tools))
+	for i, t := range tools {
+		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{
+			Name: t.Name, Description: t.Description, Parameters: t.InputSchema,
+		}}
+	}
+	return out
+}
+
+// Collection is an export view: a query yielding (key, JSON record) rows.
+// {schema} in Query is replaced by main or init.
+type Collection struct {
+	Name   string   `json:"name"`
+	Query  string   `json:"query"`
+	Tables []string `json:"tables"`
+}
+
+// Limits bound each tool call.
+type Limits struct {
+	CallTimeoutMS  int64 `json:"call_timeout_ms"`
+	MemoryMB       int   `json:"memory_mb"`
+	MaxOutputBytes int   `json:"max_output_bytes"`
+}
+
+// DefaultLimits are used where env.yaml says nothing.
+var DefaultLimits = Limits{CallTimeoutMS: 2000, MemoryMB: 64, MaxOutputBytes: 1 << 20}
+
+// Task is one task: an instruction, an optional initial-state overlay,
+// ground-truth calls and the checks that score an episode.
+type Task struct {
+	ID          string  `json:"id"`
+	Instruction string  `json:"instruction"`
+	Persona     string  `json:"persona,omitempty"`
+	Setup       string  `json:"setup,omitempty"`
+	Calls       []Call  `json:"calls"`
+	Checks      []Check `json:"checks"`
+	Answer      *Answer `json:"answer,omitempty"`
+	Reward      string  `json:"reward,omitempty"` // "checks" (default) or "state"
+}
+
+// Call is one tool call.
+type Call struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Check is a SQL predicate over main (final) and init (initial).
+type Check struct {
+	Name string `json:"name,omitempty"`
+	SQL  string `json:"sql"`
+}
+
+// Answer is an expected final answer and how to match it.
+type Answer struct {
+	Value string `json:"value"`
+	Match string `json:"match"` // exact | contains | regex | number | json
+}
+
+// Reward kinds.
+const (
+	RewardChecks = "checks"
+	RewardState  = "state"
+)
+
+// AnswerMatches lists the valid Answer.Match values.
+var AnswerMatches = []string{"exact", "contains", "regex", "number", "json"}
+
+// Bundle is a whole environment in memory.
+type Bundle struct {
+	Manifest Manifest
+	Module   []byte // the tool module, without wasmenv sections
+	DB       []byte // the SQLite database image
+	Tasks    []Task
+
+	// Set by Decode and Encode.
+	Hash      string // hex xxhash64 of everything before the hash section
+	Size      int64  // bytes of the encoded bundle
+	DBZstd    int64  // bytes of the compressed database section
+}
+
+// Task returns the task with the given id.
+func (b *Bundle) Task(id string) (*Task, bool) {
+	for i := range b.Tasks {
+		if b.Tasks[i].ID == id {
+			return &b.Tasks[i], true
+		}
+	}
+	return nil, false
+}

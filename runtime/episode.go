@@ -1,0 +1,301 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/vfs/mvcc"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/sdk"
+)
+
+// Result is what the agent receives from a tool call.
+type Result struct {
+	Content string `json:"content"`
+	IsError bool   `json:"is_error"`
+}
+
+// Episode is one isolated run of an environment: private state over the
+// initial snapshot, a seed, and an optional task. It is not safe for
+// concurrent use; serialize calls on one episode.
+type Episode struct {
+	env  *Env
+	task *envpkg.Task
+	seed int64
+	init *initState
+	name string // this episode's mvcc database
+	conn *sqlite3.Conn
+
+	stmts    map[string]*guestStmt
+	spBegin  *sqlite3.Stmt
+	spCommit *sqlite3.Stmt
+	spUndo   *sqlite3.Stmt
+
+	authGuest bool            // the authorizer applies guest rules
+	writes    []string        // tables written by the statement being prepared
+	touched   map[string]bool // tables written since the last reset
+	rng       *rand.Rand
+	pcg       *rand.PCG
+	calls     int64 // tool calls since reset; drives the clock
+	resp      []byte
+	closed    bool
+}
+
+type guestStmt struct {
+	stmt   *sqlite3.Stmt
+	writes []string
+}
+
+// maxStmtCache bounds the guest statement cache per episode.
+const maxStmtCache = 256
+
+// NewEpisode starts an episode on a task ("" for none) with a seed.
+func (e *Env) NewEpisode(taskID string, seed int64) (*Episode, error) {
+	if e.closed.Load() {
+		return nil, errClosed
+	}
+	var task *envpkg.Task
+	if taskID != "" {
+		t, ok := e.Bundle.Task(taskID)
+		if !ok {
+			return nil, fmt.Errorf("environment %s has no task %q", e.Name(), taskID)
+		}
+		task = t
+	}
+	init, err := e.initFor(task)
+	if err != nil {
+		return nil, err
+	}
+	ep := &Episode{env: e, task: task, seed: seed, init: init,
+		name:    fmt.Sprintf("wasmenv-%d-ep-%d", e.id, e.epSeq.Add(1)),
+		stmts:   map[string]*guestStmt{},
+		touched: map[string]bool{},
+	}
+	ep.pcg = rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)
+	ep.rng = rand.New(ep.pcg)
+	mvcc.Create(ep.name, init.snap)
+	if err := ep.open(); err != nil {
+		ep.Close()
+		return nil, err
+	}
+	return ep, nil
+}
+
+func (ep *Episode) open() error {
+	conn, err := sqlite3.OpenFlags("file:/"+ep.name+"?vfs=mvcc", sqlite3.OPEN_READWRITE|sqlite3.OPEN_URI)
+	if err != nil {
+		return err
+	}
+	ep.conn = conn
+	if err := conn.Exec(`ATTACH 'file:/` + ep.init.name + `?vfs=mvcc&mode=ro' AS init`); err != nil {
+		return err
+	}
+	if err := conn.SetAuthorizer(ep.authorize); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		dst **sqlite3.Stmt
+		sql string
+	}{{&ep.spBegin, "SAVEPOINT call"}, {&ep.spCommit, "RELEASE call"}, {&ep.spUndo, "ROLLBACK TO call"}} {
+		if *p.dst, _, err = conn.Prepare(p.sql); err != nil {
+			return err
+		}
+	}
+	return conn.Exec("BEGIN")
+}
+
+// Task is the episode's task, or nil.
+func (ep *Episode) Task() *envpkg.Task { return ep.task }
+
+// Seed is the episode's seed.
+func (ep *Episode) Seed() int64 { return ep.seed }
+
+// Env is the environment the episode runs in.
+func (ep *Episode) Env() *Env { return ep.env }
+
+// Close ends the episode and frees its state.
+func (ep *Episode) Close() error {
+	if ep.closed {
+		return nil
+	}
+	ep.closed = true
+	if ep.conn != nil {
+		for _, s := range ep.stmts {
+			s.stmt.Close()
+		}
+		for _, s := range []*sqlite3.Stmt{ep.spBegin, ep.spCommit, ep.spUndo} {
+			if s != nil {
+				s.Close()
+			}
+		}
+		ep.conn.Close()
+	}
+	mvcc.Delete(ep.name)
+	return nil
+}
+
+// Reset returns the episode to its initial state with its seed: the open
+// transaction is rolled back, nothing is copied.
+func (ep *Episode) Reset() error {
+	if ep.closed {
+		return errClosed
+	}
+	if err := ep.conn.Exec("ROLLBACK; BEGIN"); err != nil {
+		return err
+	}
+	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
+	ep.calls = 0
+	clear(ep.touched)
+	return nil
+}
+
+// ResetSeed resets the episode with a new seed.
+func (ep *Episode) ResetSeed(seed int64) error {
+	ep.seed = seed
+	return ep.Reset()
+}
+
+// clockNanos is the episode clock: the environment's epoch plus one second
+// per tool call since the reset, so time moves forward and is reproducible.
+func (ep *Episode) clockNanos() int64 {
+	return ep.env.epoch + ep.calls*int64(time.Second)
+}
+
+// maxArgsBytes bounds one call's arguments.
+const maxArgsBytes = 1 << 20
+
+// Call runs a tool with JSON arguments. Every problem the agent can cause
+// (unknown tool, bad arguments, a tool error, a runaway tool) is a Result
+// with IsError set; the error return is for a closed episode or environment.
+func (ep *Episode) Call(ctx context.Context, name string, args []byte) (Result, error) {
+	if ep.closed {
+		return Result{}, errClosed
+	}
+	e := ep.env
+	idx, ok := e.tools[name]
+	if !ok {
+		return toolError("unknown tool %q; available tools: %s", name, strings.Join(e.toolNames(), ", ")), nil
+	}
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || string(args) == "null" {
+		args = []byte("{}")
+	}
+	if len(args) > maxArgsBytes {
+		return toolError("arguments for %s are %d bytes, over the limit of %d", name, len(args), maxArgsBytes), nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return toolError("arguments for %s are not valid JSON: %v", name, err), nil
+	}
+	if err := e.schemas[idx].Validate(doc); err != nil {
+		return toolError("invalid arguments for %s: %s", name, schemaMessage(err)), nil
+	}
+	return ep.run(ctx, idx, args)
+}
+
+// run executes a validated call inside a savepoint.
+func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error) {
+	e := ep.env
+	ep.calls++
+	if err := ep.spBegin.Exec(); err != nil {
+		return Result{}, fmt.Errorf("savepoint: %w", err)
+	}
+	inst, err := e.getInstance(ctx)
+	if err != nil {
+		ep.undo()
+		return Result{}, err
+	}
+	ctx, cancel := context.WithTimeout(context.WithValue(ctx, epKey{}, ep), e.callTimeout)
+	ep.conn.SetInterrupt(ctx)
+	inst.ep = ep
+	status, out, err := inst.invoke(ctx, e, uint32(idx), args)
+	inst.ep = nil
+	ep.conn.SetInterrupt(context.Background())
+	cancel()
+
+	var t *trap
+	switch {
+	case errors.As(err, &t):
+		inst.mod.Close(context.Background())
+		ep.undo()
+		return Result{Content: "Error: " + t.msg, IsError: true}, nil
+	case err != nil: // output too large
+		e.putInstance(inst)
+		ep.undo()
+		return Result{Content: "Error: " + err.Error(), IsError: true}, nil
+	}
+	e.putInstance(inst)
+	if status != sdk.StatusOK {
+		ep.undo()
+		return Result{Content: "Error: " + string(out), IsError: true}, nil
+	}
+	if err := ep.spCommit.Exec(); err != nil {
+		ep.undo()
+		return Result{}, fmt.Errorf("release savepoint: %w", err)
+	}
+	return Result{Content: string(out)}, nil
+}
+
+// undo rolls back the current call's writes.
+func (ep *Episode) undo() {
+	ep.spUndo.Exec()
+	ep.spCommit.Exec()
+}
+
+func toolError(format string, args ...any) Result {
+	return Result{Content: "Error: " + fmt.Sprintf(format, args...), IsError: true}
+}
+
+func (e *Env) toolNames() []string {
+	names := make([]string, 0, len(e.tools))
+	for n := range e.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+var printer = message.NewPrinter(language.English)
+
+// schemaMessage turns a validation error into one line an agent can act on.
+func schemaMessage(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	var msgs []string
+	var walk func(v *jsonschema.ValidationError)
+	walk = func(v *jsonschema.ValidationError) {
+		if len(v.Causes) == 0 {
+			loc := "/" + strings.Join(v.InstanceLocation, "/")
+			msgs = append(msgs, fmt.Sprintf("at %s: %s", loc, v.ErrorKind.LocalizedString(printer)))
+			return
+		}
+		for _, c := range v.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return strings.Join(msgs, "; ")
+}
+
+// CallJSON is Call with arguments given as a Go value (marshalled to JSON).
+func (ep *Episode) CallJSON(ctx context.Context, name string, args any) (Result, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return Result{}, err
+	}
+	return ep.Call(ctx, name, b)
+}

@@ -1,0 +1,208 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
+)
+
+// authorize is the SQLite authorizer. Host statements pass; statements the
+// guest (or a task check) prepares may only read, and write rows of main.
+func (ep *Episode) authorize(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
+	if !ep.authGuest {
+		return sqlite3.AUTH_OK
+	}
+	switch action {
+	case sqlite3.AUTH_SELECT, sqlite3.AUTH_READ, sqlite3.AUTH_FUNCTION, sqlite3.AUTH_RECURSIVE:
+		return sqlite3.AUTH_OK
+	case sqlite3.AUTH_INSERT, sqlite3.AUTH_UPDATE, sqlite3.AUTH_DELETE:
+		if schema == "main" && !strings.HasPrefix(strings.ToLower(name3rd), "sqlite_") {
+			ep.writes = append(ep.writes, name3rd)
+			return sqlite3.AUTH_OK
+		}
+	}
+	return sqlite3.AUTH_DENY
+}
+
+// forbiddenLeads are statements the guest may never run even where the
+// authorizer is not consulted (VACUUM has no authorizer code).
+var forbiddenLeads = []string{"VACUUM", "ATTACH", "DETACH", "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}
+
+// prepareGuest prepares (or reuses) a guest statement under guest rules.
+func (ep *Episode) prepareGuest(sql string) (*guestStmt, error) {
+	if s, ok := ep.stmts[sql]; ok {
+		return s, nil
+	}
+	lead := strings.ToUpper(strings.TrimLeft(sql, " \t\r\n("))
+	for _, f := range forbiddenLeads {
+		if strings.HasPrefix(lead, f) {
+			return nil, errNotAllowed(f)
+		}
+	}
+	ep.authGuest, ep.writes = true, nil
+	stmt, tail, err := ep.conn.Prepare(sql)
+	ep.authGuest = false
+	if err != nil {
+		return nil, err
+	}
+	if stmt == nil {
+		return nil, errEmptySQL
+	}
+	if strings.TrimSpace(tail) != "" {
+		stmt.Close()
+		return nil, errMultiSQL
+	}
+	if len(ep.stmts) >= maxStmtCache {
+		for k, s := range ep.stmts {
+			s.stmt.Close()
+			delete(ep.stmts, k)
+		}
+	}
+	s := &guestStmt{stmt: stmt, writes: ep.writes}
+	ep.stmts[sql] = s
+	return s, nil
+}
+
+type sqlError string
+
+func (e sqlError) Error() string { return string(e) }
+
+const (
+	errEmptySQL = sqlError("empty SQL statement")
+	errMultiSQL = sqlError("one SQL statement per call")
+)
+
+func errNotAllowed(what string) error {
+	return sqlError(what + " is not allowed in tool code (each call is already atomic; the sandbox has no files)")
+}
+
+// execGuestSQL decodes a wire request, runs it and appends the wire response.
+func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
+	r := wire.NewReader(req)
+	op := r.Byte()
+	sql := string(r.Bytes())
+	nparams := r.Uvarint()
+	if r.Err() != nil || nparams > uint64(r.Len()) {
+		return errorResponse(out, "malformed SQL request")
+	}
+	gs, err := ep.prepareGuest(sql)
+	if err != nil {
+		return errorResponse(out, err.Error())
+	}
+	stmt := gs.stmt
+	defer stmt.Reset()
+	defer stmt.ClearBindings()
+	if int(nparams) != stmt.BindCount() {
+		return errorResponse(out, sqlErrorf("statement has %d parameters, %d given", stmt.BindCount(), nparams))
+	}
+	for i := 1; i <= int(nparams); i++ {
+		var err error
+		switch r.Byte() {
+		case wire.TagNull:
+			err = stmt.BindNull(i)
+		case wire.TagInt:
+			err = stmt.BindInt64(i, r.Varint())
+		case wire.TagFloat:
+			err = stmt.BindFloat(i, r.Float())
+		case wire.TagText:
+			err = stmt.BindRawText(i, r.Bytes())
+		case wire.TagBlob:
+			err = stmt.BindBlob(i, r.Bytes())
+		default:
+			return errorResponse(out, "malformed SQL parameter")
+		}
+		if err != nil {
+			return errorResponse(out, err.Error())
+		}
+	}
+	if r.Err() != nil {
+		return errorResponse(out, "malformed SQL request")
+	}
+	for _, t := range gs.writes {
+		ep.touched[t] = true
+	}
+	out = append(out, wire.StatusOK)
+	if op == wire.OpExec {
+		before := ep.conn.TotalChanges()
+		for stmt.Step() {
+		}
+		if err := stmt.Err(); err != nil {
+			return errorResponse(out[:0], err.Error())
+		}
+		out = appendVarint(out, ep.conn.TotalChanges()-before)
+		return appendVarint(out, ep.conn.LastInsertRowID())
+	}
+	ncol := stmt.ColumnCount()
+	out = appendUvarint(out, uint64(ncol))
+	for i := 0; i < ncol; i++ {
+		out = wire.AppendString(out, stmt.ColumnName(i))
+	}
+	// Row count goes before the rows: reserve a fixed-width slot.
+	countAt := len(out)
+	out = append(out, 0, 0, 0, 0, 0)
+	rows := 0
+	for stmt.Step() {
+		rows++
+		for i := 0; i < ncol; i++ {
+			switch stmt.ColumnType(i) {
+			case sqlite3.NULL:
+				out = append(out, wire.TagNull)
+			case sqlite3.INTEGER:
+				out = wire.AppendInt(out, stmt.ColumnInt64(i))
+			case sqlite3.FLOAT:
+				out = wire.AppendFloat(out, stmt.ColumnFloat(i))
+			case sqlite3.TEXT:
+				b := stmt.ColumnRawText(i)
+				out = append(out, wire.TagText)
+				out = appendUvarint(out, uint64(len(b)))
+				out = append(out, b...)
+			default:
+				b := stmt.ColumnRawBlob(i)
+				out = append(out, wire.TagBlob)
+				out = appendUvarint(out, uint64(len(b)))
+				out = append(out, b...)
+			}
+		}
+		if len(out) > maxResponse {
+			return out // the caller replaces it with an error
+		}
+	}
+	if err := stmt.Err(); err != nil {
+		return errorResponse(out[:0], err.Error())
+	}
+	putFixedUvarint(out[countAt:countAt+5], uint64(rows))
+	return out
+}
+
+func sqlErrorf(format string, args ...any) string {
+	return fmt.Sprintf(format, args...)
+}
+
+func appendUvarint(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+func appendVarint(b []byte, v int64) []byte {
+	ux := uint64(v) << 1
+	if v < 0 {
+		ux = ^ux
+	}
+	return appendUvarint(b, ux)
+}
+
+// putFixedUvarint writes v as a 5-byte uvarint (continuation bits padded),
+// which binary.Uvarint reads like any other.
+func putFixedUvarint(b []byte, v uint64) {
+	for i := 0; i < 4; i++ {
+		b[i] = byte(v&0x7f) | 0x80
+		v >>= 7
+	}
+	b[4] = byte(v)
+}

@@ -1,0 +1,85 @@
+package runtime
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+var (
+	bundleOnce = map[string]*sync.Once{}
+	bundles    = map[string]*envpkg.Bundle{}
+	bundleErrs = map[string]error{}
+	bundleMu   sync.Mutex
+)
+
+// testBundle builds a testdata environment once per test binary.
+func testBundle(t testing.TB, name string, skipChecks bool) *envpkg.Bundle {
+	t.Helper()
+	bundleMu.Lock()
+	once, ok := bundleOnce[name]
+	if !ok {
+		once = &sync.Once{}
+		bundleOnce[name] = once
+	}
+	bundleMu.Unlock()
+	once.Do(func() {
+		dir := filepath.Join("..", "testdata", "envs", name)
+		b, err := compiler.Build(context.Background(), dir, compiler.Options{SkipStaticChecks: skipChecks})
+		bundleMu.Lock()
+		bundles[name], bundleErrs[name] = b, err
+		bundleMu.Unlock()
+	})
+	bundleMu.Lock()
+	defer bundleMu.Unlock()
+	if bundleErrs[name] != nil {
+		t.Fatalf("build %s: %v", name, bundleErrs[name])
+	}
+	return bundles[name]
+}
+
+func loadEnv(t testing.TB, name string) *Env {
+	t.Helper()
+	e, err := LoadBundle(context.Background(), testBundle(t, name, name == "sandbox"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func newEpisode(t testing.TB, e *Env, task string, seed int64) *Episode {
+	t.Helper()
+	ep, err := e.NewEpisode(task, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ep.Close() })
+	return ep
+}
+
+func call(t testing.TB, ep *Episode, tool, args string) Result {
+	t.Helper()
+	r, err := ep.Call(context.Background(), tool, []byte(args))
+	if err != nil {
+		t.Fatalf("%s(%s): %v", tool, args, err)
+	}
+	return r
+}
+
+func TestMain(m *testing.M) {
+	// Keep test builds out of the user's cache.
+	dir, err := os.MkdirTemp("", "wasmenv-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("WASMENV_CACHE", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}

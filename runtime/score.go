@@ -1,0 +1,194 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+// Score is a task's reward for an episode, with per-check detail.
+type Score struct {
+	Reward    float64       `json:"reward"`
+	Passed    int           `json:"passed"`
+	Total     int           `json:"total"`
+	AllPassed bool          `json:"all_passed"`
+	Checks    []CheckResult `json:"checks"`
+	StateHash string        `json:"state_hash"`
+}
+
+// CheckResult is one check's outcome.
+type CheckResult struct {
+	Name   string `json:"name"`
+	Passed bool   `json:"passed"`
+	Error  string `json:"error,omitempty"`
+}
+
+// StateCheckName names the check added by reward: state.
+const StateCheckName = "final state equals ground truth"
+
+// Score evaluates the episode's task. answer is the agent's final answer,
+// or nil when there is none; a task with an expected answer then fails that
+// check.
+func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
+	if ep.closed {
+		return Score{}, errClosed
+	}
+	if ep.task == nil {
+		return Score{}, fmt.Errorf("episode has no task to score")
+	}
+	t := ep.task
+	var s Score
+	for i, c := range t.Checks {
+		name := c.Name
+		if name == "" {
+			name = fmt.Sprintf("check %d", i+1)
+		}
+		ok, err := ep.evalCheck(c.SQL)
+		r := CheckResult{Name: name, Passed: ok}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		s.Checks = append(s.Checks, r)
+	}
+	hash, err := ep.StateHash()
+	if err != nil {
+		return Score{}, err
+	}
+	s.StateHash = hash
+	if t.Reward == envpkg.RewardState {
+		want, err := ep.env.groundTruthHash(ctx, t, ep.seed)
+		r := CheckResult{Name: StateCheckName, Passed: err == nil && want == hash}
+		if err != nil {
+			r.Error = err.Error()
+		}
+		s.Checks = append(s.Checks, r)
+	}
+	if t.Answer != nil {
+		r := CheckResult{Name: "answer matches (" + t.Answer.Match + ")"}
+		if answer == nil {
+			r.Error = "no answer given"
+		} else {
+			r.Passed, err = matchAnswer(*t.Answer, *answer)
+			if err != nil {
+				r.Error = err.Error()
+			}
+		}
+		s.Checks = append(s.Checks, r)
+	}
+	for _, c := range s.Checks {
+		if c.Passed {
+			s.Passed++
+		}
+	}
+	s.Total = len(s.Checks)
+	if s.Total > 0 {
+		s.Reward = float64(s.Passed) / float64(s.Total)
+	}
+	s.AllPassed = s.Passed == s.Total
+	return s, nil
+}
+
+// evalCheck runs a read-only predicate: true when the first column of the
+// first row is a non-zero number.
+func (ep *Episode) evalCheck(sql string) (bool, error) {
+	gs, err := ep.prepareGuest(sql)
+	if err != nil {
+		return false, err
+	}
+	stmt := gs.stmt
+	defer stmt.Reset()
+	if !stmt.ReadOnly() {
+		return false, fmt.Errorf("a check must be read-only")
+	}
+	if !stmt.Step() {
+		return false, stmt.Err()
+	}
+	switch stmt.ColumnType(0) {
+	case sqlite3.INTEGER:
+		return stmt.ColumnInt64(0) != 0, nil
+	case sqlite3.FLOAT:
+		return stmt.ColumnFloat(0) != 0, nil
+	}
+	return false, nil
+}
+
+// groundTruthHash replays a task's ground-truth calls on a fresh episode
+// with the same seed, once, and remembers the resulting state hash.
+func (e *Env) groundTruthHash(ctx context.Context, t *envpkg.Task, seed int64) (string, error) {
+	key := gtKey{t.ID, seed}
+	e.mu.Lock()
+	h, ok := e.gtHashes[key]
+	e.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	ep, err := e.NewEpisode(t.ID, seed)
+	if err != nil {
+		return "", err
+	}
+	defer ep.Close()
+	for _, c := range t.Calls {
+		if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+			return "", err
+		}
+	}
+	h, err = ep.StateHash()
+	if err != nil {
+		return "", err
+	}
+	e.mu.Lock()
+	e.gtHashes[key] = h
+	e.mu.Unlock()
+	return h, nil
+}
+
+var numberRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?([eE][-+]?\d+)?`)
+
+// matchAnswer applies an answer rule.
+func matchAnswer(a envpkg.Answer, got string) (bool, error) {
+	want := strings.TrimSpace(a.Value)
+	got = strings.TrimSpace(got)
+	switch a.Match {
+	case "exact":
+		return got == want, nil
+	case "contains":
+		return strings.Contains(strings.ToLower(got), strings.ToLower(want)), nil
+	case "regex":
+		re, err := regexp.Compile(want)
+		if err != nil {
+			return false, err
+		}
+		return re.MatchString(got), nil
+	case "number":
+		w, err := strconv.ParseFloat(want, 64)
+		if err != nil {
+			return false, fmt.Errorf("expected answer %q is not a number", want)
+		}
+		for _, m := range numberRE.FindAllString(got, -1) {
+			if g, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64); err == nil &&
+				math.Abs(g-w) <= 1e-6*math.Max(1, math.Abs(w)) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case "json":
+		var w, g any
+		if err := json.Unmarshal([]byte(want), &w); err != nil {
+			return false, fmt.Errorf("expected answer is not JSON: %v", err)
+		}
+		if err := json.Unmarshal([]byte(got), &g); err != nil {
+			return false, nil
+		}
+		return reflect.DeepEqual(w, g), nil
+	}
+	return false, fmt.Errorf("unknown match rule %q", a.Match)
+}

@@ -1,0 +1,192 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Diff is the state change since the initial state: per collection, per key,
+// the new record, or nil (JSON null) for a deleted one.
+type Diff map[string]map[string]json.RawMessage
+
+// view is one collection of the export: a query yielding (key, JSON record).
+type view struct {
+	name   string
+	query  string // with {schema}
+	tables []string
+}
+
+// loadViews returns the bundle's export views, or one default view per table:
+// key = primary key as text (composite keys joined with '|'), record = the
+// row as a JSON object.
+func (e *Env) loadViews(ctx context.Context) ([]view, error) {
+	var views []view
+	for _, c := range e.Bundle.Manifest.Export {
+		views = append(views, view{name: c.Name, query: c.Query, tables: c.Tables})
+	}
+	if len(views) > 0 {
+		return views, nil
+	}
+	conn, err := sqlite3.OpenFlags("file:/"+e.inits[""].name+"?vfs=mvcc&mode=ro", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	stmt, _, err := conn.Prepare(`SELECT s.name, c.name, c.pk FROM sqlite_schema AS s, pragma_table_info(s.name) AS c
+		WHERE s.type = 'table' AND s.name NOT LIKE 'sqlite_%' ORDER BY s.name, c.cid`)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	type table struct {
+		cols []string
+		pk   map[int]string
+	}
+	tables := map[string]*table{}
+	var order []string
+	for stmt.Step() {
+		name, col, pk := stmt.ColumnText(0), stmt.ColumnText(1), stmt.ColumnInt(2)
+		t := tables[name]
+		if t == nil {
+			t = &table{pk: map[int]string{}}
+			tables[name] = t
+			order = append(order, name)
+		}
+		t.cols = append(t.cols, col)
+		if pk > 0 {
+			t.pk[pk] = col
+		}
+	}
+	if err := stmt.Err(); err != nil {
+		return nil, err
+	}
+	for _, name := range order {
+		t := tables[name]
+		keys := make([]string, 0, len(t.pk))
+		for i := 1; i <= len(t.pk); i++ {
+			keys = append(keys, "CAST("+quoteIdent(t.pk[i])+" AS TEXT)")
+		}
+		fields := make([]string, 0, len(t.cols))
+		for _, c := range t.cols {
+			q := quoteIdent(c)
+			fields = append(fields, fmt.Sprintf("'%s', CASE WHEN typeof(%s) = 'blob' THEN hex(%s) ELSE %s END", strings.ReplaceAll(c, "'", "''"), q, q, q))
+		}
+		views = append(views, view{
+			name:   name,
+			query:  fmt.Sprintf("SELECT %s, json_object(%s) FROM {schema}.%s", strings.Join(keys, " || '|' || "), strings.Join(fields, ", "), quoteIdent(name)),
+			tables: []string{name},
+		})
+	}
+	return views, nil
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func (v *view) diffSQL() string {
+	return fmt.Sprintf(`WITH m(k, r) AS (%s), i(k, r) AS (%s)
+SELECT k, r FROM (SELECT k, r FROM m EXCEPT SELECT k, r FROM i)
+UNION ALL
+SELECT k, NULL FROM (SELECT k FROM i EXCEPT SELECT k FROM m)`,
+		strings.ReplaceAll(v.query, "{schema}", "main"), strings.ReplaceAll(v.query, "{schema}", "init"))
+}
+
+// Diff returns the records changed since the initial state. Collections whose
+// tables were not written since the reset are skipped without a query.
+func (ep *Episode) Diff() (Diff, error) {
+	if ep.closed {
+		return nil, errClosed
+	}
+	d := Diff{}
+	for i := range ep.env.views {
+		v := &ep.env.views[i]
+		if !ep.viewTouched(v) {
+			continue
+		}
+		gs, err := ep.prepareGuest(v.diffSQL())
+		if err != nil {
+			return nil, fmt.Errorf("export %s: %w", v.name, err)
+		}
+		stmt := gs.stmt
+		for stmt.Step() {
+			key := stmt.ColumnText(0)
+			if d[v.name] == nil {
+				d[v.name] = map[string]json.RawMessage{}
+			}
+			if stmt.ColumnType(1) == sqlite3.NULL {
+				d[v.name][key] = nil
+				continue
+			}
+			rec := json.RawMessage(stmt.ColumnText(1))
+			if !json.Valid(rec) {
+				stmt.Reset()
+				return nil, fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
+			}
+			d[v.name][key] = rec
+		}
+		err = stmt.Err()
+		stmt.Reset()
+		if err != nil {
+			return nil, fmt.Errorf("export %s: %w", v.name, err)
+		}
+	}
+	return d, nil
+}
+
+func (ep *Episode) viewTouched(v *view) bool {
+	if len(v.tables) == 0 {
+		return len(ep.touched) > 0
+	}
+	for _, t := range v.tables {
+		if ep.touched[t] {
+			return true
+		}
+	}
+	return false
+}
+
+// StateHash identifies the episode's state: a hash of the bundle, the
+// initial state and the canonical diff (collections and keys sorted, records
+// with sorted keys). Equal hashes mean equal exported states.
+func (ep *Episode) StateHash() (string, error) {
+	d, err := ep.Diff()
+	if err != nil {
+		return "", err
+	}
+	return ep.hashDiff(d)
+}
+
+func (ep *Episode) hashDiff(d Diff) (string, error) {
+	h := xxhash.New()
+	h.WriteString(ep.env.Bundle.Hash + "\x00" + ep.init.name[strings.Index(ep.init.name, "-init"):] + "\x00")
+	names := make([]string, 0, len(d))
+	for n := range d {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		keys := make([]string, 0, len(d[n]))
+		for k := range d[n] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			canon := []byte("null")
+			if rec := d[n][k]; rec != nil {
+				var v any
+				if err := json.Unmarshal(rec, &v); err != nil {
+					return "", err
+				}
+				canon, _ = json.Marshal(v)
+			}
+			fmt.Fprintf(h, "%s\x00%s\x00%d\x00", n, k, len(canon))
+			h.Write(canon)
+		}
+	}
+	return fmt.Sprintf("%016x", h.Sum64()), nil
+}

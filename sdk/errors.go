@@ -1,0 +1,5 @@
+package sdk
+
+import "errors"
+
+var errHost = errors.New("sdk: host refused the request")

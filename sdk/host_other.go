@@ -1,0 +1,11 @@
+//go:build !wasip1
+
+package sdk
+
+// Outside the guest there is no host: tool packages still compile and vet,
+// and anything that needs the host says so.
+
+func hostSQL(req []byte) ([]byte, error) { return nil, ErrNoHost }
+func hostClock() int64                   { return 0 }
+func hostRandom() uint64                 { return 0 }
+func hostLog(string)                     {}

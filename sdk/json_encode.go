@@ -1,0 +1,273 @@
+package sdk
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Encoder appends JSON to a byte slice without reflection.
+// Commas between values are inserted automatically.
+type Encoder struct {
+	buf   []byte
+	comma []bool // per open container: a value was already written
+	key   bool   // a key was just written, the next value follows it
+	err   error
+}
+
+// Bytes returns the encoded JSON.
+func (e *Encoder) Bytes() []byte { return e.buf }
+
+// Reset empties the encoder for reuse, keeping its buffer.
+func (e *Encoder) Reset() {
+	e.buf, e.comma, e.key, e.err = e.buf[:0], e.comma[:0], false, nil
+}
+
+// Err reports a value that could not be encoded (for example NaN).
+func (e *Encoder) Err() error { return e.err }
+
+func (e *Encoder) sep() {
+	if e.key {
+		e.key = false
+		return
+	}
+	if n := len(e.comma); n > 0 {
+		if e.comma[n-1] {
+			e.buf = append(e.buf, ',')
+		}
+		e.comma[n-1] = true
+	}
+}
+
+// BeginObject writes '{'.
+func (e *Encoder) BeginObject() { e.sep(); e.buf = append(e.buf, '{'); e.comma = append(e.comma, false) }
+
+// EndObject writes '}'.
+func (e *Encoder) EndObject() { e.comma = e.comma[:len(e.comma)-1]; e.buf = append(e.buf, '}') }
+
+// BeginArray writes '['.
+func (e *Encoder) BeginArray() { e.sep(); e.buf = append(e.buf, '['); e.comma = append(e.comma, false) }
+
+// EndArray writes ']'.
+func (e *Encoder) EndArray() { e.comma = e.comma[:len(e.comma)-1]; e.buf = append(e.buf, ']') }
+
+// Key writes an object key; the next value belongs to it.
+func (e *Encoder) Key(k string) {
+	e.sep()
+	e.buf = appendQuoted(e.buf, k)
+	e.buf = append(e.buf, ':')
+	e.key = true
+}
+
+// String writes a JSON string.
+func (e *Encoder) String(s string) { e.sep(); e.buf = appendQuoted(e.buf, s) }
+
+// Int writes an integer.
+func (e *Encoder) Int(v int64) { e.sep(); e.buf = strconv.AppendInt(e.buf, v, 10) }
+
+// Uint writes an unsigned integer.
+func (e *Encoder) Uint(v uint64) { e.sep(); e.buf = strconv.AppendUint(e.buf, v, 10) }
+
+// Bool writes true or false.
+func (e *Encoder) Bool(v bool) { e.sep(); e.buf = strconv.AppendBool(e.buf, v) }
+
+// Null writes null.
+func (e *Encoder) Null() { e.sep(); e.buf = append(e.buf, "null"...) }
+
+// Raw writes already-encoded JSON.
+func (e *Encoder) Raw(b []byte) { e.sep(); e.buf = append(e.buf, b...) }
+
+// Float writes a float the way encoding/json does. NaN and infinities are
+// not JSON: they are written as null and recorded in Err.
+func (e *Encoder) Float(f float64) {
+	e.sep()
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		if e.err == nil {
+			e.err = errNonFinite
+		}
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = appendFloat(e.buf, f)
+}
+
+func appendFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9, as encoding/json does
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// Any writes a dynamic value: nil, bool, the integer and float kinds, string,
+// []byte (as a string), []any, []string, []int, []int64, []float64,
+// map[string]any and map[string]string (keys sorted), Row, Rows, Marshaler.
+// Anything else is recorded in Err and written as null.
+func (e *Encoder) Any(v any) {
+	switch x := v.(type) {
+	case nil:
+		e.Null()
+	case bool:
+		e.Bool(x)
+	case int:
+		e.Int(int64(x))
+	case int8:
+		e.Int(int64(x))
+	case int16:
+		e.Int(int64(x))
+	case int32:
+		e.Int(int64(x))
+	case int64:
+		e.Int(x)
+	case uint:
+		e.Uint(uint64(x))
+	case uint8:
+		e.Uint(uint64(x))
+	case uint16:
+		e.Uint(uint64(x))
+	case uint32:
+		e.Uint(uint64(x))
+	case uint64:
+		e.Uint(x)
+	case float32:
+		e.Float(float64(x))
+	case float64:
+		e.Float(x)
+	case string:
+		e.String(x)
+	case []byte:
+		e.String(string(x))
+	case RawJSON:
+		e.Raw(x)
+	case Marshaler:
+		x.MarshalJSONTo(e)
+	case []any:
+		e.BeginArray()
+		for _, y := range x {
+			e.Any(y)
+		}
+		e.EndArray()
+	case []string:
+		e.BeginArray()
+		for _, y := range x {
+			e.String(y)
+		}
+		e.EndArray()
+	case []int:
+		e.BeginArray()
+		for _, y := range x {
+			e.Int(int64(y))
+		}
+		e.EndArray()
+	case []int64:
+		e.BeginArray()
+		for _, y := range x {
+			e.Int(y)
+		}
+		e.EndArray()
+	case []float64:
+		e.BeginArray()
+		for _, y := range x {
+			e.Float(y)
+		}
+		e.EndArray()
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		e.BeginObject()
+		for _, k := range keys {
+			e.Key(k)
+			e.Any(x[k])
+		}
+		e.EndObject()
+	case map[string]string:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		e.BeginObject()
+		for _, k := range keys {
+			e.Key(k)
+			e.String(x[k])
+		}
+		e.EndObject()
+	default:
+		if e.err == nil {
+			e.err = errUnsupported
+		}
+		e.Null()
+	}
+}
+
+// Marshaler is implemented by values that encode themselves.
+type Marshaler interface {
+	MarshalJSONTo(e *Encoder)
+}
+
+// RawJSON is already-encoded JSON, written as is by Encoder.Any.
+type RawJSON []byte
+
+// JSON encodes v (see Encoder.Any for the supported types).
+func JSON(v any) (string, error) {
+	var e Encoder
+	e.Any(v)
+	return string(e.buf), e.err
+}
+
+const hexDigits = "0123456789abcdef"
+
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
