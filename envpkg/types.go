@@ -127,9 +127,9 @@ type Bundle struct {
 	Tasks    []Task
 
 	// Set by Decode and Encode.
-	Hash      string // hex xxhash64 of everything before the hash section
-	Size      int64  // bytes of the encoded bundle
-	DBZstd    int64  // bytes of the compressed database section
+	Hash   string // hex xxhash64 of everything before the hash section
+	Size   int64  // bytes of the encoded bundle
+	DBZstd int64  // bytes of the compressed database section
 }
 
 // Task returns the task with the given id.

@@ -78,4 +78,6 @@ func MissingField(k string) error { return fmt.Errorf("missing required argument
 func UnknownTool(n uint32) error { return fmt.Errorf("unknown tool number %d", n) }
 
 // UnsupportedArgument reports an argument type that cannot be decoded.
-func UnsupportedArgument(t string) error { return fmt.Errorf("arguments of type %s are not supported", t) }
+func UnsupportedArgument(t string) error {
+	return fmt.Errorf("arguments of type %s are not supported", t)
+}

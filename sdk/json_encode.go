@@ -41,7 +41,11 @@ func (e *Encoder) sep() {
 }
 
 // BeginObject writes '{'.
-func (e *Encoder) BeginObject() { e.sep(); e.buf = append(e.buf, '{'); e.comma = append(e.comma, false) }
+func (e *Encoder) BeginObject() {
+	e.sep()
+	e.buf = append(e.buf, '{')
+	e.comma = append(e.comma, false)
+}
 
 // EndObject writes '}'.
 func (e *Encoder) EndObject() { e.comma = e.comma[:len(e.comma)-1]; e.buf = append(e.buf, '}') }
