@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -95,13 +93,4 @@ func tasksCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of tasks")
 	return cmd
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "wasmenv: internal error:", err)
-		os.Exit(2)
-	}
-	return b
 }

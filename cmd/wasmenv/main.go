@@ -16,6 +16,10 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
+// extraCommands are registered by init functions in other files of this
+// package (serve, bench), so that each face of the CLI lives in its own file.
+var extraCommands []func() *cobra.Command
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -26,6 +30,9 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(buildCmd(), inspectCmd(), callCmd(), tasksCmd(), replayCmd(), demoCmd())
+	for _, c := range extraCommands {
+		root.AddCommand(c())
+	}
 	if err := root.ExecuteContext(ctx); err != nil {
 		var ee exitError
 		if errors.As(err, &ee) {
