@@ -335,6 +335,7 @@ func toolOf(r *resolver, fn *ast.FuncDecl) (tool, error) {
 	if t.desc == "" {
 		return t, fmt.Errorf("needs a doc comment: it is the description the agent reads")
 	}
+	t.desc = stripGoName(t.desc, t.goName)
 	ft := fn.Type
 	if ft.TypeParams != nil {
 		return t, fmt.Errorf("generic functions cannot be tools")
@@ -452,4 +453,17 @@ func writeSchema(b *bytes.Buffer, t *typ, desc string, enum []string) {
 func writeJSONString(b *bytes.Buffer, s string) {
 	q, _ := json.Marshal(s)
 	b.Write(q)
+}
+
+// stripGoName drops the Go convention of starting a doc comment with the
+// function's name, which means nothing to an agent: "GetOrder returns the
+// order" becomes "Returns the order".
+func stripGoName(desc, goName string) string {
+	rest, ok := strings.CutPrefix(desc, goName+" ")
+	if !ok || rest == "" {
+		return desc
+	}
+	r := []rune(rest)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
 }

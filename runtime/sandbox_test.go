@@ -1,0 +1,85 @@
+package runtime
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+func envpkgAnswer(v, m string) envpkg.Answer { return envpkg.Answer{Value: v, Match: m} }
+
+// Each misbehaviour ends that call with a clear error; the process, the
+// episode and other episodes carry on.
+func TestRunawayToolsEndTheirCallOnly(t *testing.T) {
+	e := loadEnv(t, "mini")
+	ep := newEpisode(t, e, "", 1)
+	other := newEpisode(t, e, "", 1)
+	cases := map[string]string{
+		"loop":    "exceeded its time limit",
+		"sqlloop": "exceeded its time limit",
+		"memory":  "ran out of memory",
+		"panic":   "tool panicked: boom",
+		"nilmap":  "tool panicked: assignment to entry in nil map",
+		"huge":    "over the limit of 65536 bytes",
+		"recurse": "", // out of memory, stack overflow or time limit: any clear stop
+		"attach":  "ATTACH is not allowed",
+		"pragma":  "PRAGMA is not allowed",
+		"commit":  "COMMIT is not allowed",
+	}
+	for mode, want := range cases {
+		call(t, ep, "put", `{"key":"a","value":"before-`+mode+`"}`)
+		r := call(t, ep, "abuse", `{"mode":"`+mode+`"}`)
+		if !r.IsError || !strings.Contains(r.Content, want) || !strings.HasPrefix(r.Content, "Error: ") {
+			t.Errorf("%s: %+v", mode, r)
+		}
+		// The episode still works and kept its earlier state.
+		if r := call(t, ep, "get", `{"key":"a"}`); !strings.Contains(r.Content, "before-"+mode) {
+			t.Errorf("after %s: %+v", mode, r)
+		}
+		if err := ep.Reset(); err != nil {
+			t.Fatalf("reset after %s: %v", mode, err)
+		}
+		if r := call(t, ep, "get", `{"key":"a"}`); !strings.Contains(r.Content, "apple") {
+			t.Errorf("after %s and reset: %+v", mode, r)
+		}
+	}
+	if r := call(t, other, "list", `{}`); r.IsError {
+		t.Fatalf("other episode: %+v", r)
+	}
+}
+
+// The sandbox env is built without the static checks, so its tool code
+// really calls os and net; the runtime must still give it nothing.
+func TestSandboxDeniesFilesNetworkEnvironment(t *testing.T) {
+	e := loadEnv(t, "sandbox")
+	ep := newEpisode(t, e, "", 1)
+	for _, tool := range []string{"read_file", "list_dir", "write_file", "dial"} {
+		r := call(t, ep, tool, `{}`)
+		if !r.IsError {
+			t.Errorf("%s escaped: %.200s", tool, r.Content)
+		}
+	}
+	if _, err := os.Stat("/tmp/wasmenv-sandbox-escape"); err == nil {
+		os.Remove("/tmp/wasmenv-sandbox-escape")
+		t.Error("guest wrote a host file")
+	}
+	r := call(t, ep, "env", `{}`)
+	if r.Content != `{"args":0,"home":"","n":0,"path":""}` {
+		t.Errorf("environment visible: %s", r.Content)
+	}
+}
+
+// Package-level state is refused by the compiler; this shows why: without
+// the check, guest memory would carry state from one episode to the next
+// through a shared instance.
+func TestGuestMemoryIsWhyPackageStateIsRefused(t *testing.T) {
+	e := loadEnv(t, "sandbox")
+	a := newEpisode(t, e, "", 1)
+	call(t, a, "count", `{}`)
+	b := newEpisode(t, e, "", 1)
+	if r := call(t, b, "count", `{}`); r.Content == "1" {
+		t.Skip("instance happened not to be shared")
+	}
+}
