@@ -345,7 +345,7 @@ func toolOf(r *resolver, fn *ast.FuncDecl) (tool, error) {
 		return t, fmt.Errorf("takes %d parameters; %s", n, want)
 	} else if n == 1 {
 		id, ok := ft.Params.List[0].Type.(*ast.Ident)
-		if !ok {
+		if _, basic := basicKinds[exprString(ft.Params.List[0].Type)]; !ok || basic {
 			return t, fmt.Errorf("parameter must be a struct type declared in package tools; %s", want)
 		}
 		at, err := r.named(id)
