@@ -1,0 +1,296 @@
+package tools
+
+import (
+	"errors"
+	"strings"
+)
+
+// Cancel a pending order. If the order is already processed or delivered, it cannot be cancelled. The agent needs to explain the cancellation detail and ask for explicit user confirmation (yes/no) to proceed. If the user confirms, the order status will be changed to 'cancelled' and the payment will be refunded. The refund will be added to the user's gift card balance immediately if the payment was made using a gift card, otherwise the refund would take 5-7 business days to process. The function returns the order details after the cancellation.
+func CancelPendingOrder(args CancelPendingOrderArgs) (string, error) {
+	order, err := load("orders", args.OrderID)
+	if err != nil {
+		return "", err
+	}
+	if order == nil {
+		return "", errors.New("order not found")
+	}
+	if !order.get("status").isStr("pending") {
+		return "", errors.New("non-pending order cannot be cancelled")
+	}
+	if args.Reason != "no longer needed" && args.Reason != "ordered by mistake" {
+		return "", errors.New("invalid reason")
+	}
+	history := order.get("payment_history")
+	var refunds []*jv
+	var user *jv
+	uid := ""
+	for _, payment := range history.vals {
+		paymentID := payment.get("payment_method_id").text()
+		refund := jObject()
+		refund.set("transaction_type", jString("refund"))
+		refund.set("amount", payment.get("amount"))
+		refund.set("payment_method_id", payment.get("payment_method_id"))
+		refunds = append(refunds, refund)
+		if strings.Contains(paymentID, "gift_card") { // refunded to the gift card immediately
+			if user == nil {
+				if user, uid, err = userOf(order); err != nil {
+					return "", err
+				}
+			}
+			pm := paymentMethod(user, paymentID)
+			if pm == nil {
+				return "", keyError(paymentID)
+			}
+			balance, err := balanceOf(pm)
+			if err != nil {
+				return "", err
+			}
+			amount, _ := payment.get("amount").num()
+			pm.set("balance", jNum(balance.add(amount).round2()))
+		}
+	}
+	order.set("status", jString("cancelled"))
+	order.set("cancel_reason", jString(args.Reason))
+	history.vals = append(history.vals, refunds...)
+	if user != nil {
+		if err := save("users", uid, user); err != nil {
+			return "", err
+		}
+	}
+	return saveOrder(args.OrderID, order)
+}
+
+type CancelPendingOrderArgs struct {
+	// The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.
+	OrderID string `json:"order_id"`
+	// The reason for cancellation, which should be either 'no longer needed' or 'ordered by mistake'.
+	Reason string `json:"reason"`
+}
+
+// saveOrder writes the order back and returns json.dumps(order).
+func saveOrder(id string, order *jv) (string, error) {
+	if err := save("orders", id, order); err != nil {
+		return "", err
+	}
+	return order.encode(), nil
+}
+
+// priceDifference checks the new items of an exchange or modification and
+// returns Σ(new price − old price), accumulated as τ-bench does.
+func priceDifference(order *jv, itemIDs, newItemIDs []string) (pyNum, error) {
+	if id, ok := checkItemsExist(order, itemIDs); !ok {
+		return pyNum{}, errors.New(id + " not found")
+	}
+	if len(itemIDs) != len(newItemIDs) {
+		return pyNum{}, errors.New("the number of items to be exchanged should match")
+	}
+	diff := pyInt(0)
+	for i, itemID := range itemIDs {
+		newID := newItemIDs[i]
+		item := firstItem(order, itemID)
+		variant, err := variantOf(item.get("product_id").text(), newID)
+		if err != nil {
+			return pyNum{}, err
+		}
+		if variant == nil || !variant.get("available").truthy() {
+			return pyNum{}, errors.New("new item " + newID + " not found or available")
+		}
+		oldPrice, _ := item.get("price").num()
+		newPrice, _ := variant.get("price").num()
+		diff = diff.add(newPrice.sub(oldPrice))
+	}
+	return diff, nil
+}
+
+// variantOf returns products[productID]["variants"][itemID], nil when the
+// product has no such variant, or a KeyError for an unknown product.
+func variantOf(productID, itemID string) (*jv, error) {
+	product, err := load("products", productID)
+	if err != nil {
+		return nil, err
+	}
+	if product == nil {
+		return nil, keyError(productID)
+	}
+	return product.get("variants").get(itemID), nil
+}
+
+// Exchange items in a delivered order to new items of the same product type. For a delivered order, return or exchange can be only done once by the agent. The agent needs to explain the exchange detail and ask for explicit user confirmation (yes/no) to proceed.
+func ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs) (string, error) {
+	order, err := load("orders", args.OrderID)
+	if err != nil {
+		return "", err
+	}
+	if order == nil {
+		return "", errors.New("order not found")
+	}
+	if !order.get("status").isStr("delivered") {
+		return "", errors.New("non-delivered order cannot be exchanged")
+	}
+	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs)
+	if err != nil {
+		return "", err
+	}
+	diff = diff.round2()
+	user, _, err := userOf(order)
+	if err != nil {
+		return "", err
+	}
+	pm := paymentMethod(user, args.PaymentMethodID)
+	if pm == nil {
+		return "", errors.New("payment method not found")
+	}
+	if pm.get("source").isStr("gift_card") {
+		balance, err := balanceOf(pm)
+		if err != nil {
+			return "", err
+		}
+		if balance.less(diff) {
+			return "", errors.New("insufficient gift card balance to pay for the price difference")
+		}
+	}
+	order.set("status", jString("exchange requested"))
+	order.set("exchange_items", jStrings(sortedCopy(args.ItemIDs)))
+	order.set("exchange_new_items", jStrings(sortedCopy(args.NewItemIDs)))
+	order.set("exchange_payment_method_id", jString(args.PaymentMethodID))
+	order.set("exchange_price_difference", jNum(diff))
+	return saveOrder(args.OrderID, order)
+}
+
+type ExchangeDeliveredOrderItemsArgs struct {
+	// The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.
+	OrderID string `json:"order_id"`
+	// The item ids to be exchanged, each such as '1008292230'. There could be duplicate items in the list.
+	ItemIDs []string `json:"item_ids"`
+	// The item ids to be exchanged for, each such as '1008292230'. There could be duplicate items in the list. Each new item id should match the item id in the same position and be of the same product.
+	NewItemIDs []string `json:"new_item_ids"`
+	// The payment method id to pay or receive refund for the item price difference, such as 'gift_card_0000000' or 'credit_card_0000000'. These can be looked up from the user or order details.
+	PaymentMethodID string `json:"payment_method_id"`
+}
+
+// Modify items in a pending order to new items of the same product type. For a pending order, this function can only be called once. The agent needs to explain the exchange detail and ask for explicit user confirmation (yes/no) to proceed.
+func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
+	order, err := load("orders", args.OrderID)
+	if err != nil {
+		return "", err
+	}
+	if order == nil {
+		return "", errors.New("order not found")
+	}
+	if !order.get("status").isStr("pending") {
+		return "", errors.New("non-pending order cannot be modified")
+	}
+	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs)
+	if err != nil {
+		return "", err
+	}
+	user, uid, err := userOf(order)
+	if err != nil {
+		return "", err
+	}
+	pm := paymentMethod(user, args.PaymentMethodID)
+	if pm == nil {
+		return "", errors.New("payment method not found")
+	}
+	giftCard := pm.get("source").isStr("gift_card")
+	if giftCard {
+		balance, err := balanceOf(pm)
+		if err != nil {
+			return "", err
+		}
+		if balance.less(diff) {
+			return "", errors.New("insufficient gift card balance to pay for the new item")
+		}
+		pm.set("balance", jNum(balance.sub(diff).round2()))
+		if err := save("users", uid, user); err != nil {
+			return "", err
+		}
+	}
+	kind := "refund"
+	if pyInt(0).less(diff) {
+		kind = "payment"
+	}
+	entry := jObject()
+	entry.set("transaction_type", jString(kind))
+	entry.set("amount", jNum(diff.abs()))
+	entry.set("payment_method_id", jString(args.PaymentMethodID))
+	history := order.get("payment_history")
+	history.vals = append(history.vals, entry)
+	for i, itemID := range args.ItemIDs {
+		// the first item still carrying this id, after the earlier replacements
+		item := firstItem(order, itemID)
+		if item == nil {
+			return "", errors.New("list index out of range")
+		}
+		newID := args.NewItemIDs[i]
+		variant, err := variantOf(item.get("product_id").text(), newID)
+		if err != nil {
+			return "", err
+		}
+		if variant == nil {
+			return "", keyError(newID)
+		}
+		item.set("item_id", jString(newID))
+		item.set("price", variant.get("price"))
+		item.set("options", variant.get("options"))
+	}
+	order.set("status", jString("pending (item modified)"))
+	return saveOrder(args.OrderID, order)
+}
+
+type ModifyPendingOrderItemsArgs struct {
+	// The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.
+	OrderID string `json:"order_id"`
+	// The item ids to be modified, each such as '1008292230'. There could be duplicate items in the list.
+	ItemIDs []string `json:"item_ids"`
+	// The item ids to be modified for, each such as '1008292230'. There could be duplicate items in the list. Each new item id should match the item id in the same position and be of the same product.
+	NewItemIDs []string `json:"new_item_ids"`
+	// The payment method id to pay or receive refund for the item price difference, such as 'gift_card_0000000' or 'credit_card_0000000'. These can be looked up from the user or order details.
+	PaymentMethodID string `json:"payment_method_id"`
+}
+
+// Return some items of a delivered order. The order status will be changed to 'return requested'. The agent needs to explain the return detail and ask for explicit user confirmation (yes/no) to proceed. The user will receive follow-up email for how and where to return the item.
+func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, error) {
+	order, err := load("orders", args.OrderID)
+	if err != nil {
+		return "", err
+	}
+	if order == nil {
+		return "", errors.New("order not found")
+	}
+	if !order.get("status").isStr("delivered") {
+		return "", errors.New("non-delivered order cannot be returned")
+	}
+	user, _, err := userOf(order)
+	if err != nil {
+		return "", err
+	}
+	if paymentMethod(user, args.PaymentMethodID) == nil {
+		return "", errors.New("payment method not found")
+	}
+	if !strings.Contains(args.PaymentMethodID, "gift_card") {
+		history := order.get("payment_history")
+		if history == nil || len(history.vals) == 0 {
+			return "", errors.New("list index out of range")
+		}
+		if !history.vals[0].get("payment_method_id").isStr(args.PaymentMethodID) {
+			return "", errors.New("payment method should be either the original payment method or a gift card")
+		}
+	}
+	if _, ok := checkItemsExist(order, args.ItemIDs); !ok {
+		return "", errors.New("some item not found")
+	}
+	order.set("status", jString("return requested"))
+	order.set("return_items", jStrings(sortedCopy(args.ItemIDs)))
+	order.set("return_payment_method_id", jString(args.PaymentMethodID))
+	return saveOrder(args.OrderID, order)
+}
+
+type ReturnDeliveredOrderItemsArgs struct {
+	// The order id, such as '#W0000000'. Be careful there is a '#' symbol at the beginning of the order id.
+	OrderID string `json:"order_id"`
+	// The item ids to be returned, each such as '1008292230'. There could be duplicate items in the list.
+	ItemIDs []string `json:"item_ids"`
+	// The payment method id to pay or receive refund for the item price difference, such as 'gift_card_0000000' or 'credit_card_0000000'. These can be looked up from the user or order details.
+	PaymentMethodID string `json:"payment_method_id"`
+}
