@@ -263,3 +263,23 @@ func TestAnswerMatching(t *testing.T) {
 		}
 	}
 }
+
+// A custom export view whose record text changes but whose JSON value does
+// not (key order) reports no change.
+func TestDiffComparesValuesNotText(t *testing.T) {
+	e := loadEnv(t, "mini")
+	e.views = []view{{name: "kv", query: `SELECT k, CASE WHEN v = 'swapped' THEN json_object('n', n, 'v', 'apple') ELSE json_object('v', v, 'n', n) END FROM {schema}.kv`, tables: []string{"kv"}}}
+	ep := newEpisode(t, e, "", 1)
+	call(t, ep, "put", `{"key":"a","value":"swapped","n":1}`)
+	d, err := ep.Diff()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d) != 0 {
+		t.Fatalf("same value reported as a change: %s", d["kv"])
+	}
+	call(t, ep, "put", `{"key":"b","value":"blueberry"}`)
+	if d, _ = ep.Diff(); len(d["kv"]) != 1 {
+		t.Fatalf("diff: %v", d)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -88,12 +89,26 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
+// diffSQL finds candidate changes by text (EXCEPT) and returns, beside each
+// changed record, its initial text, so that Diff can drop records whose JSON
+// value is unchanged though their text differs (key order, spacing).
+// Deleted keys come last with a NULL record.
 func (v *view) diffSQL() string {
-	return fmt.Sprintf(`WITH m(k, r) AS (%s), i(k, r) AS (%s)
-SELECT k, r FROM (SELECT k, r FROM m EXCEPT SELECT k, r FROM i)
+	return fmt.Sprintf(`WITH m(k, r) AS (%s), i(k, r) AS (%s),
+c(k, r) AS (SELECT k, r FROM m EXCEPT SELECT k, r FROM i)
+SELECT c.k, c.r, i.r FROM c LEFT JOIN i ON i.k = c.k
 UNION ALL
-SELECT k, NULL FROM (SELECT k FROM i EXCEPT SELECT k FROM m)`,
+SELECT k, NULL, NULL FROM (SELECT k FROM i EXCEPT SELECT k FROM m)`,
 		strings.ReplaceAll(v.query, "{schema}", "main"), strings.ReplaceAll(v.query, "{schema}", "init"))
+}
+
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // Diff returns the records changed since the initial state. Collections whose
@@ -115,17 +130,19 @@ func (ep *Episode) Diff() (Diff, error) {
 		stmt := gs.stmt
 		for stmt.Step() {
 			key := stmt.ColumnText(0)
+			var rec json.RawMessage // nil: deleted
+			if stmt.ColumnType(1) != sqlite3.NULL {
+				rec = json.RawMessage(stmt.ColumnText(1))
+				if !json.Valid(rec) {
+					stmt.Reset()
+					return nil, fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
+				}
+				if stmt.ColumnType(2) != sqlite3.NULL && sameJSON(rec, stmt.ColumnRawText(2)) {
+					continue
+				}
+			}
 			if d[v.name] == nil {
 				d[v.name] = map[string]json.RawMessage{}
-			}
-			if stmt.ColumnType(1) == sqlite3.NULL {
-				d[v.name][key] = nil
-				continue
-			}
-			rec := json.RawMessage(stmt.ColumnText(1))
-			if !json.Valid(rec) {
-				stmt.Reset()
-				return nil, fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
 			}
 			d[v.name][key] = rec
 		}
