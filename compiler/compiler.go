@@ -45,15 +45,33 @@ func DefaultCacheDir() string {
 
 // Build compiles the environment in dir into a bundle (not yet written).
 func Build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, error) {
+	b, _, err := build(ctx, dir, opts)
+	return b, err
+}
+
+// BuildFile builds dir and writes the bundle to out atomically.
+func BuildFile(ctx context.Context, dir, out string, opts Options) (*envpkg.Bundle, error) {
+	b, data, err := build(ctx, dir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := envpkg.WriteFileAtomic(out, data); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// build returns the bundle and its encoding.
+func build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, []byte, error) {
 	if opts.CacheDir == "" {
 		opts.CacheDir = DefaultCacheDir()
 	}
 	if err := os.MkdirAll(opts.CacheDir, 0o755); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src, err := loadSource(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	toolsDir := filepath.Join(dir, "tools")
 	var parsed *parsedTools
@@ -63,43 +81,32 @@ func Build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, error
 		parsed, err = parseTools(toolsDir, src.tools)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	tools, err := findTools(parsed)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, t := range tools {
 		src.manifest.Tools = append(src.manifest.Tools, envpkg.Tool{Name: t.name, Description: t.desc, InputSchema: t.schema()})
 	}
 	db, err := buildDB(src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mainGo, err := generateMain(tools)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	module, goVersion, err := buildModule(ctx, opts, src, mainGo)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src.manifest.Toolchain = goVersion
 	b := &envpkg.Bundle{Manifest: src.manifest, Module: module, DB: db, Tasks: src.tasks}
-	if _, err := envpkg.Encode(b); err != nil { // validates and fills the hash
-		return nil, err
-	}
-	return b, nil
-}
-
-// BuildFile builds dir and writes the bundle to out atomically.
-func BuildFile(ctx context.Context, dir, out string, opts Options) (*envpkg.Bundle, error) {
-	b, err := Build(ctx, dir, opts)
+	data, err := envpkg.Encode(b) // validates and fills the hash
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := envpkg.Write(out, b); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return b, data, nil
 }
