@@ -7,18 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/internal/testcache"
 )
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wasmenv-compiler-test-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("WASMENV_CACHE", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testcache.Main(m) }
 
 // writeEnv writes a minimal environment with the given tool source and
 // optional overrides of other files.

@@ -2,12 +2,12 @@ package envs_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envs"
+	"github.com/wasmenv/wasmenv/internal/testcache"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -77,13 +77,4 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "wasmenv-envs-test-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("WASMENV_CACHE", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testcache.Main(m) }

@@ -2,13 +2,13 @@ package runtime
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/testcache"
 )
 
 var (
@@ -72,14 +72,4 @@ func call(t testing.TB, ep *Episode, tool, args string) Result {
 	return r
 }
 
-func TestMain(m *testing.M) {
-	// Keep test builds out of the user's cache.
-	dir, err := os.MkdirTemp("", "wasmenv-test-cache-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("WASMENV_CACHE", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testcache.Main(m) }
