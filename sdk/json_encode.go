@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -157,65 +158,43 @@ func (e *Encoder) Any(v any) {
 	case Marshaler:
 		x.MarshalJSONTo(e)
 	case []any:
-		e.BeginArray()
-		for _, y := range x {
-			e.Any(y)
-		}
-		e.EndArray()
+		encodeSlice(e, x, e.Any)
 	case []string:
-		e.BeginArray()
-		for _, y := range x {
-			e.String(y)
-		}
-		e.EndArray()
+		encodeSlice(e, x, e.String)
 	case []int:
-		e.BeginArray()
-		for _, y := range x {
-			e.Int(int64(y))
-		}
-		e.EndArray()
+		encodeSlice(e, x, func(v int) { e.Int(int64(v)) })
 	case []int64:
-		e.BeginArray()
-		for _, y := range x {
-			e.Int(y)
-		}
-		e.EndArray()
+		encodeSlice(e, x, e.Int)
 	case []float64:
-		e.BeginArray()
-		for _, y := range x {
-			e.Float(y)
-		}
-		e.EndArray()
+		encodeSlice(e, x, e.Float)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		e.BeginObject()
-		for _, k := range keys {
-			e.Key(k)
-			e.Any(x[k])
-		}
-		e.EndObject()
+		encodeMap(e, x, e.Any)
 	case map[string]string:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		e.BeginObject()
-		for _, k := range keys {
-			e.Key(k)
-			e.String(x[k])
-		}
-		e.EndObject()
+		encodeMap(e, x, e.String)
 	default:
 		if e.err == nil {
 			e.err = errUnsupported
 		}
 		e.Null()
 	}
+}
+
+func encodeSlice[T any](e *Encoder, xs []T, enc func(T)) {
+	e.BeginArray()
+	for _, x := range xs {
+		enc(x)
+	}
+	e.EndArray()
+}
+
+// encodeMap writes an object with sorted keys, so output is deterministic.
+func encodeMap[T any](e *Encoder, m map[string]T, enc func(T)) {
+	e.BeginObject()
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		e.Key(k)
+		enc(m[k])
+	}
+	e.EndObject()
 }
 
 // Marshaler is implemented by values that encode themselves.
