@@ -128,3 +128,28 @@ func TestWriteIsAtomic(t *testing.T) {
 		t.Fatalf("file changed or temp left: %d entries", len(entries))
 	}
 }
+
+// FuzzDecode: no input makes Decode panic, and whatever it accepts is a
+// bundle that encodes and decodes again.
+func FuzzDecode(f *testing.F) {
+	data, err := Encode(testBundle())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	f.Add([]byte{0, 'a', 's', 'm', 1, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := Decode(b)
+		if err != nil {
+			return
+		}
+		again, err := Encode(got)
+		if err != nil {
+			t.Fatalf("decoded bundle does not re-encode: %v", err)
+		}
+		if _, err := Decode(again); err != nil {
+			t.Fatalf("re-decode: %v", err)
+		}
+	})
+}
