@@ -1,0 +1,31 @@
+"""Python client for `wasmenv serve` (standard library only, Python >= 3.9).
+
+    from wasmenv_client import Client, openai_tools, execute_tool_calls
+
+    client = Client("http://127.0.0.1:8080", token=None)
+    group = client.create(env="mini", task="put-d", seed=0, n=8)   # one GRPO group
+    ep = group[0]
+    ep.call("get", {"key": "a"})          # ToolResult(content=..., is_error=False)
+    ep.step("put", {"key": "d", "value": "date"})
+    ep.step(answer="done", final=True)     # StepResult(..., terminated=True, reward=...)
+    ep.score(); ep.diff(); ep.reset(seed=1); ep.delete()
+"""
+
+from .client import (
+    Client,
+    Episode,
+    StepResult,
+    ToolResult,
+    WasmenvError,
+)
+from .openai import execute_tool_calls, openai_tools
+
+__all__ = [
+    "Client",
+    "Episode",
+    "StepResult",
+    "ToolResult",
+    "WasmenvError",
+    "execute_tool_calls",
+    "openai_tools",
+]

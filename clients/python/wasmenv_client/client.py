@@ -1,0 +1,247 @@
+"""Synchronous HTTP client for the wasmenv episode API (/v1)."""
+
+import http.client
+import json
+import threading
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+
+class WasmenvError(Exception):
+    """An error answer from the server: HTTP status, error code and message."""
+
+    def __init__(self, status: int, code: str, message: str, retry_after: Optional[float] = None):
+        super().__init__("HTTP %d %s: %s" % (status, code, message))
+        self.status = status
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+@dataclass
+class ToolResult:
+    """What the agent sees from one tool call."""
+
+    content: str
+    is_error: bool
+
+
+@dataclass
+class StepResult:
+    """A Gym-shaped step: reward is non-zero only when the episode ends."""
+
+    observation: str
+    reward: float
+    terminated: bool
+    truncated: bool
+    info: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+
+class Client:
+    """A client for one server. Safe to share between threads: each thread
+    keeps its own keep-alive connection."""
+
+    def __init__(self, base_url: str, token: Optional[str] = None, timeout: float = 60.0):
+        u = urllib.parse.urlsplit(base_url)
+        if u.scheme not in ("http", "https") or not u.hostname:
+            raise ValueError("base_url must be http(s)://host[:port], not %r" % base_url)
+        self._scheme = u.scheme
+        self._host = u.hostname
+        self._port = u.port
+        self._prefix = u.path.rstrip("/")
+        self._token = token
+        self._timeout = timeout
+        self._local = threading.local()
+        self._conns_mu = threading.Lock()
+        self._conns: List[http.client.HTTPConnection] = []
+        self._tools: Dict[str, List[Dict[str, Any]]] = {}
+
+    # -- transport --------------------------------------------------------
+
+    def _conn(self) -> http.client.HTTPConnection:
+        c = getattr(self._local, "conn", None)
+        if c is None:
+            cls = http.client.HTTPSConnection if self._scheme == "https" else http.client.HTTPConnection
+            c = cls(self._host, self._port, timeout=self._timeout)
+            self._local.conn = c
+            with self._conns_mu:
+                self._conns.append(c)
+        return c
+
+    def _drop_conn(self) -> None:
+        c = getattr(self._local, "conn", None)
+        if c is not None:
+            c.close()
+            self._local.conn = None
+            with self._conns_mu:
+                if c in self._conns:
+                    self._conns.remove(c)
+
+    def close(self) -> None:
+        """Close the connections of every thread."""
+        with self._conns_mu:
+            conns, self._conns = self._conns, []
+        for c in conns:
+            c.close()
+        self._local = threading.local()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        """Send a request and return the decoded JSON answer, or raise
+        WasmenvError for a 4xx/5xx."""
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        if self._token:
+            headers["Authorization"] = "Bearer " + self._token
+        for attempt in (0, 1):
+            c = self._conn()
+            try:
+                c.request(method, self._prefix + path, body=data, headers=headers)
+                resp = c.getresponse()
+                raw = resp.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # A keep-alive connection the server closed; retry once on a new one.
+                self._drop_conn()
+                if attempt:
+                    raise
+        try:
+            payload = json.loads(raw) if raw else None
+        except ValueError:
+            payload = None
+        if resp.status >= 400:
+            err = (payload or {}).get("error", {}) if isinstance(payload, dict) else {}
+            ra = resp.getheader("Retry-After")
+            raise WasmenvError(resp.status, err.get("code", "http_error"),
+                               err.get("message", raw[:200].decode("utf-8", "replace")),
+                               float(ra) if ra else None)
+        return payload
+
+    # -- server -----------------------------------------------------------
+
+    def health(self) -> Dict[str, Any]:
+        return self.request("GET", "/health")
+
+    def stats(self) -> Dict[str, Any]:
+        return self.request("GET", "/stats")
+
+    def envs(self) -> List[Dict[str, Any]]:
+        """The served environments, each with its tools (MCP form)."""
+        envs = self.request("GET", "/v1/envs")["envs"]
+        for e in envs:
+            self._tools[e["name"]] = e["tools"]
+        return envs
+
+    def tools(self, env: str) -> List[Dict[str, Any]]:
+        """An environment's tools in MCP form: name, description, inputSchema."""
+        if env not in self._tools:
+            self.envs()
+        return self._tools[env]
+
+    def tasks(self, env: str) -> List[Dict[str, Any]]:
+        return self.request("GET", "/v1/envs/%s/tasks" % urllib.parse.quote(env, safe=""))["tasks"]
+
+    def create(self, env: Optional[str] = None, task: Optional[str] = None, seed: int = 0,
+               n: int = 1, max_steps: Optional[int] = None) -> List["Episode"]:
+        """Create n identical episodes (one GRPO group)."""
+        body: Dict[str, Any] = {"seed": seed, "n": n}
+        if env:
+            body["env"] = env
+        if task:
+            body["task"] = task
+        if max_steps:
+            body["max_steps"] = max_steps
+        r = self.request("POST", "/v1/episodes", body)
+        return [Episode(self, i, r["group"], r["env"], r.get("task"), r["seed"], r.get("instruction", ""))
+                for i in r["episodes"]]
+
+    def episode(self, episode_id: str) -> "Episode":
+        """An existing episode by id."""
+        r = self.request("GET", "/v1/episodes/" + episode_id)
+        return Episode(self, r["id"], r["group"], r["env"], r.get("task"), r["seed"], "")
+
+
+class Episode:
+    """One served episode. Calls on one episode are serialized by the server."""
+
+    def __init__(self, client: Client, episode_id: str, group: str, env: str,
+                 task: Optional[str], seed: int, instruction: str):
+        self.client = client
+        self.id = episode_id
+        self.group = group
+        self.env = env
+        self.task = task
+        self.seed = seed
+        self.instruction = instruction
+
+    def __repr__(self) -> str:
+        return "Episode(%s, env=%s, task=%s)" % (self.id, self.env, self.task)
+
+    def _path(self, suffix: str = "") -> str:
+        return "/v1/episodes/" + self.id + suffix
+
+    def tools(self) -> List[Dict[str, Any]]:
+        return self.client.tools(self.env)
+
+    def openai_tools(self) -> List[Dict[str, Any]]:
+        from .openai import openai_tools
+        return openai_tools(self.tools())
+
+    def call(self, name: str, arguments: Any = None) -> ToolResult:
+        """Call a tool. arguments is a dict, or a JSON string (as in
+        chat-completions tool_calls). Tool errors come back with is_error set."""
+        r = self.client.request("POST", self._path("/call"), {"name": name, "arguments": arguments or {}})
+        return ToolResult(r["content"], r["is_error"])
+
+    def step(self, name: Optional[str] = None, arguments: Any = None, *,
+             answer: Optional[str] = None, final: bool = False) -> StepResult:
+        """One Gym step: a tool call, or with final=True the final answer,
+        which ends the episode and scores it."""
+        if final:
+            action: Dict[str, Any] = {"type": "final", "answer": answer}
+        else:
+            if not name:
+                raise ValueError("step needs a tool name, or final=True")
+            action = {"name": name, "arguments": arguments or {}}
+        r = self.client.request("POST", self._path("/step"), {"action": action})
+        return StepResult(r["observation"], r["reward"], r["terminated"], r["truncated"], r.get("info", {}))
+
+    def score(self, answer: Optional[str] = None) -> Dict[str, Any]:
+        """The task's reward with per-check detail and the state hash."""
+        return self.client.request("POST", self._path("/score"), {} if answer is None else {"answer": answer})
+
+    def diff(self) -> Dict[str, Any]:
+        """{"diff": {collection: {key: record or None}}, "state_hash": ...}"""
+        return self.client.request("GET", self._path("/diff"))
+
+    def reset(self, seed: Optional[int] = None) -> Dict[str, Any]:
+        r = self.client.request("POST", self._path("/reset"), {} if seed is None else {"seed": seed})
+        self.seed = r["seed"]
+        return r
+
+    def info(self) -> Dict[str, Any]:
+        return self.client.request("GET", self._path())
+
+    def delete(self) -> None:
+        self.client.request("DELETE", self._path())
+
+    def __enter__(self) -> "Episode":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            self.delete()
+        except WasmenvError:
+            pass

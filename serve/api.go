@@ -1,0 +1,410 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+type envInfo struct {
+	Name        string              `json:"name"`
+	Version     string              `json:"version"`
+	Description string              `json:"description"`
+	Rules       string              `json:"rules,omitempty"`
+	Tasks       int                 `json:"tasks"`
+	Tools       []envpkg.Tool       `json:"tools"`
+	OpenAITools []envpkg.OpenAITool `json:"openai_tools"`
+}
+
+func (s *Server) listEnvs(w http.ResponseWriter, r *http.Request) {
+	out := make([]envInfo, len(s.envs))
+	for i, e := range s.envs {
+		m := &e.Bundle.Manifest
+		out[i] = envInfo{Name: m.Name, Version: m.Version, Description: m.Description, Rules: m.Rules,
+			Tasks: len(e.Bundle.Tasks), Tools: m.Tools, OpenAITools: envpkg.OpenAIToolsFor(m.Tools)}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"envs": out})
+}
+
+type taskInfo struct {
+	ID          string `json:"id"`
+	Instruction string `json:"instruction"`
+	Persona     string `json:"persona,omitempty"`
+	Checks      int    `json:"checks"`
+	HasAnswer   bool   `json:"has_answer"`
+	Reward      string `json:"reward"`
+}
+
+func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
+	env, err := s.env(r.PathValue("env"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	out := make([]taskInfo, len(env.Bundle.Tasks))
+	for i, t := range env.Bundle.Tasks {
+		reward := t.Reward
+		if reward == "" {
+			reward = envpkg.RewardChecks
+		}
+		out[i] = taskInfo{ID: t.ID, Instruction: t.Instruction, Persona: t.Persona,
+			Checks: len(t.Checks), HasAnswer: t.Answer != nil, Reward: reward}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"env": env.Name(), "tasks": out})
+}
+
+type createReq struct {
+	Env      string `json:"env"`
+	Task     string `json:"task"`
+	Seed     int64  `json:"seed"`
+	N        int    `json:"n"`
+	MaxSteps int    `json:"max_steps"`
+}
+
+type createResp struct {
+	Group       string   `json:"group"`
+	Env         string   `json:"env"`
+	Task        string   `json:"task,omitempty"`
+	Seed        int64    `json:"seed"`
+	MaxSteps    int      `json:"max_steps,omitempty"`
+	Instruction string   `json:"instruction,omitempty"`
+	Episodes    []string `json:"episodes"`
+}
+
+func (s *Server) createEpisodes(w http.ResponseWriter, r *http.Request) {
+	var req createReq
+	if err := s.decodeJSON(w, r, &req, true); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.N < 0 {
+		writeError(w, badRequest("n must be positive"))
+		return
+	}
+	eps, err := s.newGroup(req.Env, req.Task, req.Seed, req.N, req.MaxSteps)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	resp := createResp{Group: eps[0].group, Env: eps[0].env.Name(), Task: req.Task, Seed: req.Seed,
+		MaxSteps: eps[0].maxSteps, Episodes: make([]string, len(eps))}
+	if t := eps[0].ep.Task(); t != nil {
+		resp.Instruction = t.Instruction
+	}
+	for i, e := range eps {
+		resp.Episodes[i] = e.id
+	}
+	writeJSON(w, http.StatusCreated, resp)
+}
+
+type episodeInfo struct {
+	ID       string  `json:"id"`
+	Group    string  `json:"group"`
+	Env      string  `json:"env"`
+	Task     string  `json:"task,omitempty"`
+	Seed     int64   `json:"seed"`
+	Steps    int     `json:"steps"`
+	MaxSteps int     `json:"max_steps,omitempty"`
+	Done     bool    `json:"done"`
+	AgeS     float64 `json:"age_s"`
+}
+
+func (e *episode) info() episodeInfo {
+	in := episodeInfo{ID: e.id, Group: e.group, Env: e.env.Name(), Seed: e.ep.Seed(), Steps: e.steps,
+		MaxSteps: e.maxSteps, Done: e.done, AgeS: time.Since(e.created).Seconds()}
+	if t := e.ep.Task(); t != nil {
+		in.Task = t.ID
+	}
+	return in
+}
+
+func (s *Server) getEpisode(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	e, release, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	info := e.info()
+	release()
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (s *Server) deleteEpisode(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	e := s.table.get(id)
+	if e == nil || !s.table.remove(id) {
+		writeError(w, errNoEpisode(id))
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	if !e.close(ctx) {
+		// Busy past the deadline: it is unregistered already; close it
+		// when the call in flight ends.
+		go e.close(context.Background())
+	}
+	s.stats.deleted.Add(1)
+	writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
+}
+
+type callReq struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func (s *Server) call(w http.ResponseWriter, r *http.Request) {
+	var req callReq
+	if err := s.decodeJSON(w, r, &req, true); err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	e, release, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	res, err := s.doCall(ctx, e, req.Name, req.Arguments)
+	release()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// doCall runs one tool call on a locked episode.
+func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.RawMessage) (runtime.Result, error) {
+	start := time.Now()
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return runtime.Result{}, errf(http.StatusServiceUnavailable, "busy", "no call slot free: %v", ctx.Err())
+	}
+	res, err := e.ep.Call(ctx, name, rawArgs(args))
+	<-s.slots
+	s.stats.lat.observe(time.Since(start))
+	s.stats.calls.Add(1)
+	if err != nil {
+		return res, errf(http.StatusConflict, "episode_closed", "episode %s: %v", e.id, err)
+	}
+	if res.IsError {
+		s.stats.toolErrs.Add(1)
+	}
+	return res, nil
+}
+
+// action is a step's action: a tool call (type "call_tool", the default),
+// the agent's final answer (type "final"), or a tool listing (type
+// "list_tools", OpenEnv only). tool_name is OpenEnv's name for name.
+type action struct {
+	Type      string          `json:"type"`
+	Name      string          `json:"name"`
+	ToolName  string          `json:"tool_name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Answer    *string         `json:"answer"`
+	Metadata  map[string]any  `json:"metadata"`
+}
+
+type stepReq struct {
+	Action *action `json:"action"`
+}
+
+type stepInfo struct {
+	IsError bool           `json:"is_error"`
+	Tool    string         `json:"tool,omitempty"`
+	Step    int            `json:"step"`
+	Score   *runtime.Score `json:"score,omitempty"`
+}
+
+type stepResp struct {
+	Observation string   `json:"observation"`
+	Reward      float64  `json:"reward"`
+	Terminated  bool     `json:"terminated"`
+	Truncated   bool     `json:"truncated"`
+	Info        stepInfo `json:"info"`
+}
+
+func (s *Server) step(w http.ResponseWriter, r *http.Request) {
+	var req stepReq
+	if err := s.decodeJSON(w, r, &req, true); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Action == nil {
+		writeError(w, badRequest("step needs an action: {\"action\": {\"name\": TOOL, \"arguments\": {...}}} or {\"action\": {\"type\": \"final\", \"answer\": TEXT}}"))
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	e, release, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	out, err := s.doStep(ctx, e, req.Action)
+	release()
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// doStep applies a step's action to a locked episode; see the package doc
+// for when a reward is computed.
+func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, error) {
+	if e.done {
+		return stepResp{}, errf(http.StatusConflict, "episode_done", "episode %s has ended; reset it to start again", e.id)
+	}
+	var out stepResp
+	switch a.Type {
+	case "", "call_tool":
+		name := a.Name
+		if name == "" {
+			name = a.ToolName
+		}
+		if name == "" {
+			return out, badRequest("the action names no tool (\"name\")")
+		}
+		res, err := s.doCall(ctx, e, name, a.Arguments)
+		if err != nil {
+			return out, err
+		}
+		e.steps++
+		out.Observation, out.Info.IsError, out.Info.Tool = res.Content, res.IsError, name
+		if e.maxSteps > 0 && e.steps >= e.maxSteps {
+			out.Truncated = true
+		}
+	case "final":
+		e.steps++
+		out.Terminated = true
+	default:
+		return out, badRequest("unknown action type %q (want \"call_tool\" or \"final\")", a.Type)
+	}
+	s.stats.steps.Add(1)
+	out.Info.Step = e.steps
+	if out.Terminated || out.Truncated {
+		e.done = true
+		var answer *string
+		if out.Terminated {
+			answer = a.Answer
+		}
+		if e.ep.Task() != nil {
+			sc, err := e.ep.Score(ctx, answer)
+			if err != nil {
+				return out, errf(http.StatusUnprocessableEntity, "score_failed", "scoring: %v", err)
+			}
+			s.stats.scores.Add(1)
+			out.Reward, out.Info.Score = sc.Reward, &sc
+		}
+	}
+	return out, nil
+}
+
+type scoreReq struct {
+	Answer *string `json:"answer"`
+}
+
+func (s *Server) score(w http.ResponseWriter, r *http.Request) {
+	var req scoreReq
+	if err := s.decodeJSON(w, r, &req, true); err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	e, release, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer release()
+	if e.ep.Task() == nil {
+		writeError(w, errf(http.StatusConflict, "no_task", "episode %s has no task to score", e.id))
+		return
+	}
+	sc, err := e.ep.Score(ctx, req.Answer)
+	if err != nil {
+		writeError(w, errf(http.StatusUnprocessableEntity, "score_failed", "scoring: %v", err))
+		return
+	}
+	s.stats.scores.Add(1)
+	writeJSON(w, http.StatusOK, sc)
+}
+
+func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	e, release, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	d, err := e.ep.Diff()
+	var hash string
+	if err == nil {
+		hash, err = e.ep.StateHash()
+	}
+	release()
+	if err != nil {
+		writeError(w, errf(http.StatusUnprocessableEntity, "diff_failed", "diff: %v", err))
+		return
+	}
+	body, err := json.Marshal(map[string]any{"diff": d, "state_hash": hash})
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if len(body) > s.opts.MaxResponseBytes {
+		writeError(w, errf(http.StatusRequestEntityTooLarge, "too_large", "the diff is %d bytes, over the limit of %d", len(body), s.opts.MaxResponseBytes))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+}
+
+type resetReq struct {
+	Seed *int64 `json:"seed"`
+}
+
+func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
+	var req resetReq
+	if err := s.decodeJSON(w, r, &req, true); err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	e, release, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	err = e.resetLocked(req.Seed)
+	info := e.info()
+	release()
+	if err != nil {
+		writeError(w, errf(http.StatusConflict, "reset_failed", "reset: %v", err))
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+func (e *episode) resetLocked(seed *int64) error {
+	var err error
+	if seed != nil {
+		err = e.ep.ResetSeed(*seed)
+	} else {
+		err = e.ep.Reset()
+	}
+	e.steps, e.done = 0, false
+	return err
+}

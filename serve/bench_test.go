@@ -1,0 +1,41 @@
+package serve
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// TestBenchSmall is a small version of `wasmenv serve-bench`: real loopback
+// HTTP, many episodes, and the leak checks. WASMENV_BENCH_CALLS and
+// WASMENV_BENCH_EPISODES make it bigger.
+func TestBenchSmall(t *testing.T) {
+	env := miniEnv(t)
+	o := BenchOptions{Episodes: 100, Calls: 5000}
+	if n, err := strconv.Atoi(os.Getenv("WASMENV_BENCH_CALLS")); err == nil {
+		o.Calls = int64(n)
+	}
+	if n, err := strconv.Atoi(os.Getenv("WASMENV_BENCH_EPISODES")); err == nil {
+		o.Episodes = n
+	}
+	res, err := Bench(context.Background(), []*runtime.Env{env}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d episodes, %d calls, %.0f calls/s, p50 %.3fms p99 %.3fms", res.Episodes, res.Calls, res.CallsPerSec, res.Latency.P50, res.Latency.P99)
+	// On a loaded machine a call can be starved past the environment's
+	// 500ms call_timeout and come back as a tool error: allow a few, but
+	// nothing may leak.
+	leaks := res.Leaks
+	if res.Errors > 0 && len(leaks) > 0 && strings.HasPrefix(leaks[0], "first call error") {
+		t.Logf("%d calls failed; the first: %s", res.Errors, leaks[0])
+		leaks = leaks[1:]
+	}
+	if res.Calls != o.Calls || res.Errors > o.Calls/100 || len(leaks) != 0 {
+		t.Fatalf("calls %d errors %d leaks %v", res.Calls, res.Errors, res.Leaks)
+	}
+}

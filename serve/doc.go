@@ -1,0 +1,31 @@
+// Package serve runs many isolated episodes of loaded environments in one
+// process and exposes them over HTTP.
+//
+// Three faces share one episode table:
+//
+//   - the episode API, JSON over HTTP under /v1 (create a group of identical
+//     episodes, call tools, step Gym-style, score, diff, reset, delete);
+//   - MCP over streamable HTTP, one endpoint per episode at
+//     /v1/episodes/{id}/mcp, served by the official MCP Go SDK;
+//   - OpenEnv-compatible routes (/reset, /step, /state, /schema, /metadata
+//     and the /ws WebSocket session) shaped like OpenEnv's HTTPEnvServer.
+//
+// Every episode is a runtime.Episode guarded by a one-slot lock, so calls on
+// one episode are serialized while different episodes run in parallel.
+// Episode ids come from crypto/rand. Idle episodes are reaped; a full table
+// answers 429 with Retry-After. Request bodies, JSON nesting depth and
+// response sizes are bounded, every call has a deadline and follows the
+// request's context, and a client's mistake is always a 4xx with a JSON
+// error body ({"error": {"code", "message"}}), never a 5xx. A tool error
+// (unknown tool, arguments that fail the tool's schema, an error returned by
+// the tool) is a normal 200 result with is_error set.
+//
+// Rewards on /step: a step that calls a tool gets reward 0 unless it is the
+// last step allowed (max_steps), in which case the episode is truncated and
+// scored. A step whose action is {"type": "final", "answer": ...} terminates
+// the episode and scores it with that answer. Episodes without a task have
+// reward 0 at the end. After the end, further steps are refused (409) until
+// the episode is reset.
+//
+// See docs/SERVING.md for the wire formats.
+package serve

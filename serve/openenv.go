@@ -1,0 +1,252 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+)
+
+// OpenEnv compatibility. OpenEnv's HTTPEnvServer (meta-pytorch/OpenEnv,
+// openenv.core.env_server.http_server) serves POST /reset, POST /step,
+// GET /state, GET /schema, GET /metadata, GET /health and the /ws session;
+// reset and step answer {observation, reward, done, metadata?}. Here an
+// action is OpenEnv's MCP action: {"type": "call_tool", "tool_name",
+// "arguments"} or {"type": "list_tools"}, plus {"type": "final", "answer"}
+// to end the episode. OpenEnv's HTTP /reset and /step are stateless (a fresh
+// environment per request); here /reset creates an episode (or resets the
+// one named by episode_id) and /step acts on the episode named by
+// episode_id, or on a throwaway episode when there is none.
+
+type oeResetReq struct {
+	Seed      *int64 `json:"seed"`
+	EpisodeID string `json:"episode_id"`
+	Env       string `json:"env"`
+	Task      string `json:"task"`
+	MaxSteps  int    `json:"max_steps"`
+}
+
+// oeResult is OpenEnv's ResetResponse / StepResponse.
+type oeResult struct {
+	Observation map[string]any `json:"observation"`
+	Reward      *float64       `json:"reward"`
+	Done        bool           `json:"done"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
+}
+
+func resetObservation(e *episode) oeResult {
+	obs := map[string]any{"episode_id": e.id, "env": e.env.Name(), "rules": e.env.Bundle.Manifest.Rules}
+	if t := e.ep.Task(); t != nil {
+		obs["task"], obs["instruction"] = t.ID, t.Instruction
+	}
+	return oeResult{Observation: obs, Metadata: map[string]any{"episode_id": e.id, "seed": e.ep.Seed()}}
+}
+
+// oeResetEpisode resets the episode named by req.EpisodeID when it is live,
+// and otherwise creates one. It returns the episode unlocked.
+func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, oeResult, error) {
+	if req.EpisodeID != "" {
+		if e := s.table.get(req.EpisodeID); e != nil && (req.Env == "" || req.Env == e.env.Name()) &&
+			(req.Task == "" || (e.ep != nil && e.ep.Task() != nil && e.ep.Task().ID == req.Task)) {
+			e, release, err := s.use(ctx, req.EpisodeID)
+			if err != nil {
+				return nil, oeResult{}, err
+			}
+			defer release()
+			if err := e.resetLocked(req.Seed); err != nil {
+				return nil, oeResult{}, errf(http.StatusConflict, "reset_failed", "reset: %v", err)
+			}
+			return e, resetObservation(e), nil
+		}
+	}
+	var seed int64
+	if req.Seed != nil {
+		seed = *req.Seed
+	}
+	eps, err := s.newGroup(req.Env, req.Task, seed, 1, req.MaxSteps)
+	if err != nil {
+		return nil, oeResult{}, err
+	}
+	return eps[0], resetObservation(eps[0]), nil
+}
+
+func (s *Server) oeReset(w http.ResponseWriter, r *http.Request) {
+	var req oeResetReq
+	if err := s.decodeJSON(w, r, &req, false); err != nil {
+		writeError(w, err)
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	_, res, err := s.oeResetEpisode(ctx, req)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+type oeStepReq struct {
+	Action    *action `json:"action"`
+	EpisodeID string  `json:"episode_id"`
+}
+
+// oeStepLocked runs an OpenEnv action on a locked episode.
+func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action) (oeResult, error) {
+	meta := map[string]any{"episode_id": e.id}
+	if a.Type == "list_tools" {
+		tools := make([]map[string]any, 0, len(e.env.Tools()))
+		for _, t := range e.env.Tools() {
+			tools = append(tools, map[string]any{"name": t.Name, "description": t.Description, "input_schema": t.InputSchema})
+		}
+		zero := 0.0
+		return oeResult{Observation: map[string]any{"tools": tools}, Reward: &zero, Done: e.done, Metadata: meta}, nil
+	}
+	out, err := s.doStep(ctx, e, a)
+	if err != nil {
+		return oeResult{}, err
+	}
+	var obs map[string]any
+	if a.Type == "final" {
+		obs = map[string]any{"answer": a.Answer}
+	} else {
+		obs = map[string]any{"tool_name": out.Info.Tool, "result": out.Observation, "error": nil}
+	}
+	meta["is_error"], meta["step"] = out.Info.IsError, out.Info.Step
+	meta["terminated"], meta["truncated"] = out.Terminated, out.Truncated
+	if out.Info.Score != nil {
+		meta["score"] = out.Info.Score
+	}
+	reward := out.Reward
+	return oeResult{Observation: obs, Reward: &reward, Done: out.Terminated || out.Truncated, Metadata: meta}, nil
+}
+
+func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
+	var req oeStepReq
+	if err := s.decodeJSON(w, r, &req, false); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Action == nil {
+		writeError(w, errf(http.StatusUnprocessableEntity, "validation_error", "step needs an action"))
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	if req.EpisodeID == "" {
+		// OpenEnv's stateless step: a fresh episode for this one action.
+		eps, err := s.newGroup("", "", 0, 1, 0)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		defer func() {
+			if s.table.remove(eps[0].id) {
+				eps[0].close(context.Background())
+			}
+		}()
+		req.EpisodeID = eps[0].id
+	}
+	e, release, err := s.use(ctx, req.EpisodeID)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	res, err := s.oeStepLocked(ctx, e, req.Action)
+	release()
+	if err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) && ae.status == http.StatusBadRequest {
+			ae.status, ae.code = http.StatusUnprocessableEntity, "validation_error"
+		}
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// oeStateOf is OpenEnv's State: episode_id and step_count, plus extras.
+func oeStateOf(e *episode) map[string]any {
+	st := map[string]any{"episode_id": e.id, "step_count": e.steps, "env": e.env.Name(),
+		"seed": e.ep.Seed(), "done": e.done}
+	if t := e.ep.Task(); t != nil {
+		st["task"] = t.ID
+	}
+	if h, err := e.ep.StateHash(); err == nil {
+		st["state_hash"] = h
+	}
+	return st
+}
+
+func (s *Server) oeState(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("episode_id")
+	if id == "" {
+		writeJSON(w, http.StatusOK, map[string]any{"episode_id": nil, "step_count": 0})
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	e, release, err := s.use(ctx, id)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	st := oeStateOf(e)
+	release()
+	writeJSON(w, http.StatusOK, st)
+}
+
+var oeSchemas = map[string]any{
+	"action": map[string]any{
+		"title": "WasmenvAction", "type": "object",
+		"properties": map[string]any{
+			"type":      map[string]any{"type": "string", "enum": []string{"call_tool", "list_tools", "final"}, "default": "call_tool"},
+			"tool_name": map[string]any{"type": "string", "description": "tool to call (type call_tool)"},
+			"arguments": map[string]any{"type": "object", "description": "tool arguments, checked against the tool's inputSchema"},
+			"answer":    map[string]any{"type": []string{"string", "null"}, "description": "final answer (type final)"},
+			"metadata":  map[string]any{"type": "object"},
+		},
+	},
+	"observation": map[string]any{
+		"title": "WasmenvObservation", "type": "object",
+		"properties": map[string]any{
+			"tool_name": map[string]any{"type": "string"},
+			"result":    map[string]any{"type": "string", "description": "what the agent sees; a tool error starts with \"Error: \""},
+			"error":     map[string]any{"type": "null"},
+			"tools":     map[string]any{"type": "array", "description": "for list_tools"},
+			"done":      map[string]any{"type": "boolean"},
+			"reward":    map[string]any{"type": []string{"number", "null"}},
+			"metadata":  map[string]any{"type": "object"},
+		},
+	},
+	"state": map[string]any{
+		"title": "WasmenvState", "type": "object",
+		"properties": map[string]any{
+			"episode_id": map[string]any{"type": []string{"string", "null"}},
+			"step_count": map[string]any{"type": "integer", "minimum": 0},
+			"env":        map[string]any{"type": "string"},
+			"task":       map[string]any{"type": "string"},
+			"seed":       map[string]any{"type": "integer"},
+			"done":       map[string]any{"type": "boolean"},
+			"state_hash": map[string]any{"type": "string"},
+		},
+	},
+}
+
+func (s *Server) oeSchema(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, oeSchemas)
+}
+
+func (s *Server) oeMetadata(w http.ResponseWriter, r *http.Request) {
+	if len(s.envs) == 1 {
+		m := &s.envs[0].Bundle.Manifest
+		writeJSON(w, http.StatusOK, map[string]any{"name": m.Name, "description": m.Description, "version": m.Version})
+		return
+	}
+	names := make([]string, len(s.envs))
+	for i, e := range s.envs {
+		names[i] = e.Name()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"name": "wasmenv",
+		"description": "environments: " + strings.Join(names, ", ") + " (name one with \"env\" on reset)"})
+}

@@ -1,0 +1,198 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// episode is a served runtime.Episode. lock is a one-slot semaphore that
+// serializes everything done to ep and the step fields; waiting for it can
+// be cancelled. ep is nil once the episode is closed.
+type episode struct {
+	id       string
+	group    string
+	env      *runtime.Env
+	created  time.Time
+	lastUsed atomic.Int64 // unix ns
+	lock     chan struct{}
+
+	// guarded by lock
+	ep       *runtime.Episode
+	steps    int
+	done     bool
+	maxSteps int
+
+	mcpOnce sync.Once
+	mcpSrv  *mcp.Server
+}
+
+func newEpisode(group string, env *runtime.Env, ep *runtime.Episode, maxSteps int) *episode {
+	e := &episode{id: newID("ep_"), group: group, env: env, ep: ep, maxSteps: maxSteps,
+		created: time.Now(), lock: make(chan struct{}, 1)}
+	e.touch()
+	return e
+}
+
+// newID is a prefix and 128 random bits in hex.
+func newID(prefix string) string {
+	var b [16]byte
+	rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+func (e *episode) touch() { e.lastUsed.Store(time.Now().UnixNano()) }
+
+func (e *episode) acquire(ctx context.Context) error {
+	select {
+	case e.lock <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case e.lock <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (e *episode) tryAcquire() bool {
+	select {
+	case e.lock <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (e *episode) release() {
+	e.touch()
+	<-e.lock
+}
+
+// close waits for the episode's lock and frees its state.
+func (e *episode) close(ctx context.Context) bool {
+	if e.acquire(ctx) != nil {
+		return false
+	}
+	defer func() { <-e.lock }()
+	if e.ep == nil {
+		return false
+	}
+	e.ep.Close()
+	e.ep = nil
+	return true
+}
+
+// table is the set of live episodes. Capacity is reserved before episodes
+// are built so that concurrent creates never exceed max.
+type table struct {
+	max  int
+	mu   sync.RWMutex
+	eps  map[string]*episode
+	used int // live + reserved
+}
+
+func newTable(max int) *table { return &table{max: max, eps: map[string]*episode{}} }
+
+func (t *table) reserve(n int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.used+n > t.max {
+		return false
+	}
+	t.used += n
+	return true
+}
+
+func (t *table) release(n int) {
+	t.mu.Lock()
+	t.used -= n
+	t.mu.Unlock()
+}
+
+// add registers episodes whose capacity was reserved.
+func (t *table) add(eps []*episode, reserved int) {
+	t.mu.Lock()
+	for _, e := range eps {
+		t.eps[e.id] = e
+	}
+	t.used += len(eps) - reserved
+	t.mu.Unlock()
+}
+
+func (t *table) get(id string) *episode {
+	t.mu.RLock()
+	e := t.eps[id]
+	t.mu.RUnlock()
+	return e
+}
+
+// remove unregisters an episode; false if it was not there.
+func (t *table) remove(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.eps[id]; !ok {
+		return false
+	}
+	delete(t.eps, id)
+	t.used--
+	return true
+}
+
+func (t *table) len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.eps)
+}
+
+// drain unregisters and returns every episode.
+func (t *table) drain() []*episode {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]*episode, 0, len(t.eps))
+	for id, e := range t.eps {
+		out = append(out, e)
+		delete(t.eps, id)
+	}
+	t.used -= len(out)
+	return out
+}
+
+// reap closes episodes last used before cutoff and not busy now.
+func (t *table) reap(cutoff time.Time) int {
+	c := cutoff.UnixNano()
+	t.mu.RLock()
+	var idle []*episode
+	for _, e := range t.eps {
+		if e.lastUsed.Load() < c {
+			idle = append(idle, e)
+		}
+	}
+	t.mu.RUnlock()
+	n := 0
+	for _, e := range idle {
+		if !e.tryAcquire() {
+			continue // in use: not idle
+		}
+		if e.lastUsed.Load() >= c || e.ep == nil {
+			<-e.lock
+			continue
+		}
+		if t.remove(e.id) {
+			e.ep.Close()
+			e.ep = nil
+			n++
+		}
+		<-e.lock
+	}
+	return n
+}

@@ -1,0 +1,222 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/coder/websocket"
+)
+
+// OpenEnv WebSocket error codes (openenv.core.env_server.types.WSErrorCode).
+const (
+	wsInvalidJSON     = "INVALID_JSON"
+	wsUnknownType     = "UNKNOWN_TYPE"
+	wsValidationError = "VALIDATION_ERROR"
+	wsExecutionError  = "EXECUTION_ERROR"
+	wsCapacityReached = "CAPACITY_REACHED"
+	wsSessionError    = "SESSION_ERROR"
+)
+
+type wsMsg struct {
+	Type string          `json:"type"`
+	Data json.RawMessage `json:"data"`
+}
+
+// wsSession is one /ws connection: it owns at most one episode at a time,
+// registered in the table like any other, and deleted when the socket ends.
+type wsSession struct {
+	s  *Server
+	id string // current episode, "" before the first reset
+	// defaults from the URL query: env, task, seed, max_steps
+	env, task string
+	seed      int64
+	maxSteps  int
+}
+
+// oeWebSocket serves OpenEnv's /ws protocol: messages {"type": "reset" |
+// "step" | "state" | "close" | "mcp", "data": {...}}, answers {"type":
+// "observation" | "state" | "mcp" | "error", "data": {...}}.
+func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has written the HTTP error
+	}
+	c.SetReadLimit(s.opts.MaxBodyBytes)
+	q := r.URL.Query()
+	ws := &wsSession{s: s, env: q.Get("env"), task: q.Get("task")}
+	ws.seed, _ = strconv.ParseInt(q.Get("seed"), 10, 64)
+	ws.maxSteps, _ = strconv.Atoi(q.Get("max_steps"))
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	defer ws.drop()
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				c.Close(websocket.StatusGoingAway, "server shutting down")
+			} else {
+				c.CloseNow()
+			}
+			return
+		}
+		resp, done := ws.handle(ctx, data)
+		if resp != nil {
+			b, _ := json.Marshal(resp)
+			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+				c.CloseNow()
+				return
+			}
+		}
+		if done {
+			c.Close(websocket.StatusNormalClosure, "")
+			return
+		}
+	}
+}
+
+func wsError(code, msg string) map[string]any {
+	return map[string]any{"type": "error", "data": map[string]any{"message": msg, "code": code}}
+}
+
+func wsErrorFrom(err error) map[string]any {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		switch ae.status {
+		case http.StatusTooManyRequests:
+			return wsError(wsCapacityReached, ae.msg)
+		case http.StatusBadRequest, http.StatusUnprocessableEntity, http.StatusRequestEntityTooLarge:
+			return wsError(wsValidationError, ae.msg)
+		case http.StatusNotFound:
+			return wsError(wsSessionError, ae.msg)
+		}
+		return wsError(wsExecutionError, ae.msg)
+	}
+	return wsError(wsExecutionError, err.Error())
+}
+
+// drop deletes the session's episode.
+func (ws *wsSession) drop() {
+	if ws.id == "" {
+		return
+	}
+	if e := ws.s.table.get(ws.id); e != nil && ws.s.table.remove(ws.id) {
+		e.close(context.Background())
+		ws.s.stats.deleted.Add(1)
+	}
+	ws.id = ""
+}
+
+func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done bool) {
+	s := ws.s
+	if err := checkDepth(raw, s.opts.MaxJSONDepth); err != nil {
+		return wsError(wsValidationError, err.Error()), false
+	}
+	var m wsMsg
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return wsError(wsInvalidJSON, "Invalid JSON: "+jsonMessage(err)), false
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	switch m.Type {
+	case "reset":
+		req := oeResetReq{Env: ws.env, Task: ws.task, Seed: &ws.seed, MaxSteps: ws.maxSteps}
+		if err := decodeBytes(m.Data, &req, s.opts.MaxJSONDepth, false); err != nil {
+			return wsErrorFrom(err), false
+		}
+		if req.EpisodeID != "" && req.EpisodeID != ws.id {
+			req.EpisodeID = "" // a session resets only its own episode
+		}
+		if req.EpisodeID == "" && ws.id != "" {
+			req.EpisodeID = ws.id
+		}
+		e, res, err := s.oeResetEpisode(ctx, req)
+		if err != nil {
+			return wsErrorFrom(err), false
+		}
+		if e.id != ws.id {
+			ws.drop()
+			ws.id = e.id
+		}
+		return map[string]any{"type": "observation", "data": res}, false
+	case "step":
+		var a action
+		if err := decodeBytes(m.Data, &a, s.opts.MaxJSONDepth, false); err != nil {
+			return wsErrorFrom(err), false
+		}
+		if ws.id == "" {
+			if resp, _ := ws.handle(ctx, []byte(`{"type":"reset"}`)); ws.id == "" {
+				return resp, false
+			}
+		}
+		e, release, err := s.use(ctx, ws.id)
+		if err != nil {
+			return wsErrorFrom(err), false
+		}
+		res, err := s.oeStepLocked(ctx, e, &a)
+		release()
+		if err != nil {
+			return wsErrorFrom(err), false
+		}
+		return map[string]any{"type": "observation", "data": res}, false
+	case "state":
+		if ws.id == "" {
+			return map[string]any{"type": "state", "data": map[string]any{"episode_id": nil, "step_count": 0}}, false
+		}
+		e, release, err := s.use(ctx, ws.id)
+		if err != nil {
+			return wsErrorFrom(err), false
+		}
+		st := oeStateOf(e)
+		release()
+		return map[string]any{"type": "state", "data": st}, false
+	case "close":
+		return nil, true
+	case "mcp":
+		return map[string]any{"type": "mcp", "data": ws.mcp(ctx, m.Data)}, false
+	}
+	return wsError(wsUnknownType, "Unknown message type: "+strconv.Quote(m.Type)), false
+}
+
+// mcp answers a JSON-RPC tools/list or tools/call on the session's episode.
+func (ws *wsSession) mcp(ctx context.Context, raw json.RawMessage) map[string]any {
+	var req struct {
+		ID     any    `json:"id"`
+		Method string `json:"method"`
+		Params struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	out := map[string]any{"jsonrpc": "2.0"}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		out["error"] = map[string]any{"code": -32600, "message": "Invalid request: " + jsonMessage(err)}
+		return out
+	}
+	out["id"] = req.ID
+	if ws.id == "" {
+		ws.handle(ctx, []byte(`{"type":"reset"}`))
+	}
+	e, release, err := ws.s.use(ctx, ws.id)
+	if err != nil {
+		out["error"] = map[string]any{"code": -32000, "message": err.Error()}
+		return out
+	}
+	defer release()
+	switch req.Method {
+	case "tools/list":
+		out["result"] = map[string]any{"tools": e.env.Tools()}
+	case "tools/call":
+		res, err := ws.s.doCall(ctx, e, req.Params.Name, req.Params.Arguments)
+		if err != nil {
+			out["error"] = map[string]any{"code": -32000, "message": err.Error()}
+			return out
+		}
+		out["result"] = map[string]any{"content": []map[string]string{{"type": "text", "text": res.Content}}, "isError": res.IsError}
+	default:
+		out["error"] = map[string]any{"code": -32601, "message": "Method not found: " + req.Method}
+	}
+	return out
+}
