@@ -1,0 +1,194 @@
+// Command taubench runs the τ-bench retail benchmark: the Python baseline
+// (bench/taubench/baseline.py, τ-bench's approach) and wasmenv, one after the
+// other on the same machine, over all reference episodes, and writes a
+// markdown report and, with -json, the raw figures.
+//
+//	go run ./bench/taubench/cmd/taubench -out docs/BENCHMARKS-taubench.md -json bench/taubench/results.json
+//
+// Without -bundle the environment is built in memory from -env. With
+// -render FILE.json it only re-renders the markdown of an earlier run.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+	"time"
+
+	"github.com/wasmenv/wasmenv/bench/taubench"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "taubench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	root := moduleRoot()
+	bundle := flag.String("bundle", "", "bundle file (default: build -env in memory)")
+	envDir := flag.String("env", filepath.Join(root, "envs", "taubench-retail"), "environment directory (data, reference episodes)")
+	python := flag.String("python", "python3", "Python interpreter")
+	script := flag.String("script", filepath.Join(root, "bench", "taubench", "baseline.py"), "the Python baseline")
+	repeat := flag.Int("repeat", 5, "timed passes of reset + calls over all episodes, per side")
+	stateRepeat := flag.Int("state-repeat", 1, "passes timing the state hash and reward, per side")
+	out := flag.String("out", "", "markdown report (default: stdout)")
+	jsonOut := flag.String("json", "", "raw figures as JSON (optional)")
+	render := flag.String("render", "", "only render the markdown from a JSON file written by -json")
+	flag.Parse()
+	if *render != "" {
+		return renderOnly(*render, *out)
+	}
+
+	ctx := context.Background()
+	refs := taubench.RefFiles(*envDir)
+	eps, err := taubench.LoadRefs(refs...)
+	if err != nil {
+		return err
+	}
+	calls := 0
+	for _, ep := range eps {
+		calls += len(ep.Calls)
+	}
+	rep := &taubench.Report{
+		Date:        time.Now().UTC().Format("2006-01-02 15:04 MST"),
+		Command:     "go run ./bench/taubench/cmd/taubench " + strings.Join(os.Args[1:], " "),
+		Machine:     machine(),
+		Episodes:    len(eps),
+		Calls:       calls,
+		Repeat:      *repeat,
+		StateRepeat: *stateRepeat,
+	}
+	rep.Machine.LoadStart = loadavg()
+
+	fmt.Fprintf(os.Stderr, "python baseline: %d episodes, %d calls, %d repeats...\n", len(eps), calls, *repeat)
+	rep.Python, err = taubench.RunPython(ctx, taubench.PyOptions{
+		Python: *python, Script: *script, DataDir: filepath.Join(*envDir, "data"), Refs: refs,
+		Repeat: *repeat, StateRepeat: *stateRepeat, Stderr: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+
+	fmt.Fprintf(os.Stderr, "wasmenv: loading the bundle...\n")
+	env, loadTime, err := taubench.LoadEnv(ctx, *bundle, *envDir)
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	m := env.Bundle.Manifest
+	rep.Bundle = fmt.Sprintf("%s %s (hash %s)", m.Name, m.Version, env.Bundle.Hash)
+	rep.Go, err = taubench.RunGo(ctx, env, int64(loadTime), eps, *repeat, *stateRepeat)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wasmenv verification: %s\n", rep.Go.Verify.String())
+	rep.Machine.LoadEnd = loadavg()
+
+	if *jsonOut != "" {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if err := writeMarkdown(rep, *out); err != nil {
+		return err
+	}
+	var errs []error
+	for side, v := range map[string]taubench.Verify{"python baseline": rep.Python.Verify, "wasmenv": rep.Go.Verify} {
+		if !v.OK {
+			errs = append(errs, fmt.Errorf("%s does not match the references: %s; first mismatches: %v", side, v.String(), head(v.Mismatches, 5)))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// writeMarkdown writes the report to path, or stdout when path is empty.
+func writeMarkdown(rep *taubench.Report, path string) error {
+	if path == "" {
+		rep.Markdown(os.Stdout)
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	rep.Markdown(f)
+	return f.Close()
+}
+
+func renderOnly(jsonPath, out string) error {
+	data, err := os.ReadFile(jsonPath)
+	if err != nil {
+		return err
+	}
+	var rep taubench.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return fmt.Errorf("%s: %v", jsonPath, err)
+	}
+	if rep.Python == nil || rep.Go == nil {
+		return fmt.Errorf("%s: not a report written by -json", jsonPath)
+	}
+	return writeMarkdown(&rep, out)
+}
+
+func head(s []string, n int) []string { return s[:min(n, len(s))] }
+
+// moduleRoot is the directory holding go.mod, walking up from the working
+// directory; "." when there is none.
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			if rel, err := filepath.Rel(dir, d); err == nil {
+				return rel
+			}
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return "."
+		}
+	}
+}
+
+func machine() taubench.Machine {
+	m := taubench.Machine{CPU: "unknown CPU", Cores: goruntime.NumCPU(), Go: goruntime.Version()}
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	m.OS = goruntime.GOOS + "/" + goruntime.GOARCH
+	if rel, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		m.OS += " (Linux " + strings.TrimSpace(string(rel)) + ")"
+	}
+	return m
+}
+
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
