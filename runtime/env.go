@@ -14,8 +14,6 @@ import (
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/vfs/mvcc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 )
@@ -25,6 +23,9 @@ type Options struct {
 	// CompileCacheDir caches wazero's compiled machine code. Default: the
 	// user cache dir + /wasmenv/wazero. "off" disables the cache.
 	CompileCacheDir string
+	// Engine is the WebAssembly engine: "wazero" (default) or, in builds
+	// with the wasmtime tag, "wasmtime". See Engines.
+	Engine string
 	// PoolSize is how many idle module instances are kept. Default 2×GOMAXPROCS.
 	PoolSize int
 	// Log receives guest log lines (sdk.Log). Nil discards them.
@@ -36,9 +37,11 @@ type Options struct {
 type Env struct {
 	Bundle *envpkg.Bundle
 
-	rt          wazero.Runtime
-	compiled    wazero.CompiledModule
+	eng         engine
+	dog         *watchdog
 	pool        chan *instance
+	live        atomic.Int64  // instances in existence, at most cap(pool)
+	freed       chan struct{} // an instance was discarded
 	limits      envpkg.Limits
 	callTimeout time.Duration
 	epoch       int64 // episode clock start, unix ns
@@ -109,6 +112,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		size = 2 * goruntime.GOMAXPROCS(0)
 	}
 	e.pool = make(chan *instance, size)
+	e.freed = make(chan struct{}, 1)
 
 	c := jsonschema.NewCompiler()
 	for i, t := range m.Tools {
@@ -128,33 +132,23 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		e.schemas = append(e.schemas, s)
 	}
 
-	cfg := wazero.NewRuntimeConfigCompiler().
-		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(uint32(m.Limits.MemoryMB) * 16) // 64 KiB pages
 	dir := opts.CompileCacheDir
 	if dir == "" {
 		dir = DefaultCompileCacheDir()
 	}
-	if dir != "" && dir != "off" {
-		if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
-			cfg = cfg.WithCompilationCache(cache)
-		}
+	if dir == "off" {
+		dir = ""
 	}
-	e.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
-	if _, err := wasi_snapshot_preview1.Instantiate(ctx, e.rt); err != nil {
-		e.rt.Close(ctx)
-		return nil, err
-	}
-	if err := e.instantiateHost(ctx); err != nil {
-		e.rt.Close(ctx)
-		return nil, err
-	}
-	compiled, err := e.rt.CompileModule(ctx, b.Module)
+	eng, err := newEngine(ctx, opts.Engine, engineConfig{
+		module:      b.Module,
+		memoryPages: uint32(m.Limits.MemoryMB) * 16, // 64 KiB pages
+		cacheDir:    dir,
+	})
 	if err != nil {
-		e.rt.Close(ctx)
-		return nil, fmt.Errorf("compile tool module: %w", err)
+		return nil, err
 	}
-	e.compiled = compiled
+	e.eng = eng
+	e.dog = newWatchdog(e.callTimeout)
 
 	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(string(b.DB))}
 	mvcc.Create(base.name, base.snap)
@@ -169,6 +163,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		e.Close()
 		return nil, err
 	}
+	e.live.Add(1)
 	e.putInstance(inst)
 	return e, nil
 }
@@ -186,7 +181,7 @@ func (e *Env) Close() error {
 	}
 	close(e.pool)
 	for inst := range e.pool {
-		inst.mod.Close(context.Background())
+		inst.discard()
 	}
 	e.mu.Lock()
 	for _, s := range e.inits {
@@ -194,35 +189,60 @@ func (e *Env) Close() error {
 	}
 	e.inits = nil
 	e.mu.Unlock()
-	return e.rt.Close(context.Background())
+	e.dog.close()
+	return e.eng.close()
 }
 
+// getInstance takes an idle instance, or makes one while fewer than the
+// pool size exist, or waits for one: with more callers than cores, making
+// instances for callers the scheduler has preempted only churns memory.
 func (e *Env) getInstance(ctx context.Context) (*instance, error) {
-	select {
-	case inst, ok := <-e.pool:
-		if ok {
-			return inst, nil
+	for {
+		select {
+		case inst, ok := <-e.pool:
+			if ok {
+				return inst, nil
+			}
+			return nil, errClosed
+		default:
 		}
-		return nil, errClosed
-	default:
-		return e.newInstance(ctx)
+		if n := e.live.Load(); n < int64(cap(e.pool)) {
+			if !e.live.CompareAndSwap(n, n+1) {
+				continue
+			}
+			inst, err := e.newInstance(ctx)
+			if err != nil {
+				e.live.Add(-1)
+			}
+			return inst, err
+		}
+		select {
+		case inst, ok := <-e.pool:
+			if ok {
+				return inst, nil
+			}
+			return nil, errClosed
+		case <-e.freed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
 func (e *Env) putInstance(inst *instance) {
 	if e.closed.Load() {
-		inst.mod.Close(context.Background())
+		inst.discard()
 		return
 	}
 	defer func() {
 		if recover() != nil { // pool closed concurrently
-			inst.mod.Close(context.Background())
+			inst.discard()
 		}
 	}()
 	select {
 	case e.pool <- inst:
 	default:
-		inst.mod.Close(context.Background())
+		inst.discard()
 	}
 }
 

@@ -42,6 +42,9 @@ type Episode struct {
 	spBegin  *sqlite3.Stmt
 	spCommit *sqlite3.Stmt
 	spUndo   *sqlite3.Stmt
+	rollback *sqlite3.Stmt
+	begin    *sqlite3.Stmt
+	running  *instance // the instance serving a call, for SQLite interrupts
 
 	authGuest bool            // the authorizer applies guest rules
 	writes    []string        // tables written by the statement being prepared
@@ -105,10 +108,13 @@ func (ep *Episode) open() error {
 	if err := conn.SetAuthorizer(ep.authorize); err != nil {
 		return err
 	}
+	// Long SQL stops when the watchdog stops the call (see interruptCtx).
+	conn.SetInterrupt(interruptCtx{ep})
 	for _, p := range []struct {
 		dst **sqlite3.Stmt
 		sql string
-	}{{&ep.spBegin, "SAVEPOINT call"}, {&ep.spCommit, "RELEASE call"}, {&ep.spUndo, "ROLLBACK TO call"}} {
+	}{{&ep.spBegin, "SAVEPOINT call"}, {&ep.spCommit, "RELEASE call"}, {&ep.spUndo, "ROLLBACK TO call"},
+		{&ep.rollback, "ROLLBACK"}, {&ep.begin, "BEGIN"}} {
 		if *p.dst, _, err = conn.Prepare(p.sql); err != nil {
 			return err
 		}
@@ -135,7 +141,7 @@ func (ep *Episode) Close() error {
 		for _, s := range ep.stmts {
 			s.stmt.Close()
 		}
-		for _, s := range []*sqlite3.Stmt{ep.spBegin, ep.spCommit, ep.spUndo} {
+		for _, s := range []*sqlite3.Stmt{ep.spBegin, ep.spCommit, ep.spUndo, ep.rollback, ep.begin} {
 			if s != nil {
 				s.Close()
 			}
@@ -152,7 +158,10 @@ func (ep *Episode) Reset() error {
 	if ep.closed {
 		return errClosed
 	}
-	if err := ep.conn.Exec("ROLLBACK; BEGIN"); err != nil {
+	if err := ep.rollback.Exec(); err != nil {
+		return err
+	}
+	if err := ep.begin.Exec(); err != nil {
 		return err
 	}
 	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
@@ -212,31 +221,39 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 	if err := ep.spBegin.Exec(); err != nil {
 		return Result{}, fmt.Errorf("savepoint: %w", err)
 	}
+	if ctx.Err() != nil {
+		ep.undo()
+		return Result{Content: "Error: tool call was cancelled", IsError: true}, nil
+	}
 	inst, err := e.getInstance(ctx)
 	if err != nil {
 		ep.undo()
+		if ctx.Err() != nil {
+			return Result{Content: "Error: tool call was cancelled", IsError: true}, nil
+		}
 		return Result{}, err
 	}
-	ctx, cancel := context.WithTimeout(context.WithValue(ctx, epKey{}, ep), e.callTimeout)
-	ep.conn.SetInterrupt(ctx)
-	inst.ep = ep
+	inst.ep, ep.running = ep, inst
+	e.dog.arm(inst, ctx)
 	status, out, err := inst.invoke(ctx, e, uint32(idx), args)
-	inst.ep = nil
-	ep.conn.SetInterrupt(context.Background())
-	cancel()
+	stopped := e.dog.disarm(inst, ctx)
+	inst.ep, ep.running = nil, nil
 
 	var t *trap
 	switch {
 	case errors.As(err, &t):
-		inst.mod.Close(context.Background())
+		inst.discard()
 		ep.undo()
 		return Result{Content: "Error: " + t.msg, IsError: true}, nil
-	case err != nil: // output too large
+	case stopped: // stopped as it returned: the result stands, the instance goes
+		inst.discard()
+	default:
 		e.putInstance(inst)
+	}
+	if err != nil { // output too large
 		ep.undo()
 		return Result{Content: "Error: " + err.Error(), IsError: true}, nil
 	}
-	e.putInstance(inst)
 	if status != sdk.StatusOK {
 		ep.undo()
 		return Result{Content: "Error: " + string(out), IsError: true}, nil
@@ -298,4 +315,24 @@ func (ep *Episode) CallJSON(ctx context.Context, name string, args any) (Result,
 		return Result{}, err
 	}
 	return ep.Call(ctx, name, b)
+}
+
+// interruptCtx is an episode's SQLite interrupt context: done while the
+// watchdog has stopped the call being served.
+type interruptCtx struct{ ep *Episode }
+
+func (c interruptCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c interruptCtx) Done() <-chan struct{}       { return nil }
+func (c interruptCtx) Value(any) any               { return nil }
+
+func (c interruptCtx) Err() error {
+	if inst := c.ep.running; inst != nil {
+		switch inst.stop.Load() {
+		case stopTimeout:
+			return context.DeadlineExceeded
+		case stopCancel:
+			return context.Canceled
+		}
+	}
+	return nil
 }

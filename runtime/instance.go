@@ -2,24 +2,30 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/sys"
+	"sync/atomic"
 )
 
 // instance is one guest module instance. It runs one call at a time.
 type instance struct {
-	mod    api.Module
-	buffer api.Function
-	call   api.Function
+	env    *Env
+	g      guest
 	stderr headBuffer
-	stack  [2]uint64
 	ep     *Episode // the episode being served, during a call
+
+	// argCap is how many argument bytes the guest buffer at argPtr holds:
+	// the sdk keeps its buffer and only grows it, so a call whose
+	// arguments fit skips the wasmenv_buffer round trip.
+	argPtr, argCap uint32
+
+	// The watchdog's view of the running call (see watchdog.go).
+	armed atomic.Uint64 // call generation<<40 | deadline tick; 0 = idle
+	stop  atomic.Uint32 // why the watchdog stopped the call: stopTimeout, stopCancel
+	gen   uint64
+	mu    sync.Mutex      // guards ctx
+	ctx   context.Context // the caller's context, when it can be cancelled
 }
 
 // headBuffer keeps the first bytes the guest wrote to stderr (the Go
@@ -50,32 +56,34 @@ func (t *headBuffer) String() string {
 // newInstance instantiates the tool module: no files, no network, no
 // environment, no arguments; wall time comes from the calling episode.
 func (e *Env) newInstance(ctx context.Context) (*instance, error) {
-	inst := &instance{}
-	cfg := wazero.NewModuleConfig().
-		WithName("").
-		WithStartFunctions("_initialize").
-		WithStderr(&inst.stderr).
-		WithWalltime(func() (int64, int32) {
-			// wazero passes no context here, so the instance remembers the
-			// episode it is serving (one call at a time).
-			if ep := inst.ep; ep != nil {
-				ns := ep.clockNanos()
-				return ns / 1e9, int32(ns % 1e9)
-			}
-			return e.epoch / 1e9, int32(e.epoch % 1e9)
-		}, sys.ClockResolution(1000))
-	mod, err := e.rt.InstantiateModule(ctx, e.compiled, cfg)
+	inst := &instance{env: e}
+	g, err := e.eng.instantiate(ctx, inst)
 	if err != nil {
-		return nil, fmt.Errorf("instantiate tool module: %w", err)
+		return nil, err
 	}
-	inst.mod = mod
-	inst.buffer = mod.ExportedFunction("wasmenv_buffer")
-	inst.call = mod.ExportedFunction("wasmenv_call")
-	if inst.buffer == nil || inst.call == nil {
-		mod.Close(ctx)
-		return nil, errors.New("tool module lacks wasmenv_buffer/wasmenv_call exports (not built by wasmenv?)")
-	}
+	inst.g = g
+	e.dog.add(inst)
 	return inst, nil
+}
+
+// discard closes an instance that will not be reused.
+func (inst *instance) discard() {
+	e := inst.env
+	e.dog.remove(inst)
+	inst.g.close()
+	e.live.Add(-1)
+	select {
+	case e.freed <- struct{}{}:
+	default:
+	}
+}
+
+// clockNanos is the guest's wall clock: the episode clock during a call.
+func (inst *instance) clockNanos() int64 {
+	if ep := inst.ep; ep != nil {
+		return ep.clockNanos()
+	}
+	return inst.env.epoch
 }
 
 // trap is a call that ended the instance: a timeout, running out of memory,
@@ -88,27 +96,29 @@ func (t *trap) Error() string { return t.msg }
 // and the output (copied out of guest memory). A *trap error means the
 // instance is gone.
 func (inst *instance) invoke(ctx context.Context, e *Env, tool uint32, args []byte) (byte, []byte, error) {
-	inst.stack[0] = uint64(len(args))
-	if err := inst.buffer.CallWithStack(ctx, inst.stack[:]); err != nil {
-		return 0, nil, inst.explain(ctx, e, err)
+	n := uint32(len(args))
+	if n > inst.argCap || inst.argCap == 0 {
+		ptr, err := inst.g.buffer(ctx, n)
+		if err != nil {
+			return 0, nil, inst.explain(e, err)
+		}
+		inst.argPtr, inst.argCap = ptr, n
 	}
-	ptr := uint32(inst.stack[0])
-	if len(args) > 0 && !inst.mod.Memory().Write(ptr, args) {
+	if n > 0 && !inst.g.write(inst.argPtr, args) {
 		return 0, nil, &trap{msg: "tool module returned a bad argument buffer"}
 	}
-	inst.stack[0], inst.stack[1] = uint64(tool), uint64(len(args))
-	if err := inst.call.CallWithStack(ctx, inst.stack[:]); err != nil {
-		return 0, nil, inst.explain(ctx, e, err)
+	packed, err := inst.g.call(ctx, tool, n)
+	if err != nil {
+		return 0, nil, inst.explain(e, err)
 	}
-	packed := inst.stack[0]
-	optr, n := uint32(packed>>32), uint32(packed)
-	if n == 0 {
+	optr, on := uint32(packed>>32), uint32(packed)
+	if on == 0 {
 		return 0, nil, &trap{msg: "tool module returned no output"}
 	}
-	if int(n)-1 > e.limits.MaxOutputBytes {
-		return StatusTooLarge, nil, fmt.Errorf("tool output is %d bytes, over the limit of %d bytes", n-1, e.limits.MaxOutputBytes)
+	if int(on)-1 > e.limits.MaxOutputBytes {
+		return StatusTooLarge, nil, fmt.Errorf("tool output is %d bytes, over the limit of %d bytes", on-1, e.limits.MaxOutputBytes)
 	}
-	out, ok := inst.mod.Memory().Read(optr, n)
+	out, ok := inst.g.read(optr, on)
 	if !ok {
 		return 0, nil, &trap{msg: "tool module returned an output outside its memory"}
 	}
@@ -118,18 +128,12 @@ func (inst *instance) invoke(ctx context.Context, e *Env, tool uint32, args []by
 // StatusTooLarge marks an output over the limit (not a guest status).
 const StatusTooLarge = 0xff
 
-func (inst *instance) explain(ctx context.Context, e *Env, err error) error {
-	var exit *sys.ExitError
-	if errors.As(err, &exit) {
-		switch exit.ExitCode() {
-		case sys.ExitCodeDeadlineExceeded:
-			return &trap{msg: fmt.Sprintf("tool call exceeded its time limit of %s and was stopped", e.callTimeout)}
-		case sys.ExitCodeContextCanceled:
-			return &trap{msg: "tool call was cancelled"}
-		}
-	}
-	if ctx.Err() != nil {
+func (inst *instance) explain(e *Env, err error) error {
+	switch inst.stop.Load() {
+	case stopTimeout:
 		return &trap{msg: fmt.Sprintf("tool call exceeded its time limit of %s and was stopped", e.callTimeout)}
+	case stopCancel:
+		return &trap{msg: "tool call was cancelled"}
 	}
 	msg := strings.TrimSpace(inst.stderr.String())
 	switch {

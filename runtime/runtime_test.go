@@ -283,3 +283,29 @@ func TestDiffComparesValuesNotText(t *testing.T) {
 		t.Fatalf("diff: %v", d)
 	}
 }
+
+// The fast interruption path is really in use for modules the compiler
+// builds: instrumentLoops understands every instruction they contain, and
+// refuses instructions it does not know (then wazero's slower mechanism is
+// used instead).
+func TestInstrumentLoops(t *testing.T) {
+	b := testBundle(t, "mini", false)
+	out, err := instrumentLoops(b.Module)
+	if err != nil {
+		t.Fatalf("instrumentLoops on a compiler-built module: %v", err)
+	}
+	if len(out) <= len(b.Module) {
+		t.Fatal("no loop checks inserted")
+	}
+	// A module with a SIMD instruction (0xFD prefix) in a function body.
+	simd := []byte{0, 'a', 's', 'm', 1, 0, 0, 0,
+		1, 4, 1, 0x60, 0, 0, // type: () -> ()
+		3, 2, 1, 0, // func 0: type 0
+		6, 1, 0, // no globals
+		7, 1, 0, // no exports
+		10, 7, 1, 5, 0, 0xFD, 0x0C, 0x00, 0x0B, // body with a SIMD op
+	}
+	if _, err := instrumentLoops(simd); err == nil {
+		t.Fatal("unknown instruction accepted")
+	}
+}

@@ -1,10 +1,16 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	goruntime "runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 )
@@ -86,5 +92,62 @@ func TestGuestMemoryIsWhyPackageStateIsRefused(t *testing.T) {
 	b := newEpisode(t, e, "", 1)
 	if r := call(t, b, "count", `{}`); r.Content != "2" {
 		t.Fatalf("expected the leak the compiler prevents, got %s", r.Content)
+	}
+}
+
+// Compiled wasm code is not preemptible by the Go scheduler: a runaway loop
+// that never left it would block a garbage collection's stop-the-world, and
+// with it the watchdog that should stop the loop, forever. The loop checks
+// yield to the scheduler now and then; this runs runaway calls while forcing
+// collections, in a child process so that a regression fails instead of
+// hanging the test binary.
+func TestRunawayLoopDoesNotBlockGC(t *testing.T) {
+	if os.Getenv("WASMENV_GC_CHILD") == "1" {
+		e := loadEnv(t, "mini")
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ep := newEpisode(t, e, "", 1)
+				if r := call(t, ep, "abuse", `{"mode":"loop"}`); !strings.Contains(r.Content, "time limit") {
+					t.Errorf("loop: %s", r.Content)
+				}
+			}()
+		}
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				goruntime.GC()
+			}
+		}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRunawayLoopDoesNotBlockGC$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "WASMENV_GC_CHILD=1")
+	out, err := runWithin(cmd, 90*time.Second)
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func runWithin(cmd *exec.Cmd, d time.Duration) ([]byte, error) {
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return buf.Bytes(), err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		return buf.Bytes(), fmt.Errorf("no result after %s: the process hung", d)
 	}
 }

@@ -1,0 +1,24 @@
+// Package bench measures wasmenv side by side with the ways agent
+// environments reset state today, on one bundle and one workload.
+//
+// Figures (see docs/BENCHMARKS.md): reset latency after a typical write
+// workload; step latency per tool, split into read and write tools;
+// throughput with 1 to 1,000 concurrent episodes; resident memory per idle
+// and per active episode; cold start from the bundle on disk to the first
+// completed call, with and without the compile cache; bundle size; and reset
+// latency against database size (1, 10, 100 MB, grown at run time).
+//
+// Systems: wasmenv itself (wazero, and wasmtime when built with the
+// wasmtime tag) and two baselines on the same database and calls:
+//
+//   - filecopy: each episode is a SQLite file; reset copies the pristine
+//     file over it and reopens it (the AgentWorldModel-style reset).
+//   - serdes: each episode is an in-memory database; reset deserializes the
+//     pristine image into it (ncruces ext/serdes).
+//
+// Baseline steps run the tool's SQL directly on the host (no sandbox, no
+// schema validation): what a Python tool function over sqlite3 does. They
+// exist only for the benchmark environment in testdata/benchenv, whose
+// tools this package knows; on another bundle the workload is the bundle's
+// task calls and the baselines report resets only.
+package bench
