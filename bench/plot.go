@@ -30,11 +30,32 @@ func Plot(r *Report, dir string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		fitLogAxis(&p.X)
+		fitLogAxis(&p.Y)
 		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, filepath.Join(dir, name)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// fitLogAxis keeps a log axis drawable when the data leave it degenerate
+// (a single point, or a zero latency from a timer's resolution), which
+// gonum/plot would refuse with a panic.
+func fitLogAxis(a *plot.Axis) {
+	if _, ok := a.Scale.(plot.LogScale); !ok {
+		return
+	}
+	if a.Max <= 0 {
+		a.Min, a.Max = 0.1, 10
+		return
+	}
+	if a.Min <= 0 {
+		a.Min = a.Max / 1e3
+	}
+	if a.Min >= a.Max {
+		a.Min, a.Max = a.Min/2, a.Max*2
+	}
 }
 
 // cdf is a latency distribution as (latency µs, fraction below) points.
