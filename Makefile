@@ -1,14 +1,28 @@
 # The two commands of the README.
-.PHONY: demo test
+.PHONY: demo test bench
 
 # Build an embedded example environment and run one episode end to end.
 demo:
 	go run ./cmd/wasmenv demo
 
 # Everything CI runs: Go vet and tests (including the MCP TypeScript SDK and
-# OpenEnv WebSocket interop tests, which need node and npm), then the Python
-# client's tests against a real `wasmenv serve`.
+# OpenEnv WebSocket interop tests, which need node and npm), the runtime's
+# tests again on the wasmtime engine (cgo), then the Python client's tests
+# against a real `wasmenv serve`.
 test:
 	go vet ./...
+	go vet -tags wasmtime ./runtime/
 	go test -count=1 -timeout 25m ./...
+	go test -count=1 -timeout 10m -tags wasmtime ./runtime/
 	cd clients/python && python3 -m unittest -v
+
+# Every benchmark figure in docs/BENCHMARKS.md, in one run (about 5 minutes on
+# 2 cores): runtime vs copy/deserialize baselines and wazero vs wasmtime, the
+# τ-bench side by side, and the HTTP load test.
+bench:
+	go build -tags wasmtime -o /tmp/wasmenv-bench ./cmd/wasmenv
+	/tmp/wasmenv-bench build bench/testdata/benchenv -o /tmp/benchenv.wasm
+	/tmp/wasmenv-bench bench /tmp/benchenv.wasm --json docs/img/bench.json --plots docs/img > docs/img/bench.txt
+	go run ./bench/taubench/cmd/taubench -out docs/BENCHMARKS-taubench.md -json bench/taubench/results.json
+	/tmp/wasmenv-bench build testdata/envs/mini -o /tmp/mini.wasm
+	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --episodes 1000 --calls 1000000 --duration 3m --json > docs/img/serve-bench.json

@@ -9,8 +9,10 @@ import (
 
 // Arguments decoded by generated code and re-encoded by generated code
 // arrive JSON-equal.
-func TestGeneratedCodecsRoundTrip(t *testing.T) {
-	e := loadEnv(t, "types")
+func TestGeneratedCodecsRoundTrip(t *testing.T) { eachEngine(t, testGeneratedCodecsRoundTrip) }
+
+func testGeneratedCodecsRoundTrip(t *testing.T, engine string) {
+	e := loadEnvWith(t, "types", engine)
 	ep := newEpisode(t, e, "", 1)
 	in := `{"s":"h\u00e9\"llo\n","i":-9007199254740993,"i32":-5,"u":7,"f":0.1,"b":true,"c":"red",
 		"items":[{"id":"x","qty":2,"price":54.04,"note":"n","tags":["a","b"]},{"id":"y","qty":0,"price":1e21}],

@@ -38,6 +38,27 @@ type engineConfig struct {
 	cacheDir    string // compiled-code cache; "" = none
 }
 
+// hostFunc is one function of the "wasmenv" host module the guest imports
+// (see sdk/host_wasip1.go), described once for every engine: its wasm
+// signature ('i' = i32, 'I' = i64) and its call on the calling instance,
+// which reads its arguments from s and writes its result to s[0], as raw
+// wasm values (an i32 in the low 32 bits).
+type hostFunc struct {
+	name            string
+	params, results string
+	call            func(inst *instance, s []uint64)
+}
+
+var hostFuncs = [...]hostFunc{
+	{"sql", "ii", "i", func(inst *instance, s []uint64) {
+		s[0] = uint64(uint32(inst.hostSQL(uint32(s[0]), uint32(s[1]))))
+	}},
+	{"take", "i", "", func(inst *instance, s []uint64) { inst.hostTake(uint32(s[0])) }},
+	{"clock", "", "I", func(inst *instance, s []uint64) { s[0] = uint64(inst.hostClock()) }},
+	{"random", "", "I", func(inst *instance, s []uint64) { s[0] = inst.hostRandom() }},
+	{"log", "ii", "", func(inst *instance, s []uint64) { inst.hostLog(uint32(s[0]), uint32(s[1])) }},
+}
+
 type engineFactory func(ctx context.Context, cfg engineConfig) (engine, error)
 
 var engines = map[string]engineFactory{"wazero": newWazeroEngine}

@@ -42,24 +42,13 @@ func newWazeroEngine(ctx context.Context, cfg engineConfig) (engine, error) {
 		e.rt.Close(ctx)
 		return nil, err
 	}
-	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
-	_, err = e.rt.NewHostModuleBuilder("wasmenv").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, s []uint64) {
-		s[0] = api.EncodeI32(instanceOf(ctx).hostSQL(uint32(s[0]), uint32(s[1])))
-	}), []api.ValueType{i32, i32}, []api.ValueType{i32}).Export("sql").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, s []uint64) {
-		instanceOf(ctx).hostTake(uint32(s[0]))
-	}), []api.ValueType{i32}, nil).Export("take").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, s []uint64) {
-		s[0] = uint64(instanceOf(ctx).hostClock())
-	}), nil, []api.ValueType{i64}).Export("clock").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, s []uint64) {
-		s[0] = instanceOf(ctx).hostRandom()
-	}), nil, []api.ValueType{i64}).Export("random").
-		NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, s []uint64) {
-		instanceOf(ctx).hostLog(uint32(s[0]), uint32(s[1]))
-	}), []api.ValueType{i32, i32}, nil).Export("log").
-		Instantiate(ctx)
+	host := e.rt.NewHostModuleBuilder("wasmenv")
+	for _, f := range hostFuncs {
+		host = host.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, s []uint64) {
+			f.call(instanceOf(ctx), s)
+		}), wazeroTypes(f.params), wazeroTypes(f.results)).Export(f.name)
+	}
+	_, err = host.Instantiate(ctx)
 	if err != nil {
 		e.rt.Close(ctx)
 		return nil, err
@@ -69,6 +58,19 @@ func newWazeroEngine(ctx context.Context, cfg engineConfig) (engine, error) {
 		return nil, fmt.Errorf("compile tool module: %w", err)
 	}
 	return e, nil
+}
+
+// wazeroTypes maps a hostFunc signature to wazero's value types.
+func wazeroTypes(sig string) []api.ValueType {
+	var ts []api.ValueType
+	for _, c := range sig {
+		if c == 'I' {
+			ts = append(ts, api.ValueTypeI64)
+		} else {
+			ts = append(ts, api.ValueTypeI32)
+		}
+	}
+	return ts
 }
 
 func (e *wazeroEngine) close() error { return e.rt.Close(context.Background()) }

@@ -45,12 +45,33 @@ func testBundle(t testing.TB, name string, skipChecks bool) *envpkg.Bundle {
 
 func loadEnv(t testing.TB, name string) *Env {
 	t.Helper()
-	e, err := LoadBundle(context.Background(), testBundle(t, name, name == "sandbox"), Options{})
+	return loadEnvWith(t, name, "")
+}
+
+// loadEnvWith loads a testdata environment on the named engine ("" = the
+// default).
+func loadEnvWith(t testing.TB, name, engine string) *Env {
+	t.Helper()
+	e, err := LoadBundle(context.Background(), testBundle(t, name, name == "sandbox"), Options{Engine: engine})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
+}
+
+// eachEngine runs f with every engine built in: directly when wazero is the
+// only one (the default build, whose test names and cost stay as they
+// were), else as one subtest per engine.
+func eachEngine(t *testing.T, f func(t *testing.T, engine string)) {
+	names := Engines()
+	if len(names) == 1 {
+		f(t, names[0])
+		return
+	}
+	for _, n := range names {
+		t.Run(n, func(t *testing.T) { f(t, n) })
+	}
 }
 
 func newEpisode(t testing.TB, e *Env, task string, seed int64) *Episode {

@@ -9,8 +9,10 @@ import (
 	"testing"
 )
 
-func TestCallReadWriteAndToolErrors(t *testing.T) {
-	e := loadEnv(t, "mini")
+func TestCallReadWriteAndToolErrors(t *testing.T) { eachEngine(t, testCallReadWriteAndToolErrors) }
+
+func testCallReadWriteAndToolErrors(t *testing.T, engine string) {
+	e := loadEnvWith(t, "mini", engine)
 	ep := newEpisode(t, e, "", 1)
 	if r := call(t, ep, "get", `{"key":"a"}`); r.IsError || r.Content != `{"k":"a","v":"apple","n":1}` {
 		t.Fatalf("get a: %+v", r)
@@ -33,8 +35,10 @@ func TestCallReadWriteAndToolErrors(t *testing.T) {
 	}
 }
 
-func TestArgumentValidation(t *testing.T) {
-	e := loadEnv(t, "mini")
+func TestArgumentValidation(t *testing.T) { eachEngine(t, testArgumentValidation) }
+
+func testArgumentValidation(t *testing.T, engine string) {
+	e := loadEnvWith(t, "mini", engine)
 	ep := newEpisode(t, e, "", 1)
 	cases := map[string][2]string{
 		"unknown tool":     {"nope", `{}`},
@@ -65,7 +69,11 @@ func TestArgumentValidation(t *testing.T) {
 }
 
 func TestResetRestoresInitialStateAndSeed(t *testing.T) {
-	e := loadEnv(t, "mini")
+	eachEngine(t, testResetRestoresInitialStateAndSeed)
+}
+
+func testResetRestoresInitialStateAndSeed(t *testing.T, engine string) {
+	e := loadEnvWith(t, "mini", engine)
 	ep := newEpisode(t, e, "", 7)
 	first := call(t, ep, "roll", `{}`).Content
 	call(t, ep, "put", `{"key":"a","value":"avocado"}`)
@@ -92,8 +100,10 @@ func TestResetRestoresInitialStateAndSeed(t *testing.T) {
 	}
 }
 
-func TestDeterminism(t *testing.T) {
-	e := loadEnv(t, "mini")
+func TestDeterminism(t *testing.T) { eachEngine(t, testDeterminism) }
+
+func testDeterminism(t *testing.T, engine string) {
+	e := loadEnvWith(t, "mini", engine)
 	run := func() ([]string, string) {
 		ep := newEpisode(t, e, "", 42)
 		var outs []string
@@ -119,8 +129,10 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-func TestEpisodesAreIsolated(t *testing.T) {
-	e := loadEnv(t, "mini")
+func TestEpisodesAreIsolated(t *testing.T) { eachEngine(t, testEpisodesAreIsolated) }
+
+func testEpisodesAreIsolated(t *testing.T, engine string) {
+	e := loadEnvWith(t, "mini", engine)
 	a := newEpisode(t, e, "", 1)
 	b := newEpisode(t, e, "", 1)
 	call(t, a, "put", `{"key":"a","value":"changed"}`)

@@ -19,8 +19,10 @@ func envpkgAnswer(v, m string) envpkg.Answer { return envpkg.Answer{Value: v, Ma
 
 // Each misbehaviour ends that call with a clear error; the process, the
 // episode and other episodes carry on.
-func TestRunawayToolsEndTheirCallOnly(t *testing.T) {
-	e := loadEnv(t, "mini")
+func TestRunawayToolsEndTheirCallOnly(t *testing.T) { eachEngine(t, testRunawayToolsEndTheirCallOnly) }
+
+func testRunawayToolsEndTheirCallOnly(t *testing.T, engine string) {
+	e := loadEnvWith(t, "mini", engine)
 	ep := newEpisode(t, e, "", 1)
 	other := newEpisode(t, e, "", 1)
 	cases := map[string]string{
@@ -60,7 +62,11 @@ func TestRunawayToolsEndTheirCallOnly(t *testing.T) {
 // The sandbox env is built without the static checks, so its tool code
 // really calls os and net; the runtime must still give it nothing.
 func TestSandboxDeniesFilesNetworkEnvironment(t *testing.T) {
-	e := loadEnv(t, "sandbox")
+	eachEngine(t, testSandboxDeniesFilesNetworkEnvironment)
+}
+
+func testSandboxDeniesFilesNetworkEnvironment(t *testing.T, engine string) {
+	e := loadEnvWith(t, "sandbox", engine)
 	ep := newEpisode(t, e, "", 1)
 	for _, tool := range []string{"read_file", "list_dir", "write_file", "dial"} {
 		r := call(t, ep, tool, `{}`)
@@ -82,7 +88,11 @@ func TestSandboxDeniesFilesNetworkEnvironment(t *testing.T) {
 // the check, guest memory carries state from one episode to the next through
 // a shared instance (a pool of one makes the sharing certain).
 func TestGuestMemoryIsWhyPackageStateIsRefused(t *testing.T) {
-	e, err := LoadBundle(context.Background(), testBundle(t, "sandbox", true), Options{PoolSize: 1})
+	eachEngine(t, testGuestMemoryIsWhyPackageStateIsRefused)
+}
+
+func testGuestMemoryIsWhyPackageStateIsRefused(t *testing.T, engine string) {
+	e, err := LoadBundle(context.Background(), testBundle(t, "sandbox", true), Options{PoolSize: 1, Engine: engine})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,9 +111,14 @@ func TestGuestMemoryIsWhyPackageStateIsRefused(t *testing.T) {
 // yield to the scheduler now and then; this runs runaway calls while forcing
 // collections, in a child process so that a regression fails instead of
 // hanging the test binary.
-func TestRunawayLoopDoesNotBlockGC(t *testing.T) {
-	if os.Getenv("WASMENV_GC_CHILD") == "1" {
-		e := loadEnv(t, "mini")
+func TestRunawayLoopDoesNotBlockGC(t *testing.T) { eachEngine(t, testRunawayLoopDoesNotBlockGC) }
+
+func testRunawayLoopDoesNotBlockGC(t *testing.T, engine string) {
+	if child := os.Getenv("WASMENV_GC_CHILD"); child != "" {
+		if child != engine {
+			return
+		}
+		e := loadEnvWith(t, "mini", engine)
 		var wg sync.WaitGroup
 		for range 3 {
 			wg.Add(1)
@@ -127,7 +142,7 @@ func TestRunawayLoopDoesNotBlockGC(t *testing.T) {
 		}
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestRunawayLoopDoesNotBlockGC$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "WASMENV_GC_CHILD=1")
+	cmd.Env = append(os.Environ(), "WASMENV_GC_CHILD="+engine)
 	out, err := runWithin(cmd, 90*time.Second)
 	if err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
