@@ -171,11 +171,19 @@ func (ep *Episode) viewTouched(v *view) bool {
 // initial state and the canonical diff (collections and keys sorted, records
 // with sorted keys). Equal hashes mean equal exported states.
 func (ep *Episode) StateHash() (string, error) {
+	_, h, err := ep.DiffAndHash()
+	return h, err
+}
+
+// DiffAndHash returns the diff and the state hash computed from it, for
+// callers that need both (computing the diff is the expensive part).
+func (ep *Episode) DiffAndHash() (Diff, string, error) {
 	d, err := ep.Diff()
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	return ep.hashDiff(d)
+	h, err := ep.hashDiff(d)
+	return d, h, err
 }
 
 func (ep *Episode) hashDiff(d Diff) (string, error) {

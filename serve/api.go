@@ -348,11 +348,7 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	d, err := e.ep.Diff()
-	var hash string
-	if err == nil {
-		hash, err = e.ep.StateHash()
-	}
+	d, hash, err := e.ep.DiffAndHash()
 	release()
 	if err != nil {
 		writeError(w, errf(http.StatusUnprocessableEntity, "diff_failed", "diff: %v", err))

@@ -147,20 +147,16 @@ func replayLine(ctx context.Context, env *runtime.Env, episodes map[string]*runt
 		out.Outputs = append(out.Outputs, r.Content)
 		out.IsError = append(out.IsError, r.IsError)
 	}
-	diff, err := ep.Diff()
-	if err != nil {
+	var err error
+	if out.StateDiff, out.StateHash, err = ep.DiffAndHash(); err != nil {
 		return out, err
 	}
-	out.StateDiff = diff
 	if in.Task != "" {
 		s, err := ep.Score(ctx, in.Answer)
 		if err != nil {
 			return out, err
 		}
 		out.Score = &s
-		out.StateHash = s.StateHash
-	} else if out.StateHash, err = ep.StateHash(); err != nil {
-		return out, err
 	}
 	return out, nil
 }
