@@ -21,6 +21,9 @@ type view struct {
 	name   string
 	query  string // with {schema}
 	tables []string
+	// diff, for a default (per-table) view, compares raw rows so that only
+	// changed rows are turned into JSON; custom views use diffSQL.
+	diff string
 }
 
 // loadViews returns the bundle's export views, or one default view per table:
@@ -78,10 +81,17 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 			q := quoteIdent(c)
 			fields = append(fields, fmt.Sprintf("'%s', CASE WHEN typeof(%s) = 'blob' THEN hex(%s) ELSE %s END", strings.ReplaceAll(c, "'", "''"), q, q, q))
 		}
+		key, rec, tbl := strings.Join(keys, " || '|' || "), "json_object("+strings.Join(fields, ", ")+")", quoteIdent(name)
 		views = append(views, view{
 			name:   name,
-			query:  fmt.Sprintf("SELECT %s, json_object(%s) FROM {schema}.%s", strings.Join(keys, " || '|' || "), strings.Join(fields, ", "), quoteIdent(name)),
+			query:  fmt.Sprintf("SELECT %s, %s FROM {schema}.%s", key, rec, tbl),
 			tables: []string{name},
+			// Rows are compared column by column (EXCEPT compares values), so
+			// the third column, the initial record, is never needed.
+			diff: fmt.Sprintf(`WITH c AS (SELECT * FROM main.%[3]s EXCEPT SELECT * FROM init.%[3]s)
+SELECT %[1]s, %[2]s, NULL FROM c
+UNION ALL
+SELECT k, NULL, NULL FROM (SELECT %[1]s AS k FROM init.%[3]s EXCEPT SELECT %[1]s FROM main.%[3]s)`, key, rec, tbl),
 		})
 	}
 	return views, nil
@@ -94,6 +104,9 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 // value is unchanged though their text differs (key order, spacing).
 // Deleted keys come last with a NULL record.
 func (v *view) diffSQL() string {
+	if v.diff != "" {
+		return v.diff
+	}
 	return fmt.Sprintf(`WITH m(k, r) AS (%s), i(k, r) AS (%s),
 c(k, r) AS (SELECT k, r FROM m EXCEPT SELECT k, r FROM i)
 SELECT c.k, c.r, i.r FROM c LEFT JOIN i ON i.k = c.k
