@@ -115,6 +115,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	e.freed = make(chan struct{}, 1)
 
 	c := jsonschema.NewCompiler()
+	c.UseLoader(jsonschema.SchemeURLLoader{}) // a bundle's schemas may not load files or URLs
 	for i, t := range m.Tools {
 		e.tools[t.Name] = i
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(t.InputSchema))
@@ -264,7 +265,9 @@ func (e *Env) initFor(task *envpkg.Task) (*initState, error) {
 	mvcc.Create(s.name, e.inits[""].snap)
 	conn, err := sqlite3.OpenFlags("file:/"+s.name+"?vfs=mvcc", sqlite3.OPEN_READWRITE|sqlite3.OPEN_URI)
 	if err == nil {
-		err = conn.Exec(task.Setup)
+		if err = restrict(conn); err == nil {
+			err = execRestricted(conn, task.Setup)
+		}
 		conn.Close()
 	}
 	if err != nil {

@@ -52,6 +52,7 @@ type Episode struct {
 	rng       *rand.Rand
 	pcg       *rand.PCG
 	calls     int64 // tool calls since reset; drives the clock
+	traps     int64 // calls that ended in a trap or a watchdog stop, ever
 	resp      []byte
 	closed    bool
 }
@@ -106,6 +107,10 @@ func (ep *Episode) open() error {
 		return err
 	}
 	if err := conn.SetAuthorizer(ep.authorize); err != nil {
+		return err
+	}
+	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
+	if err := seededRandom(conn, func() uint64 { return ep.rng.Uint64() }); err != nil {
 		return err
 	}
 	// Long SQL stops when the watchdog stops the call (see interruptCtx).
@@ -182,6 +187,10 @@ func (ep *Episode) clockNanos() int64 {
 	return ep.env.epoch + ep.calls*int64(time.Second)
 }
 
+// maxKeptResponse is the largest SQL response buffer an episode keeps
+// between calls.
+const maxKeptResponse = 1 << 20
+
 // maxArgsBytes bounds one call's arguments.
 const maxArgsBytes = 1 << 20
 
@@ -223,33 +232,41 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 	}
 	if ctx.Err() != nil {
 		ep.undo()
+		ep.traps++
 		return Result{Content: "Error: tool call was cancelled", IsError: true}, nil
 	}
 	inst, err := e.getInstance(ctx)
 	if err != nil {
 		ep.undo()
 		if ctx.Err() != nil {
+			ep.traps++
 			return Result{Content: "Error: tool call was cancelled", IsError: true}, nil
 		}
 		return Result{}, err
 	}
+	inst.stderr.reset()
 	inst.ep, ep.running = ep, inst
 	e.dog.arm(inst, ctx)
 	status, out, err := inst.invoke(ctx, e, uint32(idx), args)
 	stopped := e.dog.disarm(inst, ctx)
 	inst.ep, ep.running = nil, nil
+	if cap(ep.resp) > maxKeptResponse {
+		ep.resp = nil // one huge query result must not stay with the episode
+	}
 
 	var t *trap
-	switch {
-	case errors.As(err, &t):
+	if stopped && !errors.As(err, &t) {
+		// The watchdog stopped the call as it returned: its last SQL may have
+		// been interrupted and ignored, so the call does not count.
+		err = inst.explain(e, err)
+	}
+	if errors.As(err, &t) {
 		inst.discard()
 		ep.undo()
+		ep.traps++
 		return Result{Content: "Error: " + t.msg, IsError: true}, nil
-	case stopped: // stopped as it returned: the result stands, the instance goes
-		inst.discard()
-	default:
-		e.putInstance(inst)
 	}
+	e.putInstance(inst)
 	if err != nil { // output too large
 		ep.undo()
 		return Result{Content: "Error: " + err.Error(), IsError: true}, nil

@@ -10,37 +10,115 @@ import (
 )
 
 // authorize is the SQLite authorizer. Host statements pass; statements the
-// guest (or a task check) prepares may only read, and write rows of main.
+// guest (or a task check) prepares follow guestAllowed.
 func (ep *Episode) authorize(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
 	if !ep.authGuest {
 		return sqlite3.AUTH_OK
 	}
+	if !guestAllowed(action, name3rd, name4th, schema) {
+		return sqlite3.AUTH_DENY
+	}
+	if action == sqlite3.AUTH_INSERT || action == sqlite3.AUTH_UPDATE || action == sqlite3.AUTH_DELETE {
+		ep.writes = append(ep.writes, name3rd)
+	}
+	return sqlite3.AUTH_OK
+}
+
+// guestAllowed is the rule for SQL that comes from a bundle (tool code,
+// task setup, checks, export views): reads, and row writes on main; no
+// ATTACH, PRAGMA, transactions or DDL; no functions that read the host's
+// clock (the episode clock is sdk.Now).
+func guestAllowed(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema string) bool {
 	switch action {
-	case sqlite3.AUTH_SELECT, sqlite3.AUTH_READ, sqlite3.AUTH_FUNCTION, sqlite3.AUTH_RECURSIVE:
-		return sqlite3.AUTH_OK
+	case sqlite3.AUTH_SELECT, sqlite3.AUTH_READ, sqlite3.AUTH_RECURSIVE:
+		return true
+	case sqlite3.AUTH_FUNCTION:
+		switch strings.ToLower(name4th) {
+		case "current_time", "current_date", "current_timestamp", "load_extension":
+			return false
+		}
+		return true
 	case sqlite3.AUTH_INSERT, sqlite3.AUTH_UPDATE, sqlite3.AUTH_DELETE:
-		if schema == "main" && !strings.HasPrefix(strings.ToLower(name3rd), "sqlite_") {
-			ep.writes = append(ep.writes, name3rd)
+		return schema == "main" && !strings.HasPrefix(strings.ToLower(name3rd), "sqlite_")
+	}
+	return false
+}
+
+// restrict applies the guest rules to a whole connection (task setup) and
+// makes random() deterministic on it.
+func restrict(conn *sqlite3.Conn) error {
+	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
+	return conn.SetAuthorizer(func(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
+		if guestAllowed(action, name3rd, name4th, schema) {
 			return sqlite3.AUTH_OK
 		}
+		return sqlite3.AUTH_DENY
+	})
+}
+
+// execRestricted runs a script statement by statement, refusing the
+// statements the authorizer cannot see (VACUUM) as for tool code.
+func execRestricted(conn *sqlite3.Conn, script string) error {
+	for rest := script; ; {
+		if err := checkLead(rest); err != nil {
+			return err
+		}
+		stmt, tail, err := conn.Prepare(rest)
+		if err != nil {
+			return err
+		}
+		if stmt == nil {
+			return nil
+		}
+		err = stmt.Exec()
+		stmt.Close()
+		if err != nil {
+			return err
+		}
+		rest = tail
 	}
-	return sqlite3.AUTH_DENY
+}
+
+// seededRandom replaces SQLite's random() and randomblob() with the
+// episode's generator, so SQL in tool code is as reproducible as sdk.Rand.
+func seededRandom(conn *sqlite3.Conn, rng func() uint64) error {
+	if err := conn.CreateFunction("random", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+		ctx.ResultInt64(int64(rng()))
+	}); err != nil {
+		return err
+	}
+	return conn.CreateFunction("randomblob", 1, 0, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
+		n := min(max(arg[0].Int64(), 1), 1<<20)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng())
+		}
+		ctx.ResultBlob(b)
+	})
 }
 
 // forbiddenLeads are statements the guest may never run even where the
 // authorizer is not consulted (VACUUM has no authorizer code).
 var forbiddenLeads = []string{"VACUUM", "ATTACH", "DETACH", "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}
 
+// checkLead refuses a statement that starts with a forbidden keyword.
+func checkLead(sql string) error {
+	lead := strings.ToUpper(strings.TrimLeft(sql, " \t\r\n("))
+	for _, f := range forbiddenLeads {
+		if strings.HasPrefix(lead, f) {
+			return errNotAllowed(f)
+		}
+	}
+	return nil
+}
+
 // prepareGuest prepares (or reuses) a guest statement under guest rules.
 func (ep *Episode) prepareGuest(sql string) (*guestStmt, error) {
 	if s, ok := ep.stmts[sql]; ok {
 		return s, nil
 	}
-	lead := strings.ToUpper(strings.TrimLeft(sql, " \t\r\n("))
-	for _, f := range forbiddenLeads {
-		if strings.HasPrefix(lead, f) {
-			return nil, errNotAllowed(f)
-		}
+	if err := checkLead(sql); err != nil {
+		return nil, err
 	}
 	ep.authGuest, ep.writes = true, nil
 	stmt, tail, err := ep.conn.Prepare(sql)

@@ -47,6 +47,12 @@ func (t *headBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+func (t *headBuffer) reset() {
+	t.mu.Lock()
+	t.buf = t.buf[:0]
+	t.mu.Unlock()
+}
+
 func (t *headBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -144,6 +150,9 @@ func (inst *instance) explain(e *Env, err error) error {
 	case msg != "":
 		first, _, _ := strings.Cut(msg, "\n")
 		return &trap{msg: "tool crashed: " + first}
+	}
+	if err == nil {
+		return &trap{msg: "tool call was stopped"}
 	}
 	return &trap{msg: "tool crashed: " + err.Error()}
 }

@@ -136,10 +136,16 @@ func (e *Env) groundTruthHash(ctx context.Context, t *envpkg.Task, seed int64) (
 		return "", err
 	}
 	defer ep.Close()
+	// The replay must not inherit the caller's cancellation: a cancelled
+	// replay would yield (and cache) the hash of a partial state.
+	ctx = context.WithoutCancel(ctx)
 	for _, c := range t.Calls {
 		if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
 			return "", err
 		}
+	}
+	if ep.traps > 0 {
+		return "", fmt.Errorf("the ground-truth replay of task %s was interrupted (a call timed out or crashed); not scored", t.ID)
 	}
 	h, err = ep.StateHash()
 	if err != nil {

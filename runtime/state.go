@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -82,16 +83,23 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 			fields = append(fields, fmt.Sprintf("'%s', CASE WHEN typeof(%s) = 'blob' THEN hex(%s) ELSE %s END", strings.ReplaceAll(c, "'", "''"), q, q, q))
 		}
 		key, rec, tbl := strings.Join(keys, " || '|' || "), "json_object("+strings.Join(fields, ", ")+")", quoteIdent(name)
+		cols, binary := make([]string, len(t.cols)), make([]string, len(t.cols))
+		for i, c := range t.cols {
+			cols[i] = quoteIdent(c)
+			binary[i] = cols[i] + " COLLATE BINARY"
+		}
 		views = append(views, view{
 			name:   name,
 			query:  fmt.Sprintf("SELECT %s, %s FROM {schema}.%s", key, rec, tbl),
 			tables: []string{name},
 			// Rows are compared column by column (EXCEPT compares values), so
-			// the third column, the initial record, is never needed.
-			diff: fmt.Sprintf(`WITH c AS (SELECT * FROM main.%[3]s EXCEPT SELECT * FROM init.%[3]s)
+			// the third column, the initial record, is never needed. BINARY
+			// collation: a NOCASE column changed from "a" to "A" has changed.
+			diff: fmt.Sprintf(`WITH c(%[4]s) AS (SELECT %[5]s FROM main.%[3]s EXCEPT SELECT %[4]s FROM init.%[3]s)
 SELECT %[1]s, %[2]s, NULL FROM c
 UNION ALL
-SELECT k, NULL, NULL FROM (SELECT %[1]s AS k FROM init.%[3]s EXCEPT SELECT %[1]s FROM main.%[3]s)`, key, rec, tbl),
+SELECT k, NULL, NULL FROM (SELECT (%[1]s) COLLATE BINARY AS k FROM init.%[3]s EXCEPT SELECT %[1]s FROM main.%[3]s)`,
+				key, rec, tbl, strings.Join(cols, ", "), strings.Join(binary, ", ")),
 		})
 	}
 	return views, nil
@@ -108,20 +116,28 @@ func (v *view) diffSQL() string {
 		return v.diff
 	}
 	return fmt.Sprintf(`WITH m(k, r) AS (%s), i(k, r) AS (%s),
-c(k, r) AS (SELECT k, r FROM m EXCEPT SELECT k, r FROM i)
+c(k, r) AS (SELECT k COLLATE BINARY, r COLLATE BINARY FROM m EXCEPT SELECT k, r FROM i)
 SELECT c.k, c.r, i.r FROM c LEFT JOIN i ON i.k = c.k
 UNION ALL
-SELECT k, NULL, NULL FROM (SELECT k FROM i EXCEPT SELECT k FROM m)`,
+SELECT k, NULL, NULL FROM (SELECT k COLLATE BINARY FROM i EXCEPT SELECT k FROM m)`,
 		strings.ReplaceAll(v.query, "{schema}", "main"), strings.ReplaceAll(v.query, "{schema}", "init"))
 }
 
-// sameJSON reports whether two JSON texts hold the same value.
+// sameJSON reports whether two JSON texts hold the same value. Numbers are
+// compared as written (json.Number): converting them to float64 would make
+// large integers such as nanosecond timestamps equal to their neighbours.
 func sameJSON(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
+	x, errx := decodeJSON(a)
+	y, erry := decodeJSON(b)
+	return errx == nil && erry == nil && reflect.DeepEqual(x, y)
+}
+
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
 }
 
 // Diff returns the records changed since the initial state. Collections whose
@@ -216,11 +232,11 @@ func (ep *Episode) hashDiff(d Diff) (string, error) {
 		for _, k := range keys {
 			canon := []byte("null")
 			if rec := d[n][k]; rec != nil {
-				var v any
-				if err := json.Unmarshal(rec, &v); err != nil {
+				v, err := decodeJSON(rec)
+				if err != nil {
 					return "", err
 				}
-				canon, _ = json.Marshal(v)
+				canon, _ = json.Marshal(v) // sorted keys; numbers kept as written
 			}
 			fmt.Fprintf(h, "%s\x00%s\x00%d\x00", n, k, len(canon))
 			h.Write(canon)

@@ -1,0 +1,139 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+func execSQL(t *testing.T, ep *Episode, sql string) Result {
+	t.Helper()
+	args, _ := json.Marshal(map[string]string{"sql": sql})
+	return call(t, ep, "exec", string(args))
+}
+
+func query(t *testing.T, ep *Episode, sql string) Result {
+	t.Helper()
+	args, _ := json.Marshal(map[string]string{"sql": sql})
+	return call(t, ep, "query", string(args))
+}
+
+func hash(t *testing.T, ep *Episode) string {
+	t.Helper()
+	h, err := ep.StateHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// Large integers differ in the hash even where float64 would round them
+// together; a case-only change in a NOCASE column is a change.
+func TestDiffAndHashAreExact(t *testing.T) {
+	e := loadEnv(t, "edge")
+	ep := newEpisode(t, e, "", 1)
+	execSQL(t, ep, "UPDATE big SET n = n + 1")
+	h1 := hash(t, ep)
+	ep.Reset()
+	execSQL(t, ep, "UPDATE big SET n = n + 2")
+	if h2 := hash(t, ep); h1 == h2 {
+		t.Fatal("n+1 and n+2 hash the same")
+	}
+	ep.Reset()
+	execSQL(t, ep, "UPDATE nc SET v = 'HELLO'")
+	if d, _ := ep.Diff(); len(d["nc"]) != 1 {
+		t.Fatalf("case change not in diff: %v", d)
+	}
+	ep.Reset()
+	execSQL(t, ep, "UPDATE big SET n = 1e999")
+	if _, err := ep.StateHash(); err != nil {
+		t.Fatalf("infinite value: %v", err)
+	}
+}
+
+// SQL in tool code cannot read the host's clock, and its random() follows
+// the episode seed.
+func TestSQLIsDeterministic(t *testing.T) {
+	e := loadEnv(t, "edge")
+	for _, q := range []string{"SELECT CURRENT_TIMESTAMP", "SELECT current_date"} {
+		if r := query(t, newEpisode(t, e, "", 1), q); !r.IsError {
+			t.Errorf("%s allowed: %s", q, r.Content)
+		}
+	}
+	a := query(t, newEpisode(t, e, "", 5), "SELECT random() AS r, hex(randomblob(8)) AS b").Content
+	b := query(t, newEpisode(t, e, "", 5), "SELECT random() AS r, hex(randomblob(8)) AS b").Content
+	c := query(t, newEpisode(t, e, "", 6), "SELECT random() AS r, hex(randomblob(8)) AS b").Content
+	if a != b || a == c {
+		t.Fatalf("random(): seed 5 %s, seed 5 %s, seed 6 %s", a, b, c)
+	}
+}
+
+// A hostile bundle: task setup SQL may not attach host files, and tool
+// schemas may not load files.
+func TestHostileBundleSQLAndSchemas(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "secret.json")
+	os.WriteFile(secret, []byte(`{"required":["SECRET"]}`), 0o644)
+	b := *testBundle(t, "edge", false)
+	b.Tasks = []envpkg.Task{{ID: "steal", Instruction: "x", Reward: envpkg.RewardState,
+		Setup: "ATTACH 'file:" + secret + "?vfs=os' AS h"}}
+	e, err := LoadBundle(context.Background(), &b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.NewEpisode("steal", 1); err == nil || !strings.Contains(err.Error(), "setup") {
+		t.Fatalf("ATTACH in setup: %v", err)
+	}
+	b.Tasks[0].Setup = "VACUUM INTO 'file:" + secret + ".copy?vfs=os'"
+	e2, err := LoadBundle(context.Background(), &b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	if _, err := e2.NewEpisode("steal", 1); err == nil {
+		t.Fatal("VACUUM INTO in setup accepted")
+	}
+
+	b = *testBundle(t, "edge", false)
+	tools := append([]envpkg.Tool(nil), b.Manifest.Tools...)
+	tools[0].InputSchema = json.RawMessage(`{"type":"object","$ref":"file://` + secret + `"}`)
+	b.Manifest.Tools = tools
+	if e, err := LoadBundle(context.Background(), &b, Options{}); err == nil {
+		defer e.Close()
+		r := call(t, newEpisode(t, e, "", 1), tools[0].Name, `{}`)
+		if strings.Contains(r.Content, "SECRET") {
+			t.Fatalf("schema read a host file: %s", r.Content)
+		}
+	}
+}
+
+// One huge query result does not stay with the episode.
+func TestHugeQueryResultIsNotKept(t *testing.T) {
+	e := loadEnv(t, "edge")
+	ep := newEpisode(t, e, "", 1)
+	query(t, ep, "SELECT zeroblob(8000000) AS z")
+	if cap(ep.resp) > maxKeptResponse {
+		t.Fatalf("episode keeps a %d-byte buffer", cap(ep.resp))
+	}
+}
+
+// Scoring with a cancelled context must not cache a wrong ground-truth hash.
+func TestCancelledScoreDoesNotPoisonGroundTruth(t *testing.T) {
+	e := loadEnv(t, "mini")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	newEpisode(t, e, "state-b", 1).Score(ctx, nil)
+	ep := newEpisode(t, e, "state-b", 1)
+	call(t, ep, "put", `{"key":"b","value":"blueberry"}`)
+	if s, err := ep.Score(context.Background(), nil); err != nil || s.Reward != 1 {
+		t.Fatalf("solved after a cancelled score: %+v %v", s, err)
+	}
+	if s, _ := newEpisode(t, e, "state-b", 1).Score(context.Background(), nil); s.Reward != 0 {
+		t.Fatalf("empty episode after a cancelled score: %+v", s)
+	}
+}
