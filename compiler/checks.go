@@ -94,13 +94,87 @@ func checkFile(fset *token.FileSet, f *ast.File) ErrorList {
 			}
 		}
 	}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == "init" {
+			at(fn.Pos(), "init functions are not allowed in tool code: they run when an instance starts, outside any call's limits")
+		}
+	}
+	imports := importNames(f)
+	// rooted reports the imported package an expression such as
+	// pkg.Var, pkg.Var[k].Field or *pkg.Var is rooted at, if any.
+	rooted := func(e ast.Expr) string {
+		for {
+			switch x := e.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := x.X.(*ast.Ident); ok && imports[id.Name] != "" {
+					return imports[id.Name]
+				}
+				e = x.X
+			case *ast.IndexExpr:
+				e = x.X
+			case *ast.StarExpr:
+				e = x.X
+			case *ast.ParenExpr:
+				e = x.X
+			default:
+				return ""
+			}
+		}
+	}
+	mutates := func(e ast.Expr, pos token.Pos) {
+		if pkg := rooted(e); pkg != "" {
+			at(pos, "tool code may not change package %s's variables: that state would outlive the call and leak into other episodes", pkg)
+		}
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
-		if g, ok := n.(*ast.GoStmt); ok {
-			at(g.Pos(), "go statements are not allowed in tool code: a call runs on one thread and must finish")
+		switch x := n.(type) {
+		case *ast.GoStmt:
+			at(x.Pos(), "go statements are not allowed in tool code: a call runs on one thread and must finish")
+		case *ast.AssignStmt:
+			if x.Tok != token.DEFINE {
+				for _, l := range x.Lhs {
+					mutates(l, x.Pos())
+				}
+			}
+		case *ast.IncDecStmt:
+			mutates(x.X, x.Pos())
+		case *ast.RangeStmt:
+			if x.Tok == token.ASSIGN {
+				for _, l := range []ast.Expr{x.Key, x.Value} {
+					if l != nil {
+						mutates(l, x.Pos())
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				mutates(x.X, x.Pos())
+			}
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok && imports[id.Name] == "time" && deferredTime[x.Sel.Name] {
+				at(x.Pos(), "time.%s is not allowed in tool code: it runs or waits outside the call (use sdk.Now for the episode clock)", x.Sel.Name)
+			}
 		}
 		return true
 	})
 	return errs
+}
+
+// deferredTime are the time functions that schedule work or wait.
+var deferredTime = map[string]bool{"AfterFunc": true, "NewTimer": true, "NewTicker": true, "Tick": true, "After": true, "Sleep": true}
+
+// importNames maps each import's local name to its path.
+func importNames(f *ast.File) map[string]string {
+	m := map[string]string{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		m[name] = path
+	}
+	return m
 }
 
 // parseToolsUnchecked parses without the static rules (see Options.SkipStaticChecks).

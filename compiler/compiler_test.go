@@ -183,3 +183,90 @@ func TestSnakeCase(t *testing.T) {
 		}
 	}
 }
+
+func TestStaticChecksStopStateThatOutlivesACall(t *testing.T) {
+	cases := map[string]struct{ src, want string }{
+		"assign other package var": {`package tools
+import "github.com/wasmenv/wasmenv/sdk"
+// F x.
+func F() (string, error) { sdk.ErrNoRows = nil; return "", nil }
+`, "tool.go:4: tool code may not change package github.com/wasmenv/wasmenv/sdk's variables"},
+		"map in other package": {`package tools
+import "unicode"
+// F x.
+func F() (string, error) { unicode.Categories["x"] = nil; return "", nil }
+`, `tool.go:4: tool code may not change package unicode's variables`},
+		"field increment": {`package tools
+import "unicode"
+// F x.
+func F() (string, error) { unicode.Categories["L"].LatinOffset++; return "", nil }
+`, `tool.go:4: tool code may not change package unicode's variables`},
+		"address of": {`package tools
+import "time"
+// F x.
+func F() (string, error) { p := &time.Local; _ = p; return "", nil }
+`, `tool.go:4: tool code may not change package time's variables`},
+		"after func": {`package tools
+import "time"
+// F x.
+func F() (string, error) { time.AfterFunc(0, func() {}); return "", nil }
+`, "tool.go:4: time.AfterFunc is not allowed"},
+		"sleep": {`package tools
+import "time"
+// F x.
+func F() (string, error) { time.Sleep(1); return "", nil }
+`, "tool.go:4: time.Sleep is not allowed"},
+		"init": {`package tools
+func init() {}
+// F x.
+func F() (string, error) { return "", nil }
+`, "tool.go:2: init functions are not allowed"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Build(context.Background(), writeEnv(t, c.src, nil), Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want error containing %q, got: %v", c.want, err)
+			}
+		})
+	}
+	// Reading package variables and local state are fine.
+	ok := `package tools
+import (
+	"errors"
+	"time"
+	"github.com/wasmenv/wasmenv/sdk"
+)
+// F x.
+func F() (string, error) {
+	m := map[string]int{}
+	m["a"]++
+	var err error = sdk.ErrNoRows
+	if errors.Is(err, sdk.ErrNoRows) { m["b"] = 1 }
+	return time.UTC.String(), nil
+}
+`
+	if _, err := Build(context.Background(), writeEnv(t, ok, nil), Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEnvironmentSQLStaysInside(t *testing.T) {
+	cases := map[string]struct {
+		files map[string]string
+		want  string
+	}{
+		"attach in seed":  {map[string]string{"seed.sql": "ATTACH 'file:/etc/hosts?vfs=os' AS h;\n"}, "seed.sql:1: VACUUM and ATTACH are not allowed"},
+		"vacuum into":     {map[string]string{"seed.sql": "INSERT INTO kv VALUES ('b','y');\nVACUUM INTO '/tmp/x.db';\n"}, "seed.sql:2: VACUUM and ATTACH"},
+		"attach in setup": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  setup: ATTACH '/etc/hosts' AS h\n  checks: [{sql: SELECT 1}]\n"}, "task x: setup:1: VACUUM and ATTACH"},
+		"import outside":  {map[string]string{"env.yaml": "name: t\nimports: [{file: ../../etc/passwd, table: kv}]\n"}, "must be a path inside the environment directory"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Build(context.Background(), writeEnv(t, okTool, c.files), Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want error containing %q, got: %v", c.want, err)
+			}
+		})
+	}
+}

@@ -23,6 +23,7 @@ func buildDB(src *source) ([]byte, error) {
 		return nil, err
 	}
 	defer conn.Close()
+	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // environment SQL touches no other database
 	if err := execScript(conn, filepath.Join(src.dir, "schema.sql"), src.schema); err != nil {
 		return nil, err
 	}
@@ -39,6 +40,7 @@ func buildDB(src *source) ([]byte, error) {
 			return nil, fmt.Errorf("%s: imports[%d]: %w", filepath.Join(src.dir, "env.yaml"), i, err)
 		}
 	}
+	conn.Limit(sqlite3.LIMIT_ATTACHED, 10) // VACUUM and serdes attach internally
 	if err := conn.Exec("VACUUM"); err != nil {
 		return nil, err
 	}
@@ -57,8 +59,11 @@ func execScript(conn *sqlite3.Conn, path, script string) error {
 	rest := script
 	for {
 		consumed := len(script) - len(rest)
-		stmt, tail, err := conn.Prepare(rest)
 		line := 1 + strings.Count(script[:consumed+leadingSpace(rest)], "\n")
+		if lead := strings.ToUpper(strings.TrimSpace(rest)); strings.HasPrefix(lead, "VACUUM") || strings.HasPrefix(lead, "ATTACH") {
+			return errAt(fmt.Sprintf("%s:%d", path, line), "VACUUM and ATTACH are not allowed in environment SQL")
+		}
+		stmt, tail, err := conn.Prepare(rest)
 		if err != nil {
 			return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
 		}
@@ -95,6 +100,9 @@ func checkPrimaryKeys(conn *sqlite3.Conn, path string) error {
 func importFile(conn *sqlite3.Conn, dir string, imp importSpec) error {
 	if imp.File == "" || imp.Table == "" {
 		return fmt.Errorf("file and table are required")
+	}
+	if !filepath.IsLocal(filepath.FromSlash(imp.File)) {
+		return fmt.Errorf("file %q must be a path inside the environment directory", imp.File)
 	}
 	path := filepath.Join(dir, filepath.FromSlash(imp.File))
 	raw, err := os.ReadFile(path)
@@ -274,6 +282,7 @@ func checkQueries(src *source, img []byte) error {
 	if err := serdes.Deserialize(conn, "init", img); err != nil {
 		return err
 	}
+	conn.Limit(sqlite3.LIMIT_ATTACHED, 1) // init, and nothing a task's SQL would attach
 	envPath := filepath.Join(src.dir, "env.yaml")
 	for _, c := range src.manifest.Export {
 		for _, schema := range []string{"main", "init"} {
@@ -302,8 +311,8 @@ func checkTaskSQL(conn *sqlite3.Conn, t envpkg.Task) error {
 	}
 	defer conn.Exec("ROLLBACK TO task_check; RELEASE task_check")
 	if t.Setup != "" {
-		if err := conn.Exec(t.Setup); err != nil {
-			return fmt.Errorf("setup: %v", err)
+		if err := execScript(conn, "setup", t.Setup); err != nil {
+			return fmt.Errorf("%v", err)
 		}
 	}
 	for i, c := range t.Checks {

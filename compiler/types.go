@@ -35,6 +35,7 @@ type typ struct {
 	kind   kind
 	gotype string // e.g. "string", "[]tools.Item", "tools.Status"
 	named  string // for kStruct and named basic types: the type name in package tools
+	basic  string // for named basic types: the underlying basic type
 	elem   *typ   // kSlice, kPtr, kMap
 	fields []field
 }
@@ -186,7 +187,7 @@ func (r *resolver) named(id *ast.Ident) (*typ, error) {
 		if !ok {
 			return nil, fmt.Errorf("type %s: underlying type %s is not supported", id.Name, u.Name)
 		}
-		t = &typ{kind: k, gotype: "tools." + id.Name, named: id.Name}
+		t = &typ{kind: k, gotype: "tools." + id.Name, named: id.Name, basic: u.Name}
 	default:
 		under, err := r.resolve(ts.Type)
 		if err != nil {
@@ -393,7 +394,9 @@ func writeSchema(b *bytes.Buffer, t *typ, desc string, enum []string) {
 		b.WriteString(`"type":"boolean"`)
 	case kInt, kUint:
 		b.WriteString(`"type":"integer"`)
-		if t.kind == kUint {
+		if r, ok := intRanges[underlyingBasic(t)]; ok {
+			fmt.Fprintf(b, `,"minimum":%d,"maximum":%d`, r[0], r[1])
+		} else if t.kind == kUint {
 			b.WriteString(`,"minimum":0`)
 		}
 	case kFloat:
@@ -466,4 +469,19 @@ func stripGoName(desc, goName string) string {
 	r := []rune(rest)
 	r[0] = unicode.ToUpper(r[0])
 	return string(r)
+}
+
+// intRanges bound the narrow integer kinds, so that the schema refuses a
+// value the decoder would otherwise wrap (200 into an int8).
+var intRanges = map[string][2]int64{
+	"int8": {-1 << 7, 1<<7 - 1}, "int16": {-1 << 15, 1<<15 - 1}, "int32": {-1 << 31, 1<<31 - 1},
+	"uint8": {0, 1<<8 - 1}, "uint16": {0, 1<<16 - 1}, "uint32": {0, 1<<32 - 1},
+}
+
+// underlyingBasic is the basic type name of a basic or named basic type.
+func underlyingBasic(t *typ) string {
+	if t.named == "" {
+		return t.gotype
+	}
+	return t.basic
 }
