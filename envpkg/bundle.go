@@ -24,8 +24,8 @@ const (
 )
 
 // maxDBBytes bounds the decompressed database so a hostile bundle cannot
-// claim terabytes.
-const maxDBBytes = 8 << 30
+// claim terabytes; a larger environment needs a format change.
+const maxDBBytes = 4 << 30
 
 var wasmMagic = []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
 
@@ -250,6 +250,12 @@ func Decode(data []byte) (*Bundle, error) {
 	}
 	if b.Manifest.DBBytes <= 0 || b.Manifest.DBBytes > maxDBBytes {
 		return nil, corrupt("manifest: database size %d out of range", b.Manifest.DBBytes)
+	}
+	// The frame must declare the size the manifest claims before anything is
+	// allocated for it.
+	var hdr zstd.Header
+	if err := hdr.Decode(tail[2].payload); err != nil || !hdr.HasFCS || hdr.FrameContentSize != uint64(b.Manifest.DBBytes) {
+		return nil, corrupt("database: compressed frame does not declare the manifest's size %d", b.Manifest.DBBytes)
 	}
 	zd, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(b.Manifest.DBBytes)))
 	if err != nil {
