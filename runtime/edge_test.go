@@ -137,3 +137,19 @@ func TestCancelledScoreDoesNotPoisonGroundTruth(t *testing.T) {
 		t.Fatalf("empty episode after a cancelled score: %+v", s)
 	}
 }
+
+// A null for an optional argument means the argument is absent; a null
+// for a required one is still validated (and refused for a string).
+func TestNullArgumentsAreAbsent(t *testing.T) {
+	e := loadEnv(t, "mini")
+	ep := newEpisode(t, e, "", 1)
+	if r := call(t, ep, "list", `{"min_n": null, "order": null}`); r.IsError {
+		t.Fatalf("nulls for optional arguments: %s", r.Content)
+	}
+	if r := call(t, ep, "put", `{"key": "z", "value": "v", "n": null}`); r.IsError {
+		t.Fatalf("null pointer argument: %s", r.Content)
+	}
+	if r := call(t, ep, "get", `{"key": null}`); !r.IsError || !strings.Contains(r.Content, "invalid arguments") {
+		t.Fatalf("null required argument: %s", r.Content)
+	}
+}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,6 +48,7 @@ type Env struct {
 	epoch       int64 // episode clock start, unix ns
 	tools       map[string]int
 	schemas     []*jsonschema.Schema
+	required    []map[string]bool // per tool: its required top-level arguments
 	views       []view
 	log         func(string, string)
 	id          int64
@@ -131,6 +133,15 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 			return nil, fmt.Errorf("tool %s: schema: %w", t.Name, err)
 		}
 		e.schemas = append(e.schemas, s)
+		var top struct {
+			Required []string `json:"required"`
+		}
+		json.Unmarshal(t.InputSchema, &top)
+		req := map[string]bool{}
+		for _, r := range top.Required {
+			req[r] = true
+		}
+		e.required = append(e.required, req)
 	}
 
 	dir := opts.CompileCacheDir
@@ -214,6 +225,10 @@ func (e *Env) getInstance(ctx context.Context) (*instance, error) {
 			inst, err := e.newInstance(ctx)
 			if err != nil {
 				e.live.Add(-1)
+				select { // the slot is free again: wake a waiter
+				case e.freed <- struct{}{}:
+				default:
+				}
 			}
 			return inst, err
 		}

@@ -217,6 +217,22 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (Result, 
 	if err != nil {
 		return toolError("arguments for %s are not valid JSON: %v", name, err), nil
 	}
+	// Models often send null for an optional argument they mean to omit:
+	// a null for an argument that is not required is treated as absent.
+	if obj, ok := doc.(map[string]any); ok {
+		dropped := false
+		for k, v := range obj {
+			if v == nil && !e.required[idx][k] {
+				delete(obj, k)
+				dropped = true
+			}
+		}
+		if dropped {
+			if args, err = json.Marshal(obj); err != nil {
+				return toolError("arguments for %s: %v", name, err), nil
+			}
+		}
+	}
 	if err := e.schemas[idx].Validate(doc); err != nil {
 		return toolError("invalid arguments for %s: %s", name, schemaMessage(err)), nil
 	}
