@@ -47,7 +47,7 @@ func resetObservation(e *episode) oeResult {
 func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, oeResult, error) {
 	if req.EpisodeID != "" {
 		if e := s.table.get(req.EpisodeID); e != nil && (req.Env == "" || req.Env == e.env.Name()) &&
-			(req.Task == "" || (e.ep != nil && e.ep.Task() != nil && e.ep.Task().ID == req.Task)) {
+			(req.Task == "" || e.task == req.Task) {
 			e, release, err := s.use(ctx, req.EpisodeID)
 			if err != nil {
 				return nil, oeResult{}, err

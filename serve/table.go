@@ -20,6 +20,7 @@ type episode struct {
 	id       string
 	group    string
 	env      *runtime.Env
+	task     string // the episode's task id, fixed at creation (read without the lock)
 	created  time.Time
 	lastUsed atomic.Int64 // unix ns
 	lock     chan struct{}
@@ -35,7 +36,7 @@ type episode struct {
 }
 
 func newEpisode(group string, env *runtime.Env, ep *runtime.Episode, maxSteps int) *episode {
-	e := &episode{id: newID("ep_"), group: group, env: env, ep: ep, maxSteps: maxSteps,
+	e := &episode{id: newID("ep_"), group: group, env: env, ep: ep, maxSteps: maxSteps, task: taskID(ep),
 		created: time.Now(), lock: make(chan struct{}, 1)}
 	e.touch()
 	return e
@@ -195,4 +196,11 @@ func (t *table) reap(cutoff time.Time) int {
 		<-e.lock
 	}
 	return n
+}
+
+func taskID(ep *runtime.Episode) string {
+	if t := ep.Task(); t != nil {
+		return t.ID
+	}
+	return ""
 }
