@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
 )
 
@@ -152,4 +154,37 @@ func TestNullArgumentsAreAbsent(t *testing.T) {
 	if r := call(t, ep, "get", `{"key": null}`); !r.IsError || !strings.Contains(r.Content, "invalid arguments") {
 		t.Fatalf("null required argument: %s", r.Content)
 	}
+}
+
+// A module whose start-up never finishes (a hand-made bundle; the compiler
+// refuses init functions) fails to load instead of hanging.
+func TestEndlessInitFailsToLoad(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.WriteFile(filepath.Join(dir, "env.yaml"), []byte("name: spin\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "schema.sql"), []byte("CREATE TABLE t (k INTEGER PRIMARY KEY);\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tools", "t.go"), []byte(`package tools
+
+func init() {
+	for {
+	}
+}
+
+// F does nothing.
+func F() (string, error) { return "", nil }
+`), 0o644)
+	b, err := compiler.Build(context.Background(), dir, compiler.Options{SkipStaticChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(d time.Duration) { initTimeout = d }(initTimeout)
+	initTimeout = 300 * time.Millisecond
+	eachEngine(t, func(t *testing.T, engine string) {
+		if e, err := LoadBundle(context.Background(), b, Options{Engine: engine}); err == nil {
+			e.Close()
+			t.Fatal("loaded a module whose initialization never ends")
+		} else if !strings.Contains(err.Error(), "initialization") {
+			t.Fatalf("error: %v", err)
+		}
+	})
 }

@@ -57,6 +57,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
@@ -205,8 +206,15 @@ func (e *wasmtimeEngine) instantiate(_ context.Context, inst *instance) (guest, 
 		g.store.Close()
 		return nil, errors.New("tool module lacks wasmenv_buffer/wasmenv_call exports (not built by wasmenv?)")
 	}
-	if _, err := start.Call(g.store); err != nil {
-		return fail(err)
+	// _initialize is bounded like a call: a hostile module could loop there.
+	timer := time.AfterFunc(initTimeout, g.interrupt)
+	_, err = start.Call(g.store)
+	if !timer.Stop() && err == nil {
+		err = errors.New("interrupted")
+	}
+	if err != nil {
+		g.store.Close()
+		return nil, fmt.Errorf("tool module initialization failed or did not finish within %s: %w", initTimeout, wasmtimeErr(err))
 	}
 	return g, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"sync"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -103,7 +104,7 @@ func (e *wazeroEngine) instantiate(ctx context.Context, inst *instance) (guest, 
 	g := &wazeroGuest{cctx: callCtx{Context: context.Background(), inst: inst}, fallback: e.fallback}
 	cfg := wazero.NewModuleConfig().
 		WithName("").
-		WithStartFunctions("_initialize").
+		WithStartFunctions(). // _initialize runs below, under a time limit
 		WithStderr(&inst.stderr).
 		// sched_yield, which instrumentLoops calls every yieldEvery loop
 		// iterations, lets the Go scheduler run other goroutines (the
@@ -133,7 +134,36 @@ func (e *wazeroEngine) instantiate(ctx context.Context, inst *instance) (guest, 
 		}
 		g.intr = gl
 	}
+	if err := g.initialize(ctx); err != nil {
+		mod.Close(ctx)
+		return nil, err
+	}
 	return g, nil
+}
+
+// initTimeout bounds a module's _initialize (the Go runtime's start-up):
+// a hostile bundle could loop there before any call's watchdog exists.
+var initTimeout = 10 * time.Second
+
+func (g *wazeroGuest) initialize(ctx context.Context) error {
+	f := g.mod.ExportedFunction("_initialize")
+	if f == nil {
+		return nil
+	}
+	ictx, cancel := context.WithTimeout(ctx, initTimeout) // the fallback mode watches ctx
+	defer cancel()
+	var timer *time.Timer
+	if g.intr != nil {
+		timer = time.AfterFunc(initTimeout, func() { g.intr.Set(1) })
+	}
+	_, err := f.Call(ictx)
+	if timer != nil && !timer.Stop() && err == nil {
+		err = errors.New("interrupted") // the timer fired as it returned: not usable
+	}
+	if err != nil {
+		return fmt.Errorf("tool module initialization failed or did not finish within %s: %w", initTimeout, err)
+	}
+	return nil
 }
 
 type wazeroGuest struct {
