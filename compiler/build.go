@@ -129,8 +129,11 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 	cmd := exec.CommandContext(ctx, tc.gobin, append(buildFlags, "-o", out, ".")...)
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(),
-		"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0", "GOFLAGS=-mod=mod",
-		"GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local", "GO111MODULE=on")
+		"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0",
+		"GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local", "GO111MODULE=on",
+		// Settings that change the output but are not in the cache key are
+		// pinned, so a cached module always matches a fresh build.
+		"GOWASM=", "GOEXPERIMENT=", "GOFLAGS=-mod=mod", "GOAMD64=")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.Stdout = &stderr

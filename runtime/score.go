@@ -121,6 +121,9 @@ func (ep *Episode) evalCheck(sql string) (bool, error) {
 	return false, nil
 }
 
+// maxGroundTruthHashes bounds the cache of ground-truth state hashes.
+const maxGroundTruthHashes = 1 << 14
+
 // groundTruthHash replays a task's ground-truth calls on a fresh episode
 // with the same seed, once, and remembers the resulting state hash.
 func (e *Env) groundTruthHash(ctx context.Context, t *envpkg.Task, seed int64) (string, error) {
@@ -152,6 +155,9 @@ func (e *Env) groundTruthHash(ctx context.Context, t *envpkg.Task, seed int64) (
 		return "", err
 	}
 	e.mu.Lock()
+	if len(e.gtHashes) >= maxGroundTruthHashes { // seeds chosen by clients: keep it bounded
+		clear(e.gtHashes)
+	}
 	e.gtHashes[key] = h
 	e.mu.Unlock()
 	return h, nil
