@@ -123,11 +123,8 @@ func (e *episode) info() episodeInfo {
 }
 
 func (s *Server) getEpisode(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	e, release, err := s.use(ctx, r.PathValue("id"))
-	if err != nil {
-		writeError(w, err)
+	_, e, release, ok := s.lockEpisode(w, r)
+	if !ok {
 		return
 	}
 	info := e.info()
@@ -164,11 +161,8 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	e, release, err := s.use(ctx, r.PathValue("id"))
-	if err != nil {
-		writeError(w, err)
+	ctx, e, release, ok := s.lockEpisode(w, r)
+	if !ok {
 		return
 	}
 	res, err := s.doCall(ctx, e, req.Name, req.Arguments)
@@ -242,11 +236,8 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("step needs an action: {\"action\": {\"name\": TOOL, \"arguments\": {...}}} or {\"action\": {\"type\": \"final\", \"answer\": TEXT}}"))
 		return
 	}
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	e, release, err := s.use(ctx, r.PathValue("id"))
-	if err != nil {
-		writeError(w, err)
+	ctx, e, release, ok := s.lockEpisode(w, r)
+	if !ok {
 		return
 	}
 	out, err := s.doStep(ctx, e, req.Action)
@@ -319,11 +310,8 @@ func (s *Server) score(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	e, release, err := s.use(ctx, r.PathValue("id"))
-	if err != nil {
-		writeError(w, err)
+	ctx, e, release, ok := s.lockEpisode(w, r)
+	if !ok {
 		return
 	}
 	defer release()
@@ -341,11 +329,8 @@ func (s *Server) score(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	e, release, err := s.use(ctx, r.PathValue("id"))
-	if err != nil {
-		writeError(w, err)
+	_, e, release, ok := s.lockEpisode(w, r)
+	if !ok {
 		return
 	}
 	d, hash, err := e.ep.DiffAndHash()
@@ -377,14 +362,11 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	e, release, err := s.use(ctx, r.PathValue("id"))
-	if err != nil {
-		writeError(w, err)
+	_, e, release, ok := s.lockEpisode(w, r)
+	if !ok {
 		return
 	}
-	err = e.resetLocked(req.Seed)
+	err := e.resetLocked(req.Seed)
 	info := e.info()
 	release()
 	if err != nil {
@@ -403,4 +385,18 @@ func (e *episode) resetLocked(seed *int64) error {
 	}
 	e.steps, e.done = 0, false
 	return err
+}
+
+// lockEpisode bounds the request by the call timeout and locks the episode
+// named in the path. On failure it has written the error and returns false;
+// otherwise release unlocks the episode and ends ctx.
+func (s *Server) lockEpisode(w http.ResponseWriter, r *http.Request) (ctx context.Context, e *episode, release func(), ok bool) {
+	ctx, cancel := s.callCtx(r)
+	e, unlock, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		cancel()
+		writeError(w, err)
+		return nil, nil, nil, false
+	}
+	return ctx, e, func() { unlock(); cancel() }, true
 }
