@@ -133,3 +133,37 @@ func BenchmarkNewEpisode(b *testing.B) {
 		ep.Close()
 	}
 }
+
+// BenchmarkFixedCost splits what every call pays whatever the tool does:
+// the whole Call of a tool that does nothing, the guest invocation alone,
+// and the savepoint pair around it.
+func BenchmarkFixedCost(b *testing.B) {
+	e := loadEnv(b, "types")
+	ep := newEpisode(b, e, "", 1)
+	ctx := context.Background()
+	args := []byte(`{}`)
+	b.Run("call-empty-tool", func(b *testing.B) {
+		for b.Loop() {
+			ep.Call(ctx, "nothing", args)
+		}
+	})
+	b.Run("guest-invoke", func(b *testing.B) {
+		inst, err := e.getInstance(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer e.putInstance(inst)
+		idx := uint32(e.tools["nothing"])
+		inst.ep = ep
+		for b.Loop() {
+			inst.invoke(ctx, e, idx, args)
+		}
+		inst.ep = nil
+	})
+	b.Run("savepoint-pair", func(b *testing.B) {
+		for b.Loop() {
+			ep.spBegin.Exec()
+			ep.spCommit.Exec()
+		}
+	})
+}
