@@ -19,15 +19,9 @@ func newAddress(address1, address2, city, state, country, zip string) *jv {
 
 // Modify the shipping address of a pending order. The agent needs to explain the modification detail and ask for explicit user confirmation (yes/no) to proceed.
 func ModifyPendingOrderAddress(args ModifyPendingOrderAddressArgs) (string, error) {
-	order, err := load("orders", args.OrderID)
+	order, err := orderIn(args.OrderID, "pending", "non-pending order cannot be modified")
 	if err != nil {
 		return "", err
-	}
-	if order == nil {
-		return "", errors.New("order not found")
-	}
-	if !order.get("status").isStr("pending") {
-		return "", errors.New("non-pending order cannot be modified")
 	}
 	order.set("address", newAddress(args.Address1, args.Address2, args.City, args.State, args.Country, args.Zip))
 	return saveOrder(args.OrderID, order)
@@ -52,15 +46,9 @@ type ModifyPendingOrderAddressArgs struct {
 
 // Modify the payment method of a pending order. The agent needs to explain the modification detail and ask for explicit user confirmation (yes/no) to proceed.
 func ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (string, error) {
-	order, err := load("orders", args.OrderID)
+	order, err := orderIn(args.OrderID, "pending", "non-pending order cannot be modified")
 	if err != nil {
 		return "", err
-	}
-	if order == nil {
-		return "", errors.New("order not found")
-	}
-	if !order.get("status").isStr("pending") {
-		return "", errors.New("non-pending order cannot be modified")
 	}
 	user, uid, err := userOf(order)
 	if err != nil {

@@ -7,15 +7,9 @@ import (
 
 // Cancel a pending order. If the order is already processed or delivered, it cannot be cancelled. The agent needs to explain the cancellation detail and ask for explicit user confirmation (yes/no) to proceed. If the user confirms, the order status will be changed to 'cancelled' and the payment will be refunded. The refund will be added to the user's gift card balance immediately if the payment was made using a gift card, otherwise the refund would take 5-7 business days to process. The function returns the order details after the cancellation.
 func CancelPendingOrder(args CancelPendingOrderArgs) (string, error) {
-	order, err := load("orders", args.OrderID)
+	order, err := orderIn(args.OrderID, "pending", "non-pending order cannot be cancelled")
 	if err != nil {
 		return "", err
-	}
-	if order == nil {
-		return "", errors.New("order not found")
-	}
-	if !order.get("status").isStr("pending") {
-		return "", errors.New("non-pending order cannot be cancelled")
 	}
 	if args.Reason != "no longer needed" && args.Reason != "ordered by mistake" {
 		return "", errors.New("invalid reason")
@@ -117,15 +111,9 @@ func variantOf(productID, itemID string) (*jv, error) {
 
 // Exchange items in a delivered order to new items of the same product type. For a delivered order, return or exchange can be only done once by the agent. The agent needs to explain the exchange detail and ask for explicit user confirmation (yes/no) to proceed.
 func ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs) (string, error) {
-	order, err := load("orders", args.OrderID)
+	order, err := orderIn(args.OrderID, "delivered", "non-delivered order cannot be exchanged")
 	if err != nil {
 		return "", err
-	}
-	if order == nil {
-		return "", errors.New("order not found")
-	}
-	if !order.get("status").isStr("delivered") {
-		return "", errors.New("non-delivered order cannot be exchanged")
 	}
 	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs)
 	if err != nil {
@@ -170,15 +158,9 @@ type ExchangeDeliveredOrderItemsArgs struct {
 
 // Modify items in a pending order to new items of the same product type. For a pending order, this function can only be called once. The agent needs to explain the exchange detail and ask for explicit user confirmation (yes/no) to proceed.
 func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
-	order, err := load("orders", args.OrderID)
+	order, err := orderIn(args.OrderID, "pending", "non-pending order cannot be modified")
 	if err != nil {
 		return "", err
-	}
-	if order == nil {
-		return "", errors.New("order not found")
-	}
-	if !order.get("status").isStr("pending") {
-		return "", errors.New("non-pending order cannot be modified")
 	}
 	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs)
 	if err != nil {
@@ -251,15 +233,9 @@ type ModifyPendingOrderItemsArgs struct {
 
 // Return some items of a delivered order. The order status will be changed to 'return requested'. The agent needs to explain the return detail and ask for explicit user confirmation (yes/no) to proceed. The user will receive follow-up email for how and where to return the item.
 func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, error) {
-	order, err := load("orders", args.OrderID)
+	order, err := orderIn(args.OrderID, "delivered", "non-delivered order cannot be returned")
 	if err != nil {
 		return "", err
-	}
-	if order == nil {
-		return "", errors.New("order not found")
-	}
-	if !order.get("status").isStr("delivered") {
-		return "", errors.New("non-delivered order cannot be returned")
 	}
 	user, _, err := userOf(order)
 	if err != nil {

@@ -15,6 +15,22 @@ import (
 
 // load returns the record of a collection ("orders", "products", "users"),
 // or nil when there is none.
+// orderIn loads an order and checks its status, with τ-bench's errors and
+// check order: "order not found", then the tool's own status error.
+func orderIn(id, status, statusErr string) (*jv, error) {
+	order, err := load("orders", id)
+	if err != nil {
+		return nil, err
+	}
+	if order == nil {
+		return nil, errors.New("order not found")
+	}
+	if !order.get("status").isStr(status) {
+		return nil, errors.New(statusErr)
+	}
+	return order, nil
+}
+
 func load(table, id string) (*jv, error) {
 	row, err := sdk.QueryRow(`SELECT data FROM `+table+` WHERE id = ?`, id)
 	if err == sdk.ErrNoRows {
