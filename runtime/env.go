@@ -215,7 +215,7 @@ func (e *Env) getInstance(ctx context.Context) (*instance, error) {
 			if ok {
 				return inst, nil
 			}
-			return nil, errClosed
+			return nil, ErrClosed
 		default:
 		}
 		if n := e.live.Load(); n < int64(cap(e.pool)) {
@@ -237,7 +237,7 @@ func (e *Env) getInstance(ctx context.Context) (*instance, error) {
 			if ok {
 				return inst, nil
 			}
-			return nil, errClosed
+			return nil, ErrClosed
 		case <-e.freed:
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -271,7 +271,7 @@ func (e *Env) initFor(task *envpkg.Task) (*initState, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.inits == nil {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	if s, ok := e.inits[key]; ok {
 		return s, nil

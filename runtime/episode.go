@@ -18,13 +18,14 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/wasmenv/wasmenv/envpkg"
-	"github.com/wasmenv/wasmenv/sdk"
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
-// Result is what the agent receives from a tool call.
+// Result is what the agent receives from a tool call, and what happened.
 type Result struct {
-	Content string `json:"content"`
-	IsError bool   `json:"is_error"`
+	Content string  `json:"content"`
+	IsError bool    `json:"is_error"`
+	Outcome Outcome `json:"outcome"`
 }
 
 // Episode is one isolated run of an environment: private state over the
@@ -53,6 +54,7 @@ type Episode struct {
 	pcg       *rand.PCG
 	calls     int64 // tool calls since reset; drives the clock
 	traps     int64 // calls that ended in a trap or a watchdog stop, ever
+	refused   bool // the running call's SQL was refused by the sandbox rules
 	resp      []byte
 	closed    bool
 }
@@ -68,7 +70,7 @@ const maxStmtCache = 256
 // NewEpisode starts an episode on a task ("" for none) with a seed.
 func (e *Env) NewEpisode(taskID string, seed int64) (*Episode, error) {
 	if e.closed.Load() {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	var task *envpkg.Task
 	if taskID != "" {
@@ -161,7 +163,7 @@ func (ep *Episode) Close() error {
 // transaction is rolled back, nothing is copied.
 func (ep *Episode) Reset() error {
 	if ep.closed {
-		return errClosed
+		return ErrClosed
 	}
 	if err := ep.rollback.Exec(); err != nil {
 		return err
@@ -196,26 +198,27 @@ const maxArgsBytes = 1 << 20
 
 // Call runs a tool with JSON arguments. Every problem the agent can cause
 // (unknown tool, bad arguments, a tool error, a runaway tool) is a Result
-// with IsError set; the error return is for a closed episode or environment.
+// with IsError set and its Outcome saying what happened; the error return
+// is for a closed episode or environment (ErrClosed).
 func (ep *Episode) Call(ctx context.Context, name string, args []byte) (Result, error) {
 	if ep.closed {
-		return Result{}, errClosed
+		return Result{}, ErrClosed
 	}
 	e := ep.env
 	idx, ok := e.tools[name]
 	if !ok {
-		return toolError("unknown tool %q; available tools: %s", name, strings.Join(e.toolNames(), ", ")), nil
+		return failed(OutcomeUnknownTool, "unknown tool %q; available tools: %s", name, strings.Join(e.toolNames(), ", ")), nil
 	}
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || string(args) == "null" {
 		args = []byte("{}")
 	}
 	if len(args) > maxArgsBytes {
-		return toolError("arguments for %s are %d bytes, over the limit of %d", name, len(args), maxArgsBytes), nil
+		return failed(OutcomeInvalidArgs, "arguments for %s are %d bytes, over the limit of %d", name, len(args), maxArgsBytes), nil
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return toolError("arguments for %s are not valid JSON: %v", name, err), nil
+		return failed(OutcomeInvalidArgs, "arguments for %s are not valid JSON: %v", name, err), nil
 	}
 	// Models often send null for an optional argument they mean to omit:
 	// a null for an argument that is not required is treated as absent.
@@ -229,12 +232,12 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (Result, 
 		}
 		if dropped {
 			if args, err = json.Marshal(obj); err != nil {
-				return toolError("arguments for %s: %v", name, err), nil
+				return failed(OutcomeInvalidArgs, "arguments for %s: %v", name, err), nil
 			}
 		}
 	}
 	if err := e.schemas[idx].Validate(doc); err != nil {
-		return toolError("invalid arguments for %s: %s", name, schemaMessage(err)), nil
+		return failed(OutcomeInvalidArgs, "invalid arguments for %s: %s", name, schemaMessage(err)), nil
 	}
 	return ep.run(ctx, idx, args)
 }
@@ -249,19 +252,20 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 	if ctx.Err() != nil {
 		ep.undo()
 		ep.traps++
-		return Result{Content: "Error: tool call was cancelled", IsError: true}, nil
+		return failed(OutcomeTimeout, "tool call was cancelled"), nil
 	}
 	inst, err := e.getInstance(ctx)
 	if err != nil {
 		ep.undo()
 		if ctx.Err() != nil {
 			ep.traps++
-			return Result{Content: "Error: tool call was cancelled", IsError: true}, nil
+			return failed(OutcomeTimeout, "tool call was cancelled"), nil
 		}
 		return Result{}, err
 	}
 	inst.stderr.reset()
 	inst.ep, ep.running = ep, inst
+	ep.refused = false
 	e.dog.arm(inst, ctx)
 	status, out, err := inst.invoke(ctx, e, uint32(idx), args)
 	stopped := e.dog.disarm(inst, ctx)
@@ -280,32 +284,42 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 		inst.discard()
 		ep.undo()
 		ep.traps++
-		return Result{Content: "Error: " + t.msg, IsError: true}, nil
+		return failed(t.outcome, "%s", t.msg), nil
 	}
 	e.putInstance(inst)
 	if err != nil { // output too large
 		ep.undo()
-		return Result{Content: "Error: " + err.Error(), IsError: true}, nil
+		return failed(OutcomeTrap, "%s", err.Error()), nil
 	}
-	if status != sdk.StatusOK {
+	if status != wire.CallOK {
 		ep.undo()
-		return Result{Content: "Error: " + string(out), IsError: true}, nil
+		return failed(callOutcome(status, ep.refused), "%s", out), nil
 	}
 	if err := ep.spCommit.Exec(); err != nil {
 		ep.undo()
 		return Result{}, fmt.Errorf("release savepoint: %w", err)
 	}
-	return Result{Content: string(out)}, nil
+	return Result{Content: string(out), Outcome: OutcomeOK}, nil
+}
+
+// callOutcome maps a guest's error status to an outcome. A tool that
+// fails after the sandbox refused its SQL failed because of the refusal.
+func callOutcome(status byte, refused bool) Outcome {
+	switch {
+	case status == wire.CallInvalidArgs:
+		return OutcomeInvalidArgs
+	case status == wire.CallPanic:
+		return OutcomeTrap
+	case refused:
+		return OutcomeRefusedSQL
+	}
+	return OutcomeToolError
 }
 
 // undo rolls back the current call's writes.
 func (ep *Episode) undo() {
 	ep.spUndo.Exec()
 	ep.spCommit.Exec()
-}
-
-func toolError(format string, args ...any) Result {
-	return Result{Content: "Error: " + fmt.Sprintf(format, args...), IsError: true}
 }
 
 func (e *Env) toolNames() []string {

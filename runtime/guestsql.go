@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -153,8 +154,20 @@ const (
 	errMultiSQL = sqlError("one SQL statement per call")
 )
 
+// refusedSQL is SQL the sandbox rules refuse before SQLite sees it.
+type refusedSQL string
+
+func (e refusedSQL) Error() string { return string(e) }
+
 func errNotAllowed(what string) error {
-	return sqlError(what + " is not allowed in tool code (each call is already atomic; the sandbox has no files)")
+	return refusedSQL(what + " is not allowed in tool code (each call is already atomic; the sandbox has no files)")
+}
+
+// isRefused reports whether a prepare failed on the sandbox rules: a
+// forbidden statement, or the authorizer's denial.
+func isRefused(err error) bool {
+	var r refusedSQL
+	return errors.As(err, &r) || errors.Is(err, sqlite3.AUTH)
 }
 
 // execGuestSQL decodes a wire request, runs it and appends the wire response.
@@ -168,6 +181,9 @@ func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
 	}
 	gs, err := ep.prepareGuest(sql)
 	if err != nil {
+		if isRefused(err) {
+			ep.refused = true
+		}
 		return errorResponse(out, err.Error())
 	}
 	stmt := gs.stmt

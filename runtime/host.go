@@ -1,12 +1,9 @@
 package runtime
 
 import (
-	"errors"
-
 	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
-var errClosed = errors.New("wasmenv: closed")
 
 // maxResponse bounds one SQL response handed to the guest.
 const maxResponse = 32 << 20

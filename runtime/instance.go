@@ -94,7 +94,10 @@ func (inst *instance) clockNanos() int64 {
 
 // trap is a call that ended the instance: a timeout, running out of memory,
 // a crash. The instance must not be reused.
-type trap struct{ msg string }
+type trap struct {
+	outcome Outcome
+	msg     string
+}
 
 func (t *trap) Error() string { return t.msg }
 
@@ -111,7 +114,7 @@ func (inst *instance) invoke(ctx context.Context, e *Env, tool uint32, args []by
 		inst.argPtr, inst.argCap = ptr, n
 	}
 	if n > 0 && !inst.g.write(inst.argPtr, args) {
-		return 0, nil, &trap{msg: "tool module returned a bad argument buffer"}
+		return 0, nil, &trap{OutcomeTrap, "tool module returned a bad argument buffer"}
 	}
 	packed, err := inst.g.call(ctx, tool, n)
 	if err != nil {
@@ -119,40 +122,40 @@ func (inst *instance) invoke(ctx context.Context, e *Env, tool uint32, args []by
 	}
 	optr, on := uint32(packed>>32), uint32(packed)
 	if on == 0 {
-		return 0, nil, &trap{msg: "tool module returned no output"}
+		return 0, nil, &trap{OutcomeTrap, "tool module returned no output"}
 	}
 	if int(on)-1 > e.limits.MaxOutputBytes {
-		return StatusTooLarge, nil, fmt.Errorf("tool output is %d bytes, over the limit of %d bytes", on-1, e.limits.MaxOutputBytes)
+		return statusTooLarge, nil, fmt.Errorf("tool output is %d bytes, over the limit of %d bytes", on-1, e.limits.MaxOutputBytes)
 	}
 	out, ok := inst.g.read(optr, on)
 	if !ok {
-		return 0, nil, &trap{msg: "tool module returned an output outside its memory"}
+		return 0, nil, &trap{OutcomeTrap, "tool module returned an output outside its memory"}
 	}
 	return out[0], append([]byte(nil), out[1:]...), nil
 }
 
-// StatusTooLarge marks an output over the limit (not a guest status).
-const StatusTooLarge = 0xff
+// statusTooLarge marks an output over the limit (not a guest status).
+const statusTooLarge = 0xff
 
 func (inst *instance) explain(e *Env, err error) error {
 	switch inst.stop.Load() {
 	case stopTimeout:
-		return &trap{msg: fmt.Sprintf("tool call exceeded its time limit of %s and was stopped", e.callTimeout)}
+		return &trap{OutcomeTimeout, fmt.Sprintf("tool call exceeded its time limit of %s and was stopped", e.callTimeout)}
 	case stopCancel:
-		return &trap{msg: "tool call was cancelled"}
+		return &trap{OutcomeTimeout, "tool call was cancelled"}
 	}
 	msg := strings.TrimSpace(inst.stderr.String())
 	switch {
 	case strings.Contains(msg, "out of memory"):
-		return &trap{msg: fmt.Sprintf("tool ran out of memory (limit %d MiB) and was stopped", e.limits.MemoryMB)}
+		return &trap{OutcomeOutOfMemory, fmt.Sprintf("tool ran out of memory (limit %d MiB) and was stopped", e.limits.MemoryMB)}
 	case strings.Contains(msg, "stack overflow") || strings.Contains(msg, "stack exceeds"):
-		return &trap{msg: "tool overflowed its stack (runaway recursion) and was stopped"}
+		return &trap{OutcomeTrap, "tool overflowed its stack (runaway recursion) and was stopped"}
 	case msg != "":
 		first, _, _ := strings.Cut(msg, "\n")
-		return &trap{msg: "tool crashed: " + first}
+		return &trap{OutcomeTrap, "tool crashed: " + first}
 	}
 	if err == nil {
-		return &trap{msg: "tool call was stopped"}
+		return &trap{OutcomeTrap, "tool call was stopped"}
 	}
-	return &trap{msg: "tool crashed: " + err.Error()}
+	return &trap{OutcomeTrap, "tool crashed: " + err.Error()}
 }

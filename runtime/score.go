@@ -40,7 +40,7 @@ const StateCheckName = "final state equals ground truth"
 // check.
 func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
 	if ep.closed {
-		return Score{}, errClosed
+		return Score{}, ErrClosed
 	}
 	if ep.task == nil {
 		return Score{}, fmt.Errorf("episode has no task to score")

@@ -144,7 +144,7 @@ func decodeJSON(b []byte) (any, error) {
 // tables were not written since the reset are skipped without a query.
 func (ep *Episode) Diff() (Diff, error) {
 	if ep.closed {
-		return nil, errClosed
+		return nil, ErrClosed
 	}
 	d := Diff{}
 	for i := range ep.env.views {

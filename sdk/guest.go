@@ -1,16 +1,15 @@
 package sdk
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
+)
 
 // Dispatch runs tool number tool on JSON arguments, writing the result into e.
 // The compiler generates it; tool code never calls it.
 type Dispatch func(tool uint32, args []byte, e *Encoder) error
-
-// Call statuses in the first byte of a call's output.
-const (
-	StatusOK    = 0
-	StatusError = 1
-)
 
 var (
 	dispatch Dispatch
@@ -29,11 +28,11 @@ func (e *Encoder) RawString(s string) { e.sep(); e.buf = append(e.buf, s...) }
 // status byte, then the result text or the error message.
 func runCall(tool, n uint32) (out []byte) {
 	callEnc.Reset()
-	callEnc.buf = append(callEnc.buf, StatusOK)
+	callEnc.buf = append(callEnc.buf, wire.CallOK)
 	defer func() {
 		if r := recover(); r != nil {
 			callEnc.Reset()
-			callEnc.buf = append(callEnc.buf, StatusError)
+			callEnc.buf = append(callEnc.buf, wire.CallPanic)
 			callEnc.buf = fmt.Appendf(callEnc.buf, "tool panicked: %v", r)
 			out = callEnc.buf
 		}
@@ -49,8 +48,12 @@ func runCall(tool, n uint32) (out []byte) {
 		err = callEnc.err
 	}
 	if err != nil {
+		status := byte(wire.CallError)
+		if errors.As(err, new(*argError)) {
+			status = wire.CallInvalidArgs
+		}
 		callEnc.Reset()
-		callEnc.buf = append(callEnc.buf, StatusError)
+		callEnc.buf = append(callEnc.buf, status)
 		callEnc.buf = append(callEnc.buf, err.Error()...)
 	}
 	return callEnc.buf
@@ -65,14 +68,22 @@ func growArgs(n uint32) []byte {
 	return argBuf
 }
 
+// argError is an argument that did not decode: the agent's mistake, which
+// the call's status byte tells the host apart from a tool error.
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+
 // ArgumentError wraps a decoding error of a call's arguments.
-func ArgumentError(err error) error { return fmt.Errorf("invalid arguments: %v", err) }
+func ArgumentError(err error) error { return &argError{"invalid arguments: " + err.Error()} }
 
 // UnknownField reports an argument the tool does not take.
-func UnknownField(k string) error { return fmt.Errorf("unexpected argument %q", k) }
+func UnknownField(k string) error { return &argError{fmt.Sprintf("unexpected argument %q", k)} }
 
 // MissingField reports a required argument that is absent.
-func MissingField(k string) error { return fmt.Errorf("missing required argument %q", k) }
+func MissingField(k string) error {
+	return &argError{fmt.Sprintf("missing required argument %q", k)}
+}
 
 // UnknownTool reports a dispatch number the module does not have.
 func UnknownTool(n uint32) error { return fmt.Errorf("unknown tool number %d", n) }

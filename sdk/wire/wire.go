@@ -45,6 +45,15 @@ const (
 	StatusError = 1
 )
 
+// Call statuses: the first byte of a tool call's output (wasmenv_call).
+// The rest is the result text, or the error message.
+const (
+	CallOK          = 0 // the tool returned a result
+	CallError       = 1 // the tool returned an error
+	CallInvalidArgs = 2 // the arguments did not decode into the tool's argument type
+	CallPanic       = 3 // the tool panicked (recovered in the guest)
+)
+
 // ErrShort is returned when a buffer ends before the value it promises.
 var ErrShort = errors.New("wire: truncated message")
 
