@@ -1,0 +1,253 @@
+package dbmodel
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// checkExprs returns the CHECK expressions of a CREATE TABLE statement.
+func checkExprs(sql string) []string {
+	var out []string
+	up := strings.ToUpper(sql)
+	for i := 0; i < len(sql); i++ {
+		switch sql[i] {
+		case '\'', '"', '`':
+			if j := strings.IndexByte(sql[i+1:], sql[i]); j >= 0 {
+				i += j + 1
+			}
+			continue
+		case '-':
+			if strings.HasPrefix(sql[i:], "--") {
+				if j := strings.IndexByte(sql[i:], '\n'); j >= 0 {
+					i += j
+				} else {
+					i = len(sql)
+				}
+			}
+			continue
+		}
+		if !strings.HasPrefix(up[i:], "CHECK") || (i > 0 && isWord(sql[i-1])) || (i+5 < len(sql) && isWord(sql[i+5])) {
+			continue
+		}
+		j := i + 5
+		for j < len(sql) && (sql[j] == ' ' || sql[j] == '\t' || sql[j] == '\n' || sql[j] == '\r') {
+			j++
+		}
+		if j >= len(sql) || sql[j] != '(' {
+			continue
+		}
+		if end := matchParen(sql, j); end > j {
+			out = append(out, strings.TrimSpace(sql[j+1:end]))
+			i = end
+		}
+	}
+	return out
+}
+
+func isWord(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// matchParen returns the index of the parenthesis closing the one at open.
+func matchParen(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '\'', '"', '`':
+			if j := strings.IndexByte(s[i+1:], s[i]); j >= 0 {
+				i += j + 1
+			}
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+var inListRE = regexp.MustCompile(`(?i)["` + "`" + `\[]?([\p{L}_][\p{L}\p{N}_]*)["` + "`" + `\]]?\s+IN\s*\(([^()]*)\)`)
+var literalRE = regexp.MustCompile(`'((?:[^']|'')*)'|(-?\d+(?:\.\d+)?)`)
+
+// inLists finds "col IN (v1, v2, ...)" in a CHECK expression.
+func inLists(expr string) map[string][]string {
+	out := map[string][]string{}
+	if strings.Contains(strings.ToUpper(expr), " NOT IN") {
+		return out
+	}
+	for _, m := range inListRE.FindAllStringSubmatch(expr, -1) {
+		var vals []string
+		strs := 0
+		for _, l := range literalRE.FindAllStringSubmatch(m[2], -1) {
+			if l[2] != "" {
+				vals = append(vals, l[2])
+			} else {
+				vals = append(vals, strings.ReplaceAll(l[1], "''", "'"))
+				strs++
+			}
+		}
+		if len(vals) > 0 && (strs == 0 || strs == len(vals)) {
+			out[m[1]] = vals
+		}
+	}
+	return out
+}
+
+func isBoolList(vals []string) bool {
+	if len(vals) != 2 {
+		return false
+	}
+	return vals[0] == "0" && vals[1] == "1" || vals[0] == "1" && vals[1] == "0"
+}
+
+// inferForeignKeys completes declared references (an omitted parent column
+// means the parent's primary key) and adds references found by name and
+// confirmed by the data: every non-NULL value of the column exists in the
+// parent's key.
+func inferForeignKeys(conn *sqlite3.Conn, m *Model) error {
+	for _, t := range m.Tables {
+		for i := range t.ForeignKeys {
+			fk := &t.ForeignKeys[i]
+			p := m.Table(fk.RefTable)
+			for j, rc := range fk.RefColumns {
+				if rc == "" && p != nil && j < len(p.PrimaryKey) {
+					fk.RefColumns[j] = p.PrimaryKey[j]
+				}
+			}
+		}
+	}
+	for _, t := range m.Tables {
+		for _, c := range t.Columns {
+			if t.ForeignKeyOf(c.Name) != nil || (t.IsKey(c.Name) && len(t.PrimaryKey) == 1) || c.Kind == Real || c.Kind == Blob {
+				continue
+			}
+			for _, p := range m.Tables {
+				if len(p.PrimaryKey) != 1 || p.RowID {
+					continue
+				}
+				pk := p.Column(p.PrimaryKey[0])
+				reason := nameMatch(c.Name, t, p, pk.Name)
+				if reason == "" || (pk.Kind != c.Kind && !(c.Kind == Text || pk.Kind == Text)) {
+					continue
+				}
+				ok, n, err := valuesContained(conn, t.Name, c.Name, p.Name, pk.Name)
+				if err != nil {
+					return err
+				}
+				if ok {
+					t.ForeignKeys = append(t.ForeignKeys, ForeignKey{Columns: []string{c.Name}, RefTable: p.Name,
+						RefColumns: []string{pk.Name}, Inferred: true,
+						Reason: fmt.Sprintf("%s; all %d values found in %s.%s", reason, n, p.Name, pk.Name)})
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// nameMatch says why column col of t could reference p's key, or "".
+func nameMatch(col string, t, p *Table, pk string) string {
+	lc := strings.ToLower(col)
+	if p == t {
+		return "" // self references need a declaration (parent_id → which table?)
+	}
+	if strings.EqualFold(col, pk) && !strings.EqualFold(pk, "id") {
+		return fmt.Sprintf("same name as %s.%s", p.Name, pk)
+	}
+	base := ""
+	for _, suf := range []string{"_id", "id", "_code", "_key"} {
+		if strings.HasSuffix(lc, suf) && len(lc) > len(suf) {
+			base = strings.TrimSuffix(lc[:len(lc)-len(suf)], "_")
+			break
+		}
+	}
+	if base == "" {
+		return ""
+	}
+	pn := strings.ToLower(p.Name)
+	if base == pn || base == strings.ToLower(Singular(p.Name)) {
+		return fmt.Sprintf("%s names table %s", col, p.Name)
+	}
+	return ""
+}
+
+// valuesContained reports whether every non-NULL value of t.col exists in
+// p.key, and how many non-NULL values there are (at least one is needed).
+func valuesContained(conn *sqlite3.Conn, t, col, p, key string) (bool, int64, error) {
+	rows, err := queryRows(conn, fmt.Sprintf(`SELECT COUNT(*), SUM(NOT EXISTS (SELECT 1 FROM %[3]s AS p WHERE p.%[4]s = c.%[2]s))
+		FROM %[1]s AS c WHERE c.%[2]s IS NOT NULL`, quote(t), quote(col), quote(p), quote(key)))
+	if err != nil {
+		return false, 0, err
+	}
+	n, missing := asInt(rows[0][0]), asInt(rows[0][1])
+	return n > 0 && missing == 0, n, nil
+}
+
+// naturalKeyNames rank the names of columns a user would identify a row by.
+var naturalKeyNames = []string{"email", "username", "login", "handle", "name", "title", "code", "sku", "slug", "number", "phone", "isbn", "iata", "symbol"}
+
+// chooseNaturalKeys picks unique human-readable columns and a label column.
+func chooseNaturalKeys(t *Table) {
+	type cand struct {
+		col  string
+		rank int
+	}
+	var cands []cand
+	nonNull := func(c *Column) int64 { return t.Rows - c.Nulls }
+	for _, c := range t.Columns {
+		if c.Kind != Text || t.ForeignKeyOf(c.Name) != nil || c.Enum != nil || freeTextName(c.Name) {
+			continue
+		}
+		unique := c.Unique || (t.Rows >= 2 && c.Nulls == 0 && c.Distinct == t.Rows)
+		if !unique || nonNull(c) == 0 {
+			continue
+		}
+		if t.IsKey(c.Name) && len(t.PrimaryKey) == 1 && !nameRanked(c.Name) {
+			continue // an opaque text id ('C1001') is not what a user says
+		}
+		rank := len(naturalKeyNames)
+		for i, n := range naturalKeyNames {
+			if strings.Contains(strings.ToLower(c.Name), n) {
+				rank = i
+				break
+			}
+		}
+		cands = append(cands, cand{c.Name, rank})
+	}
+	for r := 0; r <= len(naturalKeyNames); r++ {
+		for _, c := range cands {
+			if c.rank == r {
+				t.NaturalKeys = append(t.NaturalKeys, c.col)
+			}
+		}
+	}
+	if len(t.NaturalKeys) > 0 {
+		t.Label = t.NaturalKeys[0]
+		return
+	}
+	for _, want := range []string{"name", "title", "full_name", "label", "subject"} {
+		for _, c := range t.Columns {
+			if c.Kind == Text && strings.EqualFold(c.Name, want) {
+				t.Label = c.Name
+				return
+			}
+		}
+	}
+}
+
+func nameRanked(col string) bool {
+	l := strings.ToLower(col)
+	for _, n := range naturalKeyNames {
+		if strings.Contains(l, n) {
+			return true
+		}
+	}
+	return false
+}

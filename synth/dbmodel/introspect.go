@@ -1,0 +1,256 @@
+package dbmodel
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// ErrNoTables is returned for a database without user tables.
+var ErrNoTables = errors.New("dbmodel: the database has no tables")
+
+// Options tune the inference.
+type Options struct {
+	// MaxEnum is the largest number of distinct values a text column may have
+	// to become an enumeration (default 12).
+	MaxEnum int
+	// NoInferFK turns off foreign-key inference.
+	NoInferFK bool
+}
+
+// Open opens a SQLite file read-only and reads its model.
+func Open(path string, opts Options) (*Model, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("dbmodel: %w", err)
+	}
+	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, fmt.Errorf("dbmodel: open %s: %w", path, err)
+	}
+	defer conn.Close()
+	return Read(conn, opts)
+}
+
+// Read reads the model of the main database of an open connection.
+func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
+	if opts.MaxEnum == 0 {
+		opts.MaxEnum = 12
+	}
+	names, err := queryStrings(conn, `SELECT name FROM sqlite_schema WHERE type = 'table'
+		AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
+	if err != nil {
+		return nil, fmt.Errorf("dbmodel: %w (is it a SQLite database?)", err)
+	}
+	if len(names) == 0 {
+		return nil, ErrNoTables
+	}
+	m := &Model{}
+	for _, name := range names {
+		t, err := readTable(conn, name, opts)
+		if err != nil {
+			return nil, fmt.Errorf("dbmodel: table %s: %w", name, err)
+		}
+		m.Tables = append(m.Tables, t)
+	}
+	if !opts.NoInferFK {
+		if err := inferForeignKeys(conn, m); err != nil {
+			return nil, fmt.Errorf("dbmodel: %w", err)
+		}
+	}
+	for _, t := range m.Tables {
+		chooseNaturalKeys(t)
+	}
+	return m, nil
+}
+
+func readTable(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
+	t := &Table{Name: name}
+	q := quote(name)
+	rows, err := queryRows(conn, `SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid`, name)
+	if err != nil {
+		return nil, err
+	}
+	var pk []*Column
+	for _, r := range rows {
+		c := &Column{Name: r[0].(string), DeclType: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4]))}
+		if r[3] != nil {
+			d := asString(r[3])
+			c.Default = &d
+		}
+		c.Kind = affinity(c.DeclType)
+		t.Columns = append(t.Columns, c)
+		if c.PK > 0 {
+			pk = append(pk, c)
+		}
+	}
+	slices.SortFunc(pk, func(a, b *Column) int { return a.PK - b.PK })
+	for _, c := range pk {
+		t.PrimaryKey = append(t.PrimaryKey, c.Name)
+	}
+	createSQL, err := queryStrings(conn, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`, name)
+	if err != nil {
+		return nil, err
+	}
+	withoutRowID := len(createSQL) > 0 && regexp.MustCompile(`(?i)\)\s*WITHOUT\s+ROWID`).MatchString(createSQL[0])
+	if len(pk) == 0 {
+		if t.Column(RowIDColumn) != nil {
+			return nil, fmt.Errorf("has no primary key and already a column named %s", RowIDColumn)
+		}
+		t.RowID = true
+		t.PrimaryKey = []string{RowIDColumn}
+		t.Columns = append([]*Column{{Name: RowIDColumn, DeclType: "INTEGER", Kind: Integer, NotNull: true, PK: 1, Generated: true}}, t.Columns...)
+	} else if len(pk) == 1 && strings.EqualFold(pk[0].DeclType, "INTEGER") && !withoutRowID {
+		pk[0].Generated = true
+		pk[0].NotNull = true
+	}
+	if len(createSQL) > 0 {
+		t.Checks = checkExprs(createSQL[0])
+	}
+	for _, chk := range t.Checks {
+		for col, vals := range inLists(chk) {
+			if c := t.Column(col); c != nil {
+				if isBoolList(vals) {
+					c.Bool = true
+				} else if c.Kind == Text || c.Kind == Blob && c.DeclType == "" {
+					c.Enum, c.Kind = vals, Text
+				}
+			}
+		}
+	}
+	// Declared foreign keys.
+	fks, err := queryRows(conn, `SELECT id, seq, "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq`, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range fks {
+		id, ref, from := asInt(r[0]), asString(r[2]), asString(r[3])
+		if asInt(r[1]) == 0 {
+			t.ForeignKeys = append(t.ForeignKeys, ForeignKey{RefTable: ref})
+			_ = id
+		}
+		fk := &t.ForeignKeys[len(t.ForeignKeys)-1]
+		fk.Columns = append(fk.Columns, from)
+		fk.RefColumns = append(fk.RefColumns, asString(r[4])) // "" = the parent's primary key
+	}
+	// UNIQUE constraints and unique indexes.
+	idx, err := queryRows(conn, `SELECT name FROM pragma_index_list(?) WHERE "unique" = 1 AND origin <> 'pk' ORDER BY seq`, name)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range idx {
+		cols, err := queryStrings(conn, `SELECT name FROM pragma_index_info(?) ORDER BY seqno`, asString(r[0]))
+		if err != nil {
+			return nil, err
+		}
+		if len(cols) == 1 {
+			if c := t.Column(cols[0]); c != nil {
+				c.Unique = true
+			}
+		} else if len(cols) > 1 {
+			t.Uniques = append(t.Uniques, cols)
+		}
+	}
+	if err := readStats(conn, t, q, opts); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// readStats counts rows, NULLs and distinct values, settles kinds from the
+// data and finds enumerations and boolean columns.
+func readStats(conn *sqlite3.Conn, t *Table, q string, opts Options) error {
+	var sel []string
+	var real []*Column
+	for _, c := range t.Columns {
+		if t.RowID && c.Name == RowIDColumn {
+			continue
+		}
+		real = append(real, c)
+		qc := quote(c.Name)
+		sel = append(sel, fmt.Sprintf(`COUNT(*) - COUNT(%[1]s), COUNT(DISTINCT %[1]s),
+			SUM(typeof(%[1]s) = 'integer'), SUM(typeof(%[1]s) = 'real'), SUM(typeof(%[1]s) = 'text'), SUM(typeof(%[1]s) = 'blob'),
+			SUM(typeof(%[1]s) = 'integer' AND %[1]s NOT IN (0, 1)), MAX(length(%[1]s))`, qc))
+	}
+	rows, err := queryRows(conn, `SELECT COUNT(*), `+strings.Join(sel, ", ")+` FROM `+q)
+	if err != nil {
+		return err
+	}
+	r := rows[0]
+	t.Rows = asInt(r[0])
+	for i, c := range real {
+		v := r[1+i*8 : 1+(i+1)*8]
+		c.Nulls, c.Distinct = asInt(v[0]), asInt(v[1])
+		nInt, nReal, nText, nBlob, nNonBool, maxLen := asInt(v[2]), asInt(v[3]), asInt(v[4]), asInt(v[5]), asInt(v[6]), asInt(v[7])
+		nonNull := t.Rows - c.Nulls
+		switch {
+		case nonNull == 0:
+		case nBlob > 0 && nBlob == nonNull:
+			c.Kind = Blob
+		case nText > 0 || nBlob > 0:
+			c.Kind = Text // declared numeric but holding text: tools must take text
+		case nReal > 0:
+			c.Kind = Real
+		case nInt > 0 && c.Kind != Real:
+			c.Kind = Integer
+		}
+		if c.Kind == Integer && nNonBool == 0 && nonNull > 0 && !c.Bool && boolName(c.Name) {
+			c.Bool = true
+		}
+		if c.Kind == Text && c.Enum == nil && !t.IsKey(c.Name) && !c.Unique && t.ForeignKeyOf(c.Name) == nil &&
+			c.Distinct >= 1 && c.Distinct <= int64(opts.MaxEnum) && nonNull >= 3*c.Distinct && maxLen <= 40 && !freeTextName(c.Name) {
+			vals, err := queryStrings(conn, fmt.Sprintf(`SELECT DISTINCT CAST(%[1]s AS TEXT) FROM %[2]s WHERE %[1]s IS NOT NULL ORDER BY 1`, quote(c.Name), q))
+			if err != nil {
+				return err
+			}
+			c.Enum, c.EnumInferred = vals, true
+		}
+	}
+	return nil
+}
+
+// affinity applies SQLite's type-affinity rules to a declared type.
+func affinity(decl string) Kind {
+	d := strings.ToUpper(decl)
+	switch {
+	case strings.Contains(d, "INT"):
+		return Integer
+	case strings.Contains(d, "CHAR"), strings.Contains(d, "CLOB"), strings.Contains(d, "TEXT"):
+		return Text
+	case strings.Contains(d, "BLOB"):
+		return Blob
+	case d == "":
+		return Blob // no affinity: the data decides (readStats)
+	case strings.Contains(d, "REAL"), strings.Contains(d, "FLOA"), strings.Contains(d, "DOUB"):
+		return Real
+	case strings.Contains(d, "BOOL"):
+		return Integer
+	}
+	return Real // NUMERIC, DECIMAL, DATE...: readStats narrows it from the data
+}
+
+func boolName(n string) bool {
+	n = strings.ToLower(n)
+	return strings.HasPrefix(n, "is_") || strings.HasPrefix(n, "has_") || strings.HasPrefix(n, "can_") ||
+		n == "active" || n == "enabled" || n == "deleted" || n == "verified" || n == "archived" || n == "final_sale"
+}
+
+// freeTextName marks columns whose values are prose even when few distinct.
+func freeTextName(n string) bool {
+	n = strings.ToLower(n)
+	for _, s := range []string{"description", "note", "comment", "body", "text", "message", "subject", "address", "line1", "line2"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }
+
+// Quote quotes an SQL identifier.
+func Quote(id string) string { return quote(id) }

@@ -1,0 +1,151 @@
+package dbmodel
+
+import "strings"
+
+// Kind is a column's value type as tools see it.
+type Kind string
+
+// Column kinds, from SQLite's type affinity (and the data, where the
+// declared type says nothing).
+const (
+	Integer Kind = "integer"
+	Real    Kind = "real"
+	Text    Kind = "text"
+	Blob    Kind = "blob"
+)
+
+// Model is a database's tables, in database order.
+type Model struct {
+	Tables []*Table `json:"tables"`
+}
+
+// Table is one table.
+type Table struct {
+	Name    string    `json:"name"`
+	Columns []*Column `json:"columns"`
+	// PrimaryKey names the key columns in key order. For a table without a
+	// declared key it is [RowIDColumn] and RowID is true: the emitted schema
+	// adds that column, holding the original rowid.
+	PrimaryKey  []string     `json:"primary_key"`
+	RowID       bool         `json:"rowid_key,omitempty"`
+	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
+	Uniques     [][]string   `json:"uniques,omitempty"` // multi-column UNIQUE constraints
+	Checks      []string     `json:"checks,omitempty"`  // CHECK expressions, as written
+	Rows        int64        `json:"rows"`
+	// NaturalKeys are unique, human-readable columns (names, emails, codes)
+	// by which a user would identify a row, best first.
+	NaturalKeys []string `json:"natural_keys,omitempty"`
+	// Label is the column that names a row in prose (a natural key, or a
+	// name-like column), "" when none.
+	Label string `json:"label,omitempty"`
+}
+
+// Column is one column.
+type Column struct {
+	Name     string `json:"name"`
+	DeclType string `json:"decl_type,omitempty"`
+	Kind     Kind   `json:"kind"`
+	NotNull  bool   `json:"not_null,omitempty"`
+	// Default is the DEFAULT expression as written, nil when none.
+	Default *string `json:"default,omitempty"`
+	PK      int     `json:"pk,omitempty"` // 1-based position in the primary key
+	Unique  bool    `json:"unique,omitempty"`
+	// Enum lists the allowed values: from a CHECK (col IN (...)) constraint,
+	// or the distinct values of a low-cardinality text column (EnumInferred).
+	Enum         []string `json:"enum,omitempty"`
+	EnumInferred bool     `json:"enum_inferred,omitempty"`
+	// Bool marks an integer column holding only 0 and 1.
+	Bool bool `json:"bool,omitempty"`
+	// Statistics over the data.
+	Nulls    int64 `json:"nulls"`
+	Distinct int64 `json:"distinct"`
+	// Generated marks a rowid alias (INTEGER PRIMARY KEY): left out of
+	// create tools, SQLite assigns it.
+	Generated bool `json:"generated,omitempty"`
+}
+
+// ForeignKey is a reference from Columns to RefTable's RefColumns.
+type ForeignKey struct {
+	Columns    []string `json:"columns"`
+	RefTable   string   `json:"ref_table"`
+	RefColumns []string `json:"ref_columns"`
+	// Inferred is set for a reference found from names and values rather
+	// than declared; Reason says how.
+	Inferred bool   `json:"inferred,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// RowIDColumn is the key column added to a table that has no declared key.
+const RowIDColumn = "row_id"
+
+// Table returns the table named name, or nil.
+func (m *Model) Table(name string) *Table {
+	for _, t := range m.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Column returns the column named name, or nil.
+func (t *Table) Column(name string) *Column {
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// KeyColumns returns the primary-key columns in key order.
+func (t *Table) KeyColumns() []*Column {
+	out := make([]*Column, 0, len(t.PrimaryKey))
+	for _, k := range t.PrimaryKey {
+		out = append(out, t.Column(k))
+	}
+	return out
+}
+
+// IsKey reports whether col is one of the primary-key columns.
+func (t *Table) IsKey(col string) bool {
+	for _, k := range t.PrimaryKey {
+		if k == col {
+			return true
+		}
+	}
+	return false
+}
+
+// ForeignKeyOf returns the single-column foreign key on col, or nil.
+func (t *Table) ForeignKeyOf(col string) *ForeignKey {
+	for i := range t.ForeignKeys {
+		fk := &t.ForeignKeys[i]
+		if len(fk.Columns) == 1 && fk.Columns[0] == col {
+			return fk
+		}
+	}
+	return nil
+}
+
+// Singular is the table name as one row is called ("order_items" →
+// "order_item").
+func (t *Table) Singular() string { return Singular(t.Name) }
+
+// Singular turns a plural snake_case name into a singular one, by the
+// common English rules; names it does not recognize stay as they are.
+func Singular(name string) string {
+	i := strings.LastIndex(name, "_")
+	head, last := name[:i+1], name[i+1:]
+	l := strings.ToLower(last)
+	switch {
+	case strings.HasSuffix(l, "ies") && len(l) > 4:
+		last = last[:len(last)-3] + "y"
+	case strings.HasSuffix(l, "sses"), strings.HasSuffix(l, "xes"), strings.HasSuffix(l, "ches"), strings.HasSuffix(l, "shes"):
+		last = last[:len(last)-2]
+	case strings.HasSuffix(l, "ss"), strings.HasSuffix(l, "us"), strings.HasSuffix(l, "is"):
+	case strings.HasSuffix(l, "s") && len(l) > 2:
+		last = last[:len(last)-1]
+	}
+	return head + last
+}

@@ -1,0 +1,8 @@
+// Package emit writes an environment source directory (the format of
+// docs/ENV_FORMAT.md) from an in-memory description, atomically: the files
+// go to a temporary sibling directory that is renamed into place, so a
+// failed or interrupted run never leaves a half-written environment.
+//
+// It also renders a database model as schema.sql and a database's rows as
+// seed.sql, so that an emitted environment rebuilds the same data.
+package emit
