@@ -12,7 +12,7 @@ import (
 	"github.com/wasmenv/wasmenv/envpkg"
 )
 
-func init() { extraCommands = append(extraCommands, benchCmd) }
+func init() { register(benchCmd) }
 
 func benchCmd() *cobra.Command {
 	var (

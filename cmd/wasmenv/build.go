@@ -12,6 +12,8 @@ import (
 	"github.com/wasmenv/wasmenv/envs"
 )
 
+func init() { register(buildCmd) }
+
 func buildCmd() *cobra.Command {
 	var out string
 	var opts compiler.Options

@@ -18,6 +18,8 @@ import (
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
+func init() { register(demoCmd) }
+
 func demoCmd() *cobra.Command {
 	var name, task string
 	cmd := &cobra.Command{

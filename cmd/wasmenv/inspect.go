@@ -30,6 +30,8 @@ type sizes struct {
 	Tasks    int   `json:"tasks"`
 }
 
+func init() { register(inspectCmd) }
+
 func inspectCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{

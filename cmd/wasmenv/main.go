@@ -16,9 +16,12 @@ type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// extraCommands are registered by init functions in other files of this
-// package (serve, bench), so that each face of the CLI lives in its own file.
-var extraCommands []func() *cobra.Command
+// commands holds every subcommand. Each lives in its own file and adds
+// itself there with register from an init function; main lists none.
+var commands []func() *cobra.Command
+
+// register adds a subcommand (call it from an init function).
+func register(c func() *cobra.Command) { commands = append(commands, c) }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -29,8 +32,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(buildCmd(), inspectCmd(), callCmd(), tasksCmd(), replayCmd(), demoCmd())
-	for _, c := range extraCommands {
+	for _, c := range commands {
 		root.AddCommand(c())
 	}
 	if err := root.ExecuteContext(ctx); err != nil {

@@ -36,6 +36,8 @@ type replayOut struct {
 	Error     string         `json:"error,omitempty"`
 }
 
+func init() { register(replayCmd) }
+
 func replayCmd() *cobra.Command {
 	var input, output string
 	cmd := &cobra.Command{

@@ -18,7 +18,7 @@ import (
 	"github.com/wasmenv/wasmenv/serve"
 )
 
-func init() { extraCommands = append(extraCommands, serveCmd) }
+func init() { register(serveCmd) }
 
 func serveCmd() *cobra.Command {
 	var addr, token string

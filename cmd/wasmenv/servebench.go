@@ -11,7 +11,7 @@ import (
 	"github.com/wasmenv/wasmenv/serve"
 )
 
-func init() { extraCommands = append(extraCommands, serveBenchCmd) }
+func init() { register(serveBenchCmd) }
 
 func serveBenchCmd() *cobra.Command {
 	var o serve.BenchOptions
