@@ -320,9 +320,13 @@ func checkTaskSQL(conn *sqlite3.Conn, t envpkg.Task) error {
 		if err != nil {
 			return fmt.Errorf("check %d (%s): %v", i+1, c.Name, err)
 		}
+		readOnly := stmt.ReadOnly()
 		stmt.Close()
 		if strings.TrimSpace(tail) != "" {
 			return fmt.Errorf("check %d (%s): one statement per check", i+1, c.Name)
+		}
+		if !readOnly {
+			return fmt.Errorf("check %d (%s): a check must be read-only (a SELECT that yields true or false); it would change the database", i+1, c.Name)
 		}
 	}
 	return nil

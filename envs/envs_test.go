@@ -7,6 +7,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envs"
+	"github.com/wasmenv/wasmenv/envtest"
 	"github.com/wasmenv/wasmenv/internal/testcache"
 	"github.com/wasmenv/wasmenv/runtime"
 )
@@ -43,35 +44,18 @@ func TestExamples(t *testing.T) {
 					t.Errorf("%d tasks, want ≥ 10", n)
 				}
 			}
-			for _, task := range b.Tasks {
-				ep, err := env.NewEpisode(task.ID, 1)
-				if err != nil {
-					t.Fatal(err)
+			// wasmenv test: ground truth valid and at 1.0, the empty episode below.
+			r, err := envtest.Run(ctx, env, envtest.Options{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Err(); err != nil {
+				t.Error(err)
+			}
+			for i, tr := range r.Tasks {
+				if len(b.Tasks[i].Checks) > 0 && tr.Empty >= 1 {
+					t.Errorf("%s: an empty episode scores %.2f", tr.ID, tr.Empty)
 				}
-				empty, err := ep.Score(ctx, nil)
-				if err != nil {
-					t.Fatalf("%s: %v", task.ID, err)
-				}
-				for _, c := range task.Calls {
-					if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
-						t.Fatalf("%s: %v", task.ID, err)
-					}
-				}
-				var answer *string
-				if task.Answer != nil {
-					answer = &task.Answer.Value
-				}
-				solved, err := ep.Score(ctx, answer)
-				if err != nil {
-					t.Fatalf("%s: %v", task.ID, err)
-				}
-				if solved.Reward != 1 {
-					t.Errorf("%s: ground truth scores %.2f: %+v", task.ID, solved.Reward, solved.Checks)
-				}
-				if len(task.Checks) > 0 && empty.Reward >= 1 {
-					t.Errorf("%s: an empty episode scores %.2f", task.ID, empty.Reward)
-				}
-				ep.Close()
 			}
 		})
 	}

@@ -9,7 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/envs"
+	"github.com/wasmenv/wasmenv/envtest"
 )
 
 func init() { register(buildCmd) }
@@ -17,7 +19,7 @@ func init() { register(buildCmd) }
 func buildCmd() *cobra.Command {
 	var out string
 	var opts compiler.Options
-	var example bool
+	var example, noTest bool
 	cmd := &cobra.Command{
 		Use:   "build DIR -o FILE.wasm",
 		Short: "Compile an environment source directory into a bundle",
@@ -38,8 +40,17 @@ func buildCmd() *cobra.Command {
 				out = filepath.Base(filepath.Clean(args[0])) + ".wasm"
 			}
 			opts.Log = func(s string) { fmt.Fprintln(os.Stderr, s) }
-			b, err := compiler.BuildFile(cmd.Context(), dir, out, opts)
+			b, err := compiler.Build(cmd.Context(), dir, opts)
 			if err != nil {
+				return err
+			}
+			if !noTest {
+				// The cheap part of wasmenv test: no tool code runs.
+				if err := envtest.Static(b).Err(); err != nil {
+					return fmt.Errorf("%s: %w (nothing written; --no-test builds anyway)", filepath.Join(dir, "tasks"), err)
+				}
+			}
+			if err := envpkg.Write(out, b); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s %s, %d tools, %d tasks, %s (database %s raw, %s zstd), hash %s\n",
@@ -51,6 +62,7 @@ func buildCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&out, "output", "o", "", "bundle file to write (default DIR.wasm)")
 	cmd.Flags().BoolVar(&opts.NoCache, "no-cache", false, "rebuild the tool module even if cached")
 	cmd.Flags().BoolVar(&opts.KeepWork, "work", false, "keep the build directory and print its path")
+	cmd.Flags().BoolVar(&noTest, "no-test", false, "skip checking ground-truth calls against the tools' schemas")
 	cmd.Flags().BoolVar(&example, "example", false, "DIR names an embedded example environment")
 	return cmd
 }
