@@ -8,13 +8,15 @@ demo:
 # Everything CI runs: Go vet and tests (including the MCP TypeScript SDK and
 # OpenEnv WebSocket interop tests, which need node and npm), the runtime's
 # tests again on the wasmtime engine (cgo), then the Python client's tests
-# against a real `wasmenv serve`.
+# against a real `wasmenv serve`, then the PyTorch learner's tests (Debian's
+# /usr/bin/python3 with python3-torch).
 test:
 	go vet ./...
 	go vet -tags wasmtime ./runtime/
 	go test -count=1 -timeout 25m ./...
 	go test -count=1 -timeout 10m -tags wasmtime ./runtime/
 	cd clients/python && python3 -m unittest -v
+	cd rl/learner && /usr/bin/python3 -m unittest discover -s tests -v
 
 # Every benchmark figure in docs/BENCHMARKS.md, in one run (about 5 minutes on
 # 2 cores): runtime vs copy/deserialize baselines and wazero vs wasmtime, the
