@@ -1,0 +1,71 @@
+package rl
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// JSONL writes one rollout per line (docs/ROLLOUT.md).
+type JSONL struct {
+	w    *bufio.Writer
+	f    *os.File // the temp file when writing to a path
+	path string
+	enc  *json.Encoder
+}
+
+// NewJSONL writes to w; Close flushes but does not close w.
+func NewJSONL(w io.Writer) *JSONL {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	return &JSONL{w: bw, enc: enc}
+}
+
+// CreateJSONL writes to a temporary file beside path, renamed to path on
+// Close, so a failed or cancelled run never leaves a half-written file.
+func CreateJSONL(path string) (*JSONL, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	j := NewJSONL(f)
+	j.f, j.path = f, path
+	return j, nil
+}
+
+// Write implements Exporter.
+func (j *JSONL) Write(group []Rollout) error {
+	for i := range group {
+		if err := j.enc.Encode(&group[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close implements Exporter.
+func (j *JSONL) Close() error {
+	err := j.w.Flush()
+	if j.f == nil {
+		return err
+	}
+	if cerr := j.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(j.f.Name())
+		return err
+	}
+	return os.Rename(j.f.Name(), j.path)
+}
+
+// Abort drops a file being written to a path.
+func (j *JSONL) Abort() {
+	if j.f != nil {
+		j.f.Close()
+		os.Remove(j.f.Name())
+	}
+}
