@@ -140,6 +140,8 @@ func (g *gen) decode(t *typ, lv string) string {
 		return "{\n" + conv("d.Int()", t.gotype) + "}\n"
 	case kFloat:
 		return "{\n" + conv("d.Float()", t.gotype) + "}\n"
+	case kNumber:
+		return "{\n" + conv("d.Number()", t.gotype) + "}\n"
 	case kAny:
 		if t.gotype == "sdk.RawJSON" || t.gotype == "sdk.Row" || t.gotype == "sdk.Rows" {
 			return fmt.Sprintf("return sdk.UnsupportedArgument(%q)\n", t.gotype)
@@ -177,7 +179,7 @@ func (g *gen) writeEncoder(b *bytes.Buffer, t *typ) {
 
 func nonZero(t *typ, x string) string {
 	switch t.kind {
-	case kString:
+	case kString, kNumber:
 		return x + ` != ""`
 	case kBool:
 		return x
@@ -204,6 +206,8 @@ func (g *gen) encode(t *typ, x string) string {
 		return fmt.Sprintf("e.Uint(uint64(%s))\n", x)
 	case kFloat:
 		return fmt.Sprintf("e.Float(float64(%s))\n", x)
+	case kNumber:
+		return fmt.Sprintf("e.Raw([]byte(%s))\n", x)
 	case kAny:
 		return fmt.Sprintf("e.Any(%s)\n", x)
 	case kPtr:

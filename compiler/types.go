@@ -26,7 +26,8 @@ const (
 	kPtr
 	kMap // map[string]T
 	kStruct
-	kAny // any, interface{}, sdk.Row, sdk.Rows, sdk.RawJSON: encoded dynamically
+	kAny    // any, interface{}, sdk.Row, sdk.Rows, sdk.RawJSON: encoded dynamically
+	kNumber // sdk.Number: a JSON number kept as its text
 )
 
 // typ is a resolved type: the kind, its Go spelling in the generated main
@@ -136,6 +137,8 @@ func (r *resolver) resolve(e ast.Expr) (*typ, error) {
 			switch x.Sel.Name {
 			case "Row", "Rows", "RawJSON":
 				return &typ{kind: kAny, gotype: "sdk." + x.Sel.Name}, nil
+			case "Number":
+				return &typ{kind: kNumber, gotype: "sdk.Number"}, nil
 			}
 		}
 		if pkg, ok := x.X.(*ast.Ident); ok && pkg.Name == "json" && x.Sel.Name == "RawMessage" {
@@ -399,7 +402,7 @@ func writeSchema(b *bytes.Buffer, t *typ, desc string, enum []string) {
 		} else if t.kind == kUint {
 			b.WriteString(`,"minimum":0`)
 		}
-	case kFloat:
+	case kFloat, kNumber:
 		b.WriteString(`"type":"number"`)
 	case kPtr:
 		b.Truncate(b.Len() - 1)

@@ -107,7 +107,7 @@ type Check struct {
 // Answer is an expected final answer and how to match it.
 type Answer struct {
 	Value string `json:"value"`
-	Match string `json:"match"` // exact | contains | regex | number | json
+	Match string `json:"match"` // exact | contains | contains_all | regex | number | json
 }
 
 // Reward kinds.
@@ -117,7 +117,10 @@ const (
 )
 
 // AnswerMatches lists the valid Answer.Match values.
-var AnswerMatches = []string{"exact", "contains", "regex", "number", "json"}
+// contains_all is τ-bench's output check: Value is a JSON array of strings,
+// each of which must occur in the answer, ignoring case and the answer's
+// commas ("1,786" contains "1786").
+var AnswerMatches = []string{"exact", "contains", "contains_all", "regex", "number", "json"}
 
 // Bundle is a whole environment in memory.
 type Bundle struct {

@@ -267,6 +267,9 @@ func TestAnswerMatching(t *testing.T) {
 		{"regex", `^W\d+$`, "W123", true}, {"regex", `^W\d+$`, "X1", false},
 		{"number", "1234.5", "total: $1,234.50", true}, {"number", "3", "2.99", false},
 		{"json", `{"a":[1,2]}`, `{"a": [1, 2]}`, true}, {"json", `{"a":1}`, `not json`, false},
+		{"contains_all", `["327", "1000", "1786"]`, "You have $327, $1,000 and $1,786.", true},
+		{"contains_all", `["Camera", "481.5"]`, "the camera costs 481.50", true},
+		{"contains_all", `["327", "1786"]`, "only 327", false},
 	}
 	for _, c := range cases {
 		ok, err := matchAnswer(envpkgAnswer(c.want, c.match), c.got)

@@ -174,6 +174,18 @@ func matchAnswer(a envpkg.Answer, got string) (bool, error) {
 		return got == want, nil
 	case "contains":
 		return strings.Contains(strings.ToLower(got), strings.ToLower(want)), nil
+	case "contains_all": // τ-bench: every output in the answer, case and commas ignored
+		var wants []string
+		if err := json.Unmarshal([]byte(want), &wants); err != nil {
+			return false, fmt.Errorf("expected answer is not a JSON array of strings: %v", err)
+		}
+		text := strings.ToLower(strings.ReplaceAll(got, ",", ""))
+		for _, w := range wants {
+			if !strings.Contains(text, strings.ToLower(w)) {
+				return false, nil
+			}
+		}
+		return true, nil
 	case "regex":
 		re, err := regexp.Compile(want)
 		if err != nil {

@@ -225,6 +225,12 @@ func (d *Decoder) Int() (int64, error) {
 	return int64(f), nil
 }
 
+// Number reads a number and returns its text as written.
+func (d *Decoder) Number() (Number, error) {
+	s, err := d.number()
+	return Number(s), err
+}
+
 // Float reads a number.
 func (d *Decoder) Float() (float64, error) {
 	s, err := d.number()

@@ -155,6 +155,8 @@ func (e *Encoder) Any(v any) {
 		e.String(string(x))
 	case RawJSON:
 		e.Raw(x)
+	case Number:
+		e.Raw([]byte(x))
 	case Marshaler:
 		x.MarshalJSONTo(e)
 	case []any:
@@ -204,6 +206,12 @@ type Marshaler interface {
 
 // RawJSON is already-encoded JSON, written as is by Encoder.Any.
 type RawJSON []byte
+
+// Number is a JSON number argument as the caller wrote it ("5", "5.0",
+// "1e3"), for tools that must tell an integer from a float the way a
+// dynamically typed tool (Python's json module) would. Its schema type is
+// "number"; Encoder.Any writes it as is.
+type Number string
 
 // JSON encodes v (see Encoder.Any for the supported types).
 func JSON(v any) (string, error) {

@@ -1,0 +1,397 @@
+package tools
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jv is a JSON value that behaves like a Python object loaded by json.load:
+// objects keep their key order (Python dicts are insertion-ordered), numbers
+// keep whether they were ints or floats, and encode() writes exactly what
+// Python's json.dumps writes (", " and ": " separators, ensure_ascii,
+// float repr).
+type jv struct {
+	kind byte     // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null
+	str  string   // string value, or number text (an int literal or a float repr)
+	b    bool     // bool value
+	keys []string // object keys in insertion order
+	vals []*jv    // object values (parallel to keys) or array elements
+}
+
+func jString(s string) *jv { return &jv{kind: 's', str: s} }
+
+func jNum(n pyNum) *jv { return &jv{kind: 'n', str: n.text()} }
+
+func jObject() *jv { return &jv{kind: 'o'} }
+
+func jStrings(ss []string) *jv {
+	a := &jv{kind: 'a'}
+	for _, s := range ss {
+		a.vals = append(a.vals, jString(s))
+	}
+	return a
+}
+
+// get returns obj[key], or nil when v is not an object or has no such key.
+func (v *jv) get(key string) *jv {
+	if v == nil || v.kind != 'o' {
+		return nil
+	}
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// set assigns obj[key] like Python: an existing key keeps its position, a new
+// key is appended at the end.
+func (v *jv) set(key string, val *jv) {
+	for i, k := range v.keys {
+		if k == key {
+			v.vals[i] = val
+			return
+		}
+	}
+	v.keys = append(v.keys, key)
+	v.vals = append(v.vals, val)
+}
+
+// text is the string value ("" for a non-string).
+func (v *jv) text() string {
+	if v == nil || v.kind != 's' {
+		return ""
+	}
+	return v.str
+}
+
+// isStr reports whether v is the string s.
+func (v *jv) isStr(s string) bool { return v != nil && v.kind == 's' && v.str == s }
+
+// truthy is Python's bool(v).
+func (v *jv) truthy() bool {
+	if v == nil {
+		return false
+	}
+	switch v.kind {
+	case 'b':
+		return v.b
+	case 's':
+		return v.str != ""
+	case 'n':
+		n, _ := v.num()
+		return !n.isZero()
+	case 'o':
+		return len(v.keys) > 0
+	case 'a':
+		return len(v.vals) > 0
+	}
+	return false
+}
+
+// num returns the value of a number.
+func (v *jv) num() (pyNum, bool) {
+	if v == nil || v.kind != 'n' {
+		return pyNum{}, false
+	}
+	return parsePyNum(v.str), true
+}
+
+// encode writes v as Python's json.dumps(v) would.
+func (v *jv) encode() string {
+	var sb strings.Builder
+	v.write(&sb)
+	return sb.String()
+}
+
+func (v *jv) write(sb *strings.Builder) {
+	switch v.kind {
+	case 'o':
+		sb.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writePyString(sb, k)
+			sb.WriteString(": ")
+			v.vals[i].write(sb)
+		}
+		sb.WriteByte('}')
+	case 'a':
+		sb.WriteByte('[')
+		for i, e := range v.vals {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			e.write(sb)
+		}
+		sb.WriteByte(']')
+	case 's':
+		writePyString(sb, v.str)
+	case 'n':
+		sb.WriteString(parsePyNum(v.str).text())
+	case 'b':
+		if v.b {
+			sb.WriteString("true")
+		} else {
+			sb.WriteString("false")
+		}
+	default:
+		sb.WriteString("null")
+	}
+}
+
+const hexDigits = "0123456789abcdef"
+
+// writePyString quotes s like json.dumps with ensure_ascii=True.
+func writePyString(sb *strings.Builder, s string) {
+	sb.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			sb.WriteString(`\"`)
+		case r == '\\':
+			sb.WriteString(`\\`)
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case r == '\t':
+			sb.WriteString(`\t`)
+		case r == '\b':
+			sb.WriteString(`\b`)
+		case r == '\f':
+			sb.WriteString(`\f`)
+		case r < 0x20 || (r >= 0x80 && r < 0x10000):
+			writeU(sb, r)
+		case r >= 0x10000:
+			r1, r2 := utf16.EncodeRune(r)
+			writeU(sb, r1)
+			writeU(sb, r2)
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	sb.WriteByte('"')
+}
+
+func writeU(sb *strings.Builder, r rune) {
+	sb.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		sb.WriteByte(hexDigits[(r>>uint(shift))&0xF])
+	}
+}
+
+// parseJV parses a JSON document, keeping key order and number text.
+func parseJV(s string) (*jv, error) {
+	p := &jparser{s: s}
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i != len(p.s) {
+		return nil, errors.New("json: trailing data")
+	}
+	return v, nil
+}
+
+type jparser struct {
+	s string
+	i int
+}
+
+func errJSON() error { return errors.New("json: malformed document") }
+
+func (p *jparser) ws() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\n' || p.s[p.i] == '\t' || p.s[p.i] == '\r') {
+		p.i++
+	}
+}
+
+func (p *jparser) lit(l string) bool {
+	if strings.HasPrefix(p.s[p.i:], l) {
+		p.i += len(l)
+		return true
+	}
+	return false
+}
+
+func (p *jparser) value(depth int) (*jv, error) {
+	if depth > 200 {
+		return nil, errJSON()
+	}
+	p.ws()
+	if p.i >= len(p.s) {
+		return nil, errJSON()
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		p.i++
+		o := jObject()
+		p.ws()
+		if p.lit("}") {
+			return o, nil
+		}
+		for {
+			p.ws()
+			k, err := p.string()
+			if err != nil {
+				return nil, err
+			}
+			p.ws()
+			if !p.lit(":") {
+				return nil, errJSON()
+			}
+			val, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			o.set(k, val) // a repeated key keeps its first position, last value (as in Python)
+			p.ws()
+			if p.lit("}") {
+				return o, nil
+			}
+			if !p.lit(",") {
+				return nil, errJSON()
+			}
+		}
+	case c == '[':
+		p.i++
+		a := &jv{kind: 'a'}
+		p.ws()
+		if p.lit("]") {
+			return a, nil
+		}
+		for {
+			val, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			a.vals = append(a.vals, val)
+			p.ws()
+			if p.lit("]") {
+				return a, nil
+			}
+			if !p.lit(",") {
+				return nil, errJSON()
+			}
+		}
+	case c == '"':
+		s, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		return jString(s), nil
+	case p.lit("true"):
+		return &jv{kind: 'b', b: true}, nil
+	case p.lit("false"):
+		return &jv{kind: 'b'}, nil
+	case p.lit("null"):
+		return &jv{kind: 'z'}, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := p.i
+		p.i++
+		for p.i < len(p.s) && strings.IndexByte("0123456789.eE+-", p.s[p.i]) >= 0 {
+			p.i++
+		}
+		t := p.s[start:p.i]
+		if _, err := strconv.ParseFloat(t, 64); err != nil {
+			if _, err := strconv.ParseInt(t, 10, 64); err != nil {
+				return nil, errJSON()
+			}
+		}
+		return &jv{kind: 'n', str: t}, nil
+	}
+	return nil, errJSON()
+}
+
+func (p *jparser) string() (string, error) {
+	if !p.lit(`"`) {
+		return "", errJSON()
+	}
+	var sb strings.Builder
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return sb.String(), nil
+		case c == '\\':
+			if p.i+1 >= len(p.s) {
+				return "", errJSON()
+			}
+			e := p.s[p.i+1]
+			p.i += 2
+			switch e {
+			case '"', '\\', '/':
+				sb.WriteByte(e)
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case 'n':
+				sb.WriteByte('\n')
+			case 'r':
+				sb.WriteByte('\r')
+			case 't':
+				sb.WriteByte('\t')
+			case 'u':
+				r, ok := p.hex4()
+				if !ok {
+					return "", errJSON()
+				}
+				if utf16.IsSurrogate(r) && strings.HasPrefix(p.s[p.i:], `\u`) {
+					save := p.i
+					p.i += 2
+					if r2, ok := p.hex4(); ok && utf16.DecodeRune(r, r2) != utf8.RuneError {
+						r = utf16.DecodeRune(r, r2)
+					} else {
+						p.i = save
+					}
+				}
+				sb.WriteRune(r)
+			default:
+				return "", errJSON()
+			}
+		default:
+			sb.WriteByte(c)
+			p.i++
+		}
+	}
+	return "", errJSON()
+}
+
+func (p *jparser) hex4() (rune, bool) {
+	if len(p.s)-p.i < 4 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(v), true
+}
+
+// del removes obj[key] (Python's del), keeping the other keys' order.
+func (v *jv) del(key string) {
+	for i, k := range v.keys {
+		if k == key {
+			v.keys = append(v.keys[:i], v.keys[i+1:]...)
+			v.vals = append(v.vals[:i], v.vals[i+1:]...)
+			return
+		}
+	}
+}
+
+// update is Python's dict.update(other): existing keys keep their place.
+func (v *jv) update(other *jv) {
+	for i, k := range other.keys {
+		v.set(k, other.vals[i])
+	}
+}
