@@ -212,10 +212,11 @@ type stepReq struct {
 }
 
 type stepInfo struct {
-	IsError bool           `json:"is_error"`
-	Tool    string         `json:"tool,omitempty"`
-	Step    int            `json:"step"`
-	Score   *runtime.Score `json:"score,omitempty"`
+	IsError bool            `json:"is_error"`
+	Outcome runtime.Outcome `json:"outcome,omitempty"` // of a tool call: ok, tool_error, unknown_tool, …
+	Tool    string          `json:"tool,omitempty"`
+	Step    int             `json:"step"`
+	Score   *runtime.Score  `json:"score,omitempty"`
 }
 
 type stepResp struct {
@@ -270,7 +271,7 @@ func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, e
 			return out, err
 		}
 		e.steps++
-		out.Observation, out.Info.IsError, out.Info.Tool = res.Content, res.IsError, name
+		out.Observation, out.Info.IsError, out.Info.Outcome, out.Info.Tool = res.Content, res.IsError, res.Outcome, name
 		if e.maxSteps > 0 && e.steps >= e.maxSteps {
 			out.Truncated = true
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+
+	"github.com/wasmenv/wasmenv/runtime"
 )
 
 // OpenEnv compatibility. OpenEnv's HTTPEnvServer (meta-pytorch/OpenEnv,
@@ -24,6 +26,9 @@ type oeResetReq struct {
 	Env       string `json:"env"`
 	Task      string `json:"task"`
 	MaxSteps  int    `json:"max_steps"`
+	// ResultFormat is how call_tool observations carry a result: "mcp"
+	// (default) or "text". Kept by the episode.
+	ResultFormat string `json:"result_format"`
 }
 
 // oeResult is OpenEnv's ResetResponse / StepResponse.
@@ -45,6 +50,9 @@ func resetObservation(e *episode) oeResult {
 // oeResetEpisode resets the episode named by req.EpisodeID when it is live,
 // and otherwise creates one. It returns the episode unlocked.
 func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, oeResult, error) {
+	if !validResultFormat(req.ResultFormat) {
+		return nil, oeResult{}, errResultFormat(req.ResultFormat)
+	}
 	if req.EpisodeID != "" {
 		if e := s.table.get(req.EpisodeID); e != nil && (req.Env == "" || req.Env == e.env.Name()) &&
 			(req.Task == "" || e.task == req.Task) {
@@ -55,6 +63,9 @@ func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, 
 			defer release()
 			if err := e.resetLocked(req.Seed); err != nil {
 				return nil, oeResult{}, errf(http.StatusConflict, "reset_failed", "reset: %v", err)
+			}
+			if req.ResultFormat != "" {
+				e.oeText.Store(req.ResultFormat == resultText)
 			}
 			return e, resetObservation(e), nil
 		}
@@ -67,7 +78,12 @@ func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, 
 	if err != nil {
 		return nil, oeResult{}, err
 	}
+	eps[0].oeText.Store(req.ResultFormat == resultText)
 	return eps[0], resetObservation(eps[0]), nil
+}
+
+func errResultFormat(f string) error {
+	return errf(http.StatusUnprocessableEntity, "validation_error", "result_format %q: want %q (the MCP call result object, the default) or %q (the bare text)", f, resultMCP, resultText)
 }
 
 func (s *Server) oeReset(w http.ResponseWriter, r *http.Request) {
@@ -89,20 +105,51 @@ func (s *Server) oeReset(w http.ResponseWriter, r *http.Request) {
 type oeStepReq struct {
 	Action    *action `json:"action"`
 	EpisodeID string  `json:"episode_id"`
+	// For a stateless step (no episode_id): which environment and task
+	// the throwaway episode runs, and its seed.
+	Env  string `json:"env"`
+	Task string `json:"task"`
+	Seed int64  `json:"seed"`
+	// ResultFormat overrides the episode's result format for this step.
+	ResultFormat string `json:"result_format"`
 }
 
-// oeStepLocked runs an OpenEnv action on a locked episode.
-func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action) (oeResult, error) {
+// oeStepLocked runs an OpenEnv action on a locked episode. format is the
+// result format ("" for the episode's own).
+func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format string) (oeResult, error) {
 	meta := map[string]any{"episode_id": e.id}
-	if a.Type == "list_tools" {
+	switch a.Type {
+	case "", "call_tool", "final":
+	case "list_tools":
+		if e.done {
+			return oeResult{}, errf(http.StatusConflict, "episode_done", "episode %s has ended; reset it to start again", e.id)
+		}
 		tools := make([]map[string]any, 0, len(e.env.Tools()))
 		for _, t := range e.env.Tools() {
 			tools = append(tools, map[string]any{"name": t.Name, "description": t.Description, "input_schema": t.InputSchema})
 		}
 		zero := 0.0
 		return oeResult{Observation: map[string]any{"tools": tools}, Reward: &zero, Done: e.done, Metadata: meta}, nil
+	default:
+		return oeResult{}, errf(http.StatusUnprocessableEntity, "validation_error",
+			"unknown action type %q (want \"call_tool\", \"list_tools\" or \"final\")", a.Type)
+	}
+	if format == "" && e.oeText.Load() {
+		format = resultText
 	}
 	out, err := s.doStep(ctx, e, a)
+	var ae *apiError
+	if err != nil && a.Type != "final" && errors.As(err, &ae) && ae.status == http.StatusServiceUnavailable {
+		// No call slot came free in time: the call never reached the tool
+		// and the step does not count. OpenEnv's transport_error.
+		name := a.Name
+		if name == "" {
+			name = a.ToolName
+		}
+		te := &oeToolError{ErrorType: oeTransportError, Message: ae.msg}
+		meta["error_type"], meta["step"] = te.ErrorType, e.steps
+		return oeResult{Observation: map[string]any{"tool_name": name, "result": nil, "error": te}, Metadata: meta}, nil
+	}
 	if err != nil {
 		return oeResult{}, err
 	}
@@ -110,7 +157,14 @@ func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action) (oeRes
 	if a.Type == "final" {
 		obs = map[string]any{"answer": a.Answer}
 	} else {
-		obs = map[string]any{"tool_name": out.Info.Tool, "result": out.Observation, "error": nil}
+		res := runtime.Result{Content: out.Observation, IsError: out.Info.IsError, Outcome: out.Info.Outcome}
+		obs = map[string]any{"tool_name": out.Info.Tool, "result": nil, "error": nil}
+		if te := oeErrorFor(res); te != nil {
+			obs["error"], meta["error_type"] = te, te.ErrorType
+		} else {
+			obs["result"] = oeResultOf(res, format)
+		}
+		meta["outcome"] = res.Outcome
 	}
 	meta["is_error"], meta["step"] = out.Info.IsError, out.Info.Step
 	meta["terminated"], meta["truncated"] = out.Terminated, out.Truncated
@@ -131,11 +185,15 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(http.StatusUnprocessableEntity, "validation_error", "step needs an action"))
 		return
 	}
+	if !validResultFormat(req.ResultFormat) {
+		writeError(w, errResultFormat(req.ResultFormat))
+		return
+	}
 	ctx, cancel := s.callCtx(r)
 	defer cancel()
 	if req.EpisodeID == "" {
 		// OpenEnv's stateless step: a fresh episode for this one action.
-		eps, err := s.newGroup("", "", 0, 1, 0)
+		eps, err := s.newGroup(req.Env, req.Task, req.Seed, 1, 0)
 		if err != nil {
 			writeError(w, err)
 			return
@@ -152,7 +210,7 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	res, err := s.oeStepLocked(ctx, e, req.Action)
+	res, err := s.oeStepLocked(ctx, e, req.Action, req.ResultFormat)
 	release()
 	if err != nil {
 		var ae *apiError
@@ -208,19 +266,63 @@ var oeSchemas = map[string]any{
 		},
 	},
 	"observation": map[string]any{
-		"title": "WasmenvObservation", "type": "object",
+		"title": "WasmenvObservation", "type": "object", "additionalProperties": false,
+		"description": "reset: episode_id, env, rules, task?, instruction?; call_tool: tool_name, result, error; list_tools: tools; final: answer",
 		"properties": map[string]any{
-			"tool_name": map[string]any{"type": "string"},
-			"result":    map[string]any{"type": "string", "description": "what the agent sees; a tool error starts with \"Error: \""},
-			"error":     map[string]any{"type": "null"},
-			"tools":     map[string]any{"type": "array", "description": "for list_tools"},
-			"done":      map[string]any{"type": "boolean"},
-			"reward":    map[string]any{"type": []string{"number", "null"}},
-			"metadata":  map[string]any{"type": "object"},
+			"episode_id":  map[string]any{"type": "string"},
+			"env":         map[string]any{"type": "string"},
+			"rules":       map[string]any{"type": "string"},
+			"task":        map[string]any{"type": "string"},
+			"instruction": map[string]any{"type": "string"},
+			"tool_name":   map[string]any{"type": "string"},
+			"result": map[string]any{
+				"description": "what the tool returned, its own errors included (is_error); null when error is set. " +
+					"The MCP call result object by default; the bare text with result_format \"text\"",
+				"oneOf": []any{
+					map[string]any{"type": "null"},
+					map[string]any{"type": "string"},
+					map[string]any{
+						"type": "object", "additionalProperties": false,
+						"required": []string{"content", "structured_content", "meta", "data", "is_error"},
+						"properties": map[string]any{
+							"content": map[string]any{"type": "array", "items": map[string]any{
+								"type": "object", "required": []string{"type", "text"}, "additionalProperties": false,
+								"properties": map[string]any{"type": map[string]any{"const": "text"}, "text": map[string]any{"type": "string"}},
+							}},
+							"structured_content": map[string]any{"type": []string{"object", "null"}, "description": "the result when it is a JSON object"},
+							"meta":               map[string]any{"type": "null"},
+							"data":               map[string]any{"description": "the result decoded from JSON, else its text"},
+							"is_error":           map[string]any{"type": "boolean", "description": "the tool returned an error (a business rule)"},
+						},
+					},
+				},
+			},
+			"error": map[string]any{
+				"description": "a failure of the call itself, not the tool's answer (OpenEnv's ToolError)",
+				"oneOf": []any{
+					map[string]any{"type": "null"},
+					map[string]any{
+						"type": "object", "additionalProperties": false, "required": []string{"error_type", "message"},
+						"properties": map[string]any{
+							"error_type": map[string]any{"enum": oeErrorTypes},
+							"message":    map[string]any{"type": "string"},
+						},
+					},
+				},
+			},
+			"tools": map[string]any{"type": "array", "description": "for list_tools", "items": map[string]any{
+				"type": "object", "required": []string{"name", "description", "input_schema"}, "additionalProperties": false,
+				"properties": map[string]any{"name": map[string]any{"type": "string"}, "description": map[string]any{"type": "string"},
+					"input_schema": map[string]any{"type": "object"}},
+			}},
+			"answer":   map[string]any{"type": []string{"string", "null"}, "description": "for final"},
+			"done":     map[string]any{"type": "boolean"},
+			"reward":   map[string]any{"type": []string{"number", "null"}},
+			"metadata": map[string]any{"type": "object"},
 		},
 	},
 	"state": map[string]any{
-		"title": "WasmenvState", "type": "object",
+		"title": "WasmenvState", "type": "object", "additionalProperties": false,
 		"properties": map[string]any{
 			"episode_id": map[string]any{"type": []string{"string", "null"}},
 			"step_count": map[string]any{"type": "integer", "minimum": 0},

@@ -169,6 +169,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /schema", s.oeSchema)
 	m.HandleFunc("GET /metadata", s.oeMetadata)
 	m.HandleFunc("GET /ws", s.oeWebSocket)
+	m.HandleFunc("POST /mcp", s.oeMCP)
+	m.HandleFunc("GET /mcp", s.oeMCPSocket)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(http.StatusNotFound, "not_found", "no route for %s %s", r.Method, r.URL.Path))
 	})

@@ -33,6 +33,8 @@ type episode struct {
 
 	mcpOnce sync.Once
 	mcpSrv  *mcp.Server
+
+	oeText atomic.Bool // OpenEnv call_tool results as bare text (result_format "text")
 }
 
 func newEpisode(group string, env *runtime.Env, ep *runtime.Episode, maxSteps int) *episode {

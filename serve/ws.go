@@ -30,10 +30,19 @@ type wsMsg struct {
 type wsSession struct {
 	s  *Server
 	id string // current episode, "" before the first reset
-	// defaults from the URL query: env, task, seed, max_steps
+	// defaults from the URL query: env, task, seed, max_steps, result_format
 	env, task string
 	seed      int64
 	maxSteps  int
+	format    string
+}
+
+func newWSSession(s *Server, r *http.Request) *wsSession {
+	q := r.URL.Query()
+	ws := &wsSession{s: s, env: q.Get("env"), task: q.Get("task"), format: q.Get("result_format")}
+	ws.seed, _ = strconv.ParseInt(q.Get("seed"), 10, 64)
+	ws.maxSteps, _ = strconv.Atoi(q.Get("max_steps"))
+	return ws
 }
 
 // oeWebSocket serves OpenEnv's /ws protocol: messages {"type": "reset" |
@@ -45,10 +54,7 @@ func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
 		return // Accept has written the HTTP error
 	}
 	c.SetReadLimit(s.opts.MaxBodyBytes)
-	q := r.URL.Query()
-	ws := &wsSession{s: s, env: q.Get("env"), task: q.Get("task")}
-	ws.seed, _ = strconv.ParseInt(q.Get("seed"), 10, 64)
-	ws.maxSteps, _ = strconv.Atoi(q.Get("max_steps"))
+	ws := newWSSession(s, r)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	defer ws.drop()
@@ -122,7 +128,7 @@ func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done boo
 	defer cancel()
 	switch m.Type {
 	case "reset":
-		req := oeResetReq{Env: ws.env, Task: ws.task, Seed: &ws.seed, MaxSteps: ws.maxSteps}
+		req := oeResetReq{Env: ws.env, Task: ws.task, Seed: &ws.seed, MaxSteps: ws.maxSteps, ResultFormat: ws.format}
 		if err := decodeBytes(m.Data, &req, s.opts.MaxJSONDepth, false); err != nil {
 			return wsErrorFrom(err), false
 		}
@@ -155,7 +161,7 @@ func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done boo
 		if err != nil {
 			return wsErrorFrom(err), false
 		}
-		res, err := s.oeStepLocked(ctx, e, &a)
+		res, err := s.oeStepLocked(ctx, e, &a, "")
 		release()
 		if err != nil {
 			return wsErrorFrom(err), false
@@ -180,43 +186,33 @@ func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done boo
 	return wsError(wsUnknownType, "Unknown message type: "+strconv.Quote(m.Type)), false
 }
 
-// mcp answers a JSON-RPC tools/list or tools/call on the session's episode.
-func (ws *wsSession) mcp(ctx context.Context, raw json.RawMessage) map[string]any {
-	var req struct {
-		ID     any    `json:"id"`
-		Method string `json:"method"`
-		Params struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		} `json:"params"`
+// mcp answers a JSON-RPC tools/list or tools/call on the session's
+// episode, created by a reset when there is none yet.
+func (ws *wsSession) mcp(ctx context.Context, raw []byte) map[string]any {
+	req, p, bad := parseRPC(raw)
+	if bad != nil {
+		return bad
 	}
-	out := map[string]any{"jsonrpc": "2.0"}
-	if err := json.Unmarshal(raw, &req); err != nil {
-		out["error"] = map[string]any{"code": -32600, "message": "Invalid request: " + jsonMessage(err)}
-		return out
-	}
-	out["id"] = req.ID
+	ctx, cancel := context.WithTimeout(ctx, ws.s.opts.CallTimeout)
+	defer cancel()
 	if ws.id == "" {
-		ws.handle(ctx, []byte(`{"type":"reset"}`))
+		if resp, _ := ws.handle(ctx, []byte(`{"type":"reset"}`)); ws.id == "" {
+			msg := "cannot start an episode"
+			if m, ok := resp.(map[string]any); ok {
+				msg += ": " + toString(m["data"])
+			}
+			return rpcError(req.ID, rpcServerError, msg)
+		}
 	}
 	e, release, err := ws.s.use(ctx, ws.id)
 	if err != nil {
-		out["error"] = map[string]any{"code": -32000, "message": err.Error()}
-		return out
+		return rpcError(req.ID, rpcServerError, err.Error())
 	}
 	defer release()
-	switch req.Method {
-	case "tools/list":
-		out["result"] = map[string]any{"tools": e.env.Tools()}
-	case "tools/call":
-		res, err := ws.s.doCall(ctx, e, req.Params.Name, req.Params.Arguments)
-		if err != nil {
-			out["error"] = map[string]any{"code": -32000, "message": err.Error()}
-			return out
-		}
-		out["result"] = map[string]any{"content": []map[string]string{{"type": "text", "text": res.Content}}, "isError": res.IsError}
-	default:
-		out["error"] = map[string]any{"code": -32601, "message": "Method not found: " + req.Method}
-	}
-	return out
+	return ws.s.mcpMethod(ctx, e, req, p)
+}
+
+func toString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

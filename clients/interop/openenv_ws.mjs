@@ -63,11 +63,19 @@ ws.on("open", async () => {
       type: "step",
       data: { type: "call_tool", tool_name: "put", arguments: { key: "d", value: "date", n: 4 } },
     });
-    check(step.type === "observation" && step.data.observation.result === "ok", "step " + JSON.stringify(step));
+    // OpenEnv's CallToolObservation: the MCP call result in result, error null.
+    const res = step.data.observation.result;
+    check(step.type === "observation" && res.content[0].type === "text" && res.content[0].text === "ok" &&
+      res.is_error === false && step.data.observation.error === null, "step " + JSON.stringify(step));
     check(step.data.done === false && step.data.reward === 0, "step reward " + JSON.stringify(step.data));
 
+    // A framework failure is typed in error, not hidden in result.
+    const unknown = await send({ type: "step", data: { type: "call_tool", tool_name: "nope", arguments: {} } });
+    check(unknown.data.observation.result === null && unknown.data.observation.error.error_type === "tool_not_found",
+      "unknown tool " + JSON.stringify(unknown));
+
     const state = await send({ type: "state" });
-    check(state.type === "state" && state.data.step_count === 1 && state.data.episode_id === id, "state " + JSON.stringify(state));
+    check(state.type === "state" && state.data.step_count === 2 && state.data.episode_id === id, "state " + JSON.stringify(state));
 
     const fin = await send({ type: "step", data: { type: "final", answer: "stored" } });
     check(fin.data.done === true && fin.data.reward === 1, "final " + JSON.stringify(fin.data));
