@@ -8,7 +8,8 @@
 //   - MCP over streamable HTTP, one endpoint per episode at
 //     /v1/episodes/{id}/mcp, served by the official MCP Go SDK;
 //   - OpenEnv-compatible routes (/reset, /step, /state, /schema, /metadata
-//     and the /ws WebSocket session) shaped like OpenEnv's HTTPEnvServer.
+//     the /ws WebSocket session and /mcp) shaped like OpenEnv's HTTPEnvServer,
+//     with framework errors typed as OpenEnv's ToolError (openenv_call.go).
 //
 // Every episode is a runtime.Episode guarded by a one-slot lock, so calls on
 // one episode are serialized while different episodes run in parallel.
