@@ -98,6 +98,7 @@ func TestMetaTools(t *testing.T) {
 		{ToolCalls: []rl.ToolCall{call("1", "list_tools", "{}")}},
 		{ToolCalls: []rl.ToolCall{call("2", "call_tool", `{"tool_name":"get_order","arguments":{"order_id":"#W1002"}}`)}},
 		{ToolCalls: []rl.ToolCall{call("3", "get_order", `{"order_id":"#W1002"}`)}},
+		{ToolCalls: []rl.ToolCall{call("3b", "call_tool", `{"tool_name":"get_order","arguments":{"order_id":1002}}`)}},
 		{ToolCalls: []rl.ToolCall{call("4", "call_tool", `{"tool_name":"cancel_order","arguments":"{\"order_id\":\"#W1002\",\"reason\":\"ordered by mistake\"}"}`)}},
 	})
 	if len(r.Tools) != 2 || r.Tools[0].Function.Name != "list_tools" || r.Tools[1].Function.Name != "call_tool" {
@@ -110,7 +111,10 @@ func TestMetaTools(t *testing.T) {
 	if !strings.Contains(res[1], "#W1002") || !strings.HasPrefix(res[2], "Error: unknown tool") {
 		t.Errorf("call_tool / direct call: %q / %q", res[1], res[2])
 	}
-	if r.FormatErrors != 1 || r.Reward != 1 {
+	if !strings.HasPrefix(res[3], "Error: invalid arguments") {
+		t.Errorf("schema failure: %q", res[3])
+	}
+	if r.FormatErrors != 2 || r.Reward != 1 {
 		t.Errorf("format errors %d, reward %g", r.FormatErrors, r.Reward)
 	}
 	// The oracle and random policies work through the meta-tools too.
