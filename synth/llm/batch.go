@@ -1,0 +1,240 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/wasmenv/wasmenv/compiler"
+)
+
+// ErrConfig is wrapped by errors about a Config that cannot run.
+var ErrConfig = errors.New("llm: bad configuration")
+
+// Run generates environments: scenarios first (or the given list), then
+// every scenario through the stages, Jobs at a time. It writes each kept
+// environment to OutDir/NAME (source) and OutDir/NAME.wasm (bundle), a
+// report per environment under OutDir/reports, and the batch report to
+// OutDir/report.json and OutDir/report.md. Run again with the same
+// OutDir to resume: finished stages come from OutDir/.synth-cache.
+func Run(ctx context.Context, cfg Config) (*BatchReport, error) {
+	cfg.defaults()
+	if cfg.Client == nil || cfg.Client.BaseURL == "" || cfg.Client.Model == "" {
+		return nil, fmt.Errorf("%w: a client with a base URL and a model is required", ErrConfig)
+	}
+	if cfg.OutDir == "" {
+		return nil, fmt.Errorf("%w: an output directory is required", ErrConfig)
+	}
+	if len(cfg.Scenarios) == 0 && len(cfg.Seeds) == 0 {
+		return nil, fmt.Errorf("%w: give seed domains or a scenario list", ErrConfig)
+	}
+	prompts, err := LoadPrompts(cfg.PromptDir)
+	if err != nil {
+		return nil, err
+	}
+	p := &pipeline{cfg: cfg, prompts: prompts, store: store{dir: filepath.Join(cfg.OutDir, ".synth-cache")}}
+	rep := &BatchReport{Model: cfg.Client.Model}
+	scenarios, err := p.scenarios(ctx, rep)
+	if err != nil {
+		return rep, err
+	}
+	rep.Scenarios = len(scenarios)
+	bar := newProgress(cfg.Progress, len(scenarios))
+	reports := make([]EnvReport, len(scenarios))
+	var (
+		wg       sync.WaitGroup
+		sem      = make(chan struct{}, cfg.Jobs)
+		mu       sync.Mutex
+		firstErr error
+	)
+	for i, sc := range scenarios {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			er, err := p.runEnv(ctx, sc)
+			reports[i] = er
+			bar.done(er)
+			if err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	bar.finish()
+	rep.Envs = reports
+	rep.total()
+	if err := rep.write(cfg.OutDir); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return rep, firstErr
+}
+
+// scenarios returns the scenarios to build: the user's list or the model's
+// answer from the seeds, deduplicated.
+func (p *pipeline) scenarios(ctx context.Context, rep *BatchReport) ([]Scenario, error) {
+	list := p.cfg.Scenarios
+	if len(list) == 0 {
+		r := &envRun{p: p, sc: Scenario{Name: "scenarios"}, ledger: newLedger(), rep: &EnvReport{}}
+		var out struct {
+			Scenarios []Scenario `json:"scenarios"`
+		}
+		data := map[string]any{"Seeds": p.cfg.Seeds, "N": p.cfg.NumScenarios, "AuthAssumed": p.cfg.AuthAssumed}
+		err := runStage(ctx, r, stageCall{stage: StageScenarios, data: data}, &out, func(_ context.Context, o *struct {
+			Scenarios []Scenario `json:"scenarios"`
+		}) verdict {
+			if len(o.Scenarios) == 0 {
+				return verdict{Problems: []string{"no scenarios"}}
+			}
+			return verdict{}
+		})
+		rep.ScenarioStage = r.ledger.snapshot()[StageScenarios]
+		if err != nil {
+			return nil, err
+		}
+		list = out.Scenarios
+	}
+	seen := map[string]int{}
+	for i := range list {
+		name := envName(list[i].Name)
+		if name == "env" && list[i].Title != "" {
+			name = envName(list[i].Title)
+		}
+		if n := seen[name]; n > 0 {
+			name = fmt.Sprintf("%s-%d", name, n+1)
+		}
+		seen[name]++
+		list[i].Name = name
+	}
+	texts := make([]string, len(list))
+	for i, s := range list {
+		texts[i] = s.Title + ". " + s.Description
+	}
+	keep, dupOf, method, err := dedup(ctx, p.cfg.Client, texts)
+	if err != nil {
+		return nil, fmt.Errorf("scenario dedup: %w", err)
+	}
+	rep.DedupMethod = method
+	for i, j := range dupOf {
+		rep.Duplicates = append(rep.Duplicates, Dropped{What: list[i].Name, Reason: "near-duplicate of " + list[j].Name})
+	}
+	var out []Scenario
+	for _, i := range keep {
+		out = append(out, list[i])
+	}
+	if len(out) > p.cfg.NumScenarios && len(p.cfg.Scenarios) == 0 {
+		out = out[:p.cfg.NumScenarios]
+	}
+	return out, nil
+}
+
+// runEnv takes one scenario through every stage and the quality gates. An
+// error is returned only for what stops the batch (cancellation, a broken
+// endpoint, a disk error); a scenario the pipeline cannot repair is dropped
+// with its reason in the report.
+func (p *pipeline) runEnv(ctx context.Context, sc Scenario) (EnvReport, error) {
+	rep := &EnvReport{Scenario: sc}
+	r := &envRun{p: p, sc: sc, ledger: newLedger(), rep: rep, workDir: filepath.Join(p.cfg.OutDir, ".work", sc.Name)}
+	err := r.run(ctx)
+	rep.Stages = r.ledger.snapshot()
+	if err != nil {
+		rep.Kept = false
+		rep.Reason = reasonOf(err)
+		if !errors.Is(err, ErrStageFailed) && !errors.Is(err, errQuality) {
+			return *rep, fmt.Errorf("%s: %w", sc.Name, err)
+		}
+	}
+	b, _ := json.MarshalIndent(rep, "", "  ")
+	if werr := writeFileAtomic(filepath.Join(p.cfg.OutDir, "reports", sc.Name+".json"), b); werr != nil {
+		return *rep, werr
+	}
+	return *rep, nil
+}
+
+// errQuality marks an environment dropped by quality assessment.
+var errQuality = errors.New("quality assessment")
+
+func (r *envRun) run(ctx context.Context) error {
+	for _, step := range []func(context.Context) error{r.runTasks, r.runSchema, r.runData, r.runToolSpec, r.runToolTests, r.runCode} {
+		if err := step(ctx); err != nil {
+			return err
+		}
+	}
+	tasks, err := r.runVerifiers(ctx)
+	if err != nil {
+		return err
+	}
+	env, b, probs, err := r.build(ctx, r.code, tasks)
+	if err != nil {
+		return err
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("%w: the final build fails: %s", errQuality, strings.Join(probs, "; "))
+	}
+	rate, failures, err := r.runProbes(ctx, env, b.Manifest.Tools)
+	env.Close()
+	if err != nil {
+		return err
+	}
+	r.rep.PassRate = rate
+	r.rep.Tools, r.rep.Tasks, r.rep.Tests = len(b.Manifest.Tools), len(tasks), len(r.tests)
+	if rate < r.p.cfg.PassRate {
+		return fmt.Errorf("%w: probe pass rate %.2f is below %.2f: %s", errQuality, rate, r.p.cfg.PassRate, strings.Join(firstN(failures, 3), "; "))
+	}
+	dir := filepath.Join(r.p.cfg.OutDir, r.sc.Name)
+	if err := writeEnvSource(dir, r.source(r.code, tasks)); err != nil {
+		return err
+	}
+	bundle := filepath.Join(r.p.cfg.OutDir, r.sc.Name+".wasm")
+	if _, err := compiler.BuildFile(ctx, dir, bundle, r.p.cfg.Compiler); err != nil {
+		return fmt.Errorf("%w: the written environment does not build: %v", errQuality, err)
+	}
+	r.rep.Kept, r.rep.Dir, r.rep.Bundle = true, dir, bundle
+	return nil
+}
+
+func (b *BatchReport) write(dir string) error {
+	j, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "report.json"), j); err != nil {
+		return err
+	}
+	var md bytes.Buffer
+	b.WriteMarkdown(&md)
+	return writeFileAtomic(filepath.Join(dir, "report.md"), md.Bytes())
+}
+
+// envName turns any text into a valid environment name.
+func envName(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	n := strings.Trim(b.String(), "-")
+	if len(n) > 64 {
+		n = strings.Trim(n[:64], "-")
+	}
+	if n == "" {
+		n = "env"
+	}
+	return n
+}

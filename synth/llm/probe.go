@@ -1,0 +1,138 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+type probeCall struct {
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+	Expect    string          `json:"expect"`
+}
+
+type probeOut struct {
+	Calls []probeCall `json:"calls"`
+}
+
+type probeResult struct {
+	Index   int             `json:"index"`
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"arguments"`
+	Expect  string          `json:"expect"`
+	IsError bool            `json:"is_error"`
+	Result  string          `json:"result"`
+}
+
+type checkerOut struct {
+	Verdicts []struct {
+		Index  int    `json:"index"`
+		Pass   bool   `json:"pass"`
+		Reason string `json:"reason"`
+	} `json:"verdicts"`
+}
+
+// runProbes is EnvScaler's assessment: in each of N rounds a test agent
+// (the model) issues a sequence of calls against the built environment,
+// saying what it expects of each; a checker (the model again) judges every
+// result against the expectation and the tool's description. The
+// environment is kept when the pass rate over all rounds reaches
+// Config.PassRate.
+func (r *envRun) runProbes(ctx context.Context, env *runtime.Env, tools []envpkg.Tool) (rate float64, failures []string, err error) {
+	passed, total := 0, 0
+	for round := 1; round <= r.p.cfg.ProbeRounds; round++ {
+		var calls probeOut
+		data := with(r.base(), "Round", round, "ToolSchemas", tools)
+		err := runStage(ctx, r, stageCall{stage: StageProbe, key: fmt.Sprintf("%s/%d", r.sc.Name, round), data: data}, &calls, func(_ context.Context, o *probeOut) verdict {
+			var probs []string
+			for i, c := range o.Calls {
+				if env.Bundle.Manifest.Tools == nil || !hasTool(tools, c.Tool) {
+					probs = append(probs, fmt.Sprintf("call %d names tool %q, which the environment does not have", i+1, c.Tool))
+				}
+			}
+			if len(o.Calls) == 0 {
+				probs = append(probs, "no calls")
+			}
+			return verdict{Problems: probs}
+		})
+		if err != nil {
+			return 0, nil, err
+		}
+		results, err := execProbe(ctx, env, round, calls.Calls)
+		if err != nil {
+			return 0, nil, err
+		}
+		var verdicts checkerOut
+		cdata := with(r.base(), "Round", round, "ToolSchemas", tools, "Results", results)
+		err = runStage(ctx, r, stageCall{stage: StageChecker, key: fmt.Sprintf("%s/%d", r.sc.Name, round), data: cdata}, &verdicts, func(_ context.Context, o *checkerOut) verdict {
+			seen := map[int]bool{}
+			for _, v := range o.Verdicts {
+				seen[v.Index] = true
+			}
+			var probs []string
+			for _, res := range results {
+				if !seen[res.Index] {
+					probs = append(probs, fmt.Sprintf("no verdict for call %d", res.Index))
+				}
+			}
+			return verdict{Problems: probs}
+		})
+		if err != nil {
+			return 0, nil, err
+		}
+		pass := map[int]bool{}
+		reason := map[int]string{}
+		for _, v := range verdicts.Verdicts {
+			pass[v.Index], reason[v.Index] = v.Pass, v.Reason
+		}
+		for _, res := range results {
+			total++
+			if pass[res.Index] {
+				passed++
+				continue
+			}
+			failures = append(failures, fmt.Sprintf("round %d call %d %s(%s): %s", round, res.Index, res.Tool, compactJSON(res.Args), reason[res.Index]))
+		}
+	}
+	if total == 0 {
+		return 0, failures, nil
+	}
+	return float64(passed) / float64(total), failures, nil
+}
+
+func hasTool(tools []envpkg.Tool, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// execProbe runs a round's calls in order in one episode.
+func execProbe(ctx context.Context, env *runtime.Env, round int, calls []probeCall) ([]probeResult, error) {
+	ep, err := env.NewEpisode("", int64(round))
+	if err != nil {
+		return nil, err
+	}
+	defer ep.Close()
+	var out []probeResult
+	for i, c := range calls {
+		args := c.Arguments
+		if len(args) == 0 || string(args) == "null" {
+			args = json.RawMessage(`{}`)
+		}
+		res, err := ep.Call(ctx, c.Tool, args)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, probeResult{Index: i + 1, Tool: c.Tool, Args: args, Expect: c.Expect,
+			IsError: res.IsError, Result: truncate(strings.TrimSpace(res.Content), 600)})
+	}
+	return out, nil
+}

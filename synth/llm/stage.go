@@ -1,0 +1,182 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrStageFailed means a stage's attempts ran out before its output passed
+// execution feedback; the environment (or task) is dropped with the
+// problems of the best attempt as the reason.
+var ErrStageFailed = errors.New("stage failed")
+
+// StageError names the stage and its last problems.
+type StageError struct {
+	Stage    string
+	Attempts int
+	Problems []string
+}
+
+func (e *StageError) Error() string {
+	return fmt.Sprintf("%s: %d attempts, still: %s", e.Stage, e.Attempts, strings.Join(firstN(e.Problems, 3), "; "))
+}
+
+func (e *StageError) Unwrap() error { return ErrStageFailed }
+
+// verdict is execution feedback on one attempt.
+type verdict struct {
+	// Problems are fed back to the model; none means the attempt passed.
+	Problems []string
+	// Score ranks attempts (higher is better); the best attempt is kept.
+	Score float64
+	// Accept ends the stage although there are problems (AWM: under 10%
+	// failing SQL statements, the clean ones are kept).
+	Accept bool
+	// Fatal ends the stage at once: a problem the model cannot fix.
+	Fatal error
+}
+
+// stageCall describes one stage run.
+type stageCall struct {
+	stage string
+	key   string // extra cache-key material (scenario, round)
+	data  any    // template data
+}
+
+// cachedStage is what the artifact store keeps for a stage.
+type cachedStage struct {
+	Content  string   `json:"content"`
+	Attempts int      `json:"attempts"`
+	Problems []string `json:"problems,omitempty"`
+	Usage    Usage    `json:"usage"`
+	Cost     float64  `json:"cost"`
+}
+
+// runStage asks the model for a stage's output, validates it against the
+// stage's schema, runs check on it, and feeds the problems back until the
+// output passes, check accepts it, or MaxAttempts is reached. out receives
+// the best attempt. check may modify out (to drop failing parts) and is
+// run again on a cached result, so that an artifact from an earlier run is
+// used only when it still passes.
+func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check func(context.Context, *T) verdict) error {
+	p := r.p
+	msgs, err := p.prompts.messages(sc.stage, sc.data)
+	if err != nil {
+		return err
+	}
+	key := p.store.key(sc.stage, p.prompts.text[sc.stage], p.cfg.Client.Model, sc.key, msgs)
+	var cached cachedStage
+	if ok, err := p.store.get(key, &cached); err != nil {
+		return err
+	} else if ok {
+		var v T
+		if err := p.prompts.validate(sc.stage, cached.Content, &v); err == nil {
+			if vd := check(ctx, &v); vd.Fatal == nil && (len(vd.Problems) == 0 || vd.Accept) {
+				*out = v
+				r.ledger.add(sc.stage, cached.Attempts, true, true, cached.Usage, cached.Cost)
+				return nil
+			}
+		}
+	}
+	maxAttempts := p.cfg.MaxAttempts
+	var (
+		best      *T
+		bestScore = -1.0
+		bestProbs []string
+		bestText  string
+		usage     Usage
+		cost      float64
+	)
+	attempt := 0
+	finish := func(ok bool, probs []string) error {
+		r.ledger.add(sc.stage, attempt, ok, false, usage, cost)
+		if best == nil {
+			return &StageError{Stage: sc.stage, Attempts: attempt, Problems: probs}
+		}
+		*out = *best
+		if ok {
+			return p.store.put(key, cachedStage{Content: bestText, Attempts: attempt, Problems: bestProbs, Usage: usage, Cost: cost})
+		}
+		return &StageError{Stage: sc.stage, Attempts: attempt, Problems: bestProbs}
+	}
+	var lastProbs []string
+	for attempt = 1; attempt <= maxAttempts; attempt++ {
+		resp, err := p.cfg.Client.Chat(ctx, Request{Messages: msgs, Schema: p.prompts.schemaRaw[sc.stage], SchemaName: sc.stage})
+		if err != nil {
+			r.ledger.add(sc.stage, attempt, false, false, usage, cost)
+			return fmt.Errorf("%s: %w", sc.stage, err)
+		}
+		usage.PromptTokens += resp.Usage.PromptTokens
+		usage.CompletionTokens += resp.Usage.CompletionTokens
+		usage.TotalTokens += resp.Usage.TotalTokens
+		cost += p.cfg.Client.Prices.Cost(resp.Usage)
+		content := resp.Message.Content
+		var v T
+		var vd verdict
+		if resp.FinishReason == "length" {
+			vd = verdict{Problems: []string{"the answer was cut off at the token limit: answer more briefly"}}
+		} else if err := p.prompts.validate(sc.stage, content, &v); err != nil {
+			vd = verdict{Problems: []string{err.Error()}}
+		} else {
+			vd = check(ctx, &v)
+			if vd.Fatal != nil {
+				r.ledger.add(sc.stage, attempt, false, false, usage, cost)
+				return fmt.Errorf("%s: %w", sc.stage, vd.Fatal)
+			}
+			if vd.Score > bestScore || best == nil {
+				vv := v
+				best, bestScore, bestProbs, bestText = &vv, vd.Score, vd.Problems, content
+			}
+			if len(vd.Problems) == 0 || vd.Accept {
+				best, bestProbs, bestText = &v, vd.Problems, content
+				return finish(true, nil)
+			}
+		}
+		lastProbs = vd.Problems
+		if r.rep != nil && len(vd.Problems) > 0 {
+			r.rep.Repairs = append(r.rep.Repairs, fmt.Sprintf("%s attempt %d: %s", sc.stage, attempt, strings.Join(firstN(vd.Problems, 2), "; ")))
+		}
+		r.logf("%s attempt %d: %d problems: %s", sc.stage, attempt, len(vd.Problems), strings.Join(firstN(vd.Problems, 2), "; "))
+		fb, err := p.prompts.feedbackMessage(sc.stage, attempt, summarize(vd.Problems))
+		if err != nil {
+			return err
+		}
+		msgs = append(msgs, Message{Role: "assistant", Content: content}, Message{Role: "user", Content: fb})
+	}
+	attempt = maxAttempts
+	if best == nil {
+		return finish(false, lastProbs)
+	}
+	return finish(false, bestProbs)
+}
+
+// summarize keeps feedback short: at most 12 problems of at most 600
+// characters each, and says how many were left out.
+func summarize(problems []string) []string {
+	const maxProblems, maxLen = 12, 600
+	var out []string
+	for i, pr := range problems {
+		if i == maxProblems {
+			out = append(out, fmt.Sprintf("(and %d more problems)", len(problems)-maxProblems))
+			break
+		}
+		out = append(out, truncate(pr, maxLen))
+	}
+	return out
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// mustJSON encodes v for prompts and reports.
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,84 @@
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// store keeps each stage's accepted output on disk, keyed by a hash of
+// everything that determines it (stage, prompt and schema text, model,
+// scenario, rendered messages), so a crashed or interrupted run resumes
+// without asking the model again. Files are written to a temporary name and
+// renamed, so a crash never leaves a half-written artifact.
+type store struct{ dir string }
+
+func (s store) key(parts ...any) string {
+	h := xxhash.New()
+	for _, p := range parts {
+		b, _ := json.Marshal(p)
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+func (s store) path(key string) string { return filepath.Join(s.dir, key[:2], key+".json") }
+
+func (s store) get(key string, v any) (bool, error) {
+	if s.dir == "" {
+		return false, nil
+	}
+	b, err := os.ReadFile(s.path(key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, nil // a damaged artifact is redone, not trusted
+	}
+	return true, nil
+}
+
+func (s store) put(key string, v any) error {
+	if s.dir == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(s.path(key), b)
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
