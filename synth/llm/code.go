@@ -200,7 +200,7 @@ func (r *envRun) testTools(ctx context.Context, env *runtime.Env, code map[strin
 			continue
 		}
 		keep = append(keep, t)
-		problems = append(problems, fmt.Sprintf("tool %s fails test %d: called with %s it should give %s (%s) but returned %s; judge: %s",
+		problems = append(problems, fmt.Sprintf("tool %s fails test %d: called with %s it should give %s (%s) but returned %s; the judge says the code is wrong: %s",
 			t.Tool, i+1, compactJSON(t.Arguments), expectWord(t.Expect), t.Why, got, v.Reason))
 	}
 	r.tests = keep
@@ -249,7 +249,10 @@ func (r *envRun) judge(ctx context.Context, t toolTest, got string, code map[str
 	}
 	var out judgeOut
 	data := with(r.base(), "Test", t, "Observed", got, "Code", src.String())
-	err := runStage(ctx, r, stageCall{stage: StageJudge, key: r.sc.Name, data: data}, &out, func(context.Context, *judgeOut) verdict { return verdict{} })
+	// The verdict is about the test and what it observed; keyed by those, a
+	// resumed run does not ask again when only unrelated code changed.
+	key := r.sc.Name + "\x00" + t.String() + "\x00" + got
+	err := runStage(ctx, r, stageCall{stage: StageJudge, key: key, keyOnly: true, data: data}, &out, func(context.Context, *judgeOut) verdict { return verdict{} })
 	return out, err
 }
 

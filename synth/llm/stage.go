@@ -44,6 +44,9 @@ type stageCall struct {
 	stage string
 	key   string // extra cache-key material (scenario, round)
 	data  any    // template data
+	// keyOnly caches by key alone, not by the rendered messages: for a
+	// verdict that depends on less than the prompt shows (the judge's).
+	keyOnly bool
 }
 
 // cachedStage is what the artifact store keeps for a stage.
@@ -67,7 +70,12 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 	if err != nil {
 		return err
 	}
-	key := p.store.key(sc.stage, p.prompts.text[sc.stage], p.cfg.Client.Model, sc.key, msgs)
+	var key string
+	if sc.keyOnly {
+		key = p.store.key(sc.stage, p.prompts.text[sc.stage], p.cfg.Client.Model, sc.key)
+	} else {
+		key = p.store.key(sc.stage, p.prompts.text[sc.stage], p.cfg.Client.Model, sc.key, msgs)
+	}
 	var cached cachedStage
 	if ok, err := p.store.get(key, &cached); err != nil {
 		return err

@@ -1,0 +1,195 @@
+package llm
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmenv/wasmenv/internal/testcache"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+func TestMain(m *testing.M) { testcache.Main(m) }
+
+func replayConfig(srv *replayServer, out string) Config {
+	return Config{
+		Client: &Client{BaseURL: srv.URL + "/v1", Model: "Qwen/Qwen2.5-Coder-32B-Instruct", APIKey: "test-key",
+			Backoff: time.Millisecond, Prices: Prices{Input: 0.20, Output: 0.60}},
+		OutDir:           out,
+		Seeds:            []string{"public libraries", "healthcare clinics"},
+		NumScenarios:     3,
+		TasksPerScenario: 2,
+		ProbeRounds:      1,
+		AuthAssumed:      true,
+		Jobs:             2,
+	}
+}
+
+// TestPipelineReplay drives the whole pipeline against recorded model
+// responses for two scenarios (and a near-duplicate third), including
+// answers that must be repaired: invalid SQL and a host-clock default in
+// the schema, an INSERT out of foreign-key order, a forbidden import, a Go
+// type error, a tool that fails its own test, a test that is wrong, and a
+// verifier that passes on the initial state. Then it runs again over the
+// same directory against a server that answers nothing, which must resume
+// from the stored artifacts.
+func TestPipelineReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	srv := newReplayServer(t)
+	out := t.TempDir()
+	ctx := context.Background()
+	rep, err := Run(ctx, replayConfig(srv, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Every recorded response was asked for: each repair path ran.
+	for _, e := range srv.index {
+		if srv.used[e.File] == 0 {
+			t.Errorf("recorded response %s was never requested", e.File)
+		}
+	}
+	// The 429 was retried; json_schema was refused once and JSON mode used after.
+	if !srv.got429 {
+		t.Error("the rate-limited request was not retried")
+	}
+	for i, f := range srv.formats {
+		if f != "json_object" {
+			t.Errorf("request %d used response_format %q after the server refused json_schema", i, f)
+		}
+	}
+
+	if len(rep.Duplicates) != 1 || rep.Duplicates[0].What != "library-loans-desk" {
+		t.Errorf("duplicates = %+v, want library-loans-desk dropped", rep.Duplicates)
+	}
+	if rep.Scenarios != 2 || rep.Kept != 2 {
+		t.Fatalf("scenarios %d, kept %d; want 2 and 2: %+v", rep.Scenarios, rep.Kept, rep.Envs)
+	}
+	envs := map[string]EnvReport{}
+	for _, e := range rep.Envs {
+		envs[e.Scenario.Name] = e
+	}
+	lib, clinic := envs["library-lending"], envs["clinic-appointments"]
+
+	// Library: the schema is repaired after a syntax error and a host-clock
+	// default; the code after a forbidden import and then a type error.
+	wantRepairs(t, lib, "schema attempt 1", "syntax error", "reads the host clock")
+	wantRepairs(t, lib, "code attempt 1", `import "os" is not allowed in tool code`)
+	wantRepairs(t, lib, "code attempt 2", "cannot use count.Int", "as int value")
+	if s := lib.Stages[StageSchema]; s.Trials != 2 || s.Passed != 1 {
+		t.Errorf("library schema stage: %+v, want 2 trials and a pass", s)
+	}
+	if s := lib.Stages[StageCode]; s.Trials != 3 || s.Passed != 1 {
+		t.Errorf("library code stage: %+v, want 3 trials and a pass", s)
+	}
+
+	// Clinic: the one INSERT out of foreign-key order (1 of 12, under 10%)
+	// is dropped and the rest kept; the wrong test is dropped, the wrong
+	// code repaired; the verifier passing on the initial state repaired.
+	wantDropped(t, clinic, "data statement 11", "FOREIGN KEY constraint failed")
+	wantDropped(t, clinic, `tool test find_patient({"phone":"555-0199"})`, "judged a bad test")
+	wantRepairs(t, clinic, "code attempt 1", "tool book_appointment fails test 5", "the judge says the code is wrong")
+	wantRepairs(t, clinic, "verifiers attempt 1", "cancel-dermatology-visit: its checks already pass on the initial state")
+	if s := clinic.Stages[StageData]; s.Trials != 1 || s.Passed != 1 {
+		t.Errorf("clinic data stage: %+v, want 1 trial and a pass", s)
+	}
+	if clinic.Tests != 7 {
+		t.Errorf("clinic kept %d tool tests, want 7 (one of 8 judged bad)", clinic.Tests)
+	}
+
+	for _, e := range []EnvReport{lib, clinic} {
+		if e.Tasks != 2 || e.Tools != 4 || e.PassRate != 1 {
+			t.Errorf("%s: %d tasks, %d tools, pass rate %.2f; want 2, 4, 1", e.Scenario.Name, e.Tasks, e.Tools, e.PassRate)
+		}
+		checkKeptEnv(t, e)
+	}
+	if rep.TotalTokens == 0 || rep.TotalCost == 0 {
+		t.Errorf("no tokens or cost accounted: %d, %f", rep.TotalTokens, rep.TotalCost)
+	}
+	for _, f := range []string{"report.json", "report.md", "reports/library-lending.json", "reports/clinic-appointments.json"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	t.Logf("report.md:\n%s", md)
+	if !strings.Contains(string(md), "| code | 2 | 2 | 100% | 5 |") {
+		t.Errorf("report.md lacks the code stage row (2 runs, 5 trials):\n%s", md)
+	}
+
+	// Resume: the same run over the same directory asks the model nothing.
+	srv.mu.Lock()
+	srv.refuse = true
+	srv.mu.Unlock()
+	rep2, err := Run(ctx, replayConfig(srv, out))
+	if err != nil {
+		t.Fatalf("resumed run: %v", err)
+	}
+	if srv.refused != 0 {
+		t.Errorf("the resumed run asked the model %d times", srv.refused)
+	}
+	if rep2.Kept != 2 || rep2.Stages[StageCode].Cached != 2 || rep2.Stages[StageCode].Trials != 0 {
+		t.Errorf("resumed run: kept %d, code stage %+v; want 2 kept, all cached", rep2.Kept, rep2.Stages[StageCode])
+	}
+}
+
+func wantRepairs(t *testing.T, e EnvReport, prefix string, parts ...string) {
+	t.Helper()
+	for _, r := range e.Repairs {
+		if !strings.HasPrefix(r, prefix) {
+			continue
+		}
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(r, p)
+		}
+		if ok {
+			return
+		}
+	}
+	t.Errorf("%s: no repair %q with %q; repairs:\n%s", e.Scenario.Name, prefix, parts, strings.Join(e.Repairs, "\n"))
+}
+
+func wantDropped(t *testing.T, e EnvReport, what, reason string) {
+	t.Helper()
+	for _, d := range e.Dropped {
+		if strings.Contains(d.What, what) && strings.Contains(d.What+" "+d.Reason, reason) {
+			return
+		}
+	}
+	t.Errorf("%s: nothing dropped like %q (%q): %+v", e.Scenario.Name, what, reason, e.Dropped)
+}
+
+// checkKeptEnv loads a kept bundle as a user would and checks the gates
+// again from the outside: every task's ground truth scores 1.0 and its
+// initial state less; the source has no forbidden import.
+func checkKeptEnv(t *testing.T, e EnvReport) {
+	t.Helper()
+	ctx := context.Background()
+	env, err := runtime.Load(ctx, e.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", e.Scenario.Name, err)
+	}
+	defer env.Close()
+	if len(env.Bundle.Tasks) != e.Tasks {
+		t.Errorf("%s: bundle has %d tasks, report says %d", e.Scenario.Name, len(env.Bundle.Tasks), e.Tasks)
+	}
+	for _, task := range env.Bundle.Tasks {
+		probs, err := gateTask(ctx, env, task)
+		if err != nil || len(probs) > 0 {
+			t.Errorf("%s: task %s fails its gates: %v %v", e.Scenario.Name, task.ID, err, probs)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(e.Dir, "tools", "*.go"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if strings.Contains(string(b), `"os"`) {
+			t.Errorf("%s imports os", f)
+		}
+	}
+}
