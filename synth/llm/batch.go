@@ -116,6 +116,7 @@ func (p *pipeline) scenarios(ctx context.Context, rep *BatchReport) ([]Scenario,
 		seen[name]++
 		list[i].Name = name
 	}
+	rep.Proposed = len(list)
 	texts := make([]string, len(list))
 	for i, s := range list {
 		texts[i] = s.Title + ". " + s.Description

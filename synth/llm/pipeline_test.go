@@ -118,8 +118,8 @@ func TestPipelineReplay(t *testing.T) {
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
 	t.Logf("report.md:\n%s", md)
-	if !strings.Contains(string(md), "| code | 2 | 2 | 100% | 5 |") {
-		t.Errorf("report.md lacks the code stage row (2 runs, 5 trials):\n%s", md)
+	if !strings.Contains(string(md), "| code | 2 | 2 | 100% | 0 | 5 |") {
+		t.Errorf("report.md lacks the code stage row (2 runs, none on the first try, 5 trials):\n%s", md)
 	}
 
 	// Resume: the same run over the same directory asks the model nothing.
@@ -191,5 +191,42 @@ func checkKeptEnv(t *testing.T, e EnvReport) {
 		if strings.Contains(string(b), `"os"`) {
 			t.Errorf("%s imports os", f)
 		}
+	}
+}
+
+// TestPipelineDropsWhatItCannotRepair runs the same recorded answers with
+// no retries: the library's first schema has failing statements and the
+// clinic's first code fails a tool test, so both are dropped with the
+// stage and the problem as the reason, and nothing is written for them.
+func TestPipelineDropsWhatItCannotRepair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	srv := newReplayServer(t)
+	out := t.TempDir()
+	cfg := replayConfig(srv, out)
+	cfg.MaxAttempts = 1
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kept != 0 {
+		t.Fatalf("kept %d environments, want 0", rep.Kept)
+	}
+	reasons := map[string]string{}
+	for _, e := range rep.Envs {
+		reasons[e.Scenario.Name] = e.Reason
+		if _, err := os.Stat(filepath.Join(out, e.Scenario.Name+".wasm")); err == nil {
+			t.Errorf("%s: a bundle was written for a dropped environment", e.Scenario.Name)
+		}
+	}
+	if r := reasons["library-lending"]; !strings.HasPrefix(r, "schema: 1 attempts") || !strings.Contains(r, "syntax error") {
+		t.Errorf("library reason = %q", r)
+	}
+	if r := reasons["clinic-appointments"]; !strings.HasPrefix(r, "code: 1 attempts") || !strings.Contains(r, "book_appointment fails test") {
+		t.Errorf("clinic reason = %q", r)
+	}
+	if s := rep.Stages[StageSchema]; s.Runs != 2 || s.Passed != 1 {
+		t.Errorf("schema stage %+v: want 2 runs, 1 passed", s)
 	}
 }

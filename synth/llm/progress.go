@@ -10,11 +10,11 @@ import (
 // progress draws a one-line bar: environments done, kept, dropped, tokens
 // and cost so far.
 type progress struct {
-	w                          io.Writer
-	mu                         sync.Mutex
+	w                              io.Writer
+	mu                             sync.Mutex
 	total, finished, kept, dropped int
-	tokens                     int
-	cost                       float64
+	tokens                         int
+	cost                           float64
 }
 
 func newProgress(w io.Writer, total int) *progress {

@@ -13,6 +13,7 @@ import (
 type StageStats struct {
 	Runs             int     `json:"runs"`
 	Passed           int     `json:"passed"`
+	FirstTry         int     `json:"first_try"` // passed on the first attempt
 	Cached           int     `json:"cached"`
 	Trials           int     `json:"trials"`
 	PromptTokens     int     `json:"prompt_tokens"`
@@ -31,6 +32,7 @@ func (s StageStats) SuccessRate() float64 {
 func (s *StageStats) merge(o StageStats) {
 	s.Runs += o.Runs
 	s.Passed += o.Passed
+	s.FirstTry += o.FirstTry
 	s.Cached += o.Cached
 	s.Trials += o.Trials
 	s.PromptTokens += o.PromptTokens
@@ -57,6 +59,9 @@ func (l *ledger) add(stage string, trials int, passed, cached bool, u Usage, cos
 	s.Runs++
 	if passed {
 		s.Passed++
+		if trials == 1 && !cached {
+			s.FirstTry++
+		}
 	}
 	if cached {
 		s.Cached++
@@ -104,7 +109,8 @@ type EnvReport struct {
 // BatchReport is the outcome of a whole run (AWM's Table 1 is the model).
 type BatchReport struct {
 	Model         string                `json:"model"`
-	Scenarios     int                   `json:"scenarios"`
+	Proposed      int                   `json:"scenarios_proposed"`
+	Scenarios     int                   `json:"scenarios"` // after deduplication
 	Duplicates    []Dropped             `json:"duplicates,omitempty"`
 	DedupMethod   string                `json:"dedup_method,omitempty"`
 	Kept          int                   `json:"kept"`
@@ -144,16 +150,16 @@ func (b *BatchReport) total() {
 
 // WriteMarkdown writes the report as tables: per stage, then per environment.
 func (b *BatchReport) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "# synth llm report\n\nModel `%s`: %d scenarios, %d duplicates dropped (%s), %d environments kept with %d tools and %d tasks; %d tokens, $%.4f.\n\n",
-		b.Model, b.Scenarios, len(b.Duplicates), orDash(b.DedupMethod), b.Kept, b.ToolsKept, b.TasksKept, b.TotalTokens, b.TotalCost)
-	fmt.Fprintf(w, "| stage | runs | passed | success | trials | cached | prompt tokens | completion tokens | cost $ |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "# synth llm report\n\nModel `%s`: %d scenarios proposed, %d near-duplicates dropped (%s), %d environments kept of %d with %d tools and %d tasks; %d tokens, $%.4f.\n\n",
+		b.Model, b.Proposed, len(b.Duplicates), orDash(b.DedupMethod), b.Kept, b.Scenarios, b.ToolsKept, b.TasksKept, b.TotalTokens, b.TotalCost)
+	fmt.Fprintf(w, "| stage | runs | passed | success | first try | trials | cached | prompt tokens | completion tokens | cost $ |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, st := range Stages {
 		s, ok := b.Stages[st]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %.0f%% | %d | %d | %d | %d | %.4f |\n", st, s.Runs, s.Passed, 100*s.SuccessRate(),
-			s.Trials, s.Cached, s.PromptTokens, s.CompletionTokens, s.Cost)
+		fmt.Fprintf(w, "| %s | %d | %d | %.0f%% | %d | %d | %d | %d | %d | %.4f |\n", st, s.Runs, s.Passed, 100*s.SuccessRate(),
+			s.FirstTry, s.Trials, s.Cached, s.PromptTokens, s.CompletionTokens, s.Cost)
 	}
 	fmt.Fprintf(w, "\n| environment | kept | tools | tasks | tool tests | probe pass rate | dropped | reason |\n|---|---|---:|---:|---:|---:|---:|---|\n")
 	envs := append([]EnvReport(nil), b.Envs...)
