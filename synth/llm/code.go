@@ -222,6 +222,11 @@ func runToolTest(ctx context.Context, env *runtime.Env, t toolTest) (got string,
 		return "", false, err
 	}
 	got = truncate(res.Content, 400)
+	if res.Outcome.EnvFault() {
+		// A crash, a timeout or refused SQL is the code's fault whatever
+		// the test expected.
+		return fmt.Sprintf("a failure of the tool itself (%s): %s", res.Outcome, got), false, nil
+	}
 	if res.IsError {
 		got = "an error: " + got
 	} else {

@@ -26,6 +26,7 @@ type probeResult struct {
 	Args    json.RawMessage `json:"arguments"`
 	Expect  string          `json:"expect"`
 	IsError bool            `json:"is_error"`
+	Fault   string          `json:"-"` // an environment fault: fails whatever the checker says
 	Result  string          `json:"result"`
 }
 
@@ -92,6 +93,10 @@ func (r *envRun) runProbes(ctx context.Context, env *runtime.Env, tools []envpkg
 		}
 		for _, res := range results {
 			total++
+			if res.Fault != "" {
+				failures = append(failures, fmt.Sprintf("round %d call %d %s: the tool failed (%s)", round, res.Index, res.Tool, res.Fault))
+				continue
+			}
 			if pass[res.Index] {
 				passed++
 				continue
@@ -133,6 +138,9 @@ func execProbe(ctx context.Context, env *runtime.Env, round int, calls []probeCa
 		}
 		out = append(out, probeResult{Index: i + 1, Tool: c.Tool, Args: args, Expect: c.Expect,
 			IsError: res.IsError, Result: truncate(strings.TrimSpace(res.Content), 600)})
+		if res.Outcome.EnvFault() {
+			out[len(out)-1].Fault = string(res.Outcome)
+		}
 	}
 	return out, nil
 }
