@@ -83,7 +83,6 @@ type limits struct {
 	CallTimeout string `yaml:"call_timeout,omitempty"`
 }
 
-
 func (e *Env) render() (map[string][]byte, error) {
 	if !nameRE.MatchString(e.Name) {
 		return nil, fmt.Errorf("%w: name %q must match %s", ErrInvalid, e.Name, nameRE)
