@@ -205,8 +205,11 @@ func chooseNaturalKeys(t *Table) {
 		if c.Kind != Text || t.ForeignKeyOf(c.Name) != nil || c.Enum != nil || freeTextName(c.Name) {
 			continue
 		}
-		unique := c.Unique || (t.Rows >= 2 && c.Nulls == 0 && c.Distinct == t.Rows)
-		if !unique || nonNull(c) == 0 {
+		// A declared UNIQUE column counts; a column that merely happens to be
+		// unique in the data counts only if its name says it identifies
+		// (an email, a name, a code), not a date or a first name.
+		byData := t.Rows >= 2 && c.Nulls == 0 && c.Distinct == t.Rows && nameRanked(c.Name) && !partialName(c.Name) && !dateName(c.Name)
+		if !(c.Unique || byData) || nonNull(c) == 0 {
 			continue
 		}
 		if t.IsKey(c.Name) && len(t.PrimaryKey) == 1 && !nameRanked(c.Name) {
@@ -250,4 +253,14 @@ func nameRanked(col string) bool {
 		}
 	}
 	return false
+}
+
+func partialName(col string) bool {
+	l := strings.ToLower(col)
+	return strings.Contains(l, "first") || strings.Contains(l, "last") || strings.Contains(l, "middle") || strings.Contains(l, "given") || strings.Contains(l, "family")
+}
+
+func dateName(col string) bool {
+	l := strings.ToLower(col)
+	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on")
 }

@@ -149,3 +149,11 @@ func Singular(name string) string {
 	}
 	return head + last
 }
+
+// ForeignKeyRef returns the table that col refers to, or "".
+func (t *Table) ForeignKeyRef(col string) string {
+	if fk := t.ForeignKeyOf(col); fk != nil {
+		return fk.RefTable
+	}
+	return ""
+}

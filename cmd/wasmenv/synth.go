@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wasmenv/wasmenv/synth"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/graph"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+func init() { extraCommands = append(extraCommands, synthCmd) }
+
+func synthCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "synth", Short: "Synthesize environments and tasks"}
+	cmd.AddCommand(synthFromDBCmd(), synthGraphCmd())
+	return cmd
+}
+
+func synthFromDBCmd() *cobra.Command {
+	var opts synth.Options
+	cmd := &cobra.Command{
+		Use:   "from-db DB.sqlite|DIR -o OUTDIR [--bundle FILE]",
+		Short: "Turn a SQLite database (or a directory of JSON collections) into an environment with tasks",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Log = os.Stderr
+			res, err := synth.FromDB(cmd.Context(), args[0], opts)
+			if res != nil && res.Model != nil && res.Spec != nil && res.Graph != nil {
+				res.Summary.Print(cmd.OutOrStdout())
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s", opts.Out)
+			if opts.Bundle != "" {
+				fmt.Fprintf(cmd.OutOrStdout(), " and %s", opts.Bundle)
+			}
+			fmt.Fprintln(cmd.OutOrStdout())
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Out, "output", "o", "", "environment source directory to write (replaced if it holds an environment)")
+	f.StringVar(&opts.Bundle, "bundle", "", "also write the compiled bundle here")
+	f.StringVar(&opts.Name, "name", "", "environment name (default: from the file name)")
+	f.IntVar(&opts.Tasks, "tasks", 100, "tasks to keep")
+	f.Int64Var(&opts.Seed, "seed", 0, "sampling seed")
+	f.IntVar(&opts.MaxChain, "max-chain", 5, "most tool calls per task")
+	f.Float64Var(&opts.WriteShare, "write-share", 0.5, "share of write tasks")
+	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
+	cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func synthGraphCmd() *cobra.Command {
+	var dot, weak, readOnly bool
+	cmd := &cobra.Command{
+		Use:   "graph DB.sqlite [--dot]",
+		Short: "Print the tool dependency graph of the tools synth would generate (JSON, or DOT)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := dbmodel.Open(args[0], dbmodel.Options{})
+			if err != nil {
+				return err
+			}
+			spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: readOnly})
+			if err != nil {
+				return err
+			}
+			g := graph.Build(spec)
+			if dot {
+				fmt.Fprint(cmd.OutOrStdout(), g.DOT(weak))
+				return nil
+			}
+			b, err := g.JSON()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), string(b))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&dot, "dot", false, "print Graphviz DOT instead of JSON")
+	cmd.Flags().BoolVar(&weak, "weak", false, "with --dot: include weak (name-only) edges")
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "the graph of the read-only toolset")
+	return cmd
+}

@@ -1,0 +1,150 @@
+package synth
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// SmokeResult is one tool's smoke test.
+type SmokeResult struct {
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	Outcome runtime.Outcome `json:"outcome"`
+	Passed  bool            `json:"passed"`
+	Detail  string          `json:"detail,omitempty"`
+}
+
+// Smoke calls every tool once, in a fresh episode, with values taken from
+// the data (a real key, a real natural key, no filters). A read tool
+// passes when it returns a result; a write tool passes when it returns a
+// result or a clear tool error (a refused delete), never an environment
+// failure (trap, timeout, refused SQL) or an argument the schema rejects.
+func Smoke(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, src *sqlite3.Conn) ([]SmokeResult, error) {
+	var out []SmokeResult
+	for _, t := range spec.Tools {
+		args, err := smokeArgs(spec, t, src)
+		if err != nil {
+			return nil, fmt.Errorf("smoke %s: %w", t.Name, err)
+		}
+		raw, _ := json.Marshal(args)
+		ep, err := env.NewEpisode("", 1)
+		if err != nil {
+			return nil, err
+		}
+		res, err := ep.Call(ctx, t.Name, raw)
+		ep.Close()
+		if err != nil {
+			return nil, err
+		}
+		r := SmokeResult{Tool: t.Name, Args: raw, Outcome: res.Outcome}
+		switch {
+		case res.Outcome == runtime.OutcomeOK:
+			r.Passed = true
+		case res.Outcome == runtime.OutcomeToolError && t.Kind.Writes():
+			r.Passed = true
+			r.Detail = res.Content
+		default:
+			r.Detail = res.Content
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// smokeArgs builds arguments for t from one row of its table.
+func smokeArgs(spec *toolgen.Spec, t *toolgen.Tool, src *sqlite3.Conn) (map[string]any, error) {
+	table := t.Table
+	if t.Kind == toolgen.Parent || t.Kind == toolgen.Children {
+		table = t.Parent // the row whose key is given
+	}
+	row, err := firstRow(src, spec.Model.Table(table), t)
+	if err != nil {
+		return nil, err
+	}
+	args := map[string]any{}
+	for _, p := range t.Params {
+		if !p.Required && p.Op != toolgen.OpSet {
+			continue
+		}
+		col := p.Column
+		if t.Kind == toolgen.Children && p.Op == toolgen.OpKey {
+			col = t.Via.RefColumns[0]
+		}
+		v, ok := row[col]
+		if !ok || v == nil {
+			if p.Required {
+				v = zero(p.Type)
+			} else {
+				continue
+			}
+		}
+		if _, blob := v.([]byte); blob {
+			continue
+		}
+		args[p.Name] = convert(v, p.Type)
+	}
+	return args, nil
+}
+
+func firstRow(src *sqlite3.Conn, t *dbmodel.Table, tool *toolgen.Tool) (map[string]any, error) {
+	row := map[string]any{}
+	if t == nil || t.Rows == 0 {
+		return row, nil
+	}
+	where := ""
+	if tool.Kind == toolgen.Parent && tool.Via != nil {
+		where = " WHERE " + dbmodel.Quote(tool.Via.Columns[0]) + " IS NOT NULL"
+	}
+	sel := "*"
+	if t.RowID {
+		sel = "rowid AS " + dbmodel.Quote(dbmodel.RowIDColumn) + ", *"
+	}
+	stmt, _, err := src.Prepare("SELECT " + sel + " FROM " + dbmodel.Quote(t.Name) + where + " LIMIT 1")
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	if stmt.Step() {
+		for i := range stmt.ColumnCount() {
+			row[stmt.ColumnName(i)] = dbmodel.ColumnValue(stmt, i)
+		}
+	}
+	return row, stmt.Err()
+}
+
+func zero(typ string) any {
+	switch typ {
+	case "string":
+		return "x"
+	case "boolean":
+		return false
+	}
+	return 0
+}
+
+func convert(v any, typ string) any {
+	switch typ {
+	case "string":
+		switch x := v.(type) {
+		case string:
+			return x
+		case []byte:
+			return string(x)
+		}
+		return fmt.Sprint(v)
+	case "boolean":
+		return v == int64(1)
+	case "integer":
+		if f, ok := v.(float64); ok {
+			return int64(f)
+		}
+	}
+	return v
+}

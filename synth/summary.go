@@ -1,0 +1,132 @@
+package synth
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/synth/gates"
+	"github.com/wasmenv/wasmenv/synth/graph"
+	"github.com/wasmenv/wasmenv/synth/tasks"
+)
+
+// Timing is one stage's wall time.
+type Timing struct {
+	Stage   string  `json:"stage"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Summary is the report of a FromDB run.
+type Summary struct {
+	Tables        int            `json:"tables"`
+	Rows          int64          `json:"rows"`
+	InferredFKs   []string       `json:"inferred_foreign_keys,omitempty"`
+	Tools         int            `json:"tools"`
+	ToolsPerTable map[string]int `json:"tools_per_table"`
+	ToolsByKind   map[string]int `json:"tools_by_kind"`
+	SmokePassed   int            `json:"smoke_passed"`
+	SmokeFailed   []string       `json:"smoke_failed,omitempty"`
+	Graph         graph.Stats    `json:"graph"`
+	Tasks         tasks.Stats    `json:"tasks"`
+	Chain3Plus    float64        `json:"share_chain_3plus"`
+	Timings       []Timing       `json:"timings"`
+	Seconds       float64        `json:"seconds"`
+}
+
+func (s *Summary) fill(r *Result, st tasks.Stats) {
+	s.Tables = len(r.Model.Tables)
+	s.ToolsPerTable, s.ToolsByKind = map[string]int{}, map[string]int{}
+	for _, t := range r.Model.Tables {
+		s.Rows += t.Rows
+		for _, fk := range t.ForeignKeys {
+			if fk.Inferred {
+				s.InferredFKs = append(s.InferredFKs, fmt.Sprintf("%s.%s → %s.%s (%s)", t.Name, strings.Join(fk.Columns, ","), fk.RefTable, strings.Join(fk.RefColumns, ","), fk.Reason))
+			}
+		}
+	}
+	s.Tools = len(r.Spec.Tools)
+	for _, t := range r.Spec.Tools {
+		tbl := t.Table
+		if t.Kind == "parent" {
+			tbl = t.Parent
+		}
+		s.ToolsPerTable[tbl]++
+		s.ToolsByKind[string(t.Kind)]++
+	}
+	for _, sm := range r.Smoke {
+		if sm.Passed {
+			s.SmokePassed++
+		}
+	}
+	s.Graph = r.Graph.Stats()
+	s.Tasks = st
+	n3 := 0
+	for n, c := range st.ChainHist {
+		if n >= 3 {
+			n3 += c
+		}
+	}
+	if st.Kept > 0 {
+		s.Chain3Plus = float64(n3) / float64(st.Kept)
+	}
+}
+
+// JSON renders the summary.
+func (s *Summary) JSON() []byte {
+	b, _ := json.MarshalIndent(s, "", "  ")
+	return append(b, '\n')
+}
+
+// Print writes the summary for a person.
+func (s *Summary) Print(w io.Writer) {
+	fmt.Fprintf(w, "database: %d tables, %d rows, %d inferred references\n", s.Tables, s.Rows, len(s.InferredFKs))
+	for _, fk := range s.InferredFKs {
+		fmt.Fprintf(w, "  inferred: %s\n", fk)
+	}
+	kinds := sortedKeys(s.ToolsByKind)
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s %d", k, s.ToolsByKind[k]))
+	}
+	fmt.Fprintf(w, "tools: %d (%s); smoke tests passed %d/%d\n", s.Tools, strings.Join(parts, ", "), s.SmokePassed, s.Tools)
+	fmt.Fprintf(w, "graph: %d independent tools, %d strong and %d weak edges, %d external and %d internal parameters\n",
+		s.Graph.Independent, s.Graph.Strong, s.Graph.Weak, s.Graph.External, s.Graph.Internal)
+	t := s.Tasks
+	fmt.Fprintf(w, "tasks: kept %d (%d read, %d write) of %d attempts; %d dead ends\n", t.Kept, t.Reads, t.Writes, t.Attempts, t.DeadEnds)
+	var hist []string
+	lens := make([]int, 0, len(t.ChainHist))
+	for n := range t.ChainHist {
+		lens = append(lens, n)
+	}
+	sort.Ints(lens)
+	for _, n := range lens {
+		hist = append(hist, fmt.Sprintf("%d calls: %d", n, t.ChainHist[n]))
+	}
+	fmt.Fprintf(w, "  chain lengths: %s (%.0f%% with 3+ calls)\n", strings.Join(hist, ", "), 100*s.Chain3Plus)
+	var kk []string
+	for _, k := range sortedKeys(t.ByKind) {
+		kk = append(kk, fmt.Sprintf("%s %d", k, t.ByKind[k]))
+	}
+	fmt.Fprintf(w, "  final steps: %s\n", strings.Join(kk, ", "))
+	var gg []string
+	for _, g := range gates.All {
+		gg = append(gg, fmt.Sprintf("%s %d", g, t.Gates.Dropped[g]))
+	}
+	fmt.Fprintf(w, "gates: checked %d, kept %d; dropped: %s\n", t.Gates.Checked, t.Gates.Kept, strings.Join(gg, ", "))
+	var tt []string
+	for _, x := range s.Timings {
+		tt = append(tt, fmt.Sprintf("%s %.1fs", x.Stage, x.Seconds))
+	}
+	fmt.Fprintf(w, "time: %.1fs (%s)\n", s.Seconds, strings.Join(tt, ", "))
+}
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,346 @@
+package synth_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/testcache"
+	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth"
+)
+
+func TestMain(m *testing.M) { testcache.Main(m) }
+
+// testSchema has 11 tables: declared and undeclared references, a
+// composite key, a table without a key, NULLs and unicode.
+const testSchema = `
+CREATE TABLE countries (code TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE cities (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country_code TEXT NOT NULL REFERENCES countries(code), population INTEGER);
+CREATE TABLE authors (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, full_name TEXT NOT NULL, city_id INTEGER REFERENCES cities(id), born TEXT);
+CREATE TABLE publishers (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, city_id INTEGER);
+CREATE TABLE books (isbn TEXT PRIMARY KEY, title TEXT NOT NULL, publisher_id INTEGER REFERENCES publishers(id), year INTEGER, price REAL, format TEXT NOT NULL DEFAULT 'paper' CHECK (format IN ('paper', 'hardcover', 'ebook')));
+CREATE TABLE book_authors (isbn TEXT NOT NULL REFERENCES books(isbn), author_id INTEGER NOT NULL REFERENCES authors(id), role TEXT NOT NULL, PRIMARY KEY (isbn, author_id));
+CREATE TABLE members (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL, city_id INTEGER, status TEXT NOT NULL, joined_at TEXT NOT NULL);
+CREATE TABLE loans (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL REFERENCES members(id), isbn TEXT NOT NULL REFERENCES books(isbn), loaned_at TEXT NOT NULL, returned_at TEXT);
+CREATE TABLE reviews (id INTEGER PRIMARY KEY, member_id INTEGER, isbn TEXT, stars INTEGER NOT NULL CHECK (stars BETWEEN 1 AND 5), body TEXT);
+CREATE TABLE branches (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, city_id INTEGER REFERENCES cities(id), is_open INTEGER NOT NULL DEFAULT 1);
+CREATE TABLE audit_log (at TEXT, member_id INTEGER, action TEXT);
+`
+
+// makeDB builds the test database with deterministic data.
+func makeDB(t testing.TB, path string, scale int) {
+	conn, err := sqlite3.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Exec(testSchema + "BEGIN;"); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	ex := func(sql string, args ...any) {
+		s, _, err := conn.Prepare(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for i, a := range args {
+			switch v := a.(type) {
+			case int:
+				s.BindInt(i+1, v)
+			case float64:
+				s.BindFloat(i+1, v)
+			case string:
+				s.BindText(i+1, v)
+			case nil:
+				s.BindNull(i + 1)
+			}
+		}
+		if err := s.Exec(); err != nil {
+			t.Fatal(sql, err)
+		}
+	}
+	countries := []string{"Deutschland", "日本", "France", "España", "Ελλάδα", "Canada"}
+	for i, c := range countries {
+		ex(`INSERT INTO countries VALUES (?, ?)`, fmt.Sprintf("C%c", 'A'+i), c)
+	}
+	nCities := 20 * scale
+	for i := 1; i <= nCities; i++ {
+		var pop any = 1000 * (i + 7)
+		if i%5 == 0 {
+			pop = nil
+		}
+		ex(`INSERT INTO cities VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("Città %d", i), fmt.Sprintf("C%c", 'A'+i%6), pop)
+	}
+	statuses := []string{"active", "suspended", "closed"}
+	formats := []string{"paper", "hardcover", "ebook"}
+	roles := []string{"author", "editor", "translator"}
+	nAuthors, nPubs, nBooks, nMembers := 30*scale, 8*scale, 80*scale, 60*scale
+	for i := 1; i <= nAuthors; i++ {
+		var city any = 1 + r.IntN(nCities)
+		if i%7 == 0 {
+			city = nil
+		}
+		ex(`INSERT INTO authors VALUES (?, ?, ?, ?, ?)`, i, fmt.Sprintf("author%d@example.org", i), fmt.Sprintf("Zoë Author %d", i), city, fmt.Sprintf("19%02d-01-%02d", 40+i%60, 1+i%28))
+	}
+	for i := 1; i <= nPubs; i++ {
+		ex(`INSERT INTO publishers VALUES (?, ?, ?)`, i, fmt.Sprintf("Verlag Nº%d", i), 1+r.IntN(nCities))
+	}
+	for i := 1; i <= nBooks; i++ {
+		var price any = float64(500+r.IntN(5000)) / 100
+		if i%9 == 0 {
+			price = nil
+		}
+		ex(`INSERT INTO books VALUES (?, ?, ?, ?, ?, ?)`, fmt.Sprintf("978-%07d", i), fmt.Sprintf("The Book of %d Things", i), 1+r.IntN(nPubs), 1950+r.IntN(70), price, formats[r.IntN(3)])
+		for j := 0; j < 1+r.IntN(3); j++ {
+			ex(`INSERT OR IGNORE INTO book_authors VALUES (?, ?, ?)`, fmt.Sprintf("978-%07d", i), 1+r.IntN(nAuthors), roles[r.IntN(3)])
+		}
+	}
+	for i := 1; i <= nMembers; i++ {
+		ex(`INSERT INTO members VALUES (?, ?, ?, ?, ?, ?)`, i, fmt.Sprintf("member%d@example.net", i), fmt.Sprintf("Member Nummer %d", i), 1+r.IntN(nCities), statuses[r.IntN(3)], fmt.Sprintf("2023-%02d-%02d", 1+i%12, 1+i%28))
+	}
+	for i := 1; i <= 150*scale; i++ {
+		var ret any = fmt.Sprintf("2024-02-%02d", 1+i%28)
+		if i%3 == 0 {
+			ret = nil
+		}
+		ex(`INSERT INTO loans VALUES (?, ?, ?, ?, ?)`, i, 1+r.IntN(nMembers), fmt.Sprintf("978-%07d", 1+r.IntN(nBooks)), fmt.Sprintf("2024-01-%02d", 1+i%28), ret)
+	}
+	for i := 1; i <= 100*scale; i++ {
+		ex(`INSERT INTO reviews VALUES (?, ?, ?, ?, ?)`, i, 1+r.IntN(nMembers), fmt.Sprintf("978-%07d", 1+r.IntN(nBooks)), 1+r.IntN(5), "Très bien — 很好")
+	}
+	for i := 1; i <= 5; i++ {
+		ex(`INSERT INTO branches VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("Branch %d", i), 1+r.IntN(nCities), i%2)
+	}
+	for i := 1; i <= 40; i++ {
+		ex(`INSERT INTO audit_log VALUES (?, ?, ?)`, fmt.Sprintf("2024-03-%02d", 1+i%28), 1+r.IntN(nMembers), []string{"login", "loan", "return"}[i%3])
+	}
+	if err := conn.Exec("COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// storeDB writes the example store environment's database to a file.
+func storeDB(t testing.TB, dir string) string {
+	b, err := compiler.Build(context.Background(), "../envs/store", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "store.sqlite")
+	if err := os.WriteFile(path, b.DB, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func run(t *testing.T, db string, n int) *synth.Result {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "env")
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: out, Bundle: out + ".wasm", Tasks: n, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Summary.Print(testWriter{t})
+	return res
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return len(p), nil }
+
+// checkResult asserts the done-means properties and replays every kept
+// task from the written bundle.
+func checkResult(t *testing.T, res *synth.Result, n int) {
+	s := res.Summary
+	if s.SmokePassed != s.Tools || s.Tools == 0 {
+		t.Errorf("smoke: %d of %d", s.SmokePassed, s.Tools)
+	}
+	if len(res.Tasks) != n {
+		t.Errorf("kept %d tasks, want %d", len(res.Tasks), n)
+	}
+	if s.Chain3Plus < 0.3 {
+		t.Errorf("only %.0f%% of tasks chain 3+ calls", 100*s.Chain3Plus)
+	}
+	if s.Tasks.Reads == 0 || s.Tasks.Writes == 0 {
+		t.Errorf("reads %d writes %d", s.Tasks.Reads, s.Tasks.Writes)
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	gt, rnd := replayAndRandom(t, env)
+	t.Logf("mean reward: ground truth %.3f, random schema-valid policy %.3f (%d tasks)", gt, rnd, len(res.Bundle.Tasks))
+	if gt != 1 {
+		t.Errorf("ground truth mean reward %.3f, want 1", gt)
+	}
+	if rnd > 0.6*gt {
+		t.Errorf("random policy %.3f is not clearly below the ground truth %.3f", rnd, gt)
+	}
+}
+
+// replayAndRandom scores every task of env twice: replaying its ground
+// truth, and with a random policy that makes as many calls with random
+// schema-valid arguments (values drawn from what earlier calls returned,
+// or random) and answers with its last result.
+func replayAndRandom(t *testing.T, env *runtime.Env) (float64, float64) {
+	ctx := context.Background()
+	tools := env.Tools()
+	r := rand.New(rand.NewPCG(3, 4))
+	var gt, rnd float64
+	for _, task := range env.Bundle.Tasks {
+		ep, err := env.NewEpisode(task.ID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range task.Calls {
+			if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var ans *string
+		if task.Answer != nil {
+			ans = &task.Answer.Value
+		}
+		s, err := ep.Score(ctx, ans)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.AllPassed {
+			t.Errorf("task %s: ground truth scores %.2f", task.ID, s.Reward)
+		}
+		gt += s.Reward
+		ep.Reset()
+		last := ""
+		var seen []any
+		for range len(task.Calls) {
+			tool := tools[r.IntN(len(tools))]
+			args := randomArgs(r, tool, seen)
+			res, err := ep.Call(ctx, tool.Name, args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = res.Content
+			seen = append(seen, values(res.Content)...)
+		}
+		s, err = ep.Score(ctx, &last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rnd += s.Reward
+		ep.Close()
+	}
+	n := float64(len(env.Bundle.Tasks))
+	return gt / n, rnd / n
+}
+
+func values(content string) []any {
+	var v any
+	if json.Unmarshal([]byte(content), &v) != nil {
+		return nil
+	}
+	var out []any
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		case string, float64:
+			out = append(out, x)
+		}
+	}
+	walk(v)
+	return out
+}
+
+func randomArgs(r *rand.Rand, tool envpkg.Tool, seen []any) json.RawMessage {
+	var schema struct {
+		Properties map[string]struct {
+			Type string   `json:"type"`
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	json.Unmarshal(tool.InputSchema, &schema)
+	args := map[string]any{}
+	for _, name := range schema.Required {
+		p := schema.Properties[name]
+		switch {
+		case len(p.Enum) > 0:
+			args[name] = p.Enum[r.IntN(len(p.Enum))]
+		case p.Type == "string":
+			args[name] = fmt.Sprint(pickSeen(r, seen, "x"))
+			if _, ok := args[name].(string); !ok {
+				args[name] = "x"
+			}
+		case p.Type == "integer":
+			if f, ok := pickSeen(r, seen, 1.0).(float64); ok {
+				args[name] = int64(f)
+			} else {
+				args[name] = r.IntN(100)
+			}
+		case p.Type == "number":
+			args[name] = r.Float64() * 100
+		case p.Type == "boolean":
+			args[name] = r.IntN(2) == 0
+		}
+	}
+	b, _ := json.Marshal(args)
+	return b
+}
+
+func pickSeen(r *rand.Rand, seen []any, dflt any) any {
+	if len(seen) == 0 || r.IntN(4) == 0 {
+		return dflt
+	}
+	return seen[r.IntN(len(seen))]
+}
+
+func TestFromDBBuiltDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "library.sqlite")
+	makeDB(t, db, 1)
+	res := run(t, db, 120)
+	if len(res.Model.Tables) < 10 {
+		t.Fatalf("%d tables", len(res.Model.Tables))
+	}
+	if !res.Model.Table("audit_log").RowID || len(res.Model.Table("book_authors").PrimaryKey) != 2 {
+		t.Error("rowid table or composite key not recognized")
+	}
+	inferred := 0
+	for _, tb := range res.Model.Tables {
+		for _, fk := range tb.ForeignKeys {
+			if fk.Inferred {
+				inferred++
+			}
+		}
+	}
+	if inferred < 3 { // publishers.city_id, members.city_id, reviews.member_id, reviews.isbn, audit_log.member_id
+		t.Errorf("only %d inferred references", inferred)
+	}
+	for _, name := range []string{"list_loans_of_member", "get_member_of_loan", "find_member_by_email", "list_book_authors_of_book", "create_loan", "delete_member"} {
+		if res.Spec.Tool(name) == nil {
+			t.Errorf("no tool %s", name)
+		}
+	}
+	checkResult(t, res, 120)
+}
+
+func TestFromDBStore(t *testing.T) {
+	res := run(t, storeDB(t, t.TempDir()), 150)
+	checkResult(t, res, 150)
+}

@@ -1,0 +1,86 @@
+package toolgen
+
+import (
+	"strings"
+	"unicode"
+)
+
+// ident turns any name into lower snake_case ASCII that round-trips through
+// CamelCase (no "_" before a digit), or "" when nothing is left.
+func ident(s string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			if r >= '0' && r <= '9' && under && b.Len() > 0 {
+				s := b.String()
+				b.Reset()
+				b.WriteString(strings.TrimSuffix(s, "_"))
+			}
+			b.WriteRune(r)
+			under = false
+		case r >= 'A' && r <= 'Z':
+			b.WriteRune(unicode.ToLower(r))
+			under = false
+		default:
+			if !under && b.Len() > 0 {
+				b.WriteByte('_')
+				under = true
+			}
+		}
+	}
+	out := strings.Trim(b.String(), "_")
+	if out != "" && out[0] >= '0' && out[0] <= '9' {
+		out = "n" + out
+	}
+	return out
+}
+
+// camel turns snake_case into CamelCase.
+func camel(s string) string {
+	var b strings.Builder
+	for _, p := range strings.Split(s, "_") {
+		if p != "" {
+			b.WriteString(strings.ToUpper(p[:1]) + p[1:])
+		}
+	}
+	return b.String()
+}
+
+// snakeCase is the compiler's rule from a Go name to a tool name.
+func snakeCase(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) {
+			prevLower := i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]))
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if i > 0 && (prevLower || (nextLower && unicode.IsUpper(rs[i-1]))) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// namer hands out unique identifiers within one scope.
+type namer map[string]bool
+
+func (n namer) unique(base, fallback string) string {
+	if base == "" {
+		base = fallback
+	}
+	name := base
+	for i := 2; n[name]; i++ {
+		name = base + strings.Repeat("x", i-1) // no digits: keeps the CamelCase round trip simple
+	}
+	n[name] = true
+	return name
+}
+
+// plainWords renders an identifier for prose ("order_items" → "order items").
+func plainWords(s string) string { return strings.ReplaceAll(s, "_", " ") }
