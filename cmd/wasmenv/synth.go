@@ -12,7 +12,7 @@ import (
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
-func init() { extraCommands = append(extraCommands, synthCmd) }
+func init() { register(synthCmd) }
 
 func synthCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "synth", Short: "Synthesize environments and tasks"}
