@@ -23,11 +23,11 @@ func TestOracleAndRandomOnExamples(t *testing.T) {
 			env := loadExample(t, name)
 			ctx := context.Background()
 			var oracle collect
-			sum, err := rl.Run(ctx, []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 2, MaxTurns: 40}, &oracle)
+			sum, err := rl.Run(ctx, []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 1, MaxTurns: 40}, &oracle)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if sum.Groups != len(env.Bundle.Tasks) || sum.Rollouts != 2*len(env.Bundle.Tasks) {
+			if sum.Groups != len(env.Bundle.Tasks) || sum.Rollouts != len(env.Bundle.Tasks) {
 				t.Fatalf("%d groups, %d rollouts for %d tasks", sum.Groups, sum.Rollouts, len(env.Bundle.Tasks))
 			}
 			for _, r := range oracle.all() {
@@ -37,7 +37,7 @@ func TestOracleAndRandomOnExamples(t *testing.T) {
 				}
 			}
 			var random collect
-			group := 4
+			group := 3
 			sum, err = rl.Run(ctx, []*runtime.Env{env}, &rl.Random{}, rl.Config{Group: group, MaxTurns: 8}, &random)
 			if err != nil {
 				t.Fatal(err)
@@ -45,7 +45,10 @@ func TestOracleAndRandomOnExamples(t *testing.T) {
 			if sum.Rollouts != group*len(env.Bundle.Tasks) {
 				t.Fatalf("random: %d rollouts", sum.Rollouts)
 			}
-			if sum.MeanReward > 0.2 {
+			// Tasks whose right answer changes nothing (τ-bench's refusals)
+			// are solved by a random policy that breaks nothing, so the bar
+			// is half the oracle's reward, not zero.
+			if sum.MeanReward > 0.5 {
 				t.Errorf("random mean reward %.3f: not clearly below the oracle's 1.0", sum.MeanReward)
 			}
 			if sum.EnvSteps == 0 {
