@@ -152,3 +152,10 @@ func TestGroundTruthToolError(t *testing.T) {
 		t.Errorf("notes %q, problems %q; want the note %q and no problem", tr.Notes, tr.Problems, want)
 	}
 }
+
+func TestGroundTruthEnvironmentFailure(t *testing.T) {
+	b := miniBundle(t)
+	b.Tasks[1].Calls[0] = envpkg.Call{Name: "abuse", Arguments: json.RawMessage(`{"mode":"panic"}`)}
+	tr := task(t, run(t, b), "delete-a")
+	wantProblem(t, tr, "call 1 (abuse) of the ground truth failed (trap): Error:")
+}
