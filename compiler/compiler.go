@@ -87,8 +87,13 @@ func build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, []byt
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, t := range tools {
+	names := make([]string, len(tools))
+	for i, t := range tools {
 		src.manifest.Tools = append(src.manifest.Tools, envpkg.Tool{Name: t.name, Description: t.desc, InputSchema: t.schema()})
+		names[i] = t.name
+	}
+	if err := validateTasks(src, names); err != nil {
+		return nil, nil, err
 	}
 	db, err := buildDB(src)
 	if err != nil {

@@ -3,6 +3,7 @@ package compiler
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -65,6 +66,12 @@ func execScript(conn *sqlite3.Conn, path, script string) error {
 		}
 		stmt, tail, err := conn.Prepare(rest)
 		if err != nil {
+			// A syntax error names the token at fault: report its line.
+			var se *sqlite3.Error
+			if errors.As(err, &se) && se.SQL() != "" && strings.HasSuffix(rest, se.SQL()) {
+				at := len(script) - len(se.SQL())
+				line = 1 + strings.Count(script[:at], "\n")
+			}
 			return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
 		}
 		if stmt == nil {
@@ -73,6 +80,13 @@ func execScript(conn *sqlite3.Conn, path, script string) error {
 		err = stmt.Exec()
 		stmt.Close()
 		if err != nil {
+			// SQLite does not say which row of a statement failed: name
+			// the statement's lines.
+			end := len(script) - len(tail)
+			last := 1 + strings.Count(strings.TrimRight(script[:end], " \t\r\n;"), "\n")
+			if last > line {
+				return errAt(fmt.Sprintf("%s:%d", path, line), "in the statement on lines %d-%d: %v", line, last, err)
+			}
 			return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
 		}
 		rest = tail
@@ -297,36 +311,43 @@ func checkQueries(src *source, img []byte) error {
 			}
 		}
 	}
-	for _, t := range src.tasks {
-		if err := checkTaskSQL(conn, t); err != nil {
-			return errAt(filepath.Join(src.dir, "tasks"), "task %s: %v", t.ID, err)
+	for i, t := range src.tasks {
+		if err := checkTaskSQL(conn, t, src.taskPos[i]); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func checkTaskSQL(conn *sqlite3.Conn, t envpkg.Task) error {
+func checkTaskSQL(conn *sqlite3.Conn, t envpkg.Task, pos taskPos) error {
 	if err := conn.Exec("SAVEPOINT task_check"); err != nil {
 		return err
 	}
 	defer conn.Exec("ROLLBACK TO task_check; RELEASE task_check")
 	if t.Setup != "" {
 		if err := execScript(conn, "setup", t.Setup); err != nil {
-			return fmt.Errorf("%v", err)
+			var e *Error
+			if errors.As(err, &e) {
+				return errAt(pos.at("setup"), "task %s: %s: %s", t.ID, e.Pos, e.Msg)
+			}
+			return errAt(pos.at("setup"), "task %s: setup: %v", t.ID, err)
 		}
 	}
 	for i, c := range t.Checks {
+		fail := func(format string, args ...any) error {
+			return errAt(pos.check(i), "task %s: check %d (%s): %s", t.ID, i+1, c.Name, fmt.Sprintf(format, args...))
+		}
 		stmt, tail, err := conn.Prepare(c.SQL)
 		if err != nil {
-			return fmt.Errorf("check %d (%s): %v", i+1, c.Name, err)
+			return fail("%v", err)
 		}
 		readOnly := stmt.ReadOnly()
 		stmt.Close()
 		if strings.TrimSpace(tail) != "" {
-			return fmt.Errorf("check %d (%s): one statement per check", i+1, c.Name)
+			return fail("one statement per check")
 		}
 		if !readOnly {
-			return fmt.Errorf("check %d (%s): a check must be read-only (a SELECT that yields true or false); it would change the database", i+1, c.Name)
+			return fail("a check must be read-only (a SELECT that yields true or false); it would change the database")
 		}
 	}
 	return nil

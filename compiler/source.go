@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,6 +56,7 @@ type source struct {
 	schema   string // schema.sql
 	seed     string // seed.sql, may be empty
 	tasks    []envpkg.Task
+	taskPos  []taskPos         // where each task is, parallel to tasks
 	tools    map[string][]byte // tools/*.go by base name
 }
 
@@ -95,7 +97,13 @@ func loadSource(dir string) (*source, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	dec.KnownFields(true)
 	if err := dec.Decode(&y); err != nil {
-		return nil, errAt(envPath, "%v", err)
+		return nil, yamlError(envPath, raw, err)
+	}
+	root := yamlRoot(raw)
+	at := func(key ...string) string { return fmt.Sprintf("%s:%d", envPath, keyLine(root, key...)) }
+	if !envpkg.ValidEnvName(y.Name) {
+		return nil, errAt(at("name"), "name %q: an environment name is 1 to 64 lowercase letters, digits and '-', not starting with '-' (e.g. %q)",
+			y.Name, suggestName(y.Name))
 	}
 	m := envpkg.Manifest{Name: y.Name, Version: y.Version, Description: strings.TrimSpace(y.Description),
 		Rules: strings.TrimSpace(y.Rules), Limits: envpkg.DefaultLimits}
@@ -105,21 +113,27 @@ func loadSource(dir string) (*source, error) {
 	m.Clock = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	if y.Clock != "" {
 		if m.Clock, err = time.Parse(time.RFC3339, y.Clock); err != nil {
-			return nil, errAt(envPath, "clock: %v", err)
+			return nil, errAt(at("clock"), "clock: %q is not an RFC 3339 time (e.g. 2024-05-15T09:00:00Z)", y.Clock)
 		}
 		m.Clock = m.Clock.UTC()
 	}
 	if y.Limits.CallTimeout != "" {
 		d, err := time.ParseDuration(y.Limits.CallTimeout)
-		if err != nil || d <= 0 {
-			return nil, errAt(envPath, "limits.call_timeout: %q is not a positive duration", y.Limits.CallTimeout)
+		if err != nil || d < time.Millisecond {
+			return nil, errAt(at("limits", "call_timeout"), "limits.call_timeout: %q is not a positive duration of at least 1ms (e.g. 2s, 500ms)", y.Limits.CallTimeout)
 		}
 		m.Limits.CallTimeoutMS = d.Milliseconds()
 	}
 	if y.Limits.MemoryMB != 0 {
+		if y.Limits.MemoryMB < 1 || y.Limits.MemoryMB > envpkg.MaxMemoryMB {
+			return nil, errAt(at("limits", "memory_mb"), "limits.memory_mb: %d is out of range (1 to %d)", y.Limits.MemoryMB, envpkg.MaxMemoryMB)
+		}
 		m.Limits.MemoryMB = y.Limits.MemoryMB
 	}
 	if y.Limits.MaxOutputBytes != 0 {
+		if y.Limits.MaxOutputBytes < 1 {
+			return nil, errAt(at("limits", "max_output_bytes"), "limits.max_output_bytes: %d is out of range (at least 1)", y.Limits.MaxOutputBytes)
+		}
 		m.Limits.MaxOutputBytes = y.Limits.MaxOutputBytes
 	}
 	// export keeps the author's order, so it is read from the node.
@@ -132,7 +146,7 @@ func loadSource(dir string) (*source, error) {
 			m.Export = append(m.Export, envpkg.Collection{Name: y.Export.Content[i].Value, Query: e.Query, Tables: e.Tables})
 		}
 	} else if y.Export.Kind != 0 {
-		return nil, errAt(envPath, "export must be a mapping of collection name to {query, tables}")
+		return nil, errAt(at("export"), "export must be a mapping of collection name to {query, tables}")
 	}
 	s.manifest = m
 	s.imports = y.Imports
@@ -164,7 +178,7 @@ func loadSource(dir string) (*source, error) {
 	if len(s.tools) == 0 {
 		return nil, errAt(toolDir, "no .go files")
 	}
-	if s.tasks, err = loadTasks(dir); err != nil {
+	if s.tasks, s.taskPos, err = loadTasks(dir); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -187,15 +201,20 @@ type callYAML struct {
 	Arguments map[string]any `yaml:"arguments"`
 }
 
-func loadTasks(dir string) ([]envpkg.Task, error) {
+func loadTasks(dir string) ([]envpkg.Task, []taskPos, error) {
 	var tasks []envpkg.Task
+	var pos []taskPos
 	yamlPath := filepath.Join(dir, "tasks.yaml")
 	if raw, err := os.ReadFile(yamlPath); err == nil {
 		var ty []taskYAML
 		dec := yaml.NewDecoder(bytes.NewReader(raw))
 		dec.KnownFields(true)
-		if err := dec.Decode(&ty); err != nil {
-			return nil, errAt(yamlPath, "%v", err)
+		if err := dec.Decode(&ty); err != nil && !errors.Is(err, io.EOF) {
+			return nil, nil, yamlError(yamlPath, raw, err)
+		}
+		pos = yamlTaskPos(yamlPath, yamlRoot(raw))
+		for len(pos) < len(ty) {
+			pos = append(pos, taskPos{file: yamlPath})
 		}
 		for i, t := range ty {
 			task := envpkg.Task{ID: t.ID, Instruction: strings.TrimSpace(t.Instruction), Persona: t.Persona,
@@ -207,7 +226,7 @@ func loadTasks(dir string) ([]envpkg.Task, error) {
 				}
 				b, err := json.Marshal(args)
 				if err != nil {
-					return nil, errAt(yamlPath, "task %d (%s) call %d: arguments: %v", i+1, t.ID, j+1, err)
+					return nil, nil, errAt(pos[i].call(j), "task %d (%s) call %d: arguments: %v", i+1, t.ID, j+1, err)
 				}
 				task.Calls = append(task.Calls, envpkg.Call{Name: c.Name, Arguments: b})
 			}
@@ -217,7 +236,7 @@ func loadTasks(dir string) ([]envpkg.Task, error) {
 			tasks = append(tasks, task)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return nil, nil, err
 	}
 	jsonlPath := filepath.Join(dir, "tasks.jsonl")
 	if f, err := os.Open(jsonlPath); err == nil {
@@ -232,7 +251,7 @@ func loadTasks(dir string) ([]envpkg.Task, error) {
 			dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&t); err != nil {
-				return nil, errAt(fmt.Sprintf("%s:%d", jsonlPath, line), "%v", err)
+				return nil, nil, errAt(fmt.Sprintf("%s:%d", jsonlPath, line), "%v", err)
 			}
 			for j := range t.Calls {
 				if len(t.Calls[j].Arguments) == 0 {
@@ -246,12 +265,13 @@ func loadTasks(dir string) ([]envpkg.Task, error) {
 				t.Checks = []envpkg.Check{}
 			}
 			tasks = append(tasks, t)
+			pos = append(pos, taskPos{file: jsonlPath, line: line})
 		}
 		if err := sc.Err(); err != nil {
-			return nil, errAt(jsonlPath, "%v", err)
+			return nil, nil, errAt(jsonlPath, "%v", err)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return nil, nil, err
 	}
-	return tasks, nil
+	return tasks, pos, nil
 }

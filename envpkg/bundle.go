@@ -288,6 +288,17 @@ var (
 	taskIDRE   = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 )
 
+// MaxMemoryMB is the largest memory limit an environment may ask for.
+const MaxMemoryMB = 4096
+
+// ValidEnvName reports whether s can name an environment: 1 to 64
+// lowercase letters, digits and '-', not starting with '-'.
+func ValidEnvName(s string) bool { return nameRE.MatchString(s) }
+
+// ValidTaskID reports whether s can identify a task: 1 to 128 of
+// A-Z a-z 0-9 _ . : -.
+func ValidTaskID(s string) bool { return taskIDRE.MatchString(s) }
+
 func validateManifest(m *Manifest) error {
 	if !nameRE.MatchString(m.Name) {
 		return corrupt("manifest: environment name %q must match %s", m.Name, nameRE)
@@ -318,8 +329,9 @@ func validateManifest(m *Manifest) error {
 		}
 	}
 	l := m.Limits
-	if l.CallTimeoutMS <= 0 || l.MemoryMB <= 0 || l.MemoryMB > 4096 || l.MaxOutputBytes <= 0 {
-		return corrupt("manifest: limits out of range: %+v", l)
+	if l.CallTimeoutMS <= 0 || l.MemoryMB <= 0 || l.MemoryMB > MaxMemoryMB || l.MaxOutputBytes <= 0 {
+		return corrupt("manifest: limits out of range: call_timeout %d ms (at least 1), memory_mb %d (1 to %d), max_output_bytes %d (at least 1)",
+			l.CallTimeoutMS, l.MemoryMB, MaxMemoryMB, l.MaxOutputBytes)
 	}
 	return nil
 }

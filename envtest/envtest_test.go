@@ -71,7 +71,7 @@ func task(t *testing.T, r *envtest.Report, id string) envtest.TaskResult {
 func wantProblem(t *testing.T, tr envtest.TaskResult, substr string) {
 	t.Helper()
 	for _, p := range tr.Problems {
-		if strings.Contains(p, substr) {
+		if strings.Contains(p.Msg, substr) {
 			return
 		}
 	}

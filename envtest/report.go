@@ -21,12 +21,22 @@ type TaskResult struct {
 	GroundTruth  float64  // reward of the replayed ground truth
 	Empty        float64  // reward of the empty episode
 	ChangesState bool     // the ground truth leaves a non-empty diff
-	Problems     []string // each one fails the task
+	Problems     []Problem // each one fails the task
 	Notes        []string // worth a look, but not a failure
 }
 
-func (t *TaskResult) fail(format string, args ...any) {
-	t.Problems = append(t.Problems, fmt.Sprintf(format, args...))
+// Problem is one reason a task fails.
+type Problem struct {
+	Call int // the ground-truth call at fault (1-based), 0 for the task as a whole
+	Msg  string
+}
+
+func (p Problem) String() string { return p.Msg }
+
+func (t *TaskResult) fail(format string, args ...any) { t.failCall(0, format, args...) }
+
+func (t *TaskResult) failCall(call int, format string, args ...any) {
+	t.Problems = append(t.Problems, Problem{Call: call, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (t *TaskResult) note(format string, args ...any) {
@@ -53,7 +63,7 @@ func (r *Report) Err() error {
 	var lines []string
 	for _, t := range r.Tasks {
 		for _, p := range t.Problems {
-			lines = append(lines, "task "+t.ID+": "+p)
+			lines = append(lines, "task "+t.ID+": "+p.Msg)
 		}
 	}
 	if len(lines) == 0 {
@@ -83,7 +93,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	for _, t := range r.Tasks {
 		for _, p := range t.Problems {
-			fmt.Fprintf(w, "FAIL %s: %s\n", t.ID, p)
+			fmt.Fprintf(w, "FAIL %s: %s\n", t.ID, p.Msg)
 		}
 		for _, n := range t.Notes {
 			fmt.Fprintf(w, "note %s: %s\n", t.ID, n)

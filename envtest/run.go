@@ -53,7 +53,7 @@ func runTask(ctx context.Context, env *runtime.Env, t *envpkg.Task, seed int64, 
 		}
 		switch {
 		case res.Outcome.EnvFault() || res.Outcome.AgentFault():
-			tr.fail("call %d (%s) of the ground truth failed (%s): %s", j+1, c.Name, res.Outcome, oneLine(res.Content))
+			tr.failCall(j+1, "call %d (%s) of the ground truth failed (%s): %s", j+1, c.Name, res.Outcome, oneLine(res.Content))
 		case res.IsError:
 			// τ-bench's ground truths include calls that fail on purpose
 			// (a lookup that finds nothing): a note, not a failure. A

@@ -29,11 +29,11 @@ func Static(b *envpkg.Bundle) *Report {
 		for j, c := range t.Calls {
 			s, ok := schemas[c.Name]
 			if !ok {
-				tr.fail("call %d: unknown tool %q", j+1, c.Name)
+				tr.failCall(j+1, "call %d: unknown tool %q", j+1, c.Name)
 				continue
 			}
 			if msg := s.check(c.Arguments); msg != "" {
-				tr.fail("call %d (%s): arguments do not match the tool's schema: %s", j+1, c.Name, msg)
+				tr.failCall(j+1, "call %d (%s): arguments do not match the tool's schema: %s", j+1, c.Name, msg)
 			}
 		}
 		r.Tasks = append(r.Tasks, tr)

@@ -46,8 +46,8 @@ func buildCmd() *cobra.Command {
 			}
 			if !noTest {
 				// The cheap part of wasmenv test: no tool code runs.
-				if err := envtest.Static(b).Err(); err != nil {
-					return fmt.Errorf("%s: %w (nothing written; --no-test builds anyway)", filepath.Join(dir, "tasks"), err)
+				if err := staticCheck(dir, b); err != nil {
+					return err
 				}
 			}
 			if err := envpkg.Write(out, b); err != nil {
@@ -65,6 +65,26 @@ func buildCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&noTest, "no-test", false, "skip checking ground-truth calls against the tools' schemas")
 	cmd.Flags().BoolVar(&example, "example", false, "DIR names an embedded example environment")
 	return cmd
+}
+
+// staticCheck runs envtest.Static and reports its problems at their
+// source lines.
+func staticCheck(dir string, b *envpkg.Bundle) error {
+	r := envtest.Static(b)
+	if r.Failed() == 0 {
+		return nil
+	}
+	var lines []string
+	for _, t := range r.Tasks {
+		for _, p := range t.Problems {
+			place := compiler.TaskPlace(dir, t.ID, p.Call)
+			if place == "" {
+				place = filepath.Join(dir, "tasks")
+			}
+			lines = append(lines, fmt.Sprintf("%s: task %s: %s", place, t.ID, p.Msg))
+		}
+	}
+	return fmt.Errorf("%s\n%d of %d tasks fail; nothing written (--no-test builds anyway)", strings.Join(lines, "\n"), r.Failed(), len(r.Tasks))
 }
 
 // extractExample writes an embedded example to a temporary directory.

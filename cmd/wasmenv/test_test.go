@@ -71,7 +71,7 @@ func TestBuildChecksGroundTruthArguments(t *testing.T) {
 	editFile(t, filepath.Join(dir, "tasks.yaml"), "arguments: {key: d, value: date, n: 4}", "arguments: {key: d, value: date, n: four}")
 	out := filepath.Join(t.TempDir(), "m.wasm")
 	_, stderr, code := run(t, "", "build", dir, "-o", out)
-	if code == 0 || !strings.Contains(stderr, "task put-d: call 1 (put): arguments do not match the tool's schema: at /n:") {
+	if code == 0 || !strings.Contains(stderr, "tasks.yaml:4: task put-d: call 1 (put): arguments do not match the tool's schema: at /n:") {
 		t.Fatalf("build: %d %s", code, stderr)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {

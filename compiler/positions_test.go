@@ -1,0 +1,65 @@
+package compiler
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// Source mistakes name file:LINE and what is allowed (issue 14, point 2).
+func TestSourceErrorsNameTheLine(t *testing.T) {
+	cases := map[string]struct {
+		files map[string]string
+		want  []string
+	}{
+		"env name": {map[string]string{"env.yaml": "version: 1.0.0\nname: My Library\n"},
+			[]string{`env.yaml:2: name "My Library"`, "lowercase letters, digits and '-'", `"my-library"`}},
+		"memory limit": {map[string]string{"env.yaml": "name: t\nlimits:\n  memory_mb: 5000\n"},
+			[]string{"env.yaml:3: limits.memory_mb: 5000 is out of range (1 to 4096)"}},
+		"output limit": {map[string]string{"env.yaml": "name: t\nlimits:\n  call_timeout: 1s\n  max_output_bytes: -1\n"},
+			[]string{"env.yaml:4: limits.max_output_bytes: -1 is out of range (at least 1)"}},
+		"timeout limit": {map[string]string{"env.yaml": "name: t\nlimits: {call_timeout: -2s}\n"},
+			[]string{"env.yaml:2: limits.call_timeout", "positive duration"}},
+		"env unknown key": {map[string]string{"env.yaml": "name: t\n\nflavour: x\n"},
+			[]string{"env.yaml:3: field flavour not found"}},
+		"unknown tool": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  calls:\n    - name: get\n      arguments: {key: a}\n    - name: get_membr\n  checks: [{sql: SELECT 1}]\n"},
+			[]string{`tasks.yaml:6: task x: call 2: unknown tool "get_membr" (tools: get)`}},
+		"duplicate id": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  checks: [{sql: SELECT 1}]\n- id: x\n  instruction: j\n  checks: [{sql: SELECT 1}]\n"},
+			[]string{`tasks.yaml:4: task 2: duplicate id "x" (first at line 1)`}},
+		"bad reward": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  checks: [{sql: SELECT 1}]\n  reward: exact\n"},
+			[]string{`tasks.yaml:4: task x: reward "exact": want checks or state`}},
+		"bad answer": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  answer: {value: a, match: fuzzy}\n"},
+			[]string{`tasks.yaml:3: task x: answer match "fuzzy": want one of exact, contains`}},
+		"bad check": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  checks:\n    - name: c\n      sql: SELEC 1\n"},
+			[]string{"tasks.yaml:5: task x: check 1 (c)"}},
+		"jsonl unknown tool": {map[string]string{"tasks.jsonl": `{"id": "a", "instruction": "i", "checks": [{"sql": "SELECT 1"}]}` + "\n" +
+			`{"id": "b", "instruction": "i", "calls": [{"name": "nope"}], "checks": [{"sql": "SELECT 1"}]}` + "\n"},
+			[]string{`tasks.jsonl:2: task b: call 1: unknown tool "nope"`}},
+		"yaml tab": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n\tchecks: []\n"},
+			[]string{"tasks.yaml:3: "}},
+		"yaml unclosed flow": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  calls:\n    - name: get\n      arguments: {key: a\n  checks: []\n"},
+			[]string{"tasks.yaml:5: "}},
+		"yaml bad indent": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  checks:\n    - sql: SELECT 1\n   name: b\n"},
+			[]string{"tasks.yaml:5: "}},
+		"sql syntax mid-statement": {map[string]string{"schema.sql": "CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT);\n\nCREATE TABLE a (\n  x INTEGER PRIMARY KEY,\n  y TEXT NOT NUL\n);\n"},
+			[]string{"schema.sql:5: ", `near "NUL"`}},
+		"sql failure mid-statement": {map[string]string{"seed.sql": "INSERT INTO kv VALUES\n  ('a', 'x'),\n  ('b', 'y'),\n  ('a', 'z');\n"},
+			[]string{"seed.sql:1: ", "statement on lines 1-4", "UNIQUE constraint failed"}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Build(context.Background(), writeEnv(t, okTool, c.files), Options{})
+			if err == nil {
+				t.Fatal("built")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("want %q in:\n%v", w, err)
+				}
+			}
+			if strings.Contains(err.Error(), "{") && strings.Contains(err.Error(), "MS:") {
+				t.Errorf("a raw Go struct in: %v", err)
+			}
+		})
+	}
+}
