@@ -28,7 +28,9 @@ func suggestName(s string) string {
 func validateTasks(src *source, tools []string) error {
 	first := map[string]int{}
 	var list ErrorList
-	add := func(pos, format string, args ...any) { list = append(list, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}) }
+	add := func(pos, format string, args ...any) {
+		list = append(list, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	}
 	for i, t := range src.tasks {
 		p := src.taskPos[i]
 		if !envpkg.ValidTaskID(t.ID) {

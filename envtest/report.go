@@ -18,11 +18,11 @@ type Report struct {
 type TaskResult struct {
 	ID           string
 	Calls        int
-	GroundTruth  float64  // reward of the replayed ground truth
-	Empty        float64  // reward of the empty episode
-	ChangesState bool     // the ground truth leaves a non-empty diff
+	GroundTruth  float64   // reward of the replayed ground truth
+	Empty        float64   // reward of the empty episode
+	ChangesState bool      // the ground truth leaves a non-empty diff
 	Problems     []Problem // each one fails the task
-	Notes        []string // worth a look, but not a failure
+	Notes        []string  // worth a look, but not a failure
 }
 
 // Problem is one reason a task fails.
