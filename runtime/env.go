@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/vfs/mvcc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -31,6 +30,9 @@ type Options struct {
 	PoolSize int
 	// Log receives guest log lines (sdk.Log). Nil discards them.
 	Log func(env string, line string)
+	// SQLMemoryMB bounds the SQLite heap of each episode's connection
+	// (default 256 MiB, at most 4095). Running out is an error, never a panic.
+	SQLMemoryMB int
 }
 
 // Env is a loaded bundle: compiled tool code, the base database snapshot,
@@ -52,6 +54,7 @@ type Env struct {
 	views       []view
 	log         func(string, string)
 	id          int64
+	sqlMemoryMB int
 
 	mu       sync.Mutex
 	inits    map[string]*initState // by task id ("" = no task)
@@ -108,6 +111,10 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		id:          envSeq.Add(1),
 		inits:       map[string]*initState{},
 		gtHashes:    map[gtKey]string{},
+		sqlMemoryMB: min(opts.SQLMemoryMB, maxSQLMemoryMB),
+	}
+	if e.sqlMemoryMB <= 0 {
+		e.sqlMemoryMB = defaultSQLMemoryMB
 	}
 	size := opts.PoolSize
 	if size <= 0 {
@@ -278,11 +285,14 @@ func (e *Env) initFor(task *envpkg.Task) (*initState, error) {
 	}
 	s := &initState{name: fmt.Sprintf("wasmenv-%d-init-%s", e.id, key)}
 	mvcc.Create(s.name, e.inits[""].snap)
-	conn, err := sqlite3.OpenFlags("file:/"+s.name+"?vfs=mvcc", sqlite3.OPEN_READWRITE|sqlite3.OPEN_URI)
+	conn, err := e.openConn(s.name, false)
 	if err == nil {
-		if err = restrict(conn); err == nil {
-			err = execRestricted(conn, task.Setup)
-		}
+		err = catchOOM(func() error {
+			if err := restrict(conn); err != nil {
+				return err
+			}
+			return execRestricted(conn, task.Setup)
+		})
 		conn.Close()
 	}
 	if err != nil {

@@ -57,6 +57,7 @@ type Episode struct {
 	refused   bool // the running call's SQL was refused by the sandbox rules
 	resp      []byte
 	closed    bool
+	lost      bool // SQLite rolled the transaction back (out of memory): see guard
 }
 
 type guestStmt struct {
@@ -92,7 +93,7 @@ func (e *Env) NewEpisode(taskID string, seed int64) (*Episode, error) {
 	ep.pcg = rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)
 	ep.rng = rand.New(ep.pcg)
 	mvcc.Create(ep.name, init.snap)
-	if err := ep.open(); err != nil {
+	if err := catchOOM(ep.open); err != nil {
 		ep.Close()
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func (e *Env) NewEpisode(taskID string, seed int64) (*Episode, error) {
 }
 
 func (ep *Episode) open() error {
-	conn, err := sqlite3.OpenFlags("file:/"+ep.name+"?vfs=mvcc", sqlite3.OPEN_READWRITE|sqlite3.OPEN_URI)
+	conn, err := ep.env.openConn(ep.name, false)
 	if err != nil {
 		return err
 	}
@@ -144,18 +145,16 @@ func (ep *Episode) Close() error {
 		return nil
 	}
 	ep.closed = true
+	defer mvcc.Delete(ep.name) // the episode's pages: freed whatever happens below
 	if ep.conn != nil {
-		for _, s := range ep.stmts {
-			s.stmt.Close()
-		}
+		ep.clearStmts() // each statement on its own: one failing must not keep the others open
 		for _, s := range []*sqlite3.Stmt{ep.spBegin, ep.spCommit, ep.spUndo, ep.rollback, ep.begin} {
 			if s != nil {
-				s.Close()
+				catchOOM(s.Close)
 			}
 		}
-		ep.conn.Close()
+		return catchOOM(ep.conn.Close)
 	}
-	mvcc.Delete(ep.name)
 	return nil
 }
 
@@ -165,15 +164,27 @@ func (ep *Episode) Reset() error {
 	if ep.closed {
 		return ErrClosed
 	}
-	if err := ep.rollback.Exec(); err != nil {
-		return err
-	}
-	if err := ep.begin.Exec(); err != nil {
+	if err := catchOOM(ep.restart); err != nil {
 		return err
 	}
 	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
 	ep.calls = 0
 	clear(ep.touched)
+	return nil
+}
+
+// restart rolls the episode's transaction back (unless SQLite already did,
+// see guard) and begins a new one.
+func (ep *Episode) restart() error {
+	if !ep.conn.GetAutocommit() {
+		if err := ep.rollback.Exec(); err != nil {
+			return err
+		}
+	}
+	if err := ep.begin.Exec(); err != nil {
+		return err
+	}
+	ep.lost = false
 	return nil
 }
 
@@ -199,11 +210,16 @@ const maxArgsBytes = 1 << 20
 // Call runs a tool with JSON arguments. Every problem the agent can cause
 // (unknown tool, bad arguments, a tool error, a runaway tool) is a Result
 // with IsError set and its Outcome saying what happened; the error return
-// is for a closed episode or environment (ErrClosed).
-func (ep *Episode) Call(ctx context.Context, name string, args []byte) (Result, error) {
+// is for a closed episode or environment (ErrClosed), or an episode whose
+// state SQLite lost (ErrStateLost).
+func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Result, err error) {
 	if ep.closed {
 		return Result{}, ErrClosed
 	}
+	if ep.lost {
+		return Result{}, ErrStateLost
+	}
+	defer ep.afterCall(&err)
 	e := ep.env
 	idx, ok := e.tools[name]
 	if !ok {

@@ -52,7 +52,8 @@ func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
 		if name == "" {
 			name = fmt.Sprintf("check %d", i+1)
 		}
-		ok, err := ep.evalCheck(c.SQL)
+		var ok bool
+		err := ep.guard(func() (err error) { ok, err = ep.evalCheck(c.SQL); return err })
 		r := CheckResult{Name: name, Passed: ok}
 		if err != nil {
 			r.Error = err.Error()

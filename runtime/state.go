@@ -38,7 +38,7 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 	if len(views) > 0 {
 		return views, nil
 	}
-	conn, err := sqlite3.OpenFlags("file:/"+e.inits[""].name+"?vfs=mvcc&mode=ro", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	conn, err := e.openConn(e.inits[""].name, true)
 	if err != nil {
 		return nil, err
 	}
@@ -142,10 +142,15 @@ func decodeJSON(b []byte) (any, error) {
 
 // Diff returns the records changed since the initial state. Collections whose
 // tables were not written since the reset are skipped without a query.
-func (ep *Episode) Diff() (Diff, error) {
+func (ep *Episode) Diff() (d Diff, err error) {
 	if ep.closed {
 		return nil, ErrClosed
 	}
+	err = ep.guard(func() error { d, err = ep.diff(); return err })
+	return d, err
+}
+
+func (ep *Episode) diff() (Diff, error) {
 	d := Diff{}
 	for i := range ep.env.views {
 		v := &ep.env.views[i]

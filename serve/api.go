@@ -127,9 +127,8 @@ func (s *Server) getEpisode(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	info := e.info()
-	release()
-	writeJSON(w, http.StatusOK, info)
+	defer release()
+	writeJSON(w, http.StatusOK, e.info())
 }
 
 func (s *Server) deleteEpisode(w http.ResponseWriter, r *http.Request) {
@@ -165,8 +164,8 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	defer release()
 	res, err := s.doCall(ctx, e, req.Name, req.Arguments)
-	release()
 	if err != nil {
 		writeError(w, err)
 		return
@@ -187,7 +186,7 @@ func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.
 	s.stats.lat.observe(time.Since(start))
 	s.stats.calls.Add(1)
 	if err != nil {
-		return res, errf(http.StatusConflict, "episode_closed", "episode %s: %v", e.id, err)
+		return res, episodeError(e.id, err)
 	}
 	if res.IsError {
 		s.stats.toolErrs.Add(1)
@@ -241,8 +240,8 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	defer release()
 	out, err := s.doStep(ctx, e, req.Action)
-	release()
 	if err != nil {
 		writeError(w, err)
 		return
@@ -292,7 +291,7 @@ func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, e
 		if e.ep.Task() != nil {
 			sc, err := e.ep.Score(ctx, answer)
 			if err != nil {
-				return out, errf(http.StatusUnprocessableEntity, "score_failed", "scoring: %v", err)
+				return out, scoreError(err)
 			}
 			s.stats.scores.Add(1)
 			out.Reward, out.Info.Score = sc.Reward, &sc
@@ -322,7 +321,7 @@ func (s *Server) score(w http.ResponseWriter, r *http.Request) {
 	}
 	sc, err := e.ep.Score(ctx, req.Answer)
 	if err != nil {
-		writeError(w, errf(http.StatusUnprocessableEntity, "score_failed", "scoring: %v", err))
+		writeError(w, scoreError(err))
 		return
 	}
 	s.stats.scores.Add(1)
@@ -334,10 +333,10 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	defer release()
 	d, hash, err := e.ep.DiffAndHash()
-	release()
 	if err != nil {
-		writeError(w, errf(http.StatusUnprocessableEntity, "diff_failed", "diff: %v", err))
+		writeError(w, stateError("diff_failed", "diff", err))
 		return
 	}
 	body, err := json.Marshal(map[string]any{"diff": d, "state_hash": hash})
@@ -367,9 +366,9 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	defer release()
 	err := e.resetLocked(req.Seed)
 	info := e.info()
-	release()
 	if err != nil {
 		writeError(w, errf(http.StatusConflict, "reset_failed", "reset: %v", err))
 		return

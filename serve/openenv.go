@@ -210,8 +210,8 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	defer release()
 	res, err := s.oeStepLocked(ctx, e, req.Action, req.ResultFormat)
-	release()
 	if err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) && ae.status == http.StatusBadRequest {
@@ -249,9 +249,8 @@ func (s *Server) oeState(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	st := oeStateOf(e)
-	release()
-	writeJSON(w, http.StatusOK, st)
+	defer release()
+	writeJSON(w, http.StatusOK, oeStateOf(e))
 }
 
 var oeSchemas = map[string]any{

@@ -90,8 +90,9 @@ func (e *episode) close(ctx context.Context) bool {
 	if e.ep == nil {
 		return false
 	}
-	e.ep.Close()
+	ep := e.ep
 	e.ep = nil
+	ep.Close()
 	return true
 }
 
@@ -183,21 +184,26 @@ func (t *table) reap(cutoff time.Time) int {
 	t.mu.RUnlock()
 	n := 0
 	for _, e := range idle {
-		if !e.tryAcquire() {
-			continue // in use: not idle
-		}
-		if e.lastUsed.Load() >= c || e.ep == nil {
-			<-e.lock
-			continue
-		}
-		if t.remove(e.id) {
-			e.ep.Close()
-			e.ep = nil
+		if t.reapOne(e, c) {
 			n++
 		}
-		<-e.lock
 	}
 	return n
+}
+
+// reapOne closes e if it is still idle and not busy.
+func (t *table) reapOne(e *episode, cutoff int64) bool {
+	if !e.tryAcquire() {
+		return false // in use: not idle
+	}
+	defer func() { <-e.lock }()
+	if e.lastUsed.Load() >= cutoff || e.ep == nil || !t.remove(e.id) {
+		return false
+	}
+	ep := e.ep
+	e.ep = nil
+	ep.Close()
+	return true
 }
 
 func taskID(ep *runtime.Episode) string {

@@ -161,8 +161,7 @@ func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done boo
 		if err != nil {
 			return wsErrorFrom(err), false
 		}
-		res, err := s.oeStepLocked(ctx, e, &a, "")
-		release()
+		res, err := func() (oeResult, error) { defer release(); return s.oeStepLocked(ctx, e, &a, "") }()
 		if err != nil {
 			return wsErrorFrom(err), false
 		}
@@ -175,8 +174,7 @@ func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done boo
 		if err != nil {
 			return wsErrorFrom(err), false
 		}
-		st := oeStateOf(e)
-		release()
+		st := func() map[string]any { defer release(); return oeStateOf(e) }()
 		return map[string]any{"type": "state", "data": st}, false
 	case "close":
 		return nil, true

@@ -1,0 +1,116 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// ErrOutOfMemory is returned when SQLite runs out of its per-connection heap
+// (Options.SQLMemoryMB) outside a tool call: a diff, a state hash, a check,
+// a reset. go-sqlite3 panics on SQLITE_NOMEM; the runtime turns that panic
+// into this error so that no bundle or agent can crash the process.
+var ErrOutOfMemory = errors.New("runtime: SQLite ran out of memory")
+
+// ErrStateLost is returned by an episode whose open transaction SQLite rolled
+// back after running out of memory: its state is gone, Reset starts it again.
+var ErrStateLost = errors.New("runtime: the episode's state was lost when SQLite ran out of memory; reset the episode")
+
+// defaultSQLMemoryMB is go-sqlite3's own default per-connection heap.
+const defaultSQLMemoryMB = 256
+
+// maxSQLMemoryMB caps Options.SQLMemoryMB (go-sqlite3's 32-bit address space).
+const maxSQLMemoryMB = 4095
+
+// openConn opens a connection on an mvcc database with the environment's
+// SQLite heap limit.
+func (e *Env) openConn(name string, readOnly bool) (*sqlite3.Conn, error) {
+	ctx := sqlite3.WithMaxMemory(context.Background(), int64(e.sqlMemoryMB)<<20)
+	uri := "file:/" + name + "?vfs=mvcc"
+	if readOnly {
+		uri += "&mode=ro"
+	}
+	var conn *sqlite3.Conn
+	err := catchOOM(func() (err error) {
+		conn, err = sqlite3.OpenContext(ctx, uri)
+		return err
+	})
+	return conn, err
+}
+
+// isOOM reports whether a recovered panic is go-sqlite3's out-of-memory panic.
+func isOOM(v any) bool {
+	err, ok := v.(error)
+	return ok && err.Error() == "sqlite3: out of memory"
+}
+
+// catchOOM runs f, turning go-sqlite3's out-of-memory panic into
+// ErrOutOfMemory. Any other panic goes on.
+func catchOOM(f func() error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if !isOOM(v) {
+				panic(v)
+			}
+			err = ErrOutOfMemory
+		}
+	}()
+	return f()
+}
+
+// guard runs f on the episode's connection. Out of memory is an error; if
+// SQLite rolled the episode's transaction back on the way (it does so for
+// SQLITE_NOMEM even in a read-only statement), the episode is marked lost
+// until Reset, instead of silently going on from its initial state.
+func (ep *Episode) guard(f func() error) error {
+	if ep.lost {
+		return ErrStateLost
+	}
+	err := catchOOM(f)
+	if errors.Is(err, ErrOutOfMemory) || (err != nil && sqliteNoMem(err)) {
+		err = fmt.Errorf("%w (limit %d MiB per episode)", ErrOutOfMemory, ep.env.sqlMemoryMB)
+		ep.clearStmts()
+		if ep.conn != nil && ep.conn.GetAutocommit() {
+			ep.lost = true
+			return fmt.Errorf("%w: %w", ErrStateLost, err)
+		}
+	}
+	return err
+}
+
+// sqliteNoMem reports a SQLITE_NOMEM error returned (not panicked).
+func sqliteNoMem(err error) bool {
+	var se *sqlite3.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.NOMEM
+}
+
+// clearStmts drops the cached guest statements (after out of memory, a
+// statement may be left half-run).
+func (ep *Episode) clearStmts() {
+	for k, s := range ep.stmts {
+		catchOOM(func() error { return s.stmt.Close() })
+		delete(ep.stmts, k)
+	}
+}
+
+// afterCall ends Call: an out-of-memory panic outside the guest becomes an
+// error, and a transaction SQLite rolled back during the call (out of memory
+// inside the guest's SQL) marks the episode lost instead of letting it go
+// on from its initial state.
+func (ep *Episode) afterCall(err *error) {
+	if v := recover(); v != nil {
+		if !isOOM(v) {
+			panic(v)
+		}
+		*err = fmt.Errorf("%w (limit %d MiB per episode)", ErrOutOfMemory, ep.env.sqlMemoryMB)
+		ep.clearStmts()
+	}
+	if ep.conn != nil && ep.conn.GetAutocommit() {
+		ep.lost = true
+		if *err == nil || !errors.Is(*err, ErrStateLost) {
+			*err = ErrStateLost
+		}
+	}
+}
