@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 )
 
 // Call is one tool call of a reference episode.
@@ -20,22 +21,39 @@ type Call struct {
 // StateDiff is collection → key → record (null when removed).
 type StateDiff map[string]map[string]json.RawMessage
 
-// RefEpisode is a line of envs/taubench-retail/testdata/*_ref.jsonl,
+// RefEpisode is a line of envs/taubench-*/testdata/*_ref.jsonl,
 // computed with τ-bench's Python tools.
 type RefEpisode struct {
-	ID        string    `json:"id"`
-	UserID    string    `json:"user_id"`
-	Calls     []Call    `json:"calls"`
-	Outputs   []string  `json:"outputs"`
-	StateDiff StateDiff `json:"state_diff"`
+	ID     string `json:"id"`
+	UserID string `json:"user_id"`
+	// ExpectedOutputs are strings the agent's answer must contain (τ-bench's
+	// output check), when the task has any.
+	ExpectedOutputs []string  `json:"expected_outputs"`
+	Calls           []Call    `json:"calls"`
+	Outputs         []string  `json:"outputs"`
+	StateDiff       StateDiff `json:"state_diff"`
 }
 
-// RefFiles are the reference files under the environment directory.
+// RefFiles are the reference files under the environment directory:
+// testdata/test_ref.jsonl, then testdata/dev_ref.jsonl where there is one
+// (τ-bench's airline domain has no dev split).
 func RefFiles(envDir string) []string {
-	return []string{
-		filepath.Join(envDir, "testdata", "test_ref.jsonl"),
-		filepath.Join(envDir, "testdata", "dev_ref.jsonl"),
+	files := []string{filepath.Join(envDir, "testdata", "test_ref.jsonl")}
+	if dev := filepath.Join(envDir, "testdata", "dev_ref.jsonl"); fileExists(dev) {
+		files = append(files, dev)
 	}
+	return files
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// Domain is the τ-bench domain of an environment directory
+// (".../taubench-airline" → "airline").
+func Domain(envDir string) string {
+	return strings.TrimPrefix(filepath.Base(filepath.Clean(envDir)), "taubench-")
 }
 
 // LoadRefs reads reference episodes from JSONL files, in order.
@@ -67,6 +85,16 @@ func LoadRefs(paths ...string) ([]RefEpisode, error) {
 		}
 	}
 	return eps, nil
+}
+
+// Answer is a final answer that passes the episode's output check: its
+// expected outputs, comma-separated; nil when it has none.
+func (ep *RefEpisode) Answer() *string {
+	if len(ep.ExpectedOutputs) == 0 {
+		return nil
+	}
+	a := strings.Join(ep.ExpectedOutputs, ", ")
+	return &a
 }
 
 // SameOutput compares two tool outputs as JSON values where both parse as
@@ -143,8 +171,15 @@ func pct(sorted []int64, p int) int64 {
 	return sorted[k-1]
 }
 
-// WriteTools are the tools that change the state; the others only read.
+// WriteTools are the tools that change the state (retail's and airline's);
+// the others only read.
 var WriteTools = map[string]bool{
+	"book_reservation":               true,
+	"cancel_reservation":             true,
+	"send_certificate":               true,
+	"update_reservation_baggages":    true,
+	"update_reservation_flights":     true,
+	"update_reservation_passengers":  true,
 	"cancel_pending_order":           true,
 	"exchange_delivered_order_items": true,
 	"modify_pending_order_address":   true,

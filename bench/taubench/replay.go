@@ -112,7 +112,7 @@ func (r *Replayer) Verify(ctx context.Context) (Verify, error) {
 		} else {
 			v.Mismatches = append(v.Mismatches, fmt.Sprintf("%s: state diff: %v", ref.ID, m))
 		}
-		s, err := ep.Score(ctx, nil)
+		s, err := ep.Score(ctx, ref.Answer())
 		if err != nil {
 			return v, fmt.Errorf("episode %s: score: %w", ref.ID, err)
 		}
@@ -182,7 +182,7 @@ func (r *Replayer) Bench(ctx context.Context, repeat, stateRepeat int) (*Bench, 
 				return nil, err
 			}
 			t2 := time.Now()
-			s, err := ep.Score(ctx, nil)
+			s, err := ep.Score(ctx, ref.Answer())
 			if err != nil {
 				return nil, err
 			}

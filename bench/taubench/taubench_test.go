@@ -11,7 +11,10 @@ import (
 	"testing"
 )
 
-var envDir = filepath.Join("..", "..", "envs", "taubench-retail")
+var (
+	envDir        = filepath.Join("..", "..", "envs", "taubench-retail")
+	airlineEnvDir = filepath.Join("..", "..", "envs", "taubench-airline")
+)
 
 func loadRefs(t *testing.T) []RefEpisode {
 	t.Helper()
@@ -80,6 +83,79 @@ func TestGoReplay(t *testing.T) {
 	}
 	if b.Call.N != 607 || b.Reset.N != 135 || b.Call.N != b.CallRead.N+b.CallWrite.N || len(b.TotalNS) != 1 || b.Reward.N != 135 {
 		t.Errorf("sample counts: %+v", b)
+	}
+}
+
+// TestAirlinePythonBaselineVerifies runs baseline_airline.py's verification
+// (outputs byte for byte, diffs, rewards) on the first airline episodes and
+// the first of the port's error and quirk cases; the benchmark command
+// verifies all of them before timing (each episode reloads 3 MB of JSON
+// twice, too slow for every test run on a shared 2-core machine).
+func TestAirlinePythonBaselineVerifies(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found on PATH: the airline baseline cannot be checked")
+	}
+	for _, c := range []struct {
+		refs          []string
+		episodes, out int
+	}{
+		{RefFiles(airlineEnvDir), 5, 12},
+		{[]string{filepath.Join(airlineEnvDir, "testdata", "cases_ref.jsonl")}, 5, 27},
+	} {
+		res, err := RunPython(context.Background(), PyOptions{
+			Python: py, Script: "baseline_airline.py", DataDir: filepath.Join(airlineEnvDir, "data"),
+			Refs: c.refs, Limit: c.episodes, VerifyOnly: true, Stderr: os.Stderr,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := res.Verify; !v.OK || v.Episodes != c.episodes || v.OutputsMatched != c.out {
+			t.Errorf("%v: %s (ok %v), want %d/%d outputs; mismatches: %v", c.refs, v.String(), v.OK, c.out, c.out, v.Mismatches)
+		}
+	}
+}
+
+// TestAirlineGoReplay replays the 50 airline episodes on the bundle, then
+// one timed pass.
+func TestAirlineGoReplay(t *testing.T) {
+	ctx := context.Background()
+	eps, err := LoadRefs(RefFiles(airlineEnvDir)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _, err := LoadEnv(ctx, "", airlineEnvDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	r := &Replayer{Env: env, Eps: eps}
+	defer r.Close()
+	v, err := r.Verify(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.OK || v.Outputs != 158 || v.Episodes != 50 {
+		t.Fatalf("wasmenv verification: %s, want 158/158 outputs, 50/50 diffs and rewards; mismatches: %v", v.String(), v.Mismatches)
+	}
+	b, err := r.Bench(ctx, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Call.N != 158 || b.Reset.N != 50 || b.Call.N != b.CallRead.N+b.CallWrite.N || b.CallWrite.N != 56 {
+		t.Errorf("sample counts: calls %d, resets %d, reads %d, writes %d", b.Call.N, b.Reset.N, b.CallRead.N, b.CallWrite.N)
+	}
+}
+
+func TestDomain(t *testing.T) {
+	if d := Domain(airlineEnvDir); d != "airline" {
+		t.Errorf("Domain(%s) = %q", airlineEnvDir, d)
+	}
+	if n := len(RefFiles(airlineEnvDir)); n != 1 {
+		t.Errorf("airline has %d reference files, want 1 (no dev split)", n)
+	}
+	if n := len(RefFiles(envDir)); n != 2 {
+		t.Errorf("retail has %d reference files, want 2", n)
 	}
 }
 

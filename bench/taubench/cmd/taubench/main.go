@@ -1,15 +1,23 @@
-// Command taubench runs the τ-bench retail benchmark: the Python baseline
-// (bench/taubench/baseline.py, τ-bench's approach) and wasmenv, one after the
-// other on the same machine, over all reference episodes, and writes a
-// markdown report and, with -json, the raw figures.
+// Command taubench runs the τ-bench benchmark of one domain: the Python
+// baseline (bench/taubench/baseline.py for retail, baseline_airline.py for
+// airline: τ-bench's approach) and wasmenv, one after the other on the same
+// machine, over all reference episodes, and writes a markdown report and,
+// with -json, the raw figures.
 //
 //	go run ./bench/taubench/cmd/taubench -out docs/BENCHMARKS-taubench.md -json bench/taubench/results.json
+//	go run ./bench/taubench/cmd/taubench -env envs/taubench-airline -section \
+//	    -out docs/BENCHMARKS-taubench.md -json bench/taubench/results-airline.json
+//
+// With -section the report is a section of -out, between the markers
+// <!-- begin taubench-DOMAIN --> and <!-- end taubench-DOMAIN -->: replaced
+// there, or appended when the file has none.
 //
 // Without -bundle the environment is built in memory from -env. With
 // -render FILE.json it only re-renders the markdown of an earlier run.
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,7 +44,8 @@ func run() error {
 	bundle := flag.String("bundle", "", "bundle file (default: build -env in memory)")
 	envDir := flag.String("env", filepath.Join(root, "envs", "taubench-retail"), "environment directory (data, reference episodes)")
 	python := flag.String("python", "python3", "Python interpreter")
-	script := flag.String("script", filepath.Join(root, "bench", "taubench", "baseline.py"), "the Python baseline")
+	script := flag.String("script", "", "the Python baseline (default: baseline.py for retail, baseline_airline.py for airline)")
+	section := flag.Bool("section", false, "write the report as this domain's section of -out")
 	repeat := flag.Int("repeat", 5, "timed passes of reset + calls over all episodes, per side")
 	stateRepeat := flag.Int("state-repeat", 1, "passes timing the state hash and reward, per side")
 	out := flag.String("out", "", "markdown report (default: stdout)")
@@ -44,7 +53,15 @@ func run() error {
 	render := flag.String("render", "", "only render the markdown from a JSON file written by -json")
 	flag.Parse()
 	if *render != "" {
-		return renderOnly(*render, *out)
+		return renderOnly(*render, *out, *section)
+	}
+	domain := taubench.Domain(*envDir)
+	if *script == "" {
+		name := "baseline.py"
+		if domain != "retail" {
+			name = "baseline_" + domain + ".py"
+		}
+		*script = filepath.Join(root, "bench", "taubench", name)
 	}
 
 	ctx := context.Background()
@@ -58,6 +75,7 @@ func run() error {
 		calls += len(ep.Calls)
 	}
 	rep := &taubench.Report{
+		Domain:      domain,
 		Date:        time.Now().UTC().Format("2006-01-02 15:04 MST"),
 		Command:     "go run ./bench/taubench/cmd/taubench " + strings.Join(os.Args[1:], " "),
 		Machine:     machine(),
@@ -101,7 +119,7 @@ func run() error {
 			return err
 		}
 	}
-	if err := writeMarkdown(rep, *out); err != nil {
+	if err := writeMarkdown(rep, *out, *section); err != nil {
 		return err
 	}
 	var errs []error
@@ -113,21 +131,63 @@ func run() error {
 	return errors.Join(errs...)
 }
 
-// writeMarkdown writes the report to path, or stdout when path is empty.
-func writeMarkdown(rep *taubench.Report, path string) error {
-	if path == "" {
-		rep.Markdown(os.Stdout)
-		return nil
+// writeMarkdown writes the report to path, or stdout when path is empty;
+// with section, as the domain's section of the file at path.
+func writeMarkdown(rep *taubench.Report, path string, section bool) error {
+	var buf bytes.Buffer
+	if section {
+		rep.MarkdownSection(&buf)
+	} else {
+		rep.Markdown(&buf)
 	}
-	f, err := os.Create(path)
+	if path == "" {
+		_, err := os.Stdout.Write(buf.Bytes())
+		return err
+	}
+	data := buf.Bytes()
+	if section {
+		old, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		data = spliceSection(old, "taubench-"+rep.DomainName(), buf.Bytes())
+	}
+	// write to a temporary file and rename, so a failure leaves the old report
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".taubench-*.md")
 	if err != nil {
 		return err
 	}
-	rep.Markdown(f)
-	return f.Close()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
-func renderOnly(jsonPath, out string) error {
+// spliceSection replaces the text between <!-- begin NAME --> and
+// <!-- end NAME --> in doc with section, or appends the marked section.
+func spliceSection(doc []byte, name string, section []byte) []byte {
+	begin, end := []byte("<!-- begin "+name+" -->\n"), []byte("<!-- end "+name+" -->\n")
+	marked := append(append(append([]byte{}, begin...), section...), end...)
+	i := bytes.Index(doc, begin)
+	j := bytes.Index(doc, end)
+	if i < 0 || j < i {
+		if len(doc) > 0 && !bytes.HasSuffix(doc, []byte("\n\n")) {
+			doc = append(doc, '\n')
+		}
+		return append(doc, marked...)
+	}
+	out := append([]byte{}, doc[:i]...)
+	out = append(out, marked...)
+	return append(out, doc[j+len(end):]...)
+}
+
+func renderOnly(jsonPath, out string, section bool) error {
 	data, err := os.ReadFile(jsonPath)
 	if err != nil {
 		return err
@@ -139,7 +199,7 @@ func renderOnly(jsonPath, out string) error {
 	if rep.Python == nil || rep.Go == nil {
 		return fmt.Errorf("%s: not a report written by -json", jsonPath)
 	}
-	return writeMarkdown(&rep, out)
+	return writeMarkdown(&rep, out, section)
 }
 
 func head(s []string, n int) []string { return s[:min(n, len(s))] }
