@@ -52,7 +52,7 @@ func (r *envRun) runProbes(ctx context.Context, env *runtime.Env, tools []envpkg
 		err := runStage(ctx, r, stageCall{stage: StageProbe, key: fmt.Sprintf("%s/%d", r.sc.Name, round), data: data}, &calls, func(_ context.Context, o *probeOut) verdict {
 			var probs []string
 			for i, c := range o.Calls {
-				if env.Bundle.Manifest.Tools == nil || !hasTool(tools, c.Tool) {
+				if !hasTool(tools, c.Tool) {
 					probs = append(probs, fmt.Sprintf("call %d names tool %q, which the environment does not have", i+1, c.Tool))
 				}
 			}
