@@ -16,7 +16,7 @@ func init() { register(synthCmd) }
 
 func synthCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "synth", Short: "Synthesize environments and tasks"}
-	cmd.AddCommand(synthFromDBCmd(), synthGraphCmd())
+	cmd.AddCommand(synthFromDBCmd(), synthGraphCmd(), synthLLMCmd())
 	return cmd
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
 // ErrConfig is wrapped by errors about a Config that cannot run.
@@ -106,9 +107,9 @@ func (p *pipeline) scenarios(ctx context.Context, rep *BatchReport) ([]Scenario,
 	}
 	seen := map[string]int{}
 	for i := range list {
-		name := envName(list[i].Name)
+		name := emit.EnvName(list[i].Name)
 		if name == "env" && list[i].Title != "" {
-			name = envName(list[i].Title)
+			name = emit.EnvName(list[i].Title)
 		}
 		if n := seen[name]; n > 0 {
 			name = fmt.Sprintf("%s-%d", name, n+1)
@@ -193,7 +194,7 @@ func (r *envRun) run(ctx context.Context) error {
 		return fmt.Errorf("%w: probe pass rate %.2f is below %.2f: %s", errQuality, rate, r.p.cfg.PassRate, strings.Join(firstN(failures, 3), "; "))
 	}
 	dir := filepath.Join(r.p.cfg.OutDir, r.sc.Name)
-	if err := writeEnvSource(dir, r.source(r.code, tasks)); err != nil {
+	if err := emit.Write(dir, r.source(r.code, tasks)); err != nil {
 		return err
 	}
 	bundle := filepath.Join(r.p.cfg.OutDir, r.sc.Name+".wasm")
@@ -215,27 +216,4 @@ func (b *BatchReport) write(dir string) error {
 	var md bytes.Buffer
 	b.WriteMarkdown(&md)
 	return writeFileAtomic(filepath.Join(dir, "report.md"), md.Bytes())
-}
-
-// envName turns any text into a valid environment name.
-func envName(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	n := strings.Trim(b.String(), "-")
-	if len(n) > 64 {
-		n = strings.Trim(n[:64], "-")
-	}
-	if n == "" {
-		n = "env"
-	}
-	return n
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
 // toolTest is a generated positive ("ok") or negative ("error") call.
@@ -127,7 +128,7 @@ func (r *envRun) runCode(ctx context.Context) error {
 // when the build succeeded.
 func (r *envRun) build(ctx context.Context, code map[string][]byte, tasks []envpkg.Task) (*runtime.Env, *envpkg.Bundle, []string, error) {
 	src := r.source(code, tasks)
-	if err := writeEnvSource(r.workDir, src); err != nil {
+	if err := emit.Write(r.workDir, src); err != nil {
 		return nil, nil, nil, err
 	}
 	b, err := compiler.Build(ctx, r.workDir, r.p.cfg.Compiler)
@@ -144,9 +145,11 @@ func (r *envRun) build(ctx context.Context, code map[string][]byte, tasks []envp
 	return env, b, nil, nil
 }
 
-func (r *envRun) source(code map[string][]byte, tasks []envpkg.Task) *envSource {
-	return &envSource{
-		Name: envName(r.sc.Name), Version: "1.0.0", Description: r.sc.Description, Rules: r.rules,
+// source is the environment in the shared emitter's form (the same
+// emitter as synth from-db).
+func (r *envRun) source(code map[string][]byte, tasks []envpkg.Task) *emit.Env {
+	return &emit.Env{
+		Name: emit.EnvName(r.sc.Name), Version: "1.0.0", Description: r.sc.Description, Rules: r.rules,
 		Clock: r.p.cfg.Clock, Schema: strings.Join(withSemicolons(r.schema), "\n\n") + "\n",
 		Seed: strings.Join(withSemicolons(r.data), "\n") + "\n", Tools: code, Tasks: tasks,
 	}

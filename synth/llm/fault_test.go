@@ -9,6 +9,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
 const faultyTool = `package tools
@@ -40,7 +41,7 @@ func TestEnvFaultsFailWhateverWasExpected(t *testing.T) {
 		t.Skip("builds a guest module")
 	}
 	dir := filepath.Join(t.TempDir(), "kv")
-	err := writeEnvSource(dir, &envSource{Name: "kv", Version: "1.0.0", Description: "kv",
+	err := emit.Write(dir, &emit.Env{Name: "kv", Version: "1.0.0", Description: "kv",
 		Schema: "CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT);", Seed: "INSERT INTO kv VALUES ('a', 'x');",
 		Tools: map[string][]byte{"kv.go": []byte(faultyTool)}})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/internal/testcache"
 	"github.com/wasmenv/wasmenv/runtime"
 )
@@ -94,7 +95,7 @@ func TestPipelineReplay(t *testing.T) {
 	wantDropped(t, clinic, "data statement 11", "FOREIGN KEY constraint failed")
 	wantDropped(t, clinic, `tool test find_patient({"phone":"555-0199"})`, "judged a bad test")
 	wantRepairs(t, clinic, "code attempt 1", "tool book_appointment fails test 5", "the judge says the code is wrong")
-	wantRepairs(t, clinic, "verifiers attempt 1", "cancel-dermatology-visit: its checks already pass on the initial state")
+	wantRepairs(t, clinic, "verifiers attempt 1", "task cancel-dermatology-visit fails gate initial", "the initial state already scores 1.0")
 	if s := clinic.Stages[StageData]; s.Trials != 1 || s.Passed != 1 {
 		t.Errorf("clinic data stage: %+v, want 1 trial and a pass", s)
 	}
@@ -179,11 +180,9 @@ func checkKeptEnv(t *testing.T, e EnvReport) {
 	if len(env.Bundle.Tasks) != e.Tasks {
 		t.Errorf("%s: bundle has %d tasks, report says %d", e.Scenario.Name, len(env.Bundle.Tasks), e.Tasks)
 	}
-	for _, task := range env.Bundle.Tasks {
-		probs, err := gateTask(ctx, env, task)
-		if err != nil || len(probs) > 0 {
-			t.Errorf("%s: task %s fails its gates: %v %v", e.Scenario.Name, task.ID, err, probs)
-		}
+	failing, err := gateTasks(ctx, env, append([]envpkg.Task(nil), env.Bundle.Tasks...))
+	if err != nil || len(failing) > 0 {
+		t.Errorf("%s: tasks fail synth's gates: %v %v", e.Scenario.Name, err, failing)
 	}
 	files, _ := filepath.Glob(filepath.Join(e.Dir, "tools", "*.go"))
 	for _, f := range files {

@@ -2,11 +2,13 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth/gates"
 )
 
 type verifierTask struct {
@@ -122,9 +124,15 @@ func taskIDs(ts []taskDraft) string {
 	return strings.Join(ids, ", ")
 }
 
-// gateAll builds the environment with the tasks and gates each; it returns
-// the problems of the failing tasks by id. A build failure of the task SQL
-// is reported on every task (the compiler names the one at fault).
+// gateSeeds are the episode seeds the gates run under. A second seed
+// catches checks bound to values a tool drew from the episode's random
+// source (ids, codes): such a check passes under one seed only.
+var gateSeeds = []int64{1, 2}
+
+// gateAll builds the environment with the tasks and runs synth's gates
+// (the same gates as synth from-db) on each, under every gate seed; it
+// returns the problems of the failing tasks by id. A build failure of the
+// task SQL is reported on every task (the compiler names the one at fault).
 func (r *envRun) gateAll(ctx context.Context, tasks []envpkg.Task) (map[string][]string, error) {
 	env, _, probs, err := r.build(ctx, r.code, tasks)
 	if err != nil {
@@ -138,71 +146,37 @@ func (r *envRun) gateAll(ctx context.Context, tasks []envpkg.Task) (map[string][
 		return failing, nil
 	}
 	defer env.Close()
-	for _, t := range tasks {
-		p, err := gateTask(ctx, env, t)
-		if err != nil {
-			return nil, err
-		}
-		if len(p) > 0 {
-			failing[t.ID] = p
+	return gateTasks(ctx, env, tasks)
+}
+
+// gateTasks runs the gates of synth/gates on tasks in env.
+func gateTasks(ctx context.Context, env *runtime.Env, tasks []envpkg.Task) (map[string][]string, error) {
+	failing := map[string][]string{}
+	for _, seed := range gateSeeds {
+		checker := gates.New(env, seed)
+		for _, t := range tasks {
+			if len(failing[t.ID]) > 0 {
+				continue
+			}
+			_, err := checker.Check(ctx, gates.Candidate{Task: t})
+			var rej *gates.Rejection
+			if errors.As(err, &rej) {
+				failing[t.ID] = append(failing[t.ID], fmt.Sprintf("task %s fails gate %s (seed %d): %s%s", t.ID, rej.Gate, seed, rej.Reason, gateHint[rej.Gate]))
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	return failing, nil
 }
 
-// gateTask is the task gate of synth: the task can be scored; its
-// ground-truth calls succeed and score 1.0; the initial state scores
-// below 1.0.
-func gateTask(ctx context.Context, env *runtime.Env, t envpkg.Task) ([]string, error) {
-	if len(t.Checks) == 0 && t.Answer == nil {
-		return []string{fmt.Sprintf("task %s has no checks and no expected answer: it cannot be scored", t.ID)}, nil
-	}
-	var probs []string
-	var answer *string
-	if t.Answer != nil {
-		answer = &t.Answer.Value
-	}
-	ep, err := env.NewEpisode(t.ID, 1)
-	if err != nil {
-		return []string{fmt.Sprintf("task %s: %v", t.ID, err)}, nil
-	}
-	for i, c := range t.Calls {
-		res, err := ep.Call(ctx, c.Name, c.Arguments)
-		if err != nil {
-			ep.Close()
-			return nil, err
-		}
-		if res.IsError {
-			probs = append(probs, fmt.Sprintf("task %s: ground-truth call %d %s(%s) fails: %s", t.ID, i+1, c.Name, compactJSON(c.Arguments), truncate(res.Content, 300)))
-		}
-	}
-	s, err := ep.Score(ctx, answer)
-	ep.Close()
-	if err != nil {
-		return nil, err
-	}
-	if !s.AllPassed {
-		for _, c := range s.Checks {
-			if !c.Passed {
-				msg := fmt.Sprintf("task %s: after the ground-truth calls, check %q fails", t.ID, c.Name)
-				if c.Error != "" {
-					msg += ": " + c.Error
-				}
-				probs = append(probs, msg)
-			}
-		}
-	}
-	ep, err = env.NewEpisode(t.ID, 1)
-	if err != nil {
-		return nil, err
-	}
-	s0, err := ep.Score(ctx, nil)
-	ep.Close()
-	if err != nil {
-		return nil, err
-	}
-	if s0.Reward >= 1 {
-		probs = append(probs, fmt.Sprintf("task %s: its checks already pass on the initial state (reward %.2f before any call): a check must test the change or the answer the task asks for", t.ID, s0.Reward))
-	}
-	return probs, nil
+// gateHint tells the model what a gate wants.
+var gateHint = map[gates.Gate]string{
+	gates.Initial:    ": a check must test the change or the answer the task asks for, so that it fails before any call",
+	gates.Replay:     ": the ground-truth calls must succeed and make every check pass (find rows by content, not by ids or times tools generate)",
+	gates.Nontrivial: ": every check must read the final state (main.) and a task that writes needs a check that fails on the initial state",
+	gates.Duplicate:  ": every task must differ from the others",
+	gates.Leak:       ": the instruction must not name internal ids",
 }
