@@ -181,16 +181,14 @@ func importFile(conn *sqlite3.Conn, dir string, imp importSpec) error {
 			return fmt.Errorf("table %s has no column %s", imp.Table, c)
 		}
 	}
-	quoted := make([]string, len(cols))
-	for i, c := range cols {
-		quoted[i] = `"` + strings.ReplaceAll(c, `"`, `""`) + `"`
-	}
-	stmt, _, err := conn.Prepare(fmt.Sprintf(`INSERT INTO "%s" (%s) VALUES (%s)`, imp.Table,
-		strings.Join(quoted, ","), strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",")))
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
+	// One INSERT per set of columns present: a column a record leaves out
+	// gets its DEFAULT (an explicit null stays NULL).
+	stmts := map[string]*sqlite3.Stmt{}
+	defer func() {
+		for _, st := range stmts {
+			st.Close()
+		}
+	}()
 	for n, r := range records {
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(r.data, &obj); err != nil {
@@ -203,7 +201,32 @@ func importFile(conn *sqlite3.Conn, dir string, imp importSpec) error {
 				}
 			}
 		}
-		for i, c := range cols {
+		var present []string
+		for _, c := range cols {
+			_, inRecord := obj[c]
+			if (c == imp.KeyColumn && r.key != "") || c == imp.JSONColumn || inRecord {
+				present = append(present, c)
+			}
+		}
+		key := strings.Join(present, "\x00")
+		stmt := stmts[key]
+		if stmt == nil {
+			sql := fmt.Sprintf(`INSERT INTO %s DEFAULT VALUES`, quoteIdent(imp.Table))
+			if len(present) > 0 {
+				quoted := make([]string, len(present))
+				for i, c := range present {
+					quoted[i] = quoteIdent(c)
+				}
+				sql = fmt.Sprintf(`INSERT INTO %s (%s) VALUES (%s)`, quoteIdent(imp.Table),
+					strings.Join(quoted, ","), strings.TrimSuffix(strings.Repeat("?,", len(present)), ","))
+			}
+			var err error
+			if stmt, _, err = conn.Prepare(sql); err != nil {
+				return err
+			}
+			stmts[key] = stmt
+		}
+		for i, c := range present {
 			var err error
 			switch {
 			case c == imp.KeyColumn && r.key != "":
@@ -211,13 +234,7 @@ func importFile(conn *sqlite3.Conn, dir string, imp importSpec) error {
 			case c == imp.JSONColumn:
 				err = stmt.BindText(i+1, string(r.data))
 			default:
-				v, ok := obj[c]
-				if !ok {
-					// column default: bind NULL only if the column has no default
-					err = stmt.BindNull(i + 1)
-				} else {
-					err = bindJSON(stmt, i+1, v)
-				}
+				err = bindJSON(stmt, i+1, obj[c])
 			}
 			if err != nil {
 				return err
@@ -230,6 +247,8 @@ func importFile(conn *sqlite3.Conn, dir string, imp importSpec) error {
 	}
 	return nil
 }
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 func bindJSON(stmt *sqlite3.Stmt, i int, v json.RawMessage) error {
 	var x any
