@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -158,4 +160,52 @@ func TestGroundTruthEnvironmentFailure(t *testing.T) {
 	b.Tasks[1].Calls[0] = envpkg.Call{Name: "abuse", Arguments: json.RawMessage(`{"mode":"panic"}`)}
 	tr := task(t, run(t, b), "delete-a")
 	wantProblem(t, tr, "call 1 (abuse) of the ground truth failed (trap): Error:")
+}
+
+// A tool reading a misspelled column fails its ground-truth call in
+// wasmenv test with the column named (issue 14, point 5).
+func TestMisspelledColumnSurfaces(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"env.yaml":   "name: typo\n",
+		"schema.sql": "CREATE TABLE kv (k TEXT PRIMARY KEY, status TEXT);\nINSERT INTO kv VALUES ('a', 'new');\n",
+		"tools/kv.go": `package tools
+
+import "github.com/wasmenv/wasmenv/sdk"
+
+// Close closes a key.
+func Close(args CloseArgs) (string, error) {
+	row, err := sdk.QueryRow("SELECT k, status FROM kv WHERE k = ?", args.Key)
+	if err != nil {
+		return "", err
+	}
+	if row.String("stauts") == "closed" {
+		return "already closed", nil
+	}
+	_, err = sdk.Exec("UPDATE kv SET status = 'closed' WHERE k = ?", args.Key)
+	return "closed", err
+}
+
+// CloseArgs names a key.
+type CloseArgs struct {
+	// The key.
+	Key string ` + "`json:\"key\"`" + `
+}
+`,
+		"tasks.yaml": "- id: close-a\n  instruction: Close a.\n  calls: [{name: close, arguments: {key: a}}]\n  checks: [{sql: \"SELECT status = 'closed' FROM main.kv WHERE k = 'a'\"}]\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := compiler.Build(context.Background(), dir, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := run(t, b).Tasks[0]
+	wantProblem(t, tr, `call 1 (close) of the ground truth failed (trap)`)
+	wantProblem(t, tr, `has no column "stauts" (columns: k, status)`)
 }

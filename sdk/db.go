@@ -3,6 +3,7 @@ package sdk
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/wasmenv/wasmenv/sdk/wire"
@@ -76,9 +77,22 @@ func (r Row) Has(col string) bool {
 // IsNull reports whether a column is NULL or absent.
 func (r Row) IsNull(col string) bool { return r.Value(col) == nil }
 
-// String returns a column as text ("" for NULL).
+// must is the value of a column the row has. A column the row lacks is
+// a mistake in the tool (a misspelled name), not data: it panics, which
+// the agent sees as a tool error and `wasmenv test` reports.
+func (r Row) must(col string) any {
+	for i, c := range r.cols {
+		if c == col {
+			return r.vals[i]
+		}
+	}
+	panic(fmt.Sprintf("sdk: row has no column %q (columns: %s)", col, strings.Join(r.cols, ", ")))
+}
+
+// String returns a column as text ("" for NULL). It panics if the row
+// has no such column.
 func (r Row) String(col string) string {
-	switch v := r.Value(col).(type) {
+	switch v := r.must(col).(type) {
 	case string:
 		return v
 	case []byte:
@@ -91,9 +105,10 @@ func (r Row) String(col string) string {
 	return ""
 }
 
-// Int returns a column as an integer (0 for NULL).
+// Int returns a column as an integer (0 for NULL). It panics if the row
+// has no such column.
 func (r Row) Int(col string) int64 {
-	switch v := r.Value(col).(type) {
+	switch v := r.must(col).(type) {
 	case int64:
 		return v
 	case float64:
@@ -102,9 +117,10 @@ func (r Row) Int(col string) int64 {
 	return 0
 }
 
-// Float returns a column as a float (0 for NULL).
+// Float returns a column as a float (0 for NULL). It panics if the row
+// has no such column.
 func (r Row) Float(col string) float64 {
-	switch v := r.Value(col).(type) {
+	switch v := r.must(col).(type) {
 	case int64:
 		return float64(v)
 	case float64:
@@ -113,7 +129,8 @@ func (r Row) Float(col string) float64 {
 	return 0
 }
 
-// Bool returns a column as a boolean (non-zero integer).
+// Bool returns a column as a boolean (non-zero integer). It panics if
+// the row has no such column.
 func (r Row) Bool(col string) bool { return r.Int(col) != 0 }
 
 // Map returns the row as a map from column to value.

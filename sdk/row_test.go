@@ -1,0 +1,34 @@
+package sdk
+
+import (
+	"strings"
+	"testing"
+)
+
+// A misspelled column is the author's mistake: the typed accessors panic
+// with the row's columns (a tool error the author sees in wasmenv test)
+// instead of answering "" or 0 (issue 14, point 5).
+func TestRowAccessorsRefuseUnknownColumns(t *testing.T) {
+	r := Row{cols: []string{"id", "status", "total", "note"}, vals: []any{int64(7), "pending", 4.5, nil}}
+	if r.String("status") != "pending" || r.Int("id") != 7 || r.Float("total") != 4.5 || !r.Bool("id") || r.String("note") != "" {
+		t.Fatal("accessors on existing columns")
+	}
+	for name, f := range map[string]func(){
+		"String": func() { r.String("stauts") }, "Int": func() { r.Int("ids") },
+		"Float": func() { r.Float("totl") }, "Bool": func() { r.Bool("flag") },
+	} {
+		func() {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.Contains(msg, `has no column "`) || !strings.Contains(msg, "id, status, total, note") {
+					t.Errorf("%s on a missing column: panic %q", name, msg)
+				}
+			}()
+			f()
+		}()
+	}
+	// Value, IsNull and Has stay lenient: they are how a tool asks.
+	if r.Value("x") != nil || !r.IsNull("x") || r.Has("x") {
+		t.Error("lenient accessors")
+	}
+}
