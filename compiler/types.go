@@ -91,6 +91,7 @@ var basicKinds = map[string]kind{
 	"string": kString, "bool": kBool,
 	"int": kInt, "int8": kInt, "int16": kInt, "int32": kInt, "int64": kInt,
 	"uint": kUint, "uint8": kUint, "uint16": kUint, "uint32": kUint, "uint64": kUint,
+	"byte": kUint, "rune": kInt,
 	"float32": kFloat, "float64": kFloat,
 }
 
@@ -102,6 +103,10 @@ func (r *resolver) resolve(e ast.Expr) (*typ, error) {
 		}
 		if x.Name == "any" {
 			return &typ{kind: kAny, gotype: "any"}, nil
+		}
+		switch x.Name {
+		case "complex64", "complex128", "uintptr", "error":
+			return nil, fmt.Errorf("type %s is not supported here (JSON has no such value)", x.Name)
 		}
 		return r.named(x)
 	case *ast.InterfaceType:
@@ -478,7 +483,7 @@ func stripGoName(desc, goName string) string {
 // value the decoder would otherwise wrap (200 into an int8).
 var intRanges = map[string][2]int64{
 	"int8": {-1 << 7, 1<<7 - 1}, "int16": {-1 << 15, 1<<15 - 1}, "int32": {-1 << 31, 1<<31 - 1},
-	"uint8": {0, 1<<8 - 1}, "uint16": {0, 1<<16 - 1}, "uint32": {0, 1<<32 - 1},
+	"uint8": {0, 1<<8 - 1}, "byte": {0, 1<<8 - 1}, "rune": {-1 << 31, 1<<31 - 1}, "uint16": {0, 1<<16 - 1}, "uint32": {0, 1<<32 - 1},
 }
 
 // underlyingBasic is the basic type name of a basic or named basic type.

@@ -45,7 +45,7 @@ func inspectCmd() *cobra.Command {
 			}
 			b, err := envpkg.Decode(data)
 			if err != nil {
-				return err
+				return withPath(args[0], err)
 			}
 			secs, _ := envpkg.SectionSizes(data)
 			o := inspectOut{Manifest: b.Manifest, Hash: b.Hash, Tasks: len(b.Tasks), Sizes: sizes{

@@ -52,7 +52,7 @@ func serveCmd() *cobra.Command {
 					log.Info("guest", "env", env, "line", line)
 				}})
 				if err != nil {
-					return fmt.Errorf("%s: %w", path, err)
+					return withPath(path, err)
 				}
 				envs = append(envs, e)
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,8 +64,18 @@ func loadOrBuild(cmd *cobra.Command, path string) (*envpkg.Bundle, error) {
 		return nil, err
 	}
 	if !st.IsDir() {
-		return envpkg.Read(path)
+		b, err := envpkg.Read(path)
+		return b, withPath(path, err)
 	}
 	opts := compiler.Options{Log: func(s string) { fmt.Fprintln(cmd.ErrOrStderr(), s) }}
 	return compiler.Build(cmd.Context(), path, opts)
+}
+
+// withPath names the file in err unless it already does (envpkg.Read
+// names it; errors found later by the runtime do not).
+func withPath(path string, err error) error {
+	if err == nil || strings.HasPrefix(err.Error(), path+":") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }

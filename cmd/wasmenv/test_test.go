@@ -102,3 +102,13 @@ func TestEveryCommandIsRegistered(t *testing.T) {
 		}
 	}
 }
+
+// A file that is not a bundle is named once, by every command.
+func TestNotABundleNamedOnce(t *testing.T) {
+	for _, args := range [][]string{{"serve", "../../README.md"}, {"test", "../../README.md"}, {"call", "../../README.md", "x"}, {"inspect", "../../README.md"}} {
+		_, stderr, code := run(t, "", args...)
+		if code == 0 || strings.Count(stderr, "README.md") != 1 || !strings.Contains(stderr, "not a WebAssembly module") {
+			t.Errorf("%v: %d %q", args, code, stderr)
+		}
+	}
+}
