@@ -44,6 +44,9 @@ func Run(ctx context.Context, cfg Config) (*BatchReport, error) {
 	if err != nil {
 		return rep, err
 	}
+	if len(scenarios) == 0 {
+		return rep, fmt.Errorf("no scenarios to build")
+	}
 	rep.Scenarios = len(scenarios)
 	bar := newProgress(cfg.Progress, len(scenarios))
 	reports := make([]EnvReport, len(scenarios))
@@ -81,63 +84,90 @@ func Run(ctx context.Context, cfg Config) (*BatchReport, error) {
 	return rep, firstErr
 }
 
+// scenariosPerRequest bounds one scenarios request (AWM's value); more are
+// asked for in further requests that list the ones already kept, until
+// NumScenarios are kept or Config.ScenarioStalls requests in a row add
+// nothing new.
+const scenariosPerRequest = 10
+
+// reservedNames are output-directory entries an environment may not take.
+var reservedNames = map[string]bool{"reports": true, "report": true}
+
 // scenarios returns the scenarios to build: the user's list or the model's
-// answer from the seeds, deduplicated.
+// answers from the seeds, deduplicated.
 func (p *pipeline) scenarios(ctx context.Context, rep *BatchReport) ([]Scenario, error) {
-	list := p.cfg.Scenarios
-	if len(list) == 0 {
-		r := &envRun{p: p, sc: Scenario{Name: "scenarios"}, ledger: newLedger(), rep: &EnvReport{}}
-		var out struct {
-			Scenarios []Scenario `json:"scenarios"`
+	d := newDeduper(p.cfg.Client)
+	rep.DedupMethod = d.method
+	var kept []Scenario
+	names := map[string]int{}
+	consider := func(list []Scenario) error {
+		rep.Proposed += len(list)
+		texts := make([]string, len(list))
+		for i, s := range list {
+			texts[i] = s.Title + ". " + s.Description
 		}
-		data := map[string]any{"Seeds": p.cfg.Seeds, "N": p.cfg.NumScenarios, "AuthAssumed": p.cfg.AuthAssumed}
-		err := runStage(ctx, r, stageCall{stage: StageScenarios, data: data}, &out, func(_ context.Context, o *struct {
-			Scenarios []Scenario `json:"scenarios"`
-		}) verdict {
+		dups, err := d.add(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("scenario dedup: %w", err)
+		}
+		for i, s := range list {
+			name := emit.EnvName(s.Name)
+			if name == "env" && s.Title != "" {
+				name = emit.EnvName(s.Title)
+			}
+			if k := dups[i]; k >= 0 {
+				rep.Duplicates = append(rep.Duplicates, Dropped{What: name, Reason: "near-duplicate of " + kept[k].Name})
+				continue
+			}
+			base := name
+			for n := 2; names[name] > 0 || reservedNames[name]; n++ {
+				name = fmt.Sprintf("%s-%d", base, n)
+			}
+			names[name]++
+			s.Name = name
+			kept = append(kept, s)
+		}
+		return nil
+	}
+	if len(p.cfg.Scenarios) > 0 {
+		return kept, consider(append([]Scenario(nil), p.cfg.Scenarios...))
+	}
+	r := &envRun{p: p, sc: Scenario{Name: "scenarios"}, ledger: newLedger(), rep: &EnvReport{}}
+	defer func() { rep.ScenarioStage = r.ledger.snapshot()[StageScenarios] }()
+	type scenariosOut struct {
+		Scenarios []Scenario `json:"scenarios"`
+	}
+	for batch, stalls := 0, 0; len(kept) < p.cfg.NumScenarios && stalls < p.cfg.ScenarioStalls; batch++ {
+		var existing []string
+		for _, s := range kept {
+			existing = append(existing, s.Title)
+		}
+		data := map[string]any{"Seeds": p.cfg.Seeds, "N": min(scenariosPerRequest, p.cfg.NumScenarios-len(kept)),
+			"Existing": existing, "AuthAssumed": p.cfg.AuthAssumed}
+		var out scenariosOut
+		err := runStage(ctx, r, stageCall{stage: StageScenarios, key: fmt.Sprint(batch), data: data}, &out, func(_ context.Context, o *scenariosOut) verdict {
 			if len(o.Scenarios) == 0 {
 				return verdict{Problems: []string{"no scenarios"}}
 			}
 			return verdict{}
 		})
-		rep.ScenarioStage = r.ledger.snapshot()[StageScenarios]
 		if err != nil {
 			return nil, err
 		}
-		list = out.Scenarios
-	}
-	seen := map[string]int{}
-	for i := range list {
-		name := emit.EnvName(list[i].Name)
-		if name == "env" && list[i].Title != "" {
-			name = emit.EnvName(list[i].Title)
+		before := len(kept)
+		if err := consider(out.Scenarios); err != nil {
+			return nil, err
 		}
-		if n := seen[name]; n > 0 {
-			name = fmt.Sprintf("%s-%d", name, n+1)
+		if len(kept) == before {
+			stalls++
+		} else {
+			stalls = 0
 		}
-		seen[name]++
-		list[i].Name = name
 	}
-	rep.Proposed = len(list)
-	texts := make([]string, len(list))
-	for i, s := range list {
-		texts[i] = s.Title + ". " + s.Description
+	if len(kept) > p.cfg.NumScenarios {
+		kept = kept[:p.cfg.NumScenarios]
 	}
-	keep, dupOf, method, err := dedup(ctx, p.cfg.Client, texts)
-	if err != nil {
-		return nil, fmt.Errorf("scenario dedup: %w", err)
-	}
-	rep.DedupMethod = method
-	for i, j := range dupOf {
-		rep.Duplicates = append(rep.Duplicates, Dropped{What: list[i].Name, Reason: "near-duplicate of " + list[j].Name})
-	}
-	var out []Scenario
-	for _, i := range keep {
-		out = append(out, list[i])
-	}
-	if len(out) > p.cfg.NumScenarios && len(p.cfg.Scenarios) == 0 {
-		out = out[:p.cfg.NumScenarios]
-	}
-	return out, nil
+	return kept, nil
 }
 
 // runEnv takes one scenario through every stage and the quality gates. An

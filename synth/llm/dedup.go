@@ -15,43 +15,81 @@ const (
 	JaccardThreshold = 0.5
 )
 
-// dedup returns the indexes of texts to keep: each text is dropped when it
-// is too similar to one kept before it. It uses the client's embeddings
-// when an embedding model is set and falls back to words otherwise; method
-// says which was used.
-func dedup(ctx context.Context, c *Client, texts []string) (keep []int, dupOf map[int]int, method string, err error) {
-	dupOf = map[int]int{}
-	var similar func(i, j int) bool
+// deduper keeps texts that are not too similar to any text kept before:
+// by embedding cosine when the client has an embedding model, by content
+// words otherwise. It is incremental, so batches of candidates can be
+// added as they arrive (each text is embedded once).
+type deduper struct {
+	c      *Client
+	method string
+	vecs   [][]float64
+	words  []map[string]bool
+}
+
+func newDeduper(c *Client) *deduper {
+	d := &deduper{c: c, method: "word Jaccard ≥ 0.5"}
 	if c != nil && c.EmbeddingModel != "" {
-		vecs, err := c.Embed(ctx, texts)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		method = "embedding cosine ≥ 0.85"
-		similar = func(i, j int) bool { return cosine(vecs[i], vecs[j]) >= CosineThreshold }
-	} else {
-		words := make([]map[string]bool, len(texts))
-		for i, t := range texts {
-			words[i] = contentWords(t)
-		}
-		method = "word Jaccard ≥ 0.5"
-		similar = func(i, j int) bool { return jaccard(words[i], words[j]) >= JaccardThreshold }
+		d.method = "embedding cosine ≥ 0.85"
 	}
-	for i := range texts {
-		dup := -1
-		for _, k := range keep {
-			if similar(i, k) {
-				dup = k
+	return d
+}
+
+// add considers texts in order and returns, for each, -1 when it is kept
+// or the index (among all texts kept so far) of the text it duplicates.
+func (d *deduper) add(ctx context.Context, texts []string) ([]int, error) {
+	var vecs [][]float64
+	if d.c != nil && d.c.EmbeddingModel != "" && len(texts) > 0 {
+		var err error
+		if vecs, err = d.c.Embed(ctx, texts); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]int, len(texts))
+	for i, t := range texts {
+		out[i] = -1
+		if vecs != nil {
+			for k, v := range d.vecs {
+				if cosine(vecs[i], v) >= CosineThreshold {
+					out[i] = k
+					break
+				}
+			}
+			if out[i] < 0 {
+				d.vecs = append(d.vecs, vecs[i])
+			}
+			continue
+		}
+		w := contentWords(t)
+		for k, kw := range d.words {
+			if jaccard(w, kw) >= JaccardThreshold {
+				out[i] = k
 				break
 			}
 		}
-		if dup >= 0 {
-			dupOf[i] = dup
-			continue
+		if out[i] < 0 {
+			d.words = append(d.words, w)
 		}
-		keep = append(keep, i)
 	}
-	return keep, dupOf, method, nil
+	return out, nil
+}
+
+// dedup returns the indexes of texts to keep and, for each dropped text,
+// the index of the kept text it duplicates.
+func dedup(ctx context.Context, c *Client, texts []string) (keep []int, dupOf map[int]int, method string, err error) {
+	d := newDeduper(c)
+	res, err := d.add(ctx, texts)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	dupOf = map[int]int{}
+	for i, k := range res {
+		if k < 0 {
+			keep = append(keep, i)
+		} else {
+			dupOf[i] = keep[k]
+		}
+	}
+	return keep, dupOf, d.method, nil
 }
 
 func cosine(a, b []float64) float64 {

@@ -29,6 +29,9 @@ type Config struct {
 	Scenarios []Scenario
 	// NumScenarios is how many scenarios to ask for (default 10).
 	NumScenarios int
+	// ScenarioStalls ends the scenarios stage after this many requests in a
+	// row that add no new scenario (AWM: 10).
+	ScenarioStalls int
 	// TasksPerScenario is k (AWM: 10).
 	TasksPerScenario int
 	// MaxAttempts per stage: the first try plus up to 5 retries (AWM: 5).
@@ -55,6 +58,9 @@ type Config struct {
 func (c *Config) defaults() {
 	if c.NumScenarios == 0 {
 		c.NumScenarios = 10
+	}
+	if c.ScenarioStalls == 0 {
+		c.ScenarioStalls = 10
 	}
 	if c.TasksPerScenario == 0 {
 		c.TasksPerScenario = 10

@@ -22,6 +22,7 @@ func replayConfig(srv *replayServer, out string) Config {
 		OutDir:           out,
 		Seeds:            []string{"public libraries", "healthcare clinics"},
 		NumScenarios:     3,
+		ScenarioStalls:   3,
 		TasksPerScenario: 2,
 		ProbeRounds:      1,
 		AuthAssumed:      true,
@@ -65,8 +66,15 @@ func TestPipelineReplay(t *testing.T) {
 		}
 	}
 
-	if len(rep.Duplicates) != 1 || rep.Duplicates[0].What != "library-loans-desk" {
-		t.Errorf("duplicates = %+v, want library-loans-desk dropped", rep.Duplicates)
+	// The first answer has a near-duplicate; the further requests for a
+	// third scenario only bring a near-duplicate of the clinic, and after
+	// three such requests the stage stops with two.
+	if len(rep.Duplicates) != 4 || rep.Duplicates[0].What != "library-loans-desk" || rep.Duplicates[1].What != "clinic-visit-scheduling" ||
+		rep.Duplicates[1].Reason != "near-duplicate of clinic-appointments" || rep.Proposed != 6 {
+		t.Errorf("proposed %d, duplicates = %+v", rep.Proposed, rep.Duplicates)
+	}
+	if s := rep.Stages[StageScenarios]; s.Runs != 4 || s.Trials != 4 {
+		t.Errorf("scenarios stage %+v: want 4 requests", s)
 	}
 	if rep.Scenarios != 2 || rep.Kept != 2 {
 		t.Fatalf("scenarios %d, kept %d; want 2 and 2: %+v", rep.Scenarios, rep.Kept, rep.Envs)

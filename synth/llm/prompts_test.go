@@ -55,7 +55,7 @@ func TestEveryDefaultPromptRenders(t *testing.T) {
 	r.p.cfg.defaults()
 	for _, auth := range []bool{true, false} {
 		r.p.cfg.AuthAssumed = auth
-		data := with(r.base(), "Seeds", []string{"a"}, "N", 2, "Test", toolTest{Tool: "t"}, "Observed", "ok", "Code", "",
+		data := with(r.base(), "Seeds", []string{"a"}, "N", 2, "Existing", []string{"b"}, "Test", toolTest{Tool: "t"}, "Observed", "ok", "Code", "",
 			"Round", 1, "ToolSchemas", []any{}, "Results", []probeResult{})
 		for _, st := range Stages {
 			msgs, err := p.messages(st, data)
