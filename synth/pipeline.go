@@ -34,6 +34,8 @@ type Options struct {
 	MaxChain   int     // most calls per task (default 5)
 	WriteShare float64 // share of write tasks (default 0.5)
 	ReadOnly   bool    // generate no create/update/delete tools
+	// StateReward adds "final state equals ground truth" to write tasks.
+	StateReward bool
 
 	Compiler compiler.Options
 	Runtime  runtime.Options
@@ -80,24 +82,13 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		}
 	}
 
-	dbPath := src
-	if fi, err := os.Stat(src); err != nil {
-		return nil, fmt.Errorf("synth: %w", err)
-	} else if fi.IsDir() {
-		tmp, err := os.MkdirTemp("", "wasmenv-synth-import-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		dbPath = filepath.Join(tmp, "import.sqlite")
-		start := time.Now()
-		if err := dbmodel.ImportJSONDir(src, dbPath); err != nil {
-			return nil, err
-		}
-		step("import", start)
+	dbPath, cleanup, err := resolveSource(ctx, src, opts.Compiler, step)
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
 	if opts.Name == "" {
-		opts.Name = emit.EnvName(strings.TrimSuffix(filepath.Base(filepath.Clean(src)), filepath.Ext(src)))
+		opts.Name = emit.EnvName(strings.TrimSuffix(filepath.Base(filepath.Clean(src)), filepath.Ext(src)) + "-synth")
 	}
 	conn, err := sqlite3.OpenFlags("file:"+dbPath+"?mode=ro", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
 	if err != nil {
@@ -178,7 +169,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	}
 	checker := gates.New(rt, opts.Seed)
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, conn, checker, tasks.Options{
-		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: opts.WriteShare, Progress: bar.Update})
+		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: opts.WriteShare, StateReward: opts.StateReward, Progress: bar.Update})
 	if err != nil {
 		return nil, err
 	}
@@ -221,4 +212,61 @@ func userIndexes(conn *sqlite3.Conn) ([]string, error) {
 		out = append(out, stmt.ColumnText(0))
 	}
 	return out, stmt.Err()
+}
+
+// resolveSource returns a SQLite file for src: src itself; or, for a
+// directory with an env.yaml, the database of that environment built by the
+// compiler; for a .wasm bundle, its database; for any other directory, its
+// JSON collections imported. cleanup removes what it made.
+func resolveSource(ctx context.Context, src string, copts compiler.Options, step func(string, time.Time)) (string, func(), error) {
+	fi, err := os.Stat(src)
+	if err != nil {
+		return "", nil, fmt.Errorf("synth: %w", err)
+	}
+	isEnv := false
+	if fi.IsDir() {
+		_, err := os.Stat(filepath.Join(src, "env.yaml"))
+		isEnv = err == nil
+	}
+	isBundle := !fi.IsDir() && strings.HasSuffix(src, ".wasm")
+	if !fi.IsDir() && !isBundle {
+		return src, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "wasmenv-synth-src-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { os.RemoveAll(tmp) }
+	dbPath := filepath.Join(tmp, "source.sqlite")
+	start := time.Now()
+	var db []byte
+	switch {
+	case isEnv:
+		b, err := compiler.Build(ctx, src, copts)
+		if err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("synth: building %s for its database: %w", src, err)
+		}
+		db = b.DB
+	case isBundle:
+		b, err := envpkg.Read(src)
+		if err != nil {
+			cleanup()
+			return "", nil, err
+		}
+		db = b.DB
+	default:
+		if err := dbmodel.ImportJSONDir(src, dbPath); err != nil {
+			cleanup()
+			return "", nil, err
+		}
+	}
+	if db != nil {
+		if err := os.WriteFile(dbPath, db, 0o600); err != nil {
+			cleanup()
+			return "", nil, err
+		}
+	}
+	step("source", start)
+	return dbPath, cleanup, nil
 }

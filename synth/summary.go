@@ -115,6 +115,11 @@ func (s *Summary) Print(w io.Writer) {
 		gg = append(gg, fmt.Sprintf("%s %d", g, t.Gates.Dropped[g]))
 	}
 	fmt.Fprintf(w, "gates: checked %d, kept %d; dropped: %s\n", t.Gates.Checked, t.Gates.Kept, strings.Join(gg, ", "))
+	for _, g := range gates.All {
+		if e, ok := t.Gates.Examples[g]; ok {
+			fmt.Fprintf(w, "  e.g. %s: %s\n", g, e)
+		}
+	}
 	var tt []string
 	for _, x := range s.Timings {
 		tt = append(tt, fmt.Sprintf("%s %.1fs", x.Stage, x.Seconds))

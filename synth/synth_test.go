@@ -13,6 +13,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/envtest"
 	"github.com/wasmenv/wasmenv/internal/testcache"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth"
@@ -178,6 +179,16 @@ func checkResult(t *testing.T, res *synth.Result, n int) {
 		t.Fatal(err)
 	}
 	defer env.Close()
+	// The project's own environment test agrees with the gates.
+	rep, err := envtest.Run(context.Background(), env, envtest.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range rep.Tasks {
+		if len(tr.Problems) > 0 {
+			t.Errorf("envtest: task %s: %v", tr.ID, tr.Problems)
+		}
+	}
 	gt, rnd := replayAndRandom(t, env)
 	t.Logf("mean reward: ground truth %.3f, random schema-valid policy %.3f (%d tasks)", gt, rnd, len(res.Bundle.Tasks))
 	if gt != 1 {

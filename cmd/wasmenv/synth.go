@@ -23,9 +23,12 @@ func synthCmd() *cobra.Command {
 func synthFromDBCmd() *cobra.Command {
 	var opts synth.Options
 	cmd := &cobra.Command{
-		Use:   "from-db DB.sqlite|DIR -o OUTDIR [--bundle FILE]",
+		Use:   "from-db DB.sqlite|BUNDLE.wasm|ENVDIR|JSONDIR -o OUTDIR [--bundle FILE]",
 		Short: "Turn a SQLite database (or a directory of JSON collections) into an environment with tasks",
-		Args:  cobra.ExactArgs(1),
+		Long: "Turn a SQLite database into an environment with generated tools and tasks verified by execution.\n" +
+			"The source may also be a bundle or an environment source directory (their database is used),\n" +
+			"or a directory of JSON/JSONL collections (imported into tables first).",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Log = os.Stderr
 			res, err := synth.FromDB(cmd.Context(), args[0], opts)
@@ -52,6 +55,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.IntVar(&opts.MaxChain, "max-chain", 5, "most tool calls per task")
 	f.Float64Var(&opts.WriteShare, "write-share", 0.5, "share of write tasks")
 	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
+	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	cmd.MarkFlagRequired("output")
 	return cmd
 }

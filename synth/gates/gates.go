@@ -63,6 +63,8 @@ type Counts struct {
 	Checked int          `json:"checked"`
 	Kept    int          `json:"kept"`
 	Dropped map[Gate]int `json:"dropped"`
+	// Examples holds the first reason each gate gave, for reports.
+	Examples map[Gate]string `json:"examples,omitempty"`
 }
 
 // Checker runs the gates against one loaded environment. It is safe for
@@ -83,7 +85,7 @@ type Checker struct {
 // New returns a Checker for env; episodes use seed.
 func New(env *runtime.Env, seed int64) *Checker {
 	return &Checker{env: env, seed: seed, calls: map[string]bool{}, checks: map[string]bool{}, instrs: map[string]bool{},
-		counts: Counts{Dropped: map[Gate]int{}}}
+		counts: Counts{Dropped: map[Gate]int{}, Examples: map[Gate]string{}}}
 }
 
 // Counts returns the tally so far.
@@ -94,6 +96,10 @@ func (c *Checker) Counts() Counts {
 	out.Dropped = map[Gate]int{}
 	for g, n := range c.counts.Dropped {
 		out.Dropped[g] = n
+	}
+	out.Examples = map[Gate]string{}
+	for g, e := range c.counts.Examples {
+		out.Examples[g] = e
 	}
 	return out
 }
@@ -110,6 +116,9 @@ func (c *Checker) Check(ctx context.Context, cand Candidate) (Verdict, error) {
 	switch {
 	case errors.As(err, &rej):
 		c.counts.Dropped[rej.Gate]++
+		if _, ok := c.counts.Examples[rej.Gate]; !ok {
+			c.counts.Examples[rej.Gate] = cand.Task.ID + ": " + rej.Reason
+		}
 	case err == nil:
 		c.counts.Kept++
 		c.calls[callsKey(cand.Task)] = true

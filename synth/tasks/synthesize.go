@@ -28,7 +28,11 @@ type Options struct {
 	// Branching is the weight of following a reference to many rows (a
 	// list) rather than to one (a parent), relative to 1 (default 1.5).
 	Branching   float64
-	MaxAttempts int                  // default 10×N
+	MaxAttempts int // default 10×N
+	// StateReward makes write tasks also require the final state to equal
+	// the ground truth's (reward: state), which catches changes to tables
+	// the "nothing else changed" check does not read.
+	StateReward bool
 	Progress    func(kept, want int) // called after each attempt
 }
 
@@ -143,6 +147,9 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
+	}
+	if write && opts.StateReward {
+		t.Reward = envpkg.RewardState
 	}
 	t.ID = fmt.Sprintf("synth-%04d-%s-%s", n+1, kind, emit.EnvName(cur.table.Singular()))
 	t.Calls = c.calls
