@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/serdes"
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -148,8 +150,16 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	defer rt.Close()
 	step("load", start)
 
+	// Sample from the built database: the same rows, with the indexes the
+	// emitted schema adds (and the row_id of tables without a key).
+	built, err := openImage(b.DB)
+	if err != nil {
+		return nil, err
+	}
+	defer built.Close()
+
 	start = time.Now()
-	if res.Smoke, err = Smoke(ctx, rt, spec, conn); err != nil {
+	if res.Smoke, err = Smoke(ctx, rt, spec, built); err != nil {
 		return nil, err
 	}
 	step("smoke", start)
@@ -168,7 +178,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		bar = nil
 	}
 	checker := gates.New(rt, opts.Seed)
-	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, conn, checker, tasks.Options{
+	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
 		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: opts.WriteShare, StateReward: opts.StateReward, Progress: bar.Update})
 	if err != nil {
 		return nil, err
@@ -182,14 +192,21 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	if err := emit.Write(opts.Out, env); err != nil {
 		return nil, err
 	}
-	if opts.Bundle != "" {
-		res.Bundle, err = compiler.BuildFile(ctx, opts.Out, opts.Bundle, opts.Compiler)
-	} else {
-		res.Bundle, err = compiler.Build(ctx, opts.Out, opts.Compiler)
-	}
+	// The final bundle is the built one with the kept tasks: rebuilding
+	// the directory (wasmenv build OUT) gives the same bundle, without
+	// loading the seed data a second time here.
+	final := *b
+	final.Tasks = kept
+	data, err := envpkg.Encode(&final)
 	if err != nil {
-		return nil, fmt.Errorf("synth: the final environment does not build: %w", err)
+		return nil, fmt.Errorf("synth: the final bundle: %w", err)
 	}
+	if opts.Bundle != "" {
+		if err := envpkg.WriteFileAtomic(opts.Bundle, data); err != nil {
+			return nil, err
+		}
+	}
+	res.Bundle = &final
 	step("write", start)
 
 	sum.fill(res, st)
@@ -269,4 +286,17 @@ func resolveSource(ctx context.Context, src string, copts compiler.Options, step
 	}
 	step("source", start)
 	return dbPath, cleanup, nil
+}
+
+// openImage opens a database image in memory.
+func openImage(img []byte) (*sqlite3.Conn, error) {
+	conn, err := sqlite3.Open(":memory:")
+	if err != nil {
+		return nil, err
+	}
+	if err := serdes.Deserialize(conn, "main", slices.Clone(img)); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
 }

@@ -145,13 +145,19 @@ func storeDB(t testing.TB, dir string) string {
 
 func run(t *testing.T, db string, n int) *synth.Result {
 	t.Helper()
+	res, _ := runOut(t, db, n)
+	return res
+}
+
+func runOut(t *testing.T, db string, n int) (*synth.Result, string) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "env")
 	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: out, Bundle: out + ".wasm", Tasks: n, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Summary.Print(testWriter{t})
-	return res
+	return res, out
 }
 
 type testWriter struct{ t *testing.T }
@@ -352,6 +358,19 @@ func TestFromDBBuiltDatabase(t *testing.T) {
 }
 
 func TestFromDBStore(t *testing.T) {
-	res := run(t, storeDB(t, t.TempDir()), 150)
+	res, out := runOut(t, storeDB(t, t.TempDir()), 150)
 	checkResult(t, res, 150)
+	// The written directory is the environment: building it gives the
+	// very bundle FromDB wrote.
+	b, err := compiler.Build(context.Background(), out, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Hash != res.Bundle.Hash {
+		t.Errorf("rebuilt bundle hash %s, FromDB's %s", b.Hash, res.Bundle.Hash)
+	}
+	written, err := envpkg.Read(out + ".wasm")
+	if err != nil || written.Hash != res.Bundle.Hash {
+		t.Errorf("bundle file: %v, hash %s", err, written.Hash)
+	}
 }

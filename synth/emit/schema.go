@@ -71,6 +71,12 @@ func SchemaSQL(m *dbmodel.Model, indexes []string) string {
 			b.WriteString(strings.TrimSuffix(strings.TrimSpace(ix), ";") + ";\n")
 		}
 	}
+	if fk := referenceIndexes(m, indexes); len(fk) > 0 {
+		b.WriteString("\n-- Indexes on references, so that following them does not scan the table.\n")
+		for _, ix := range fk {
+			b.WriteString(ix + ";\n")
+		}
+	}
 	return b.String()
 }
 
@@ -97,4 +103,52 @@ func quoteList(cols []string) string {
 		q[i] = dbmodel.Quote(c)
 	}
 	return strings.Join(q, ", ")
+}
+
+// referenceIndexes returns CREATE INDEX statements for single-column
+// references that no key or given index already leads with.
+func referenceIndexes(m *dbmodel.Model, given []string) []string {
+	var out []string
+	names := map[string]bool{}
+	for _, t := range m.Tables {
+		for _, fk := range t.ForeignKeys {
+			if len(fk.Columns) != 1 {
+				continue
+			}
+			col := fk.Columns[0]
+			if len(t.PrimaryKey) > 0 && t.PrimaryKey[0] == col || t.Column(col) != nil && t.Column(col).Unique || leads(given, t.Name, col) {
+				continue
+			}
+			name := "synth_ix_" + t.Name + "_" + col
+			if names[name] {
+				continue
+			}
+			names[name] = true
+			out = append(out, fmt.Sprintf("CREATE INDEX %s ON %s (%s)", dbmodel.Quote(name), dbmodel.Quote(t.Name), dbmodel.Quote(col)))
+		}
+	}
+	return out
+}
+
+// leads reports whether one of the CREATE INDEX statements is on table
+// with col first (a rough parse; a miss only costs a redundant index).
+func leads(indexes []string, table, col string) bool {
+	for _, ix := range indexes {
+		l := strings.ToLower(ix)
+		on := strings.Index(l, " on ")
+		if on < 0 {
+			continue
+		}
+		rest := strings.TrimSpace(ix[on+4:])
+		open := strings.IndexByte(rest, '(')
+		if open < 0 {
+			continue
+		}
+		tbl := strings.Trim(strings.TrimSpace(rest[:open]), "\"`[]")
+		first := strings.Trim(strings.TrimSpace(strings.SplitN(rest[open+1:], ",", 2)[0]), "\"`[]) ")
+		if strings.EqualFold(tbl, table) && strings.EqualFold(strings.Fields(first + " x")[0], col) {
+			return true
+		}
+	}
+	return false
 }

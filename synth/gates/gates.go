@@ -151,7 +151,7 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 		return v, reject(Duplicate, "same instruction as a kept task")
 	}
 	for _, id := range cand.InternalIDs {
-		if id != "" && strings.Contains(t.Instruction, id) {
+		if id != "" && containsToken(t.Instruction, id) {
 			return v, reject(Leak, "instruction names internal id %q", id)
 		}
 	}
@@ -297,4 +297,24 @@ func canonJSON(raw json.RawMessage) []byte {
 	}
 	b, _ := json.Marshal(v) // encoding/json sorts map keys
 	return b
+}
+
+// containsToken reports whether id occurs in s as a whole token: not
+// inside a longer run of letters and digits ("1479" is not in "14790").
+func containsToken(s, id string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], id)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(id)
+		if (start == 0 || !isAlnum(s[start-1])) && (end == len(s) || !isAlnum(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isAlnum(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
 }
