@@ -102,7 +102,7 @@ type EnvReport struct {
 	PassRate  float64               `json:"probe_pass_rate"`
 	Stages    map[string]StageStats `json:"stages"`
 	Dropped   []Dropped             `json:"dropped,omitempty"` // tasks, tests, statements left out
-	Repairs   []string              `json:"repairs,omitempty"` // problems fixed by feedback
+	Repairs   []string              `json:"repairs,omitempty"` // per failed attempt: the problems fed back to the model
 	GateNotes []string              `json:"gates,omitempty"`
 }
 

@@ -153,6 +153,12 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 			return err
 		}
 		msgs = append(msgs, Message{Role: "assistant", Content: content}, Message{Role: "user", Content: fb})
+		if n := len(msgs); n > 2+2*keptRepairs {
+			// Keep the prompt and the last repairs only, so that a long
+			// answer (tool code) repaired many times does not grow the
+			// context without bound.
+			msgs = append(msgs[:2:2], msgs[n-2*keptRepairs:]...)
+		}
 	}
 	attempt = maxAttempts
 	if best == nil {
@@ -160,6 +166,10 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 	}
 	return finish(false, bestProbs)
 }
+
+// keptRepairs is how many earlier answers and their feedback a repair
+// request carries.
+const keptRepairs = 2
 
 // summarize keeps feedback short: at most 12 problems of at most 600
 // characters each, and says how many were left out.
