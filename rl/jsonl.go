@@ -55,6 +55,9 @@ func (j *JSONL) Close() error {
 	if cerr := j.f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		err = os.Chmod(j.f.Name(), 0o644) // CreateTemp made it private
+	}
 	if err != nil {
 		os.Remove(j.f.Name())
 		return err

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/openai"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+func init() { register(rolloutCmd) }
+
+// rolloutFlags are the command's flags beyond rl.Config.
+type rolloutFlags struct {
+	policy, reward, format, output, summary string
+	normalize, quiet                        bool
+	envFactory                              rl.EnvFactory
+
+	baseURL, model           string
+	temperature              float64
+	turnTokens, requests     int
+	retries                  int
+	timeout                  time.Duration
+	user, userURL, userModel string
+}
+
+func rolloutCmd() *cobra.Command {
+	var f rolloutFlags
+	var cfg rl.Config
+	cmd := &cobra.Command{
+		Use:   "rollout BUNDLE... --policy random|oracle|openai -o FILE",
+		Short: "Run GRPO groups of rollouts with a policy and write scored trajectories (JSONL or Parquet)",
+		Long: "Run one GRPO group of --group rollouts per task (matching --tasks) of every bundle,\n" +
+			"all groups at once, with a policy: random, oracle (the ground truth), or openai (any\n" +
+			"OpenAI-compatible server: --base-url or $OPENAI_BASE_URL, key from $OPENAI_API_KEY).\n" +
+			"Each rollout is scored, advantages are computed per group, and trajectories are\n" +
+			"written to -o (.jsonl, .parquet, or - for JSONL on stdout). See docs/ROLLOUT.md.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRollout(cmd, args, &f, cfg)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.policy, "policy", "random", "random, oracle or openai")
+	fl.IntVar(&cfg.Group, "group", 8, "rollouts per task (GRPO group size)")
+	fl.StringVar(&cfg.Tasks, "tasks", "", "glob over task ids (default all)")
+	fl.Int64Var(&cfg.Seed, "seed", 0, "base seed; rollout i of a group runs on seed+i")
+	fl.IntVar(&cfg.MaxTurns, "max-turns", 20, "assistant turns per rollout")
+	fl.IntVar(&cfg.MaxTokens, "max-tokens", 0, "completion tokens per rollout (0: no budget)")
+	fl.IntVar(&cfg.Concurrency, "concurrency", 256, "rollouts (episodes) in flight at once")
+	fl.StringVar(&f.reward, "reward", "binary", "reward: "+strings.Join(rl.RewardNames, ", "))
+	fl.Float64Var(&f.envFactory.Alpha, "ef-alpha", 0.5, "envfactory: weight of trajectory match against state match")
+	fl.Float64Var(&f.envFactory.Length, "ef-length", 0.05, "envfactory: penalty per call beyond the ground truth's count")
+	fl.Float64Var(&f.envFactory.Format, "ef-format", 0.2, "envfactory: penalty per format error")
+	fl.BoolVar(&cfg.Normalize, "std-normalize", false, "divide advantages by the group's standard deviation")
+	fl.BoolVar(&cfg.DropEqual, "drop-equal", false, "drop groups whose rewards are all equal (DAPO dynamic sampling)")
+	fl.IntVar(&cfg.HistoryWindow, "history-window", 0, "split rollouts into one sample per turn keeping this many earlier turns (AWM; 0: off)")
+	fl.StringVar(&f.format, "tool-format", "auto", "where tool calls are read: auto, openai (tool_calls) or hermes (<tool_call> text)")
+	fl.BoolVar(&cfg.MetaTools, "meta-tools", false, "offer AWM's list_tools/call_tool instead of the tools")
+	fl.StringVarP(&f.output, "output", "o", "", "output file: .jsonl, .parquet, or - (JSONL on stdout)")
+	fl.StringVar(&f.summary, "summary-json", "", "also write the summary as JSON to this file")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
+
+	fl.StringVar(&f.baseURL, "base-url", "", "openai: server URL, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
+	fl.StringVar(&f.model, "model", "", "openai: model name")
+	fl.Float64Var(&f.temperature, "temperature", 1, "openai: sampling temperature")
+	fl.IntVar(&f.turnTokens, "turn-max-tokens", 0, "openai: max_tokens per request (0: the server's default)")
+	fl.IntVar(&f.requests, "max-requests", 64, "openai: requests in flight at once")
+	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure (429, 5xx, timeout)")
+	fl.DurationVar(&f.timeout, "request-timeout", 2*time.Minute, "openai: limit of one request attempt")
+	fl.StringVar(&f.user, "user", "none", "simulated user: none (the instruction opens, a text reply ends), scripted (says the instruction, then stops) or openai")
+	fl.StringVar(&f.userURL, "user-base-url", "", "user openai: server URL (default: --base-url)")
+	fl.StringVar(&f.userModel, "user-model", "", "user openai: model (default: --model)")
+	fl.StringVar(&cfg.StopToken, "stop-token", rl.DefaultStopToken, "the user's end-of-conversation token")
+	return cmd
+}
+
+func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Config) error {
+	if f.output == "" {
+		return fmt.Errorf("-o is required (a .jsonl or .parquet file, or - for stdout)")
+	}
+	// rl.Config reads 0 as "the default"; on the command line it is a mistake.
+	if cfg.Group < 1 || cfg.MaxTurns < 1 || cfg.Concurrency < 1 {
+		return fmt.Errorf("--group, --max-turns and --concurrency must be at least 1")
+	}
+	var err error
+	if cfg.Format, err = rl.ParseToolFormat(f.format); err != nil {
+		return err
+	}
+	if cfg.Reward, err = rl.ParseReward(f.reward, rl.RewardOptions{EnvFactory: f.envFactory}); err != nil {
+		return err
+	}
+	policy, user, err := rolloutPolicy(f)
+	if err != nil {
+		return err
+	}
+	cfg.User = user
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var envs []*runtime.Env
+	defer func() {
+		for _, e := range envs {
+			e.Close()
+		}
+	}()
+	for _, path := range args {
+		e, err := runtime.Load(ctx, path, runtime.Options{})
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		envs = append(envs, e)
+	}
+	out, abort, err := openRolloutOutput(f.output, cmd.OutOrStdout())
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	var bar *progressBar
+	if !f.quiet {
+		bar = &progressBar{w: stderr}
+		cfg.Progress = bar.update
+	}
+	sum, err := rl.Run(ctx, envs, policy, cfg, out)
+	if bar != nil {
+		bar.finish()
+	}
+	if err != nil {
+		abort()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	sum.Print(stderr)
+	if f.summary != "" {
+		b, _ := json.MarshalIndent(sum, "", "  ")
+		if err := writeFileAtomic(f.summary, append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
+	var user rl.User
+	switch f.user {
+	case "none", "":
+	case "scripted":
+		user = rl.ScriptedUser{}
+	case "openai":
+		url, model := f.userURL, f.userModel
+		if url == "" {
+			url = f.baseURL
+		}
+		if model == "" {
+			model = f.model
+		}
+		if model == "" {
+			return nil, nil, fmt.Errorf("--user openai needs --user-model or --model")
+		}
+		c := openai.NewClient(url, "", f.requests)
+		c.Retries, c.Timeout = f.retries, f.timeout
+		t := f.temperature
+		user = &openai.User{Client: c, Model: model, Temperature: &t}
+	default:
+		return nil, nil, fmt.Errorf("unknown --user %q (want none, scripted or openai)", f.user)
+	}
+	switch f.policy {
+	case "random":
+		return &rl.Random{}, user, nil
+	case "oracle":
+		return rl.Oracle{}, user, nil
+	case "openai":
+		if f.model == "" {
+			return nil, nil, fmt.Errorf("--policy openai needs --model")
+		}
+		c := openai.NewClient(f.baseURL, "", f.requests)
+		c.Retries, c.Timeout = f.retries, f.timeout
+		t := f.temperature
+		return &openai.Policy{Client: c, Model: f.model, Temperature: &t, MaxTokens: f.turnTokens}, user, nil
+	}
+	return nil, nil, fmt.Errorf("unknown --policy %q (want random, oracle or openai)", f.policy)
+}
+
+// openRolloutOutput opens the exporter for path; abort drops a partly
+// written file.
+func openRolloutOutput(path string, stdout io.Writer) (rl.Exporter, func(), error) {
+	switch {
+	case path == "-":
+		j := rl.NewJSONL(stdout)
+		return j, func() { j.Close() }, nil
+	case strings.HasSuffix(path, ".parquet"):
+		p, err := rl.CreateParquet(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, p.Abort, nil
+	case strings.HasSuffix(path, ".jsonl"), strings.HasSuffix(path, ".json"):
+		j, err := rl.CreateJSONL(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return j, j.Abort, nil
+	}
+	return nil, nil, fmt.Errorf("output %q: want a .jsonl or .parquet file, or -", path)
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// progressBar draws "[####....] done/total" on one line, at most ten times
+// a second.
+type progressBar struct {
+	w    io.Writer
+	mu   sync.Mutex
+	last time.Time
+	done int
+	tot  int
+}
+
+func (p *progressBar) update(done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done, p.tot = done, total
+	if done < total && time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	const width = 30
+	n := width * done / max(total, 1)
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d rollouts", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
+}
+
+func (p *progressBar) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tot > 0 {
+		fmt.Fprintln(p.w)
+	}
+}

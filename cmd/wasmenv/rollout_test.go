@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// wasmenv rollout on two bundles at once: the oracle solves everything and
+// writes one JSONL line per rollout; random scores lower; bad flags are
+// clear errors that leave no file behind.
+func TestRollout(t *testing.T) {
+	dir := t.TempDir()
+	store, mini := filepath.Join(dir, "store.wasm"), buildMini(t)
+	if _, stderr, code := run(t, "", "build", "--example", "store", "-o", store); code != 0 {
+		t.Fatal(stderr)
+	}
+	out := filepath.Join(dir, "oracle.jsonl")
+	_, stderr, code := run(t, "", "rollout", store, mini, "--policy", "oracle", "--group", "2", "-o", out,
+		"--summary-json", filepath.Join(dir, "sum.json"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{"success rate 100.0%", "env steps", "policy latency", "format errors 0", "store/cancel-pending-order-mistake"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("summary lacks %q:\n%s", want, stderr)
+		}
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	envs := map[string]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r struct {
+			Env    string  `json:"env"`
+			Reward float64 `json:"reward"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		envs[r.Env]++
+		if r.Reward != 1 {
+			t.Errorf("oracle reward %g on %s", r.Reward, r.Env)
+		}
+	}
+	if envs["store"] == 0 || envs["mini"] == 0 {
+		t.Errorf("rollouts per env: %v", envs)
+	}
+	var sum struct {
+		SuccessRate float64 `json:"mean_reward"`
+		Rollouts    int     `json:"rollouts"`
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "sum.json"))
+	if json.Unmarshal(b, &sum) != nil || sum.Rollouts != envs["store"]+envs["mini"] {
+		t.Errorf("summary json: %s", b)
+	}
+
+	_, stderr, code = run(t, "", "rollout", store, "--policy", "random", "--group", "3", "--tasks", "cancel-*",
+		"--reward", "fraction", "--std-normalize", "-o", filepath.Join(dir, "random.parquet"), "-q")
+	if code != 0 || !strings.Contains(stderr, "mean reward 0.") || strings.Contains(stderr, "mean reward 1.000") {
+		t.Fatalf("random: %d %s", code, stderr)
+	}
+
+	for _, args := range [][]string{
+		{"--policy", "bogus"}, {"--reward", "nope"}, {"--tasks", "no-such-task"}, {"--policy", "openai"},
+		{"--tool-format", "xml"}, {"--ef-alpha", "3", "--reward", "envfactory"}, {"--group", "0"},
+	} {
+		bad := filepath.Join(dir, "bad.jsonl")
+		_, stderr, code := run(t, "", append([]string{"rollout", store, "-o", bad}, args...)...)
+		if code == 0 || !strings.HasPrefix(stderr, "wasmenv: ") {
+			t.Errorf("%v: exit %d, %s", args, code, stderr)
+		}
+		if _, err := os.Stat(bad); err == nil {
+			t.Errorf("%v left %s behind", args, bad)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("temporary file left: %s", e.Name())
+		}
+	}
+}
