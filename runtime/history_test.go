@@ -1,0 +1,128 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A call that needs memory gets it however much garbage earlier calls on
+// the same instance left behind (a pool of one makes the sharing certain).
+func TestGarbageDoesNotRunOut(t *testing.T) { eachEngine(t, testGarbageDoesNotRunOut) }
+
+func testGarbageDoesNotRunOut(t *testing.T, engine string) {
+	e, err := LoadBundle(context.Background(), testBundle(t, "history", false), Options{PoolSize: 1, Engine: engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ep := newEpisode(t, e, "", 1)
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	for i := range n {
+		if r := call(t, ep, "alloc", `{"bytes":2000000}`); r.Content != "2000000" {
+			t.Fatalf("call %d: %+v", i, r)
+		}
+	}
+}
+
+// SQLite's connection counters are episode state: a reset starts them
+// fresh, and sdk.Exec reports only the statement's own rows.
+func TestSQLCountersStartFreshAtReset(t *testing.T) { eachEngine(t, testSQLCountersStartFreshAtReset) }
+
+func testSQLCountersStartFreshAtReset(t *testing.T, engine string) {
+	e := loadEnvWith(t, "history", engine)
+	ep := newEpisode(t, e, "", 1)
+	fresh := call(t, ep, "counters", `{}`).Content
+	if fresh != `{"last":0,"changes":0,"total":0}` {
+		t.Errorf("fresh episode: %s", fresh)
+	}
+	// The trigger writes two audit rows: RowsAffected is the one item.
+	if r := call(t, ep, "add", `{"name":"three"}`); r.Content != `{"last_id":3,"rows":1}` {
+		t.Errorf("add: %s", r.Content)
+	}
+	if r := call(t, ep, "touch", `{}`); r.Content != `{"last_id":3,"rows":0}` {
+		t.Errorf("touch: %s", r.Content)
+	}
+	if err := ep.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if r := call(t, ep, "counters", `{}`).Content; r != fresh {
+		t.Errorf("after reset: %s, fresh episode: %s", r, fresh)
+	}
+	if r := call(t, ep, "touch", `{}`); r.Content != `{"last_id":0,"rows":0}` {
+		t.Errorf("touch after reset: %s", r.Content)
+	}
+	if r := call(t, ep, "add", `{"name":"three"}`); r.Content != `{"last_id":3,"rows":1}` {
+		t.Errorf("add after reset: %s", r.Content)
+	}
+}
+
+// historyScript is one episode's calls; its outputs must not depend on
+// what ran before on the instances that served it.
+var historyScript = [][2]string{
+	{"clock", `{}`}, {"pointer", `{}`}, {"order", `{}`}, {"counters", `{}`},
+	{"add", `{"name":"x"}`}, {"counters", `{}`}, {"alloc", `{"bytes":3000000}`},
+	{"pointer", `{}`}, {"order", `{}`}, {"clock", `{}`}, {"remove", `{"id":1}`}, {"counters", `{}`},
+}
+
+func runScript(t *testing.T, ep *Episode) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range historyScript {
+		r := call(t, ep, c[0], c[1])
+		fmt.Fprintf(&b, "%s %s -> %v %s\n", c[0], c[1], r.IsError, r.Content)
+	}
+	d, err := ep.Diff()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ep.StateHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&b, "diff %+v\nhash %s\n", d, h)
+	return b.String()
+}
+
+// The same episode gives byte-identical outputs, diff and state hash
+// first on a fresh instance, after other episodes, interleaved with
+// another, and after a memory-heavy one.
+func TestCallsDoNotDependOnHistory(t *testing.T) { eachEngine(t, testCallsDoNotDependOnHistory) }
+
+func testCallsDoNotDependOnHistory(t *testing.T, engine string) {
+	e, err := LoadBundle(context.Background(), testBundle(t, "history", false), Options{PoolSize: 1, Engine: engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	first := runScript(t, newEpisode(t, e, "", 7))
+
+	// After other episodes, including a memory-heavy one.
+	other := newEpisode(t, e, "", 8)
+	runScript(t, other)
+	for range 20 {
+		call(t, other, "alloc", `{"bytes":4000000}`)
+	}
+	if again := runScript(t, newEpisode(t, e, "", 7)); again != first {
+		t.Errorf("after other episodes:\n%s\nfirst run:\n%s", again, first)
+	}
+
+	// Interleaved call by call with another episode.
+	a, b := newEpisode(t, e, "", 7), newEpisode(t, e, "", 9)
+	var out strings.Builder
+	for _, c := range historyScript {
+		call(t, b, c[0], c[1])
+		r := call(t, a, c[0], c[1])
+		fmt.Fprintf(&out, "%s %s -> %v %s\n", c[0], c[1], r.IsError, r.Content)
+	}
+	d, _ := a.Diff()
+	h, _ := a.StateHash()
+	fmt.Fprintf(&out, "diff %+v\nhash %s\n", d, h)
+	if out.String() != first {
+		t.Errorf("interleaved:\n%s\nfirst run:\n%s", out.String(), first)
+	}
+}

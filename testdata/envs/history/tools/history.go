@@ -1,0 +1,84 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wasmenv/wasmenv/sdk"
+)
+
+// AllocArgs sizes an allocation.
+type AllocArgs struct {
+	// Bytes to allocate and drop.
+	Bytes int `json:"bytes"`
+}
+
+// Alloc allocates garbage: a call that needs memory must get it however
+// much garbage earlier calls left.
+func Alloc(args AllocArgs) (int, error) {
+	b := make([]byte, args.Bytes)
+	b[len(b)-1] = 1
+	return len(b), nil
+}
+
+// Clock shows the guest's own clocks as tool code sees them.
+func Clock() (string, error) {
+	return time.Now().String() + " | " + sdk.Now().String(), nil
+}
+
+// Pointer prints an address and a fresh allocation's address.
+func Pointer() (string, error) {
+	x := new([64]byte)
+	return fmt.Sprintf("%p", x), nil
+}
+
+// Order ranges over a map, which Go randomizes.
+func Order() (string, error) {
+	m := map[string]int{}
+	for i := range 16 {
+		m[fmt.Sprint("k", i)] = i
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return strings.Join(keys, ","), nil
+}
+
+// Counters reads SQLite's connection counters from SQL.
+func Counters() (sdk.Row, error) {
+	return sdk.QueryRow(`SELECT last_insert_rowid() AS last, changes() AS changes, total_changes() AS total`)
+}
+
+// AddArgs names a new item.
+type AddArgs struct {
+	// The item's name.
+	Name string `json:"name"`
+}
+
+// Add inserts an item (its trigger writes two audit rows) and reports
+// what sdk.Exec said.
+func Add(args AddArgs) (map[string]int64, error) {
+	return result(sdk.Exec(`INSERT INTO item (name) VALUES (?)`, args.Name))
+}
+
+func result(r sdk.Result, err error) (map[string]int64, error) {
+	return map[string]int64{"rows": r.RowsAffected, "last_id": r.LastInsertID}, err
+}
+
+// Touch runs an UPDATE that matches nothing and reports what sdk.Exec said.
+func Touch() (map[string]int64, error) {
+	return result(sdk.Exec(`UPDATE item SET name = name WHERE id < 0`))
+}
+
+// RemoveArgs selects an item.
+type RemoveArgs struct {
+	// The item's id.
+	ID int `json:"id"`
+}
+
+// Remove deletes an item (its parts go by cascade) and reports sdk.Exec's result.
+func Remove(args RemoveArgs) (map[string]int64, error) {
+	return result(sdk.Exec(`DELETE FROM item WHERE id = ?`, args.ID))
+}
