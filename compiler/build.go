@@ -22,9 +22,9 @@ import (
 
 // generatorVersion changes whenever generated code or build flags change,
 // so that cached modules from an older compiler are not reused.
-const generatorVersion = "wasmenv-gen-1"
+const generatorVersion = "wasmenv-gen-2"
 
-var buildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w"}
+var buildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -checklinkname=0"}
 
 // toolchain finds the go command and its version.
 type toolchain struct {

@@ -61,6 +61,8 @@ import (
 	"unsafe"
 
 	"github.com/bytecodealliance/wasmtime-go/v39"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
 func init() { engines["wasmtime"] = newWasmtimeEngine }
@@ -184,7 +186,7 @@ func (e *wasmtimeEngine) instantiate(_ context.Context, inst *instance) (guest, 
 	}
 	l.AllowShadowing(true)
 	for _, f := range hostFuncs {
-		if err := l.Define(g.store, "wasmenv", f.name, g.hostFunc(inst, f)); err != nil {
+		if err := l.Define(g.store, wire.HostModule, f.name, g.hostFunc(inst, f)); err != nil {
 			return fail(err)
 		}
 	}
@@ -200,7 +202,7 @@ func (e *wasmtimeEngine) instantiate(_ context.Context, inst *instance) (guest, 
 	if ex := in.GetExport(g.store, "memory"); ex != nil {
 		g.mem = ex.Memory()
 	}
-	g.fbuffer, g.fcall = in.GetFunc(g.store, "wasmenv_buffer"), in.GetFunc(g.store, "wasmenv_call")
+	g.fbuffer, g.fcall = in.GetFunc(g.store, wire.ExportBuffer), in.GetFunc(g.store, wire.ExportCall)
 	start := in.GetFunc(g.store, "_initialize")
 	if g.fbuffer == nil || g.fcall == nil || g.mem == nil || start == nil {
 		g.store.Close()

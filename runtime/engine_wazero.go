@@ -12,6 +12,8 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
 // wazeroEngine runs the module under wazero. The module is rewritten with a
@@ -43,7 +45,7 @@ func newWazeroEngine(ctx context.Context, cfg engineConfig) (engine, error) {
 		e.rt.Close(ctx)
 		return nil, err
 	}
-	host := e.rt.NewHostModuleBuilder("wasmenv")
+	host := e.rt.NewHostModuleBuilder(wire.HostModule)
 	for _, f := range hostFuncs {
 		host = host.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, s []uint64) {
 			f.call(instanceOf(ctx), s)
@@ -120,8 +122,8 @@ func (e *wazeroEngine) instantiate(ctx context.Context, inst *instance) (guest, 
 		return nil, fmt.Errorf("instantiate tool module: %w", err)
 	}
 	g.mod, g.mem = mod, mod.Memory()
-	g.fbuffer = mod.ExportedFunction("wasmenv_buffer")
-	g.fcall = mod.ExportedFunction("wasmenv_call")
+	g.fbuffer = mod.ExportedFunction(wire.ExportBuffer)
+	g.fcall = mod.ExportedFunction(wire.ExportCall)
 	if g.fbuffer == nil || g.fcall == nil || g.mem == nil {
 		mod.Close(ctx)
 		return nil, errors.New("tool module lacks wasmenv_buffer/wasmenv_call exports (not built by wasmenv?)")

@@ -54,7 +54,9 @@ type Episode struct {
 	pcg       *rand.PCG
 	calls     int64 // tool calls since reset; drives the clock
 	traps     int64 // calls that ended in a trap or a watchdog stop, ever
-	refused   bool // the running call's SQL was refused by the sandbox rules
+	refused   bool  // the running call's SQL was refused by the sandbox rules
+	changes   int64 // rows the last guest write changed, since reset (SQL changes())
+	totalBase int64 // the connection's total changes at reset (SQL total_changes())
 	resp      []byte
 	closed    bool
 	lost      bool // SQLite rolled the transaction back (out of memory): see guard
@@ -116,6 +118,9 @@ func (ep *Episode) open() error {
 	if err := seededRandom(conn, func() uint64 { return ep.rng.Uint64() }); err != nil {
 		return err
 	}
+	if err := ep.episodeCounters(); err != nil {
+		return err
+	}
 	// Long SQL stops when the watchdog stops the call (see interruptCtx).
 	conn.SetInterrupt(interruptCtx{ep})
 	for _, p := range []struct {
@@ -127,7 +132,18 @@ func (ep *Episode) open() error {
 			return err
 		}
 	}
-	return conn.Exec("BEGIN")
+	if err := conn.Exec("BEGIN"); err != nil {
+		return err
+	}
+	ep.restartCounters()
+	return nil
+}
+
+// restartCounters makes SQLite's counters start fresh, as on a new episode.
+func (ep *Episode) restartCounters() {
+	ep.conn.SetLastInsertRowID(0)
+	ep.changes = 0
+	ep.totalBase = ep.conn.TotalChanges()
 }
 
 // Task is the episode's task, or nil.
@@ -169,6 +185,7 @@ func (ep *Episode) Reset() error {
 	}
 	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
 	ep.calls = 0
+	ep.restartCounters()
 	clear(ep.touched)
 	return nil
 }

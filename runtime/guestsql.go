@@ -98,6 +98,22 @@ func seededRandom(conn *sqlite3.Conn, rng func() uint64) error {
 	})
 }
 
+// episodeCounters replaces SQLite's changes() and total_changes(), which
+// count for the connection's whole life, with counts since the episode's
+// reset, so that SQL in tool code sees the same numbers on a fresh episode
+// and after a reset (last_insert_rowid is reset with the connection's own
+// setter, see Episode.Reset).
+func (ep *Episode) episodeCounters() error {
+	if err := ep.conn.CreateFunction("changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+		ctx.ResultInt64(ep.changes)
+	}); err != nil {
+		return err
+	}
+	return ep.conn.CreateFunction("total_changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+		ctx.ResultInt64(ep.conn.TotalChanges() - ep.totalBase)
+	})
+}
+
 // forbiddenLeads are statements the guest may never run even where the
 // authorizer is not consulted (VACUUM has no authorizer code).
 var forbiddenLeads = []string{"VACUUM", "ATTACH", "DETACH", "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}
@@ -220,13 +236,19 @@ func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
 	}
 	out = append(out, wire.StatusOK)
 	if op == wire.OpExec {
-		before := ep.conn.TotalChanges()
 		for stmt.Step() {
 		}
 		if err := stmt.Err(); err != nil {
 			return errorResponse(out[:0], err.Error())
 		}
-		out = appendVarint(out, ep.conn.TotalChanges()-before)
+		// The statement's own rows, not its triggers' (sqlite3_changes
+		// keeps its old value after a statement that writes nothing).
+		rows := int64(0)
+		if !stmt.ReadOnly() {
+			rows = ep.conn.Changes()
+			ep.changes = rows
+		}
+		out = appendVarint(out, rows)
 		return appendVarint(out, ep.conn.LastInsertRowID())
 	}
 	ncol := stmt.ColumnCount()

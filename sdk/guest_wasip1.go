@@ -2,7 +2,10 @@
 
 package sdk
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe" // also for go:linkname
+)
 
 // wasmenvBuffer returns the address of a guest buffer of n bytes into which
 // the host writes a call's JSON arguments.
@@ -23,5 +26,29 @@ func wasmenvBuffer(n uint32) uint32 {
 //go:wasmexport wasmenv_call
 func wasmenvCall(tool, n uint32) uint64 {
 	out := runCall(tool, n)
+	finishGC()
 	return uint64(uintptr(unsafe.Pointer(unsafe.SliceData(out))))<<32 | uint64(len(out))
 }
+
+// finishGC lets a garbage collection in progress finish. A reactor's
+// exports run on one goroutine that never blocks, and the Go runtime's
+// background mark workers run only when it yields: a cycle that starts in
+// one call could not finish, everything allocated meanwhile was kept, and a
+// tool that allocated 2 MB per call ran out of memory every ~240 calls.
+// Yielding costs about a microsecond, so it is done only while a cycle is
+// in progress (reading the runtime's phase needs -checklinkname=0, which
+// the compiler passes).
+func finishGC() {
+	for i := 0; gcphase != 0 && i < maxGCYields; i++ {
+		runtime.Gosched()
+	}
+}
+
+// maxGCYields bounds the yields after one call: one lets the mark workers
+// run their share, and a cycle left unfinished gets more after the next
+// call (measured: 10,000 calls allocating 2 MB each take 3.6 s with one
+// yield, 9.6 s when yielding until the cycle ends).
+const maxGCYields = 1
+
+//go:linkname gcphase runtime.gcphase
+var gcphase uint32

@@ -45,6 +45,15 @@ const (
 	StatusError = 1
 )
 
+// The module's exports (the tool module is a wasip1 reactor built from
+// the generated main and the sdk) and the host module it imports.
+const (
+	ExportBuffer = "wasmenv_buffer" // (n i32) -> ptr i32: room for n bytes of arguments
+	ExportCall   = "wasmenv_call"   // (tool, n i32) -> i64: output addr<<32 | len
+
+	HostModule = "wasmenv" // imports: sql, take, clock, random, log (see the runtime's hostFuncs)
+)
+
 // Call statuses: the first byte of a tool call's output (wasmenv_call).
 // The rest is the result text, or the error message.
 const (

@@ -22,9 +22,10 @@ func Alloc(args AllocArgs) (int, error) {
 	return len(b), nil
 }
 
-// Clock shows the guest's own clocks as tool code sees them.
+// Clock shows the episode clock (time.Now is refused in tool code: its
+// monotonic reading counts the instance's history).
 func Clock() (string, error) {
-	return time.Now().String() + " | " + sdk.Now().String(), nil
+	return sdk.Now().Format(time.RFC3339Nano), nil
 }
 
 // Pointer prints an address and a fresh allocation's address.
