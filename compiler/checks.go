@@ -157,11 +157,85 @@ func checkFile(fset *token.FileSet, f *ast.File) ErrorList {
 			if id, ok := x.X.(*ast.Ident); ok && imports[id.Name] == "time" && deferredTime[x.Sel.Name] {
 				at(x.Pos(), "time.%s is not allowed in tool code: it runs or waits outside the call (use sdk.Now for the episode clock)", x.Sel.Name)
 			}
+			if id, ok := x.X.(*ast.Ident); ok && imports[id.Name] == "time" && hostTime[x.Sel.Name] {
+				at(x.Pos(), "time.%s is not allowed in tool code: its monotonic reading counts what ran before on the instance (use sdk.Now, the episode clock)", x.Sel.Name)
+			}
 		}
 		return true
 	})
+	checkStdVars(f, imports, at)
 	return errs
 }
+
+// hostTime are the time functions that read the instance's clocks.
+var hostTime = map[string]bool{"Now": true, "Since": true, "Until": true}
+
+// checkStdVars refuses uses of the allowed packages' variables (time.Local,
+// base64.StdEncoding, unicode.Categories, ...) other than reading them in
+// place: calling their methods, comparing with them, passing them to a
+// function of a standard package that does not change its arguments. An
+// alias (l := time.Local) or a call that changes its argument
+// (clear(unicode.Categories), maps.Copy) would let one call change state
+// that the next episode on the instance sees.
+func checkStdVars(f *ast.File, imports map[string]string, at func(token.Pos, string, ...any)) {
+	ref := func(e ast.Expr) (pkg, name string, ok bool) {
+		sel, isSel := e.(*ast.SelectorExpr)
+		if !isSel {
+			return "", "", false
+		}
+		id, isID := sel.X.(*ast.Ident)
+		if !isID || imports[id.Name] == "" {
+			return "", "", false
+		}
+		path := imports[id.Name]
+		return path, sel.Sel.Name, slices.Contains(stdVars[path], sel.Sel.Name)
+	}
+	allowed := map[ast.Expr]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			fun := ast.Unparen(x.Fun)
+			if sel, ok := fun.(*ast.SelectorExpr); ok {
+				if _, _, ok := ref(sel.X); ok {
+					allowed[sel.X] = true // a method call: pkg.Var.Method(...)
+				}
+				if id, ok := sel.X.(*ast.Ident); ok && imports[id.Name] != "" && mutatingPackages[imports[id.Name]] {
+					return true
+				}
+				for _, a := range x.Args { // pkg.Func(pkg.Var) or v.Method(pkg.Var)
+					allowed[a] = true
+				}
+			} else if id, ok := fun.(*ast.Ident); ok && (id.Name == "len" || id.Name == "cap") {
+				for _, a := range x.Args {
+					allowed[a] = true
+				}
+			}
+		case *ast.BinaryExpr:
+			if x.Op == token.EQL || x.Op == token.NEQ {
+				allowed[x.X], allowed[x.Y] = true, true
+			}
+		case *ast.CaseClause:
+			for _, e := range x.List {
+				allowed[e] = true
+			}
+		}
+		return true
+	})
+	ast.Inspect(f, func(n ast.Node) bool {
+		e, ok := n.(ast.Expr)
+		if !ok {
+			return true
+		}
+		if pkg, name, ok := ref(e); ok && !allowed[e] {
+			at(e.Pos(), "tool code may only read %s.%s in place (call its methods, compare with it, pass it to a standard function): an alias of it, or a call that changes it, would carry state into other episodes", pkg, name)
+			return false
+		}
+		return true
+	})
+}
+
+// mutatingPackages have functions that change their arguments in place.
+var mutatingPackages = map[string]bool{"maps": true, "slices": true, "sort": true}
 
 // deferredTime are the time functions that schedule work or wait.
 var deferredTime = map[string]bool{"AfterFunc": true, "NewTimer": true, "NewTicker": true, "Tick": true, "After": true, "Sleep": true}

@@ -97,6 +97,19 @@ func F() (int, error) { return int(unsafe.Sizeof(1)), nil }
 		"syntax":         {"package tools\nfunc (", "tool.go:"},
 		"no tools":       {"package tools\nfunc helper() {}\n", "no tools"},
 		"type error":     {"package tools\n// F x.\nfunc F() (string, error) { return undefinedThing, nil }\n", "tool.go:3:"},
+		// Standard-library state that outlives a call (issue 8's leaks).
+		"clear categories": {"package tools\nimport \"unicode\"\n// F x.\nfunc F() (string, error) {\n\tclear(unicode.Categories)\n\treturn \"\", nil\n}\n",
+			"tool.go:5: tool code may only read unicode.Categories in place"},
+		"maps.Copy categories": {"package tools\nimport (\n\t\"maps\"\n\t\"unicode\"\n)\n// F x.\nfunc F() (string, error) {\n\tmaps.Copy(unicode.Categories, map[string]*unicode.RangeTable{})\n\treturn \"\", nil\n}\n",
+			"tool.go:8: tool code may only read unicode.Categories"},
+		"alias time.Local": {"package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) {\n\tl := time.Local\n\t*l = *time.FixedZone(\"secret\", 0)\n\treturn \"\", nil\n}\n",
+			"tool.go:5: tool code may only read time.Local"},
+		"alias base64": {"package tools\nimport \"encoding/base64\"\n// F x.\nfunc F() (string, error) {\n\te := base64.StdEncoding\n\t*e = *e.WithPadding('!')\n\treturn \"\", nil\n}\n",
+			"tool.go:5: tool code may only read encoding/base64.StdEncoding"},
+		"pass to own func": {"package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) {\n\tset(time.Local)\n\treturn \"\", nil\n}\nfunc set(l *time.Location) { *l = *time.UTC }\n",
+			"tool.go:5: tool code may only read time.Local"},
+		"time.Now": {"package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) { return time.Now().String(), nil }\n",
+			"tool.go:4: time.Now is not allowed in tool code: its monotonic reading"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -105,6 +118,41 @@ func F() (int, error) { return int(unsafe.Sizeof(1)), nil }
 				t.Fatalf("want error containing %q, got: %v", c.want, err)
 			}
 		})
+	}
+}
+
+// Reading the standard library's variables in place stays allowed.
+func TestStdVarsReadInPlace(t *testing.T) {
+	src := `package tools
+
+import (
+	"encoding/base64"
+	"errors"
+	"regexp"
+	"strconv"
+	"time"
+	"unicode"
+
+	"github.com/wasmenv/wasmenv/sdk"
+)
+
+// F reads standard variables the ways tool code does.
+func F() (string, error) {
+	_, err := strconv.Atoi("x")
+	if errors.Is(err, strconv.ErrSyntax) || err == strconv.ErrRange {
+		err = nil
+	}
+	switch err {
+	case strconv.ErrRange:
+	}
+	up := unicode.Is(unicode.Upper, 'A') && len(unicode.Categories) > 0
+	t := sdk.Now().In(time.UTC)
+	return base64.StdEncoding.EncodeToString([]byte(t.Location().String())) + strconv.FormatBool(up) +
+		regexp.MustCompile(` + "`\\p{Lu}`" + `).FindString("aB") + time.UTC.String(), err
+}
+`
+	if _, err := Build(context.Background(), writeEnv(t, src, nil), Options{}); err != nil {
+		t.Fatal(err)
 	}
 }
 
