@@ -13,6 +13,7 @@ import (
 	"github.com/ncruces/go-sqlite3/ext/serdes"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/sqlrules"
 )
 
 // buildDB runs schema.sql, seed.sql and the imports into a fresh database,
@@ -56,13 +57,21 @@ func buildDB(src *source) ([]byte, error) {
 }
 
 // execScript runs statements one by one so an error names its line.
-func execScript(conn *sqlite3.Conn, path, script string) error {
+//
+// leads, if given, also checks each statement's first keyword (the bundle-SQL
+// rules of task setups, internal/sqlrules).
+func execScript(conn *sqlite3.Conn, path, script string, leads ...func(string) error) error {
 	rest := script
 	for {
 		consumed := len(script) - len(rest)
 		line := 1 + strings.Count(script[:consumed+leadingSpace(rest)], "\n")
 		if lead := strings.ToUpper(strings.TrimSpace(rest)); strings.HasPrefix(lead, "VACUUM") || strings.HasPrefix(lead, "ATTACH") {
 			return errAt(fmt.Sprintf("%s:%d", path, line), "VACUUM and ATTACH are not allowed in environment SQL")
+		}
+		for _, check := range leads {
+			if err := check(rest); err != nil {
+				return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
+			}
 		}
 		stmt, tail, err := conn.Prepare(rest)
 		if err != nil {
@@ -316,7 +325,22 @@ func checkQueries(src *source, img []byte) error {
 		return err
 	}
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 1) // init, and nothing a task's SQL would attach
+	if err := checkExports(conn, src); err != nil {
+		return err
+	}
+	for i, t := range src.tasks {
+		if err := checkTaskSQL(conn, t, src.taskPos[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkExports prepares the export views under the bundle-SQL rules.
+func checkExports(conn *sqlite3.Conn, src *source) error {
 	envPath := filepath.Join(src.dir, "env.yaml")
+	conn.SetAuthorizer(sqlrules.Authorizer)
+	defer conn.SetAuthorizer(nil)
 	for _, c := range src.manifest.Export {
 		for _, schema := range []string{"main", "init"} {
 			stmt, _, err := conn.Prepare(strings.ReplaceAll(c.Query, "{schema}", schema))
@@ -330,11 +354,6 @@ func checkQueries(src *source, img []byte) error {
 			}
 		}
 	}
-	for i, t := range src.tasks {
-		if err := checkTaskSQL(conn, t, src.taskPos[i]); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -343,8 +362,11 @@ func checkTaskSQL(conn *sqlite3.Conn, t envpkg.Task, pos taskPos) error {
 		return err
 	}
 	defer conn.Exec("ROLLBACK TO task_check; RELEASE task_check")
+	// The runtime's rules for bundle SQL, so that what builds also runs.
+	conn.SetAuthorizer(sqlrules.Authorizer)
+	defer conn.SetAuthorizer(nil)
 	if t.Setup != "" {
-		if err := execScript(conn, "setup", t.Setup); err != nil {
+		if err := execScript(conn, "setup", t.Setup, sqlrules.CheckLead); err != nil {
 			var e *Error
 			if errors.As(err, &e) {
 				return errAt(pos.at("setup"), "task %s: %s: %s", t.ID, e.Pos, e.Msg)

@@ -30,6 +30,10 @@ type Options struct {
 	PoolSize int
 	// Log receives guest log lines (sdk.Log). Nil discards them.
 	Log func(env string, line string)
+	// SQLTimeout bounds each piece of bundle SQL run outside tool calls:
+	// a task's setup, each check, the export views of a diff or state hash
+	// (default 10s, at most 10m).
+	SQLTimeout time.Duration
 	// SQLMemoryMB bounds the SQLite heap of each episode's connection
 	// (default 256 MiB, at most 4095). Running out is an error, never a panic.
 	SQLMemoryMB int
@@ -55,6 +59,7 @@ type Env struct {
 	log         func(string, string)
 	id          int64
 	sqlMemoryMB int
+	sqlTimeout  time.Duration
 
 	mu       sync.Mutex
 	inits    map[string]*initState // by task id ("" = no task)
@@ -72,8 +77,10 @@ type gtKey struct {
 // with a task's setup applied. Its mvcc database stays registered so that
 // episodes can attach it read-only as "init".
 type initState struct {
-	name string
-	snap mvcc.Snapshot
+	name  string
+	snap  mvcc.Snapshot
+	ready chan struct{} // closed once snap or err is set (see initFor)
+	err   error
 }
 
 var envSeq atomic.Int64
@@ -113,6 +120,11 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		gtHashes:    map[gtKey]string{},
 		sqlMemoryMB: min(opts.SQLMemoryMB, maxSQLMemoryMB),
 	}
+	e.sqlTimeout = opts.SQLTimeout
+	if e.sqlTimeout <= 0 {
+		e.sqlTimeout = defaultSQLTimeout
+	}
+	e.sqlTimeout = min(e.sqlTimeout, maxSQLTimeout)
 	if e.sqlMemoryMB <= 0 {
 		e.sqlMemoryMB = defaultSQLMemoryMB
 	}
@@ -169,7 +181,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	e.eng = eng
 	e.dog = newWatchdog(e.callTimeout)
 
-	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(string(b.DB))}
+	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(string(b.DB)), ready: closedChan}
 	mvcc.Create(base.name, base.snap)
 	e.inits[""] = base
 	if e.views, err = e.loadViews(ctx); err != nil {
@@ -267,39 +279,4 @@ func (e *Env) putInstance(inst *instance) {
 	default:
 		inst.discard()
 	}
-}
-
-// initFor returns the initial state of a task, applying its setup once.
-func (e *Env) initFor(task *envpkg.Task) (*initState, error) {
-	key := ""
-	if task != nil && task.Setup != "" {
-		key = task.ID
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.inits == nil {
-		return nil, ErrClosed
-	}
-	if s, ok := e.inits[key]; ok {
-		return s, nil
-	}
-	s := &initState{name: fmt.Sprintf("wasmenv-%d-init-%s", e.id, key)}
-	mvcc.Create(s.name, e.inits[""].snap)
-	conn, err := e.openConn(s.name, false)
-	if err == nil {
-		err = catchOOM(func() error {
-			if err := restrict(conn); err != nil {
-				return err
-			}
-			return execRestricted(conn, task.Setup)
-		})
-		conn.Close()
-	}
-	if err != nil {
-		mvcc.Delete(s.name)
-		return nil, fmt.Errorf("task %s: setup: %w", task.ID, err)
-	}
-	s.snap = mvcc.TakeSnapshot(s.name)
-	e.inits[key] = s
-	return s, nil
 }

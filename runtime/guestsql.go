@@ -7,6 +7,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wasmenv/wasmenv/internal/sqlrules"
 	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
@@ -25,36 +26,17 @@ func (ep *Episode) authorize(action sqlite3.AuthorizerActionCode, name3rd, name4
 	return sqlite3.AUTH_OK
 }
 
-// guestAllowed is the rule for SQL that comes from a bundle (tool code,
-// task setup, checks, export views): reads, and row writes on main; no
-// ATTACH, PRAGMA, transactions or DDL; no functions that read the host's
-// clock (the episode clock is sdk.Now).
+// guestAllowed is the one rule for SQL from a bundle (internal/sqlrules),
+// shared with the compiler.
 func guestAllowed(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema string) bool {
-	switch action {
-	case sqlite3.AUTH_SELECT, sqlite3.AUTH_READ, sqlite3.AUTH_RECURSIVE:
-		return true
-	case sqlite3.AUTH_FUNCTION:
-		switch strings.ToLower(name4th) {
-		case "current_time", "current_date", "current_timestamp", "load_extension":
-			return false
-		}
-		return true
-	case sqlite3.AUTH_INSERT, sqlite3.AUTH_UPDATE, sqlite3.AUTH_DELETE:
-		return schema == "main" && !strings.HasPrefix(strings.ToLower(name3rd), "sqlite_")
-	}
-	return false
+	return sqlrules.Allowed(action, name3rd, name4th, schema)
 }
 
 // restrict applies the guest rules to a whole connection (task setup) and
 // makes random() deterministic on it.
 func restrict(conn *sqlite3.Conn) error {
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
-	return conn.SetAuthorizer(func(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
-		if guestAllowed(action, name3rd, name4th, schema) {
-			return sqlite3.AUTH_OK
-		}
-		return sqlite3.AUTH_DENY
-	})
+	return conn.SetAuthorizer(sqlrules.Authorizer)
 }
 
 // execRestricted runs a script statement by statement, refusing the
@@ -114,17 +96,12 @@ func (ep *Episode) episodeCounters() error {
 	})
 }
 
-// forbiddenLeads are statements the guest may never run even where the
-// authorizer is not consulted (VACUUM has no authorizer code).
-var forbiddenLeads = []string{"VACUUM", "ATTACH", "DETACH", "PRAGMA", "BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}
-
-// checkLead refuses a statement that starts with a forbidden keyword.
+// checkLead refuses a statement that starts with a forbidden keyword
+// (statements the authorizer cannot see, such as VACUUM).
 func checkLead(sql string) error {
-	lead := strings.ToUpper(strings.TrimLeft(sql, " \t\r\n("))
-	for _, f := range forbiddenLeads {
-		if strings.HasPrefix(lead, f) {
-			return errNotAllowed(f)
-		}
+	var le *sqlrules.LeadError
+	if errors.As(sqlrules.CheckLead(sql), &le) {
+		return errNotAllowed(le.Keyword)
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
 			name = fmt.Sprintf("check %d", i+1)
 		}
 		var ok bool
-		err := ep.guard(func() (err error) { ok, err = ep.evalCheck(c.SQL); return err })
+		err := ep.bundleSQL(ctx, func() (err error) { ok, err = ep.evalCheck(c.SQL); return err })
 		r := CheckResult{Name: name, Passed: ok}
 		if err != nil {
 			r.Error = err.Error()

@@ -146,7 +146,7 @@ func (ep *Episode) Diff() (d Diff, err error) {
 	if ep.closed {
 		return nil, ErrClosed
 	}
-	err = ep.guard(func() error { d, err = ep.diff(); return err })
+	err = ep.bundleSQL(context.Background(), func() error { d, err = ep.diff(); return err })
 	return d, err
 }
 
