@@ -45,7 +45,10 @@ func TestSQLiteOutOfMemoryIsAnError(t *testing.T) {
 	}
 	for what, f := range map[string]func() error{
 		"hash": func() error { _, err := ep.StateHash(); return err },
-		"call": func() error { _, err := ep.Call(context.Background(), "query", []byte(`{"sql":"SELECT 1 AS x"}`)); return err },
+		"call": func() error {
+			_, err := ep.Call(context.Background(), "query", []byte(`{"sql":"SELECT 1 AS x"}`))
+			return err
+		},
 	} {
 		if err := f(); !errors.Is(err, ErrStateLost) {
 			t.Errorf("%s after the state was lost: %v", what, err)
