@@ -182,3 +182,32 @@ func TestConcurrencyLimit(t *testing.T) {
 		t.Errorf("peak %d requests in flight, limit 3", p)
 	}
 }
+
+// The rollout's token budget caps each request's max_tokens and ends the
+// rollout once the completions have used it.
+func TestTokenBudget(t *testing.T) {
+	env := loadStore(t)
+	turns := recorded(t, "agent_turns.json")
+	var mu sync.Mutex
+	var asked []int
+	srv := server(t, func(w http.ResponseWriter, r *http.Request, req *request) {
+		mu.Lock()
+		asked = append(asked, req.MaxTokens)
+		mu.Unlock()
+		writeJSON(w, turns[min(req.count("assistant"), len(turns)-1)])
+	})
+	p := &openai.Policy{Client: openai.NewClient(srv.URL+"/v1", "", 1), Model: "m", MaxTokens: 4096}
+	var out collect
+	if _, err := rl.Run(context.Background(), []*runtime.Env{env}, p, rl.Config{Group: 1, Tasks: task, MaxTokens: 120}, &out); err != nil {
+		t.Fatal(err)
+	}
+	r := out.rollouts[0]
+	if r.Finish != rl.FinishMaxTokens || r.Usage == nil || r.Usage.CompletionTokens < 120 || r.Turns != 3 {
+		t.Fatalf("finish %s, usage %+v", r.Finish, r.Usage)
+	}
+	if len(asked) < 2 || asked[0] != 120 || asked[1] != 120-turnsUsed(r, 0) {
+		t.Fatalf("max_tokens asked: %v", asked)
+	}
+}
+
+func turnsUsed(r rl.Rollout, i int) int { return len(r.TurnTokens[i].CompletionTokenIDs) }
