@@ -58,8 +58,14 @@ func validateTasks(src *source, tools []string) error {
 		if t.Answer != nil && !slices.Contains(envpkg.AnswerMatches, t.Answer.Match) {
 			add(p.at("answer"), "task %s: answer match %q: want one of %s", t.ID, t.Answer.Match, strings.Join(envpkg.AnswerMatches, ", "))
 		}
-		if len(t.Checks) == 0 && t.Answer == nil && t.Reward != envpkg.RewardState {
-			add(p.at("id"), "task %s: nothing to score (add checks, an answer, or reward: state)", t.ID)
+		scored := 0
+		for _, c := range t.Checks {
+			if !c.Guard {
+				scored++
+			}
+		}
+		if scored == 0 && t.Answer == nil && t.Reward != envpkg.RewardState {
+			add(p.at("id"), "task %s: nothing to score (add a check that is not a guard, an answer, or reward: state)", t.ID)
 		}
 	}
 	if len(list) > 0 {

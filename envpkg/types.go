@@ -102,6 +102,11 @@ type Call struct {
 type Check struct {
 	Name string `json:"name,omitempty"`
 	SQL  string `json:"sql"`
+	// Guard marks a check that gates the reward instead of adding to it
+	// ("nothing else changed"): when a guard fails the reward is 0, and
+	// guards are not counted in the fraction, so doing nothing earns
+	// nothing for them.
+	Guard bool `json:"guard,omitempty"`
 }
 
 // Answer is an expected final answer and how to match it.

@@ -89,6 +89,13 @@ func runTask(ctx context.Context, env *runtime.Env, t *envpkg.Task, seed int64, 
 		}
 		tr.fail("check %q fails after the ground truth (reward %.2f, must be 1.00)", c.Name, gt.Reward)
 	}
+	if tr.ChangesState && !empty.AllPassed {
+		for _, c := range empty.Checks {
+			if c.Passed && !c.Guard {
+				tr.note("check %q passes when doing nothing: it adds to the reward of an agent that does nothing (mark it guard: true if it says \"nothing else changed\")", c.Name)
+			}
+		}
+	}
 	switch {
 	case tr.ChangesState && empty.AllPassed:
 		tr.fail("the empty episode already scores %.2f: no check tests the change the ground truth makes", empty.Reward)

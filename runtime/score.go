@@ -29,6 +29,7 @@ type Score struct {
 type CheckResult struct {
 	Name   string `json:"name"`
 	Passed bool   `json:"passed"`
+	Guard  bool   `json:"guard,omitempty"` // gates the reward (envpkg.Check.Guard)
 	Error  string `json:"error,omitempty"`
 }
 
@@ -54,7 +55,7 @@ func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
 		}
 		var ok bool
 		err := ep.bundleSQL(ctx, func() (err error) { ok, err = ep.evalCheck(c.SQL); return err })
-		r := CheckResult{Name: name, Passed: ok}
+		r := CheckResult{Name: name, Passed: ok, Guard: c.Guard}
 		if err != nil {
 			r.Error = err.Error()
 		}
@@ -85,17 +86,38 @@ func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
 		}
 		s.Checks = append(s.Checks, r)
 	}
+	s.Reward = reward(&s)
+	return s, nil
+}
+
+// reward is the fraction of the checks passed that are not guards, or 0
+// when a guard fails; it fills in Passed, Total and AllPassed (which count
+// every check).
+func reward(s *Score) float64 {
+	scored, passed, gated := 0, 0, false
 	for _, c := range s.Checks {
 		if c.Passed {
 			s.Passed++
 		}
+		switch {
+		case c.Guard:
+			gated = gated || !c.Passed
+		default:
+			scored++
+			if c.Passed {
+				passed++
+			}
+		}
 	}
 	s.Total = len(s.Checks)
-	if s.Total > 0 {
-		s.Reward = float64(s.Passed) / float64(s.Total)
-	}
 	s.AllPassed = s.Passed == s.Total
-	return s, nil
+	switch {
+	case gated || s.Total == 0:
+		return 0
+	case scored == 0:
+		return 1 // only guards, all passed
+	}
+	return float64(passed) / float64(scored)
 }
 
 // evalCheck runs a read-only predicate: true when the first column of the

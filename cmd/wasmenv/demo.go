@@ -103,6 +103,11 @@ func demo(ctx context.Context, w io.Writer, name, taskID string) error {
 		return err
 	}
 	fmt.Fprintf(w, "== after reset (%s each, mean of %d), no calls: reward %.2f (%d/%d checks)\n", per, resets, s.Reward, s.Passed, s.Total)
+	for _, c := range s.Checks {
+		if c.Guard && c.Passed {
+			fmt.Fprintf(w, "   guard %q passes, but a guard gates the reward instead of adding to it: doing nothing earns nothing\n", c.Name)
+		}
+	}
 	return nil
 }
 

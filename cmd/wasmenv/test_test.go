@@ -112,3 +112,13 @@ func TestNotABundleNamedOnce(t *testing.T) {
 		}
 	}
 }
+
+// The demo shows a guard gating the reward: the do-nothing agent earns
+// 0.00 on the store's first task, not 0.25 (issue 14, point 6).
+func TestDemoShowsGuards(t *testing.T) {
+	stdout, stderr, code := run(t, "", "demo")
+	if code != 0 || !strings.Contains(stdout, "reward 1.00 (4/4 checks)") || !strings.Contains(stdout, "no calls: reward 0.00 (1/4 checks)") ||
+		!strings.Contains(stdout, `guard "other orders untouched" passes, but a guard gates the reward`) {
+		t.Fatalf("demo: %d\n%s\n%s", code, stdout, stderr)
+	}
+}
