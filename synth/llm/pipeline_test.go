@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,7 @@ func TestPipelineReplay(t *testing.T) {
 	}
 
 	// Every recorded response was asked for: each repair path ran.
+	srv.mu.Lock()
 	for _, e := range srv.index {
 		if srv.used[e.File] == 0 {
 			t.Errorf("recorded response %s was never requested", e.File)
@@ -65,6 +67,7 @@ func TestPipelineReplay(t *testing.T) {
 			t.Errorf("request %d used response_format %q after the server refused json_schema", i, f)
 		}
 	}
+	srv.mu.Unlock()
 
 	// The first answer has a near-duplicate; the further requests for a
 	// third scenario only bring a near-duplicate of the clinic, and after
@@ -117,6 +120,9 @@ func TestPipelineReplay(t *testing.T) {
 		}
 		checkKeptEnv(t, e)
 	}
+	if n := srv.count(); n != 29 {
+		t.Errorf("a full run took %d answers, want 29", n)
+	}
 	if rep.TotalTokens == 0 || rep.TotalCost == 0 {
 		t.Errorf("no tokens or cost accounted: %d, %f", rep.TotalTokens, rep.TotalCost)
 	}
@@ -139,9 +145,11 @@ func TestPipelineReplay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resumed run: %v", err)
 	}
+	srv.mu.Lock()
 	if srv.refused != 0 {
 		t.Errorf("the resumed run asked the model %d times", srv.refused)
 	}
+	srv.mu.Unlock()
 	if rep2.Kept != 2 || rep2.Stages[StageCode].Cached != 2 || rep2.Stages[StageCode].Trials != 0 {
 		t.Errorf("resumed run: kept %d, code stage %+v; want 2 kept, all cached", rep2.Kept, rep2.Stages[StageCode])
 	}
@@ -235,5 +243,49 @@ func TestPipelineDropsWhatItCannotRepair(t *testing.T) {
 	}
 	if s := rep.Stages[StageSchema]; s.Runs != 2 || s.Passed != 1 {
 		t.Errorf("schema stage %+v: want 2 runs, 1 passed", s)
+	}
+}
+
+// TestPipelineResumesAfterInterrupt cancels a run (as Ctrl-C does) after
+// 15 answers, then runs again: the second run asks only for what the first
+// did not finish, and ends with the same environments.
+func TestPipelineResumesAfterInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	srv := newReplayServer(t)
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	srv.onAnswer = func(n int) {
+		if n == 15 {
+			cancel()
+		}
+	}
+	if _, err := Run(ctx, replayConfig(srv, out)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v, want context.Canceled", err)
+	}
+	first := srv.count()
+	srv.mu.Lock()
+	srv.onAnswer = nil
+	srv.mu.Unlock()
+	rep, err := Run(context.Background(), replayConfig(srv, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kept != 2 {
+		t.Fatalf("kept %d after resuming, want 2", rep.Kept)
+	}
+	// A full run takes 29 answers (see TestPipelineReplay); the second run
+	// must not ask again for what the first stored.
+	second := srv.count() - first
+	if second >= 29 || first+second < 29 {
+		t.Errorf("first run %d answers, second %d: want the second to ask only for the rest of 29", first, second)
+	}
+	cached := 0
+	for _, s := range rep.Stages {
+		cached += s.Cached
+	}
+	if cached == 0 {
+		t.Error("the resumed run used no stored stage")
 	}
 }

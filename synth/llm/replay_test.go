@@ -145,6 +145,10 @@ type replayServer struct {
 	formats []string // response_format type of each answered request
 	got429  bool
 	refused int // requests refused
+	// onAnswer, when set, runs after each answered request with the count
+	// so far (a test cancels its run from here to simulate Ctrl-C).
+	onAnswer func(n int)
+	answered int
 }
 
 func newReplayServer(t *testing.T) *replayServer {
@@ -159,6 +163,13 @@ func newReplayServer(t *testing.T) *replayServer {
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// count is how many requests were answered so far.
+func (s *replayServer) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.answered
 }
 
 func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
@@ -237,4 +248,8 @@ func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
 	s.formats = append(s.formats, format)
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(resp)
+	s.answered++
+	if s.onAnswer != nil {
+		s.onAnswer(s.answered)
+	}
 }
