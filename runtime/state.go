@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/ncruces/go-sqlite3"
@@ -28,8 +29,8 @@ type view struct {
 }
 
 // loadViews returns the bundle's export views, or one default view per table:
-// key = primary key as text (composite keys joined with '|'), record = the
-// row as a JSON object.
+// key = primary key as text (a composite key as a JSON array of its
+// columns, which no value can forge), record = the row as a JSON object.
 func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 	var views []view
 	for _, c := range e.Bundle.Manifest.Export {
@@ -75,14 +76,14 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 		t := tables[name]
 		keys := make([]string, 0, len(t.pk))
 		for i := 1; i <= len(t.pk); i++ {
-			keys = append(keys, "CAST("+quoteIdent(t.pk[i])+" AS TEXT)")
+			keys = append(keys, quoteIdent(t.pk[i]))
 		}
 		fields := make([]string, 0, len(t.cols))
 		for _, c := range t.cols {
 			q := quoteIdent(c)
 			fields = append(fields, fmt.Sprintf("'%s', CASE WHEN typeof(%s) = 'blob' THEN hex(%s) ELSE %s END", strings.ReplaceAll(c, "'", "''"), q, q, q))
 		}
-		key, rec, tbl := strings.Join(keys, " || '|' || "), "json_object("+strings.Join(fields, ", ")+")", quoteIdent(name)
+		key, rec, tbl := viewKey(keys), "json_object("+strings.Join(fields, ", ")+")", quoteIdent(name)
 		cols, binary := make([]string, len(t.cols)), make([]string, len(t.cols))
 		for i, c := range t.cols {
 			cols[i] = quoteIdent(c)
@@ -127,6 +128,9 @@ SELECT k, NULL, NULL FROM (SELECT k COLLATE BINARY FROM i EXCEPT SELECT k FROM m
 // compared as written (json.Number): converting them to float64 would make
 // large integers such as nanosecond timestamps equal to their neighbours.
 func sameJSON(a, b []byte) bool {
+	if !utf8.Valid(a) || !utf8.Valid(b) { // decoding would merge distinct bytes into U+FFFD
+		return bytes.Equal(a, b)
+	}
 	x, errx := decodeJSON(a)
 	y, erry := decodeJSON(b)
 	return errx == nil && erry == nil && reflect.DeepEqual(x, y)
@@ -235,16 +239,13 @@ func (ep *Episode) hashDiff(d Diff) (string, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			canon := []byte("null")
-			if rec := d[n][k]; rec != nil {
-				v, err := decodeJSON(rec)
-				if err != nil {
-					return "", err
-				}
-				canon, _ = json.Marshal(v) // sorted keys; numbers kept as written
+			canon, err := canonRecord(d[n][k])
+			if err != nil {
+				return "", err
 			}
-			fmt.Fprintf(h, "%s\x00%s\x00%d\x00", n, k, len(canon))
-			h.Write(canon)
+			writeField(h, n)
+			writeField(h, k)
+			writeField(h, string(canon))
 		}
 	}
 	return fmt.Sprintf("%016x", h.Sum64()), nil
