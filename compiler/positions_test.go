@@ -17,7 +17,7 @@ func TestSourceErrorsNameTheLine(t *testing.T) {
 		"memory limit": {map[string]string{"env.yaml": "name: t\nlimits:\n  memory_mb: 5000\n"},
 			[]string{"env.yaml:3: limits.memory_mb: 5000 is out of range (1 to 4096)"}},
 		"output limit": {map[string]string{"env.yaml": "name: t\nlimits:\n  call_timeout: 1s\n  max_output_bytes: -1\n"},
-			[]string{"env.yaml:4: limits.max_output_bytes: -1 is out of range (at least 1)"}},
+			[]string{"env.yaml:4: limits.max_output_bytes: -1 is out of range (1 to 67108864)"}},
 		"timeout limit": {map[string]string{"env.yaml": "name: t\nlimits: {call_timeout: -2s}\n"},
 			[]string{"env.yaml:2: limits.call_timeout", "positive duration"}},
 		"env unknown key": {map[string]string{"env.yaml": "name: t\n\nflavour: x\n"},

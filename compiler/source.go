@@ -119,8 +119,8 @@ func loadSource(dir string) (*source, error) {
 	}
 	if y.Limits.CallTimeout != "" {
 		d, err := time.ParseDuration(y.Limits.CallTimeout)
-		if err != nil || d < time.Millisecond {
-			return nil, errAt(at("limits", "call_timeout"), "limits.call_timeout: %q is not a positive duration of at least 1ms (e.g. 2s, 500ms)", y.Limits.CallTimeout)
+		if err != nil || d < time.Millisecond || d.Milliseconds() > envpkg.MaxCallTimeoutMS {
+			return nil, errAt(at("limits", "call_timeout"), "limits.call_timeout: %q is not a duration from 1ms to 10m (e.g. 2s, 500ms)", y.Limits.CallTimeout)
 		}
 		m.Limits.CallTimeoutMS = d.Milliseconds()
 	}
@@ -131,8 +131,8 @@ func loadSource(dir string) (*source, error) {
 		m.Limits.MemoryMB = y.Limits.MemoryMB
 	}
 	if y.Limits.MaxOutputBytes != 0 {
-		if y.Limits.MaxOutputBytes < 1 {
-			return nil, errAt(at("limits", "max_output_bytes"), "limits.max_output_bytes: %d is out of range (at least 1)", y.Limits.MaxOutputBytes)
+		if y.Limits.MaxOutputBytes < 1 || y.Limits.MaxOutputBytes > envpkg.MaxOutputBytesCap {
+			return nil, errAt(at("limits", "max_output_bytes"), "limits.max_output_bytes: %d is out of range (1 to %d)", y.Limits.MaxOutputBytes, envpkg.MaxOutputBytesCap)
 		}
 		m.Limits.MaxOutputBytes = y.Limits.MaxOutputBytes
 	}

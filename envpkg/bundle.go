@@ -197,6 +197,30 @@ func validateModule(module []byte) error {
 			return corrupt("tool module already has section %s", s.name)
 		}
 	}
+	return checkSections(secs)
+}
+
+// sectionStart is the WebAssembly start section: a function that runs
+// inside instantiation, before any time limit can apply.
+const sectionStart = 8
+
+// CheckModule refuses what a tool module may not have: a start section
+// (tool modules initialize through the _initialize export, which runs under
+// a time limit; a start function could loop forever inside Load).
+func CheckModule(module []byte) error {
+	secs, err := sections(module)
+	if err != nil {
+		return err
+	}
+	return checkSections(secs)
+}
+
+func checkSections(secs []section) error {
+	for _, s := range secs {
+		if s.id == sectionStart {
+			return corrupt("the tool module has a start section (a function run at instantiation, outside any time limit); tool modules initialize through _initialize")
+		}
+	}
 	return nil
 }
 
@@ -221,6 +245,9 @@ func Decode(data []byte) (*Bundle, error) {
 		if strings.HasPrefix(s.name, "wasmenv.") {
 			return nil, corrupt("unexpected section %s inside the tool module", s.name)
 		}
+	}
+	if err := checkSections(secs); err != nil {
+		return nil, err
 	}
 	hashSec := tail[3]
 	got := fmt.Sprintf("%016x", xxhash.Sum64(data[:hashSec.start]))
@@ -288,8 +315,14 @@ var (
 	taskIDRE   = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
 )
 
-// MaxMemoryMB is the largest memory limit an environment may ask for.
-const MaxMemoryMB = 4096
+// The largest limits an environment may ask for. A server may cap them
+// lower (runtime.Options); they keep a hand-made bundle from overflowing a
+// duration or asking for unbounded output.
+const (
+	MaxMemoryMB       = 4096
+	MaxCallTimeoutMS  = 10 * 60 * 1000 // 10 minutes
+	MaxOutputBytesCap = 64 << 20       // 64 MiB
+)
 
 // ValidEnvName reports whether s can name an environment: 1 to 64
 // lowercase letters, digits and '-', not starting with '-'.
@@ -329,9 +362,10 @@ func validateManifest(m *Manifest) error {
 		}
 	}
 	l := m.Limits
-	if l.CallTimeoutMS <= 0 || l.MemoryMB <= 0 || l.MemoryMB > MaxMemoryMB || l.MaxOutputBytes <= 0 {
-		return corrupt("manifest: limits out of range: call_timeout %d ms (at least 1), memory_mb %d (1 to %d), max_output_bytes %d (at least 1)",
-			l.CallTimeoutMS, l.MemoryMB, MaxMemoryMB, l.MaxOutputBytes)
+	if l.CallTimeoutMS <= 0 || l.CallTimeoutMS > MaxCallTimeoutMS || l.MemoryMB <= 0 || l.MemoryMB > MaxMemoryMB ||
+		l.MaxOutputBytes <= 0 || l.MaxOutputBytes > MaxOutputBytesCap {
+		return corrupt("manifest: limits out of range: call_timeout %d ms (1 ms to 10 minutes), memory_mb %d (1 to %d), max_output_bytes %d (1 to %d)",
+			l.CallTimeoutMS, l.MemoryMB, MaxMemoryMB, l.MaxOutputBytes, MaxOutputBytesCap)
 	}
 	return nil
 }

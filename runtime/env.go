@@ -30,6 +30,13 @@ type Options struct {
 	PoolSize int
 	// Log receives guest log lines (sdk.Log). Nil discards them.
 	Log func(env string, line string)
+	// MaxCallTimeout, MaxMemoryMB and MaxOutputBytes cap the limits a
+	// bundle asks for (server-side overrides); zero keeps the bundle's.
+	// Whatever they say, a bundle gets at most 10 minutes, 4096 MiB and
+	// 64 MiB (envpkg.Max*).
+	MaxCallTimeout time.Duration
+	MaxMemoryMB    int
+	MaxOutputBytes int
 	// SQLTimeout bounds each piece of bundle SQL run outside tool calls:
 	// a task's setup, each check, the export views of a diff or state hash
 	// (default 10s, at most 10m).
@@ -107,11 +114,13 @@ func DefaultCompileCacheDir() string {
 
 // LoadBundle loads a decoded bundle.
 func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, error) {
+	if err := envpkg.CheckModule(b.Module); err != nil {
+		return nil, err
+	}
 	m := &b.Manifest
 	e := &Env{
 		Bundle:      b,
-		limits:      m.Limits,
-		callTimeout: time.Duration(m.Limits.CallTimeoutMS) * time.Millisecond,
+		limits:      capLimits(m.Limits, opts),
 		epoch:       m.Clock.UnixNano(),
 		tools:       map[string]int{},
 		log:         opts.Log,
@@ -128,6 +137,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	if e.sqlMemoryMB <= 0 {
 		e.sqlMemoryMB = defaultSQLMemoryMB
 	}
+	e.callTimeout = time.Duration(e.limits.CallTimeoutMS) * time.Millisecond
 	size := opts.PoolSize
 	if size <= 0 {
 		size = 2 * goruntime.GOMAXPROCS(0)
@@ -172,7 +182,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	}
 	eng, err := newEngine(ctx, opts.Engine, engineConfig{
 		module:      b.Module,
-		memoryPages: uint32(m.Limits.MemoryMB) * 16, // 64 KiB pages
+		memoryPages: uint32(e.limits.MemoryMB) * 16, // 64 KiB pages
 		cacheDir:    dir,
 	})
 	if err != nil {
@@ -181,7 +191,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	e.eng = eng
 	e.dog = newWatchdog(e.callTimeout)
 
-	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(string(b.DB)), ready: closedChan}
+	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(sharedString(b.DB)), ready: closedChan}
 	mvcc.Create(base.name, base.snap)
 	e.inits[""] = base
 	if e.views, err = e.loadViews(ctx); err != nil {
