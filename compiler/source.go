@@ -120,7 +120,7 @@ func loadSource(dir string) (*source, error) {
 	if y.Limits.CallTimeout != "" {
 		d, err := time.ParseDuration(y.Limits.CallTimeout)
 		if err != nil || d < time.Millisecond || d.Milliseconds() > envpkg.MaxCallTimeoutMS {
-			return nil, errAt(at("limits", "call_timeout"), "limits.call_timeout: %q is not a duration from 1ms to 10m (e.g. 2s, 500ms)", y.Limits.CallTimeout)
+			return nil, errAt(at("limits", "call_timeout"), "limits.call_timeout: %q is not a positive duration from 1ms to 10m (e.g. 2s, 500ms)", y.Limits.CallTimeout)
 		}
 		m.Limits.CallTimeoutMS = d.Milliseconds()
 	}
