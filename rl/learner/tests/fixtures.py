@@ -14,7 +14,7 @@ from wasmlearn.model import GPT, ModelConfig  # noqa: E402
 from wasmlearn.template import Template  # noqa: E402
 from wasmlearn.tokenizer import Tokenizer, corpus_from_env_dirs  # noqa: E402
 
-torch.set_num_threads(os.cpu_count() or 1)
+torch.set_num_threads(int(os.environ.get("WASMLEARN_THREADS") or os.cpu_count() or 1))
 
 TOOLS = [
     {"type": "function", "function": {"name": "find_customer_by_email", "description": "Find a customer.",

@@ -43,6 +43,10 @@ class Policy:
         self.gen = torch.Generator(device=dev.type if dev.type == "cuda" else "cpu")
         self.gen.manual_seed(seed)
         self.version = 0
+        # When set, every request samples at this temperature whatever it
+        # asks (the loop's greedy evaluation through an unmodified engine).
+        self.override_temperature = None
+        self.default_max_tokens = 256
         self.stats = {"requests": 0, "batches": 0, "generated_tokens": 0, "generate_seconds": 0.0}
 
     def reload(self, path):
@@ -151,7 +155,7 @@ def completion(policy, batcher, req):
     if not isinstance(temperature, (int, float)) or temperature < 0:
         raise ClientError("temperature must be a number >= 0")
     max_len = policy.model.config.max_len
-    budget = req.get("max_completion_tokens", req.get("max_tokens", 256))
+    budget = req.get("max_completion_tokens", req.get("max_tokens", policy.default_max_tokens))
     if not isinstance(budget, int) or budget < 1:
         raise ClientError("max_tokens must be a positive integer")
     try:
@@ -162,6 +166,8 @@ def completion(policy, batcher, req):
         raise ClientError("prompt of %d tokens exceeds the model's context of %d" % (len(prompt), max_len),
                           code="context_length_exceeded")
     budget = min(budget, max_len - len(prompt))
+    if policy.override_temperature is not None:
+        temperature = policy.override_temperature
     jobs = [batcher.submit(prompt, budget, float(temperature)) for _ in range(n)]
     choices, gen_tokens = [], 0
     for i, j in enumerate(jobs):

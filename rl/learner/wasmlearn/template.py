@@ -1,6 +1,8 @@
 """The chat template: OpenAI chat messages + tools ⇄ token ids.
 
-    <bos><|system|>RULES<tools>name(arg, opt?) …</tools><|end|>
+    <bos><|system|>RULES<tools>name(arg, opt?) …</tools><|end|>    (tools_style compact;
+                                                                 names: one name a line;
+                                                                 json: the function objects)
     <|user|>TEXT<|end|>
     <|assistant|>TEXT<tool_call>{"name": N, "arguments": {…}}</tool_call><|end|>
     <|tool|>RESULT<|end|>
@@ -25,8 +27,8 @@ class Template:
         self.tok = tok
         self.max_system_tokens = max_system_tokens
         self.max_tool_tokens = max_tool_tokens
-        if tools_style not in ("compact", "json"):
-            raise ValueError("tools_style must be compact or json")
+        if tools_style not in ("compact", "names", "json"):
+            raise ValueError("tools_style must be compact, names or json")
         self.tools_style = tools_style
         s = tok.sid
         self.BOS, self.END = s("<bos>"), s("<|end|>")
@@ -48,6 +50,9 @@ class Template:
             name = fn.get("name", "")
             if self.tools_style == "json":
                 lines.append(json.dumps(fn, **CANON))
+                continue
+            if self.tools_style == "names":
+                lines.append(name)
                 continue
             params = fn.get("parameters") or {}
             req = set(params.get("required") or [])

@@ -106,8 +106,13 @@ class Trainer:
         t0 = time.time()
         old = self._logprobs(self.model, samples, batch_size)
         ref = self._logprobs(self.ref, samples, batch_size) if self.ref is not None else None
+        mism, nm = 0.0, 0
         for s, o in zip(samples, old):
             s["_old"] = o
+            for k, v in enumerate(s.get("served_logprobs") or []):
+                if v is not None and 1 <= k <= o.shape[0]:
+                    mism += abs(float(o[k - 1]) - v)
+                    nm += 1
         if ref is not None:
             for s, r in zip(samples, ref):
                 s["_ref"] = r
@@ -153,6 +158,9 @@ class Trainer:
             s.pop("_ref", None)
         out = {k: v / max(n, 1) for k, v in acc.items()}
         dt = time.time() - t0
+        if nm:  # served vs recomputed logprobs of the same tokens: ~0 when the
+            # server sampled from these weights at temperature 1
+            out["logprob_mismatch"] = mism / nm
         out["update_tokens"] = tokens
         out["update_seconds"] = dt
         out["update_tokens_per_s"] = tokens / dt if dt > 0 else 0.0

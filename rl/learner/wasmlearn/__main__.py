@@ -1,0 +1,152 @@
+"""Command line: /usr/bin/python3 -m wasmlearn {train,demo,serve,sft,grpo} ...
+
+(run from rl/learner, or with rl/learner on PYTHONPATH)."""
+
+import argparse
+import json
+import os
+import random
+import sys
+
+import torch
+
+
+def cmd_serve(a):
+    from . import checkpoint, device
+    from .server import Policy, Server
+    dev = device.pick(a.device)
+    model, tok, tpl, _, meta = checkpoint.load(a.ckpt, dev)
+    policy = Policy(model.eval(), tok, tpl, dev, name=a.model_name, seed=a.seed)
+    policy.default_max_tokens = a.max_tokens
+    srv = Server(policy, a.host, a.port, max_batch=a.max_batch, batch_wait_s=a.batch_wait_ms / 1000).start()
+    if a.port_file:  # how a parent process learns the port picked for --port 0
+        from .tokenizer import atomic_write
+        atomic_write(a.port_file, srv.url.encode())
+    print("serving %s (step %s) at %s" % (a.ckpt, meta.get("step"), srv.url), flush=True)
+    try:
+        srv.thread.join()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.close()
+
+
+def cmd_sft(a):
+    """SFT on trajectories (JSONL); initialises a model when --init-env-dir is given."""
+    from . import checkpoint, data, device
+    from .model import GPT, ModelConfig
+    from .template import Template
+    from .tokenizer import Tokenizer, corpus_from_env_dirs
+    from .trainer import Trainer
+    torch.manual_seed(a.seed)
+    dev = device.pick(a.device)
+    rows = data.read_jsonl(a.data)
+    if a.ckpt:
+        model, tok, tpl, _, _ = checkpoint.load(a.ckpt, dev)
+    else:
+        texts = corpus_from_env_dirs(a.init_env_dir) + [json.dumps(r.get("messages")) for r in rows]
+        tok = Tokenizer.build(texts)
+        tpl = Template(tok, a.max_system_tokens, a.max_tool_tokens)
+        model = GPT(ModelConfig(vocab_size=tok.vocab_size, d_model=a.d_model, n_layer=a.layers,
+                                n_head=a.heads, max_len=a.max_len)).to(dev)
+    tr = Trainer(model, tok, dev, lr=a.lr)
+    losses = tr.sft(data.samples(rows, tpl, use_tokens=False), a.epochs, a.batch, rng=random.Random(a.seed))
+    checkpoint.save(a.out, model, tok, tpl, tr.opt, step=tr.step)
+    print(json.dumps({"first_loss": losses[0], "last_loss": losses[-1], "out": a.out}))
+
+
+def cmd_grpo(a):
+    """One GRPO update on rollout JSONL; prints the update's metrics."""
+    from . import checkpoint, data, device
+    from .trainer import Trainer, make_optimizer
+    dev = device.pick(a.device)
+    model, tok, tpl, opt, _ = checkpoint.load(a.ckpt, dev, lambda m: make_optimizer(m, a.lr))
+    rows = data.read_jsonl(a.data)
+    samples = data.samples(rows, tpl)
+    tr = Trainer(model, tok, dev, lr=a.lr, beta=a.beta, optimizer=opt)
+    if a.beta:
+        tr.set_reference()
+    st = tr.grpo_update(samples, epochs=a.ppo_epochs, batch_size=a.batch)
+    st["samples"] = len(samples)
+    st["samples_from_token_ids"] = sum(1 for r in rows if data.from_turn_tokens(r) is not None)
+    checkpoint.save(a.out or a.ckpt, model, tok, tpl, tr.opt, step=tr.step)
+    print(json.dumps(st))
+
+
+def cmd_train(a):
+    from .loop import Run
+    s = Run(a).main()
+    print(json.dumps({k: v for k, v in s.items() if k != "config"}, default=str))
+
+
+def cmd_demo(a):
+    from .demo import main
+    main(a)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="wasmlearn")
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    s = sub.add_parser("serve", help="serve a checkpoint over OpenAI chat completions")
+    s.add_argument("--ckpt", required=True)
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--port-file", default="")
+    s.add_argument("--model-name", default="wasmlearn")
+    s.add_argument("--max-batch", type=int, default=256)
+    s.add_argument("--batch-wait-ms", type=float, default=20)
+    s.add_argument("--max-tokens", type=int, default=256)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--device", default="auto")
+    s.set_defaults(fn=cmd_serve)
+
+    s = sub.add_parser("sft", help="SFT on trajectories")
+    s.add_argument("--data", action="append", required=True)
+    s.add_argument("--ckpt", default="")
+    s.add_argument("--init-env-dir", action="append", default=[])
+    s.add_argument("--out", required=True)
+    s.add_argument("--epochs", type=int, default=20)
+    s.add_argument("--batch", type=int, default=16)
+    s.add_argument("--lr", type=float, default=1e-3)
+    s.add_argument("--d-model", type=int, default=64)
+    s.add_argument("--layers", type=int, default=2)
+    s.add_argument("--heads", type=int, default=2)
+    s.add_argument("--max-len", type=int, default=512)
+    s.add_argument("--max-system-tokens", type=int, default=16)
+    s.add_argument("--max-tool-tokens", type=int, default=48)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--device", default="auto")
+    s.set_defaults(fn=cmd_sft)
+
+    s = sub.add_parser("grpo", help="one GRPO update on rollout JSONL")
+    s.add_argument("--data", action="append", required=True)
+    s.add_argument("--ckpt", required=True)
+    s.add_argument("--out", default="")
+    s.add_argument("--lr", type=float, default=3e-4)
+    s.add_argument("--beta", type=float, default=0.0)
+    s.add_argument("--ppo-epochs", type=int, default=1)
+    s.add_argument("--batch", type=int, default=32)
+    s.add_argument("--device", default="auto")
+    s.set_defaults(fn=cmd_grpo)
+
+    from .loop import add_args
+    s = sub.add_parser("train", help="the whole loop: oracle SFT data, SFT, GRPO rounds, held-out eval")
+    add_args(s)
+    s.set_defaults(fn=cmd_train)
+
+    s = sub.add_parser("demo", help="the CPU demonstration: 3 seeds, table and curves into docs/TRAINING.md")
+    s.add_argument("--wasmenv", required=True)
+    s.add_argument("--out", default="runs/demo")
+    s.add_argument("--seeds", default="0,1,2")
+    s.add_argument("--doc", default="")
+    s.add_argument("--img", default="")
+    s.add_argument("--repo", default=os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+    s.set_defaults(fn=cmd_demo)
+
+    a = p.parse_args(argv)
+    a.fn(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

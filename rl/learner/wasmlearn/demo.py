@@ -1,0 +1,158 @@
+"""The CPU demonstration, one command:
+
+    cd rl/learner && /usr/bin/python3 -m wasmlearn demo --wasmenv /tmp/wasmenv --doc ../../docs/TRAINING.md
+
+Synthesizes the store-cancel tasks from envs/store (demo_env.py), builds the
+bundle, runs the whole loop (loop.py) for each seed, then writes the table
+(held-out success after SFT and after GRPO, mean ± std over seeds) and the
+learning curves into docs/TRAINING.md between the demo markers, and the plot
+to docs/img/training-curves.png (matplotlib; skipped with a note when absent).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+
+from . import demo_env
+from .tokenizer import atomic_write
+
+BEGIN, END = "<!-- demo:begin -->", "<!-- demo:end -->"
+
+# The demonstration's settings (documented in docs/TRAINING.md).
+TRAIN = ["--sft-epochs", "8", "--sft-lr", "2e-3", "--rounds", "8", "--group", "8", "--eval-group", "1",
+         "--greedy-eval", "--max-turns", "3", "--max-tokens", "64", "--d-model", "64", "--layers", "2",
+         "--heads", "2", "--lr", "1e-3", "--ppo-epochs", "2", "--batch", "32", "--eval-every", "4"]
+# One glob per round: the training tasks of orders whose number ends in one
+# digit, with one phrasing (all reasons and wordings): ~18 tasks a round.
+ROUND_GLOBS = ",".join("train-W10?%d-*-?%d" % ((3 * r) % 10, r % 3) for r in range(10))
+
+
+def main(a):
+    repo = os.path.abspath(a.repo)
+    out = os.path.abspath(a.out)
+    os.makedirs(out, exist_ok=True)
+    env_dir = os.path.join(out, "store-cancel")
+    ts = demo_env.write(os.path.join(repo, "envs", "store"), env_dir)
+    bundle = os.path.join(out, "store-cancel.wasm")
+    subprocess.run([a.wasmenv, "build", env_dir, "-o", bundle], check=True)
+    n_train = sum(t["id"].startswith("train-") for t in ts)
+    n_held = len(ts) - n_train
+    seeds = [int(s) for s in a.seeds.split(",") if s]
+    results = []
+    t0 = time.time()
+    for s in seeds:
+        run_dir = os.path.join(out, "seed%d" % s)
+        if os.path.exists(os.path.join(run_dir, "summary.json")):
+            with open(os.path.join(run_dir, "summary.json")) as f:
+                results.append(json.load(f))
+            continue
+        cmd = ["/usr/bin/python3", "-m", "wasmlearn", "train", "--bundle", bundle, "--env-dir", env_dir,
+               "--wasmenv", a.wasmenv, "--out", run_dir, "--seed", str(s), "--round-tasks", ROUND_GLOBS] + TRAIN
+        subprocess.run(cmd, check=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       stdout=open(os.path.join(out, "seed%d.log" % s), "w"), stderr=subprocess.STDOUT)
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            results.append(json.load(f))
+    wall = time.time() - t0
+    curves = {s: read_metrics(os.path.join(out, "seed%d" % s, "metrics.jsonl")) for s in seeds}
+    img = a.img or os.path.join(repo, "docs", "img", "training-curves.png")
+    plotted = plot(curves, img)
+    md = report(results, curves, n_train, n_held, wall, plotted, os.path.relpath(img, os.path.join(repo, "docs")))
+    atomic_write(os.path.join(out, "report.md"), md.encode())
+    if a.doc:
+        with open(a.doc) as f:
+            doc = f.read()
+        if BEGIN in doc and END in doc:
+            doc = doc[:doc.index(BEGIN)] + md + doc[doc.index(END) + len(END):]
+        else:
+            doc += "\n" + md
+        atomic_write(a.doc, doc.encode())
+    print(md)
+
+
+def read_metrics(path):
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def mean_std(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return "n/a"
+    m = statistics.mean(xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return "%.3f ± %.3f" % (m, sd)
+
+
+def report(results, curves, n_train, n_held, wall, plotted, img_rel):
+    L = [BEGIN, "", "### Results (written by `python3 -m wasmlearn demo`)", ""]
+    L.append("Tasks: %d training, %d held-out (orders never seen in training); %d seeds of the whole "
+             "run (tokenizer, model init, SFT, GRPO, sampling); wall time of all seeds %.1f min on this "
+             "machine (2 cores shared with other jobs)." % (n_train, n_held, len(results), wall / 60))
+    L.append("")
+    L.append("| seed | held-out success after SFT | after GRPO | greedy after SFT | greedy after GRPO | run time (s) |")
+    L.append("|---|---|---|---|---|---|")
+    for r in results:
+        L.append("| %s | %.3f | %.3f | %s | %s | %.0f |" % (
+            r["seed"], r["sft_heldout_success"], r["grpo_heldout_success"],
+            fmt(r.get("sft_heldout_success_greedy")), fmt(r.get("grpo_heldout_success_greedy")),
+            r.get("seconds", 0)))
+    L.append("| **mean ± std** | **%s** | **%s** | %s | %s | |" % (
+        mean_std([r["sft_heldout_success"] for r in results]),
+        mean_std([r["grpo_heldout_success"] for r in results]),
+        mean_std([r.get("sft_heldout_success_greedy") for r in results]),
+        mean_std([r.get("grpo_heldout_success_greedy") for r in results])))
+    L.append("")
+    L.append("Per round (mean over seeds): training-task success of the round's rollouts, clip fraction, "
+             "entropy, generation and update tokens/s.")
+    L.append("")
+    L.append("| round | train success | clip frac | entropy | gen tok/s | update tok/s |")
+    L.append("|---|---|---|---|---|---|")
+    rounds = sorted({m["round"] for c in curves.values() for m in c if m.get("phase") == "grpo"})
+    for rd in rounds:
+        ms = [m for c in curves.values() for m in c if m.get("phase") == "grpo" and m["round"] == rd]
+        avg = lambda k: statistics.mean(m.get(k, 0.0) for m in ms)
+        L.append("| %d | %.3f | %.3f | %.3f | %.0f | %.0f |" % (rd, avg("success"), avg("clip_frac"),
+                                                              avg("entropy"), avg("gen_tokens_per_s"),
+                                                              avg("update_tokens_per_s")))
+    L.append("")
+    if plotted:
+        L.append("![learning curves](%s)" % img_rel)
+    else:
+        L.append("(no plot: matplotlib is not installed for /usr/bin/python3)")
+    L += ["", END]
+    return "\n".join(L)
+
+
+def fmt(x):
+    return "n/a" if x is None else "%.3f" % x
+
+
+def plot(curves, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(1, 3, figsize=(13, 3.6))
+    for s, ms in sorted(curves.items()):
+        g = [m for m in ms if m.get("phase") == "grpo"]
+        ax[0].plot([m["round"] for m in g], [m["success"] for m in g], marker="o", label="seed %d" % s)
+        ev = [m for m in ms if m.get("phase") == "eval"]
+        ax[1].plot([m["round"] + 1 for m in ev], [m["heldout_success"] for m in ev], marker="s", label="seed %d" % s)
+        ax[2].plot([m["round"] for m in g], [m.get("entropy", 0) for m in g], marker=".", label="seed %d" % s)
+    ax[0].set(title="training tasks: success per GRPO round", xlabel="round", ylabel="success")
+    ax[1].set(title="held-out success (0 = after SFT)", xlabel="GRPO rounds done", ylabel="success")
+    ax[2].set(title="policy entropy (own tokens)", xlabel="round", ylabel="nats/token")
+    for x in ax:
+        x.grid(alpha=0.3)
+        x.legend(fontsize=7)
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=110)
+    os.replace(tmp, path)
+    return True
