@@ -289,3 +289,38 @@ func TestPipelineResumesAfterInterrupt(t *testing.T) {
 		t.Error("the resumed run used no stored stage")
 	}
 }
+
+// TestUnrepairedTaskIsDroppedNotTheEnvironment: with no attempt left to
+// repair it, the task whose checks pass on the initial state is dropped
+// with the gate's reason, and the other task is kept.
+func TestUnrepairedTaskIsDroppedNotTheEnvironment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a guest module")
+	}
+	srv := newReplayServer(t)
+	out := t.TempDir()
+	cfg := replayConfig(srv, out)
+	cfg.defaults()
+	prompts, err := LoadPrompts("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline{cfg: cfg, prompts: prompts, store: store{dir: filepath.Join(out, ".synth-cache")}}
+	r := &envRun{p: p, sc: Scenario{Name: "clinic-appointments", Title: "Clinic appointment booking"}, ledger: newLedger(),
+		rep: &EnvReport{}, workDir: filepath.Join(out, ".work", "clinic")}
+	ctx := context.Background()
+	for _, step := range []func(context.Context) error{r.runTasks, r.runSchema, r.runData, r.runToolSpec, r.runToolTests, r.runCode} {
+		if err := step(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.cfg.MaxAttempts = 1
+	tasks, err := r.runVerifiers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tasks) != 1 || tasks[0].ID != "book-cardiology-followup" {
+		t.Errorf("kept tasks %+v, want book-cardiology-followup only", tasks)
+	}
+	wantDropped(t, *r.rep, "task cancel-dermatology-visit", "fails gate initial")
+}
