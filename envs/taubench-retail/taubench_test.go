@@ -85,8 +85,10 @@ type diff map[string]map[string]json.RawMessage
 
 // refEpisode is a line of testdata/*_ref.jsonl.
 type refEpisode struct {
-	ID        string   `json:"id"`
-	UserID    string   `json:"user_id"`
+	ID              string   `json:"id"`
+	UserID          string   `json:"user_id"`
+	Instruction     string   `json:"instruction"`
+	ExpectedOutputs []string `json:"expected_outputs"`
 	Calls     []call   `json:"calls"`
 	Outputs   []string `json:"outputs"`
 	StateDiff diff     `json:"state_diff"`
@@ -94,9 +96,10 @@ type refEpisode struct {
 
 // replayIn and replayOut are the lines of `wasmenv replay`.
 type replayIn struct {
-	ID    string `json:"id"`
-	Calls []call `json:"calls"`
-	Task  string `json:"task,omitempty"`
+	ID     string  `json:"id"`
+	Calls  []call  `json:"calls"`
+	Task   string  `json:"task,omitempty"`
+	Answer *string `json:"answer,omitempty"`
 }
 
 type replayOut struct {
@@ -254,15 +257,24 @@ func TestReferenceEpisodes(t *testing.T) {
 		calls-badCalls, calls, len(refs)-badDiffs, len(refs))
 }
 
-// TestTaskRewards checks reward: state: replaying a task's ground truth
-// scores 1, and doing nothing scores less when the ground truth changes the
-// state.
+// TestTaskRewards checks reward: state and τ-bench's output check:
+// replaying a task's ground truth (with its expected outputs as the answer,
+// where it has any) scores 1; doing nothing scores less when the ground truth
+// changes the state; the ground truth without the answer scores less.
 func TestTaskRewards(t *testing.T) {
 	refs := loadRefs(t)
 	var in []replayIn
 	changing := map[string]bool{}
+	answers := 0
 	for _, ep := range refs {
-		in = append(in, replayIn{ID: ep.ID + "/truth", Task: ep.ID, Calls: ep.Calls})
+		truth := replayIn{ID: ep.ID + "/truth", Task: ep.ID, Calls: ep.Calls}
+		if len(ep.ExpectedOutputs) > 0 {
+			answers++
+			a := "Here you go: " + strings.Join(ep.ExpectedOutputs, " and ")
+			truth.Answer = &a
+			in = append(in, replayIn{ID: ep.ID + "/no-answer", Task: ep.ID, Calls: ep.Calls})
+		}
+		in = append(in, truth)
 		for _, recs := range ep.StateDiff {
 			if len(recs) > 0 {
 				changing[ep.ID] = true
@@ -282,8 +294,16 @@ func TestTaskRewards(t *testing.T) {
 				t.Errorf("%s: an empty episode scores %v, want < 1", ep.ID, r)
 			}
 		}
+		if len(ep.ExpectedOutputs) > 0 {
+			if r := reward(t, res[ep.ID+"/no-answer"]); r >= 1 {
+				t.Errorf("%s: the ground truth without the expected answer scores %v, want < 1", ep.ID, r)
+			}
+		}
 	}
-	t.Logf("%d tasks; %d change the state", len(refs), len(changing))
+	if answers != 37 {
+		t.Errorf("%d tasks expect outputs, want 37", answers)
+	}
+	t.Logf("%d tasks; %d change the state; %d expect outputs", len(refs), len(changing), answers)
 }
 
 // reward reads the score of a replay result (a number or {"reward": n}).
@@ -308,9 +328,10 @@ func TestTasksListed(t *testing.T) {
 		t.Fatalf("wasmenv tasks: %v", err)
 	}
 	var tasks []struct {
-		ID     string `json:"id"`
-		Calls  []call `json:"calls"`
-		Reward string `json:"reward"`
+		ID          string `json:"id"`
+		Instruction string `json:"instruction"`
+		Calls       []call `json:"calls"`
+		Reward      string `json:"reward"`
 	}
 	if err := json.Unmarshal(out, &tasks); err != nil {
 		t.Fatal(err)
@@ -320,6 +341,9 @@ func TestTasksListed(t *testing.T) {
 		t.Fatalf("%d tasks, want %d", len(tasks), len(refs))
 	}
 	for i, ep := range refs {
+		if tasks[i].Instruction != ep.Instruction || ep.Instruction == "" {
+			t.Errorf("task %s: instruction %.60q, want τ-bench's %.60q", tasks[i].ID, tasks[i].Instruction, ep.Instruction)
+		}
 		if tasks[i].ID != ep.ID || len(tasks[i].Calls) != len(ep.Calls) || tasks[i].Reward != "state" {
 			t.Errorf("task %d = %s (%d calls, reward %q), want %s (%d calls, reward state)",
 				i, tasks[i].ID, len(tasks[i].Calls), tasks[i].Reward, ep.ID, len(ep.Calls))

@@ -1,6 +1,8 @@
 // Command gen writes ../tasks.jsonl from the τ-bench reference episodes in
-// ../testdata: one task per episode, whose ground-truth calls are the
-// episode's calls and whose reward is τ-bench's (final state equality).
+// ../testdata: one task per episode, with τ-bench's user instruction, the
+// episode's calls as ground truth, τ-bench's reward (final state equality)
+// and, when the task has expected outputs, τ-bench's output check
+// (contains_all).
 //
 // Run from envs/taubench-retail: go run ./gen
 package main
@@ -19,11 +21,17 @@ type call struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
+type answer struct {
+	Value string `json:"value"`
+	Match string `json:"match"`
+}
+
 type task struct {
 	ID          string   `json:"id"`
 	Instruction string   `json:"instruction"`
 	Calls       []call   `json:"calls"`
 	Checks      []string `json:"checks"`
+	Answer      *answer  `json:"answer,omitempty"`
 	Reward      string   `json:"reward"`
 }
 
@@ -39,23 +47,24 @@ func main() {
 		n := 0
 		for sc.Scan() {
 			var ep struct {
-				ID     string `json:"id"`
-				UserID string `json:"user_id"`
-				Calls  []call `json:"calls"`
+				ID              string   `json:"id"`
+				Instruction     string   `json:"instruction"`
+				ExpectedOutputs []string `json:"expected_outputs"`
+				Calls           []call   `json:"calls"`
 			}
 			if err := json.Unmarshal(sc.Bytes(), &ep); err != nil {
 				log.Fatal(err)
 			}
-			if ep.ID != fmt.Sprintf("%s-%d", split, n) {
-				log.Fatalf("unexpected id %s", ep.ID)
+			if ep.ID != fmt.Sprintf("%s-%d", split, n) || ep.Instruction == "" {
+				log.Fatalf("unexpected id %s or empty instruction", ep.ID)
 			}
-			t := task{
-				ID: ep.ID,
-				Instruction: fmt.Sprintf("τ-bench retail %s task %d for user %s (instruction text not distributed with the reference data)",
-					split, n, ep.UserID),
-				Calls:  ep.Calls,
-				Checks: []string{},
-				Reward: "state",
+			t := task{ID: ep.ID, Instruction: ep.Instruction, Calls: ep.Calls, Checks: []string{}, Reward: "state"}
+			if len(ep.ExpectedOutputs) > 0 {
+				v, err := json.Marshal(ep.ExpectedOutputs)
+				if err != nil {
+					log.Fatal(err)
+				}
+				t.Answer = &answer{Value: string(v), Match: "contains_all"}
 			}
 			if t.Calls == nil {
 				t.Calls = []call{}
