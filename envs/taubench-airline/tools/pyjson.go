@@ -103,87 +103,92 @@ func (v *jv) num() (pyNum, bool) {
 
 // encode writes v as Python's json.dumps(v) would.
 func (v *jv) encode() string {
-	var sb strings.Builder
-	v.write(&sb)
-	return sb.String()
+	return string(v.appendTo(make([]byte, 0, 1024)))
 }
 
-func (v *jv) write(sb *strings.Builder) {
+// appendTo appends json.dumps(v) to b. A number's text is already Python's
+// (parseJV and jNum store it so).
+func (v *jv) appendTo(b []byte) []byte {
 	switch v.kind {
 	case 'o':
-		sb.WriteByte('{')
+		b = append(b, '{')
 		for i, k := range v.keys {
 			if i > 0 {
-				sb.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			writePyString(sb, k)
-			sb.WriteString(": ")
-			v.vals[i].write(sb)
+			b = appendPyString(b, k)
+			b = append(b, ": "...)
+			b = v.vals[i].appendTo(b)
 		}
-		sb.WriteByte('}')
+		return append(b, '}')
 	case 'a':
-		sb.WriteByte('[')
+		b = append(b, '[')
 		for i, e := range v.vals {
 			if i > 0 {
-				sb.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			e.write(sb)
+			b = e.appendTo(b)
 		}
-		sb.WriteByte(']')
+		return append(b, ']')
 	case 's':
-		writePyString(sb, v.str)
+		return appendPyString(b, v.str)
 	case 'n':
-		sb.WriteString(parsePyNum(v.str).text())
+		return append(b, v.str...)
 	case 'b':
 		if v.b {
-			sb.WriteString("true")
-		} else {
-			sb.WriteString("false")
+			return append(b, "true"...)
 		}
-	default:
-		sb.WriteString("null")
+		return append(b, "false"...)
 	}
+	return append(b, "null"...)
 }
 
 const hexDigits = "0123456789abcdef"
 
-// writePyString quotes s like json.dumps with ensure_ascii=True.
-func writePyString(sb *strings.Builder, s string) {
-	sb.WriteByte('"')
-	for _, r := range s {
+// appendPyString quotes s like json.dumps with ensure_ascii=True.
+func appendPyString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x20 && c < 0x80 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == '"':
-			sb.WriteString(`\"`)
+			b = append(b, `\"`...)
 		case r == '\\':
-			sb.WriteString(`\\`)
+			b = append(b, `\\`...)
 		case r == '\n':
-			sb.WriteString(`\n`)
+			b = append(b, `\n`...)
 		case r == '\r':
-			sb.WriteString(`\r`)
+			b = append(b, `\r`...)
 		case r == '\t':
-			sb.WriteString(`\t`)
+			b = append(b, `\t`...)
 		case r == '\b':
-			sb.WriteString(`\b`)
+			b = append(b, `\b`...)
 		case r == '\f':
-			sb.WriteString(`\f`)
-		case r < 0x20 || (r >= 0x80 && r < 0x10000):
-			writeU(sb, r)
+			b = append(b, `\f`...)
 		case r >= 0x10000:
 			r1, r2 := utf16.EncodeRune(r)
-			writeU(sb, r1)
-			writeU(sb, r2)
-		default:
-			sb.WriteRune(r)
+			b = appendU(appendU(b, r1), r2)
+		default: // control characters, non-ASCII, and invalid bytes (U+FFFD)
+			b = appendU(b, r)
 		}
+		i += size - 1
+		start = i + 1
 	}
-	sb.WriteByte('"')
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
-func writeU(sb *strings.Builder, r rune) {
-	sb.WriteString(`\u`)
+func appendU(b []byte, r rune) []byte {
+	b = append(b, `\u`...)
 	for shift := 12; shift >= 0; shift -= 4 {
-		sb.WriteByte(hexDigits[(r>>uint(shift))&0xF])
+		b = append(b, hexDigits[(r>>uint(shift))&0xF])
 	}
+	return b
 }
 
 // parseJV parses a JSON document, keeping key order and number text.
@@ -201,8 +206,19 @@ func parseJV(s string) (*jv, error) {
 }
 
 type jparser struct {
-	s string
-	i int
+	s    string
+	i    int
+	slab []jv // values are carved from chunks: fewer allocations for the guest's GC
+}
+
+func (p *jparser) node(kind byte, str string) *jv {
+	if len(p.slab) == 0 {
+		p.slab = make([]jv, 32)
+	}
+	v := &p.slab[0]
+	p.slab = p.slab[1:]
+	v.kind, v.str = kind, str
+	return v
 }
 
 func errJSON() error { return errors.New("json: malformed document") }
@@ -232,7 +248,8 @@ func (p *jparser) value(depth int) (*jv, error) {
 	switch c := p.s[p.i]; {
 	case c == '{':
 		p.i++
-		o := jObject()
+		o := p.node('o', "")
+		o.keys, o.vals = make([]string, 0, 8), make([]*jv, 0, 8)
 		p.ws()
 		if p.lit("}") {
 			return o, nil
@@ -262,7 +279,7 @@ func (p *jparser) value(depth int) (*jv, error) {
 		}
 	case c == '[':
 		p.i++
-		a := &jv{kind: 'a'}
+		a := p.node('a', "")
 		p.ws()
 		if p.lit("]") {
 			return a, nil
@@ -286,13 +303,15 @@ func (p *jparser) value(depth int) (*jv, error) {
 		if err != nil {
 			return nil, err
 		}
-		return jString(s), nil
+		return p.node('s', s), nil
 	case p.lit("true"):
-		return &jv{kind: 'b', b: true}, nil
+		v := p.node('b', "")
+		v.b = true
+		return v, nil
 	case p.lit("false"):
-		return &jv{kind: 'b'}, nil
+		return p.node('b', ""), nil
 	case p.lit("null"):
-		return &jv{kind: 'z'}, nil
+		return p.node('z', ""), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		start := p.i
 		p.i++
@@ -301,11 +320,12 @@ func (p *jparser) value(depth int) (*jv, error) {
 		}
 		t := p.s[start:p.i]
 		if _, err := strconv.ParseFloat(t, 64); err != nil {
-			if _, err := strconv.ParseInt(t, 10, 64); err != nil {
-				return nil, errJSON()
-			}
+			return nil, errJSON()
 		}
-		return &jv{kind: 'n', str: t}, nil
+		if strings.ContainsAny(t, ".eE") || t == "-0" || len(t) > 18 {
+			t = parsePyNum(t).text() // Python's spelling of the value json.loads gives
+		}
+		return p.node('n', t), nil
 	}
 	return nil, errJSON()
 }
@@ -313,6 +333,16 @@ func (p *jparser) value(depth int) (*jv, error) {
 func (p *jparser) string() (string, error) {
 	if !p.lit(`"`) {
 		return "", errJSON()
+	}
+	// fast path: no escape before the closing quote, a substring of the input
+	for j := p.i; j < len(p.s); j++ {
+		if c := p.s[j]; c == '"' {
+			out := p.s[p.i:j]
+			p.i = j + 1
+			return out, nil
+		} else if c == '\\' {
+			break
+		}
 	}
 	var sb strings.Builder
 	for p.i < len(p.s) {
