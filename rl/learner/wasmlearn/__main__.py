@@ -46,7 +46,7 @@ def cmd_sft(a):
     else:
         texts = corpus_from_env_dirs(a.init_env_dir) + [json.dumps(r.get("messages")) for r in rows]
         tok = Tokenizer.build(texts)
-        tpl = Template(tok, a.max_system_tokens, a.max_tool_tokens)
+        tpl = Template(tok, a.max_system_tokens, a.max_tool_tokens, a.tools_style)
         model = GPT(ModelConfig(vocab_size=tok.vocab_size, d_model=a.d_model, n_layer=a.layers,
                                 n_head=a.heads, max_len=a.max_len)).to(dev)
     tr = Trainer(model, tok, dev, lr=a.lr)
@@ -115,6 +115,7 @@ def main(argv=None):
     s.add_argument("--max-len", type=int, default=512)
     s.add_argument("--max-system-tokens", type=int, default=16)
     s.add_argument("--max-tool-tokens", type=int, default=48)
+    s.add_argument("--tools-style", default="compact", help="compact, names or json")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--device", default="auto")
     s.set_defaults(fn=cmd_sft)
