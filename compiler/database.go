@@ -62,10 +62,16 @@ func buildDB(src *source) ([]byte, error) {
 // rules of task setups, internal/sqlrules).
 func execScript(conn *sqlite3.Conn, path, script string, leads ...func(string) error) error {
 	rest := script
+	line, counted := 1, 0 // line number of script[counted], advanced incrementally
 	for {
-		consumed := len(script) - len(rest)
-		line := 1 + strings.Count(script[:consumed+leadingSpace(rest)], "\n")
-		if lead := strings.ToUpper(strings.TrimSpace(rest)); strings.HasPrefix(lead, "VACUUM") || strings.HasPrefix(lead, "ATTACH") {
+		at := len(script) - len(rest) + leadingSpace(rest)
+		line += strings.Count(script[counted:at], "\n")
+		counted = at
+		// Only the statement's first word matters: upper-casing the whole
+		// rest of the script here made loading a large seed.sql quadratic.
+		lead := strings.TrimSpace(rest)
+		lead = strings.ToUpper(lead[:min(len(lead), 8)])
+		if strings.HasPrefix(lead, "VACUUM") || strings.HasPrefix(lead, "ATTACH") {
 			return errAt(fmt.Sprintf("%s:%d", path, line), "VACUUM and ATTACH are not allowed in environment SQL")
 		}
 		for _, check := range leads {

@@ -84,11 +84,13 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		}
 	}
 
-	dbPath, cleanup, err := resolveSource(ctx, src, opts.Compiler, step)
+	start := time.Now()
+	dbPath, cleanup, err := SourceDB(ctx, src, opts.Compiler)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
+	step("source", start)
 	if opts.Name == "" {
 		opts.Name = emit.EnvName(strings.TrimSuffix(filepath.Base(filepath.Clean(src)), filepath.Ext(src)) + "-synth")
 	}
@@ -98,7 +100,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	}
 	defer conn.Close()
 
-	start := time.Now()
+	start = time.Now()
 	m, err := dbmodel.Read(conn, dbmodel.Options{})
 	if err != nil {
 		return nil, err
@@ -231,11 +233,11 @@ func userIndexes(conn *sqlite3.Conn) ([]string, error) {
 	return out, stmt.Err()
 }
 
-// resolveSource returns a SQLite file for src: src itself; or, for a
+// SourceDB returns a SQLite file for src: src itself; or, for a
 // directory with an env.yaml, the database of that environment built by the
 // compiler; for a .wasm bundle, its database; for any other directory, its
 // JSON collections imported. cleanup removes what it made.
-func resolveSource(ctx context.Context, src string, copts compiler.Options, step func(string, time.Time)) (string, func(), error) {
+func SourceDB(ctx context.Context, src string, copts compiler.Options) (string, func(), error) {
 	fi, err := os.Stat(src)
 	if err != nil {
 		return "", nil, fmt.Errorf("synth: %w", err)
@@ -255,7 +257,6 @@ func resolveSource(ctx context.Context, src string, copts compiler.Options, step
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
 	dbPath := filepath.Join(tmp, "source.sqlite")
-	start := time.Now()
 	var db []byte
 	switch {
 	case isEnv:
@@ -284,7 +285,6 @@ func resolveSource(ctx context.Context, src string, copts compiler.Options, step
 			return "", nil, err
 		}
 	}
-	step("source", start)
 	return dbPath, cleanup, nil
 }
 

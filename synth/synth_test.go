@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
@@ -36,6 +37,21 @@ CREATE TABLE reviews (id INTEGER PRIMARY KEY, member_id INTEGER, isbn TEXT, star
 CREATE TABLE branches (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, city_id INTEGER REFERENCES cities(id), is_open INTEGER NOT NULL DEFAULT 1);
 CREATE TABLE audit_log (at TEXT, member_id INTEGER, action TEXT);
 `
+
+// word spells i in syllables ("Kalo"), so that names carry no digits that
+// could be mistaken for ids.
+func word(i int) string {
+	syl := []string{"ka", "lo", "mi", "ne", "ru", "sa", "te", "vo", "xi", "yu", "za", "be"}
+	s := ""
+	for {
+		s = syl[i%len(syl)] + s
+		i /= len(syl)
+		if i == 0 {
+			break
+		}
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
 
 // makeDB builds the test database with deterministic data.
 func makeDB(t testing.TB, path string, scale int) {
@@ -80,7 +96,7 @@ func makeDB(t testing.TB, path string, scale int) {
 		if i%5 == 0 {
 			pop = nil
 		}
-		ex(`INSERT INTO cities VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("Città %d", i), fmt.Sprintf("C%c", 'A'+i%6), pop)
+		ex(`INSERT INTO cities VALUES (?, ?, ?, ?)`, i, "Città "+word(i), fmt.Sprintf("C%c", 'A'+i%6), pop)
 	}
 	statuses := []string{"active", "suspended", "closed"}
 	formats := []string{"paper", "hardcover", "ebook"}
@@ -91,23 +107,23 @@ func makeDB(t testing.TB, path string, scale int) {
 		if i%7 == 0 {
 			city = nil
 		}
-		ex(`INSERT INTO authors VALUES (?, ?, ?, ?, ?)`, i, fmt.Sprintf("author%d@example.org", i), fmt.Sprintf("Zoë Author %d", i), city, fmt.Sprintf("19%02d-01-%02d", 40+i%60, 1+i%28))
+		ex(`INSERT INTO authors VALUES (?, ?, ?, ?, ?)`, i, fmt.Sprintf("author%d@example.org", i), "Zoë "+word(i), city, fmt.Sprintf("19%02d-01-%02d", 40+i%60, 1+i%28))
 	}
 	for i := 1; i <= nPubs; i++ {
-		ex(`INSERT INTO publishers VALUES (?, ?, ?)`, i, fmt.Sprintf("Verlag Nº%d", i), 1+r.IntN(nCities))
+		ex(`INSERT INTO publishers VALUES (?, ?, ?)`, i, "Verlag Nº "+word(i), 1+r.IntN(nCities))
 	}
 	for i := 1; i <= nBooks; i++ {
 		var price any = float64(500+r.IntN(5000)) / 100
 		if i%9 == 0 {
 			price = nil
 		}
-		ex(`INSERT INTO books VALUES (?, ?, ?, ?, ?, ?)`, fmt.Sprintf("978-%07d", i), fmt.Sprintf("The Book of %d Things", i), 1+r.IntN(nPubs), 1950+r.IntN(70), price, formats[r.IntN(3)])
+		ex(`INSERT INTO books VALUES (?, ?, ?, ?, ?, ?)`, fmt.Sprintf("978-%07d", i), "The Book of "+word(i), 1+r.IntN(nPubs), 1950+r.IntN(70), price, formats[r.IntN(3)])
 		for j := 0; j < 1+r.IntN(3); j++ {
 			ex(`INSERT OR IGNORE INTO book_authors VALUES (?, ?, ?)`, fmt.Sprintf("978-%07d", i), 1+r.IntN(nAuthors), roles[r.IntN(3)])
 		}
 	}
 	for i := 1; i <= nMembers; i++ {
-		ex(`INSERT INTO members VALUES (?, ?, ?, ?, ?, ?)`, i, fmt.Sprintf("member%d@example.net", i), fmt.Sprintf("Member Nummer %d", i), 1+r.IntN(nCities), statuses[r.IntN(3)], fmt.Sprintf("2023-%02d-%02d", 1+i%12, 1+i%28))
+		ex(`INSERT INTO members VALUES (?, ?, ?, ?, ?, ?)`, i, fmt.Sprintf("member%d@example.net", i), "Mitglied "+word(i), 1+r.IntN(nCities), statuses[r.IntN(3)], fmt.Sprintf("2023-%02d-%02d", 1+i%12, 1+i%28))
 	}
 	for i := 1; i <= 150*scale; i++ {
 		var ret any = fmt.Sprintf("2024-02-%02d", 1+i%28)
@@ -120,7 +136,7 @@ func makeDB(t testing.TB, path string, scale int) {
 		ex(`INSERT INTO reviews VALUES (?, ?, ?, ?, ?)`, i, 1+r.IntN(nMembers), fmt.Sprintf("978-%07d", 1+r.IntN(nBooks)), 1+r.IntN(5), "Très bien — 很好")
 	}
 	for i := 1; i <= 5; i++ {
-		ex(`INSERT INTO branches VALUES (?, ?, ?, ?)`, i, fmt.Sprintf("Branch %d", i), 1+r.IntN(nCities), i%2)
+		ex(`INSERT INTO branches VALUES (?, ?, ?, ?)`, i, "Branch "+word(i), 1+r.IntN(nCities), i%2)
 	}
 	for i := 1; i <= 40; i++ {
 		ex(`INSERT INTO audit_log VALUES (?, ?, ?)`, fmt.Sprintf("2024-03-%02d", 1+i%28), 1+r.IntN(nMembers), []string{"login", "loan", "return"}[i%3])

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/synth"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/graph"
@@ -63,11 +64,16 @@ func synthFromDBCmd() *cobra.Command {
 func synthGraphCmd() *cobra.Command {
 	var dot, weak, readOnly bool
 	cmd := &cobra.Command{
-		Use:   "graph DB.sqlite [--dot]",
+		Use:   "graph DB.sqlite|BUNDLE.wasm|ENVDIR|JSONDIR [--dot]",
 		Short: "Print the tool dependency graph of the tools synth would generate (JSON, or DOT)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := dbmodel.Open(args[0], dbmodel.Options{})
+			db, cleanup, err := synth.SourceDB(cmd.Context(), args[0], compiler.Options{})
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			m, err := dbmodel.Open(db, dbmodel.Options{})
 			if err != nil {
 				return err
 			}

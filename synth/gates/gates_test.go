@@ -98,6 +98,8 @@ func TestGates(t *testing.T) {
 	}{
 		{gates.Duplicate, write, nil},
 		{gates.Invalid, envpkg.Task{ID: "x", Instruction: "Do nothing."}, nil},
+		{gates.Leak, envpkg.Task{ID: "l2", Instruction: "Make the item (1) pink.", Calls: []envpkg.Call{call("set_color", map[string]string{"name": "cup", "color": "pink"})},
+			Checks: []envpkg.Check{{SQL: "SELECT color = 'pink' FROM main.items WHERE id = 1"}}}, []string{"1"}},
 		{gates.Leak, envpkg.Task{ID: "l", Instruction: "Make item 1 black.", Calls: []envpkg.Call{call("set_color", map[string]string{"name": "cup", "color": "black"})},
 			Checks: []envpkg.Check{{SQL: "SELECT color = 'black' FROM main.items WHERE id = 1"}}}, []string{"1"}},
 		{gates.Replay, envpkg.Task{ID: "f", Instruction: "Paint the mug.", Calls: []envpkg.Call{call("set_color", map[string]string{"name": "mug", "color": "black"})},
@@ -120,7 +122,16 @@ func TestGates(t *testing.T) {
 		}
 	}
 	n := g.Counts()
-	if n.Checked != 11 || n.Kept != 2 || n.Dropped[gates.Replay] != 2 || n.Dropped[gates.Nontrivial] != 3 {
+	if n.Examples[gates.Leak] == "" {
+		t.Error("no example reason for the leak gate")
+	}
+	// An id inside a longer number is not a leak: "12" in "120 mugs".
+	tok := envpkg.Task{ID: "t", Instruction: "Paint the cup in shade 120.", Calls: []envpkg.Call{call("set_color", map[string]string{"name": "cup", "color": "120"})},
+		Checks: []envpkg.Check{{SQL: "SELECT color = '120' FROM main.items WHERE name = 'cup'"}}}
+	if _, err := g.Check(ctx, gates.Candidate{Task: tok, InternalIDs: []string{"12"}}); err != nil {
+		t.Errorf("id inside a longer number taken for a leak: %v", err)
+	}
+	if n.Checked != 12 || n.Kept != 2 || n.Dropped[gates.Replay] != 2 || n.Dropped[gates.Nontrivial] != 3 {
 		t.Errorf("counts: %+v", n)
 	}
 	if len(env.Bundle.Tasks) != 0 {

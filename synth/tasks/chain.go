@@ -105,7 +105,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	}
 	e := &entity{table: t, row: row, tool: tool.Name, desc: fmt.Sprintf("the %s whose %s is %s", words(t.Singular()), words(nk), show(v))}
 	c.entities = append(c.entities, e)
-	c.noteIDs(e)
+	c.noteIDs(w, e)
 	return e, nil
 }
 
@@ -220,7 +220,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		role = role[:strings.LastIndex(role, "_of_")]
 		e := &entity{table: p, row: row, tool: t.Name, desc: fmt.Sprintf("the %s of %s", words(role), cur.desc)}
 		c.entities = append(c.entities, e)
-		c.noteIDs(e)
+		c.noteIDs(w, e)
 		return e, nil
 	case toolgen.Children:
 		parent := m.Table(t.Parent)
@@ -249,7 +249,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		}
 		e := &entity{table: child, row: row, tool: t.Name, desc: desc}
 		c.entities = append(c.entities, e)
-		c.noteIDs(e)
+		c.noteIDs(w, e)
 		return e, nil
 	}
 	return nil, errDeadEnd
@@ -297,6 +297,9 @@ func describable(t *dbmodel.Table) []*dbmodel.Column {
 }
 
 func isNatural(t *dbmodel.Table, col string) bool {
+	if t == nil {
+		return false
+	}
 	for _, n := range t.NaturalKeys {
 		if n == col {
 			return true
@@ -333,9 +336,14 @@ func (w *walker) scalar(dst *int64, sql string, args ...any) error {
 
 // noteIDs records the entity's internal ids: its key (unless natural) and
 // its references. Short numbers are left out: "3" would match any text.
-func (c *chain) noteIDs(e *entity) {
+func (c *chain) noteIDs(w *walker, e *entity) {
 	for _, col := range e.table.Columns {
-		internal := (e.table.IsKey(col.Name) && !isNatural(e.table, col.Name)) || e.table.ForeignKeyOf(col.Name) != nil
+		internal := e.table.IsKey(col.Name) && !isNatural(e.table, col.Name)
+		if fk := e.table.ForeignKeyOf(col.Name); fk != nil {
+			// A reference to a natural key (an ISBN, an email) is something
+			// a user may say; a reference to an opaque id is not.
+			internal = !isNatural(w.spec.Model.Table(fk.RefTable), fk.RefColumns[0])
+		}
 		if !internal || e.row[col.Name] == nil {
 			continue
 		}
