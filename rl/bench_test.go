@@ -18,7 +18,9 @@ const benchInFlight = 1000
 // so a loop driven by it measures the engine alone.
 type replay map[string][]rl.Message // group#index → assistant messages
 
-func key(group string, index int) string { return group + "#" + string(rune('0'+index%64)) + string(rune('0'+index/64)) }
+func key(group string, index int) string {
+	return group + "#" + string(rune('0'+index%64)) + string(rune('0'+index/64))
+}
 
 func (p replay) Act(_ context.Context, t *rl.Turn) (rl.Reply, error) {
 	msgs := p[key(t.Env+"/"+t.Task.ID+"/0", t.Index)]
