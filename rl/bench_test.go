@@ -124,6 +124,35 @@ func BenchmarkRollout(b *testing.B) {
 		}
 		report(b, start)
 	})
+	// One goroutine, the same work, timed by phase: where a step's cost goes.
+	b.Run("raw-phases", func(b *testing.B) {
+		ctx := context.Background()
+		var open, calls, score, closing time.Duration
+		for range b.N {
+			for _, j := range jobs {
+				t0 := time.Now()
+				ep, err := env.NewEpisode(j.task, j.seed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				for _, c := range j.calls {
+					ep.Call(ctx, c.name, []byte(c.args))
+				}
+				t2 := time.Now()
+				ep.Score(ctx, nil)
+				t3 := time.Now()
+				ep.Close()
+				open, calls, score, closing = open+t1.Sub(t0), calls+t2.Sub(t1), score+t3.Sub(t2), closing+time.Since(t3)
+			}
+		}
+		n := float64(b.N)
+		b.ReportMetric(float64(open.Nanoseconds())/n/float64(len(jobs)), "open-ns/rollout")
+		b.ReportMetric(float64(calls.Nanoseconds())/n/float64(steps), "call-ns/step")
+		b.ReportMetric(float64(score.Nanoseconds())/n/float64(len(jobs)), "score-ns/rollout")
+		b.ReportMetric(float64(closing.Nanoseconds())/n/float64(len(jobs)), "close-ns/rollout")
+		b.ReportMetric(float64(steps)/float64(len(jobs)), "steps/rollout")
+	})
 	loop := func(p rl.Policy) func(b *testing.B) {
 		return func(b *testing.B) {
 			start := time.Now()
