@@ -18,9 +18,9 @@ type Turn struct {
 	Env      string
 	Task     *envpkg.Task // for baselines (oracle); a model must not read it
 	Seed     int64
-	Index    int // the rollout's index in its group
-	Number   int // this turn's number, from 0
-	Messages []Message
+	Index    int       // the rollout's index in its group
+	Number   int       // this turn's number, from 0
+	Messages []Message // the conversation so far; read it, do not modify it
 	Tools    []envpkg.OpenAITool
 	// MaxTokens is what is left of the rollout's completion-token budget
 	// (0: no budget).
