@@ -61,6 +61,7 @@ type Env struct {
 	epoch       int64 // episode clock start, unix ns
 	tools       map[string]int
 	schemas     []*jsonschema.Schema
+	fast        []*fastSchema     // per tool: the hot-path validator, or nil
 	required    []map[string]bool // per tool: its required top-level arguments
 	views       []view
 	log         func(string, string)
@@ -162,6 +163,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 			return nil, fmt.Errorf("tool %s: schema: %w", t.Name, err)
 		}
 		e.schemas = append(e.schemas, s)
+		e.fast = append(e.fast, compileFast(t.InputSchema))
 		var top struct {
 			Required []string `json:"required"`
 		}

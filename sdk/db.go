@@ -165,10 +165,7 @@ func Query(sql string, args ...any) (Rows, error) {
 		return Rows{}, err
 	}
 	r := wire.NewReader(resp)
-	rows := Rows{Columns: make([]string, r.Uvarint())}
-	for i := range rows.Columns {
-		rows.Columns[i] = r.String()
-	}
+	rows := Rows{Columns: columns(resp, r)}
 	n := r.Uvarint()
 	if r.Err() != nil || n > uint64(r.Len()) {
 		return Rows{}, errors.New("sdk: malformed query response")
@@ -186,6 +183,40 @@ func Query(sql string, args ...any) (Rows, error) {
 		return Rows{}, errors.New("sdk: malformed query response")
 	}
 	return rows, nil
+}
+
+// columnSets caches the column names of the result sets seen: a tool runs
+// the same few queries, whose names would otherwise be allocated per query.
+// Each result gets its own copy of the slice (tool code may change it).
+var columnSets = map[string][]string{}
+
+const maxColumnSets = 256
+
+// columns reads a result's column names.
+func columns(resp []byte, r *wire.Reader) []string {
+	start := len(resp) - r.Len()
+	n := r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		r.Bytes()
+	}
+	if r.Err() != nil {
+		return nil
+	}
+	span := resp[start : len(resp)-r.Len()]
+	if cols, ok := columnSets[string(span)]; ok {
+		return append([]string(nil), cols...)
+	}
+	cols := make([]string, n)
+	names := wire.NewReader(span)
+	names.Uvarint()
+	for i := range cols {
+		cols[i] = names.String()
+	}
+	if len(columnSets) >= maxColumnSets {
+		clear(columnSets)
+	}
+	columnSets[string(span)] = cols
+	return append([]string(nil), cols...)
 }
 
 // QueryRow runs a query and returns its first row, or ErrNoRows.
