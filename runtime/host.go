@@ -4,7 +4,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
-
 // maxResponse bounds one SQL response handed to the guest.
 const maxResponse = 32 << 20
 
