@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
 )
 
 func TestSynthLLMFlagsAndErrors(t *testing.T) {
@@ -49,5 +51,36 @@ func TestSynthLLMRefusedKey(t *testing.T) {
 		"-o", t.TempDir(), "--seed-domain", "libraries", "--scenarios", "2")
 	if code != 1 || !strings.Contains(stderr, "401") || !strings.Contains(stderr, "Incorrect API key") || n.Load() != 1 {
 		t.Errorf("exit %d after %d requests: %q", code, n.Load(), stderr)
+	}
+}
+
+// TestSynthLLMEndToEnd runs the command against recorded model answers
+// (the ones synth/llm's tests replay) and checks what a user gets: two
+// bundles that load, the sources, the report.
+func TestSynthLLMEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	srv := llmreplay.New(t, "../../synth/llm/testdata/replay")
+	os.Setenv("SYNTH_TEST_KEY", llmreplay.Key)
+	defer os.Unsetenv("SYNTH_TEST_KEY")
+	out := t.TempDir()
+	stdout, stderr, code := run(t, "", "synth", "llm", "--base-url", srv.URL+"/v1", "--model", "Qwen/Qwen2.5-Coder-32B-Instruct",
+		"--api-key-env", "SYNTH_TEST_KEY", "-o", out, "--seed-domain", "public libraries", "--seed-domain", "healthcare clinics",
+		"--scenarios", "3", "--tasks", "2", "--probe-rounds", "1", "--jobs", "2")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "2 environments kept of 2") || !strings.Contains(stderr, "2/2 environments · kept 2") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	for _, name := range []string{"library-lending", "clinic-appointments"} {
+		if _, err := os.Stat(filepath.Join(out, name, "tools")); err != nil {
+			t.Error(err)
+		}
+		stdout, _, code := run(t, "", "inspect", filepath.Join(out, name+".wasm"))
+		if code != 0 || !strings.Contains(stdout, "4 tools") {
+			t.Errorf("inspect %s: %d\n%s", name, code, stdout)
+		}
 	}
 }

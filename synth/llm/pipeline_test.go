@@ -10,15 +10,18 @@ import (
 	"time"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	replay "github.com/wasmenv/wasmenv/internal/llmreplay"
 	"github.com/wasmenv/wasmenv/internal/testcache"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
 func TestMain(m *testing.M) { testcache.Main(m) }
 
-func replayConfig(srv *replayServer, out string) Config {
+func newReplayServer(t *testing.T) *replay.Server { return replay.New(t, replayDir) }
+
+func replayConfig(srv *replay.Server, out string) Config {
 	return Config{
-		Client: &Client{BaseURL: srv.URL + "/v1", Model: "Qwen/Qwen2.5-Coder-32B-Instruct", APIKey: "test-key",
+		Client: &Client{BaseURL: srv.URL + "/v1", Model: "Qwen/Qwen2.5-Coder-32B-Instruct", APIKey: replay.Key,
 			Backoff: time.Millisecond, Prices: Prices{Input: 0.20, Output: 0.60}},
 		OutDir:           out,
 		Seeds:            []string{"public libraries", "healthcare clinics"},
@@ -52,22 +55,21 @@ func TestPipelineReplay(t *testing.T) {
 	}
 
 	// Every recorded response was asked for: each repair path ran.
-	srv.mu.Lock()
-	for _, e := range srv.index {
-		if srv.used[e.File] == 0 {
+	st := srv.Stats()
+	for _, e := range srv.Index {
+		if st.Used[e.File] == 0 {
 			t.Errorf("recorded response %s was never requested", e.File)
 		}
 	}
 	// The 429 was retried; json_schema was refused once and JSON mode used after.
-	if !srv.got429 {
+	if !st.Got429 {
 		t.Error("the rate-limited request was not retried")
 	}
-	for i, f := range srv.formats {
+	for i, f := range st.Formats {
 		if f != "json_object" {
 			t.Errorf("request %d used response_format %q after the server refused json_schema", i, f)
 		}
 	}
-	srv.mu.Unlock()
 
 	// The first answer has a near-duplicate; the further requests for a
 	// third scenario only bring a near-duplicate of the clinic, and after
@@ -120,7 +122,7 @@ func TestPipelineReplay(t *testing.T) {
 		}
 		checkKeptEnv(t, e)
 	}
-	if n := srv.count(); n != 29 {
+	if n := srv.Stats().Answered; n != 29 {
 		t.Errorf("a full run took %d answers, want 29", n)
 	}
 	if rep.TotalTokens == 0 || rep.TotalCost == 0 {
@@ -138,18 +140,14 @@ func TestPipelineReplay(t *testing.T) {
 	}
 
 	// Resume: the same run over the same directory asks the model nothing.
-	srv.mu.Lock()
-	srv.refuse = true
-	srv.mu.Unlock()
+	srv.Refuse()
 	rep2, err := Run(ctx, replayConfig(srv, out))
 	if err != nil {
 		t.Fatalf("resumed run: %v", err)
 	}
-	srv.mu.Lock()
-	if srv.refused != 0 {
-		t.Errorf("the resumed run asked the model %d times", srv.refused)
+	if n := srv.Stats().Refused; n != 0 {
+		t.Errorf("the resumed run asked the model %d times", n)
 	}
-	srv.mu.Unlock()
 	if rep2.Kept != 2 || rep2.Stages[StageCode].Cached != 2 || rep2.Stages[StageCode].Trials != 0 {
 		t.Errorf("resumed run: kept %d, code stage %+v; want 2 kept, all cached", rep2.Kept, rep2.Stages[StageCode])
 	}
@@ -256,18 +254,16 @@ func TestPipelineResumesAfterInterrupt(t *testing.T) {
 	srv := newReplayServer(t)
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	srv.onAnswer = func(n int) {
+	srv.OnAnswer(func(n int) {
 		if n == 15 {
 			cancel()
 		}
-	}
+	})
 	if _, err := Run(ctx, replayConfig(srv, out)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted run: %v, want context.Canceled", err)
 	}
-	first := srv.count()
-	srv.mu.Lock()
-	srv.onAnswer = nil
-	srv.mu.Unlock()
+	first := srv.Stats().Answered
+	srv.OnAnswer(nil)
 	rep, err := Run(context.Background(), replayConfig(srv, out))
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +273,7 @@ func TestPipelineResumesAfterInterrupt(t *testing.T) {
 	}
 	// A full run takes 29 answers (see TestPipelineReplay); the second run
 	// must not ask again for what the first stored.
-	second := srv.count() - first
+	second := srv.Stats().Answered - first
 	if second >= 29 || first+second < 29 {
 		t.Errorf("first run %d answers, second %d: want the second to ask only for the rest of 29", first, second)
 	}

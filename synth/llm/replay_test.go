@@ -6,16 +6,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
+
+	replay "github.com/wasmenv/wasmenv/internal/llmreplay"
 )
 
 // The model responses the tests replay are written by hand as the content
@@ -31,10 +29,7 @@ var update = flag.Bool("update", false, "regenerate testdata/replay from testdat
 
 const replayDir = "testdata/replay"
 
-type replayEntry struct {
-	File  string   `json:"file"`
-	Match []string `json:"match"`
-}
+type replayEntry = replay.Entry
 
 // renderReplay turns the sources into the response files and the index.
 func renderReplay(t *testing.T) map[string][]byte {
@@ -127,129 +122,5 @@ func TestReplayFiles(t *testing.T) {
 		if err != nil || !bytes.Equal(got, b) {
 			t.Errorf("%s is out of date with its source: run go test ./synth/llm -run TestReplayFiles -update", p)
 		}
-	}
-}
-
-// replayServer is an OpenAI-compatible endpoint on 127.0.0.1 that answers
-// each chat completion with the recorded response whose match lines all
-// occur in the request's messages (the most specific wins). Like some
-// servers, it refuses response_format json_schema, and it answers the
-// first request with 429 to exercise the retry.
-type replayServer struct {
-	*httptest.Server
-	t       *testing.T
-	index   []replayEntry
-	refuse  bool // answer every chat request with 400 (a resumed run must not ask)
-	mu      sync.Mutex
-	used    map[string]int
-	formats []string // response_format type of each answered request
-	got429  bool
-	refused int // requests refused
-	// onAnswer, when set, runs after each answered request with the count
-	// so far (a test cancels its run from here to simulate Ctrl-C).
-	onAnswer func(n int)
-	answered int
-}
-
-func newReplayServer(t *testing.T) *replayServer {
-	s := &replayServer{t: t, used: map[string]int{}}
-	b, err := os.ReadFile(filepath.Join(replayDir, "index.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &s.index); err != nil {
-		t.Fatal(err)
-	}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// count is how many requests were answered so far.
-func (s *replayServer) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.answered
-}
-
-func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer test-key" {
-		http.Error(w, `{"error":{"message":"not found or unauthorized"}}`, http.StatusNotFound)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	var req struct {
-		Model          string    `json:"model"`
-		Messages       []Message `json:"messages"`
-		ResponseFormat *struct {
-			Type string `json:"type"`
-		} `json:"response_format"`
-	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, `{"error":{"message":"bad json"}}`, http.StatusBadRequest)
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.refuse {
-		s.refused++
-		http.Error(w, `{"error":{"message":"this server is closed"}}`, http.StatusBadRequest)
-		return
-	}
-	if !s.got429 {
-		s.got429 = true
-		w.Header().Set("Retry-After", "0")
-		http.Error(w, `{"error":{"message":"rate limit exceeded","type":"rate_limit_error"}}`, http.StatusTooManyRequests)
-		return
-	}
-	if req.ResponseFormat != nil && req.ResponseFormat.Type == "json_schema" {
-		http.Error(w, `{"object":"error","message":"response_format type 'json_schema' is not supported by this server","type":"BadRequestError","code":400}`, http.StatusBadRequest)
-		return
-	}
-	var text strings.Builder
-	for _, m := range req.Messages {
-		text.WriteString(m.Content)
-		text.WriteString("\n")
-	}
-	best, bestN, tie := -1, 0, false
-	for i, e := range s.index {
-		ok := true
-		for _, m := range e.Match {
-			if !strings.Contains(text.String(), m) {
-				ok = false
-				break
-			}
-		}
-		if !ok {
-			continue
-		}
-		if len(e.Match) > bestN {
-			best, bestN, tie = i, len(e.Match), false
-		} else if len(e.Match) == bestN {
-			tie = true
-		}
-	}
-	if best < 0 || tie {
-		s.t.Errorf("replay: no single recorded response for request (tie %v); last message:\n%s", tie, truncate(req.Messages[len(req.Messages)-1].Content, 1500))
-		http.Error(w, `{"error":{"message":"no recorded response"}}`, http.StatusBadRequest)
-		return
-	}
-	e := s.index[best]
-	resp, err := os.ReadFile(filepath.Join(replayDir, filepath.FromSlash(e.File)))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	s.used[e.File]++
-	format := ""
-	if req.ResponseFormat != nil {
-		format = req.ResponseFormat.Type
-	}
-	s.formats = append(s.formats, format)
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(resp)
-	s.answered++
-	if s.onAnswer != nil {
-		s.onAnswer(s.answered)
 	}
 }
