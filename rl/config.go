@@ -9,7 +9,7 @@ type Config struct {
 	MaxTurns    int    // assistant turns per rollout; default 20
 	MaxTokens   int    // completion tokens per rollout; 0: no budget
 	Concurrency int    // rollouts in flight at once; default 64
-	Tasks       string // glob over task ids (path.Match); "" or "*": all
+	Tasks       string // comma-separated globs over task ids (path.Match); "": all
 
 	Format    ToolFormat // where tool calls are read from; default auto
 	MetaTools bool       // offer AWM's list_tools/call_tool instead of the tools

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,14 +115,12 @@ func plan(envs []*runtime.Env, cfg *Config) ([]*group, error) {
 		}
 		for i := range env.Bundle.Tasks {
 			t := &env.Bundle.Tasks[i]
-			if cfg.Tasks != "" {
-				ok, err := path.Match(cfg.Tasks, t.ID)
-				if err != nil {
-					return nil, fmt.Errorf("task pattern %q: %w", cfg.Tasks, err)
-				}
-				if !ok {
-					continue
-				}
+			ok, err := matchTask(cfg.Tasks, t.ID)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
 			}
 			groups = append(groups, &group{
 				id:  fmt.Sprintf("%s/%s/%d", env.Name(), t.ID, cfg.Seed),
@@ -134,6 +133,24 @@ func plan(envs []*runtime.Env, cfg *Config) ([]*group, error) {
 		return nil, fmt.Errorf("no task matches %q", cfg.Tasks)
 	}
 	return groups, nil
+}
+
+// matchTask reports whether id matches one of the comma-separated globs
+// in patterns ("" matches everything).
+func matchTask(patterns, id string) (bool, error) {
+	if patterns == "" {
+		return true, nil
+	}
+	for _, p := range strings.Split(patterns, ",") {
+		ok, err := path.Match(strings.TrimSpace(p), id)
+		if err != nil {
+			return false, fmt.Errorf("task pattern %q: %w", p, err)
+		}
+		if ok {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // finish records a finished rollout; the group's last one scores the group

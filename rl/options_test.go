@@ -49,6 +49,11 @@ func TestRunOptions(t *testing.T) {
 		t.Fatalf("max turns 2: finish %s, %d turns, reward %g", r.Finish, r.Turns, r.Reward)
 	}
 
+	out = collect{}
+	sum, err = rl.Run(ctx, envs, rl.Oracle{}, rl.Config{Group: 1, Tasks: "cancel-pending-order-mistake, return-*"}, &out)
+	if err != nil || sum.Groups != 1+3 {
+		t.Fatalf("two patterns: %d groups, %v", sum.Groups, err)
+	}
 	if _, err := rl.Run(ctx, envs, rl.Oracle{}, rl.Config{Tasks: "nothing-*"}, &out); err == nil {
 		t.Error("a pattern matching no task is accepted")
 	}
