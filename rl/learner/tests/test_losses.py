@@ -32,6 +32,8 @@ class GRPOLossTest(unittest.TestCase):
         self.assertAlmostEqual(float(loss), 0.344, places=9)
         self.assertAlmostEqual(float(st["clip_high"]), 1 / 5, places=9)
         self.assertAlmostEqual(float(st["clip_low"]), 1 / 5, places=9)
+        # KL(old ‖ new) by k3 = r − 1 − ln r: (0.0945349·2 + 0.0046898 + 0.1931472·2) / 5 = 0.5800540 / 5
+        self.assertAlmostEqual(float(st["policy_kl"]), 0.1160108, places=6)
         loss.backward()
         g = self.logp.grad
         # clipped tokens and the masked token get no gradient

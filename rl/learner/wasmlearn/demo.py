@@ -106,16 +106,16 @@ def report(results, curves, n_train, n_held, wall, plotted, img_rel):
         mean_std([r.get("grpo_heldout_success_greedy") for r in results])))
     L.append("")
     L.append("Per round (mean over seeds): training-task success of the round's rollouts, clip fraction, "
-             "entropy, generation and update tokens/s.")
+             "KL between the policy before and after the round's update (k3), entropy, generation and update tokens/s.")
     L.append("")
-    L.append("| round | train success | clip frac | entropy | gen tok/s | update tok/s |")
-    L.append("|---|---|---|---|---|---|")
+    L.append("| round | train success | clip frac | KL(old‖new) | entropy | gen tok/s | update tok/s |")
+    L.append("|---|---|---|---|---|---|---|")
     rounds = sorted({m["round"] for c in curves.values() for m in c if m.get("phase") == "grpo"})
     for rd in rounds:
         ms = [m for c in curves.values() for m in c if m.get("phase") == "grpo" and m["round"] == rd]
         avg = lambda k: statistics.mean(m.get(k, 0.0) for m in ms)
-        L.append("| %d | %.3f | %.3f | %.3f | %.0f | %.0f |" % (rd, avg("success"), avg("clip_frac"),
-                                                              avg("entropy"), avg("gen_tokens_per_s"),
+        L.append("| %d | %.3f | %.3f | %.4f | %.3f | %.0f | %.0f |" % (rd, avg("success"), avg("clip_frac"),
+                                                              avg("policy_kl"), avg("entropy"), avg("gen_tokens_per_s"),
                                                               avg("update_tokens_per_s")))
     L.append("")
     if plotted:

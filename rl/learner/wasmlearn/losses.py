@@ -70,4 +70,8 @@ def grpo_loss(logp, old_logp, advantages, mask, clip_low=0.2, clip_high=0.28,
         stats["clip_high"] = masked_mean(high, m)
         stats["clip_frac"] = stats["clip_low"] + stats["clip_high"]
         stats["ratio"] = masked_mean(ratio.detach(), m)
+        # KL(old ‖ new) of the update itself, k3 from the ratio: how far
+        # this step moved the policy (reported even when beta is 0)
+        lr_ = (logp - old_logp).detach()
+        stats["policy_kl"] = masked_mean(torch.exp(lr_) - 1.0 - lr_, m)
     return loss, stats

@@ -117,7 +117,7 @@ class Trainer:
             for s, r in zip(samples, ref):
                 s["_ref"] = r
         acc = {"loss": 0.0, "clip_frac": 0.0, "clip_low": 0.0, "clip_high": 0.0,
-               "kl": 0.0, "entropy": 0.0, "ratio": 0.0, "grad_norm": 0.0}
+               "kl": 0.0, "policy_kl": 0.0, "entropy": 0.0, "ratio": 0.0, "grad_norm": 0.0}
         n, tokens = 0, 0
         self.model.train()
         for _ in range(epochs):
@@ -150,7 +150,7 @@ class Trainer:
                 acc["loss"] += float(loss)
                 acc["grad_norm"] += gn
                 acc["entropy"] += float(masked_mean(ent.detach(), m))
-                for k in ("clip_frac", "clip_low", "clip_high", "ratio", "kl"):
+                for k in ("clip_frac", "clip_low", "clip_high", "ratio", "kl", "policy_kl"):
                     if k in st:
                         acc[k] += float(st[k])
         for s in samples:
