@@ -1,6 +1,7 @@
 package envpkg
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -96,6 +97,26 @@ type Task struct {
 type Call struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+}
+
+// CallArguments is a call's arguments as the runtime takes them: absent
+// or null is {}, and a JSON string holding the arguments (OpenAI's
+// tool_calls form, "{\"key\": 1}") is unwrapped; anything else is as given.
+func CallArguments(a json.RawMessage) []byte {
+	a = bytes.TrimSpace(a)
+	if len(a) == 0 || string(a) == "null" {
+		return []byte("{}")
+	}
+	if a[0] == '"' {
+		var s string
+		if json.Unmarshal(a, &s) == nil {
+			if t := bytes.TrimSpace([]byte(s)); len(t) > 0 {
+				return t
+			}
+			return []byte("{}")
+		}
+	}
+	return a
 }
 
 // Check is a SQL predicate over main (final) and init (initial).

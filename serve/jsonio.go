@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+
+	"github.com/wasmenv/wasmenv/envpkg"
 )
 
 // apiError is a client-visible error: an HTTP status and a JSON body
@@ -184,19 +186,4 @@ func checkDepth(b []byte, max int) error {
 
 // rawArgs normalizes tool arguments: absent or null is {}, and a JSON string
 // holding JSON (the chat-completions tool_calls form) is unwrapped.
-func rawArgs(a json.RawMessage) []byte {
-	a = bytes.TrimSpace(a)
-	if len(a) == 0 || string(a) == "null" {
-		return []byte("{}")
-	}
-	if a[0] == '"' {
-		var s string
-		if json.Unmarshal(a, &s) == nil {
-			if t := bytes.TrimSpace([]byte(s)); len(t) == 0 {
-				return []byte("{}")
-			}
-			return []byte(s)
-		}
-	}
-	return a
-}
+func rawArgs(a json.RawMessage) []byte { return envpkg.CallArguments(a) }

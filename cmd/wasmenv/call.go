@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,9 +17,11 @@ func callCmd() *cobra.Command {
 	var seed int64
 	var task string
 	cmd := &cobra.Command{
-		Use:   "call FILE TOOL [JSON]",
+		Use:   "call FILE TOOL [JSON | @ARGS.json | -]",
 		Short: "Call one tool on a fresh episode and print what the agent would receive",
 		Long: "Call one tool on a fresh episode and print what the agent would receive.\n" +
+			"The arguments are JSON on the command line, @FILE to read them from a file, or - to\n" +
+			"read them from standard input (for arguments past the shell's length limit).\n" +
 			"The exit status is 1 when the result is a tool error.",
 		Args: cobra.RangeArgs(2, 3),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -30,11 +35,13 @@ func callCmd() *cobra.Command {
 				return err
 			}
 			defer ep.Close()
-			arg := "{}"
+			arg := []byte("{}")
 			if len(args) == 3 {
-				arg = args[2]
+				if arg, err = readArgs(cmd.InOrStdin(), args[2]); err != nil {
+					return err
+				}
 			}
-			r, err := ep.Call(cmd.Context(), args[1], []byte(arg))
+			r, err := ep.Call(cmd.Context(), args[1], arg)
 			if err != nil {
 				return err
 			}
@@ -48,4 +55,16 @@ func callCmd() *cobra.Command {
 	cmd.Flags().Int64Var(&seed, "seed", 0, "episode seed")
 	cmd.Flags().StringVar(&task, "task", "", "start from this task's initial state")
 	return cmd
+}
+
+// readArgs is a call's arguments: JSON as given, @FILE's contents, or
+// standard input for "-".
+func readArgs(stdin io.Reader, a string) ([]byte, error) {
+	switch {
+	case a == "-":
+		return io.ReadAll(stdin)
+	case strings.HasPrefix(a, "@"):
+		return os.ReadFile(a[1:])
+	}
+	return []byte(a), nil
 }

@@ -142,7 +142,7 @@ func replayLine(ctx context.Context, env *runtime.Env, episodes map[string]*runt
 		return out, err
 	}
 	for _, c := range in.Calls {
-		r, err := ep.Call(ctx, c.Name, c.Arguments)
+		r, err := ep.Call(ctx, c.Name, envpkg.CallArguments(c.Arguments))
 		if err != nil {
 			return out, err
 		}
