@@ -20,5 +20,10 @@
 // schema validation): what a Python tool function over sqlite3 does. They
 // exist only for the benchmark environment in testdata/benchenv, whose
 // tools this package knows; on another bundle the workload is the bundle's
-// task calls and the baselines report resets only.
+// ground-truth task calls (those without a setup that succeed on the
+// initial state) and the baselines report resets only. Replayed outside
+// their task, some of those calls meet a state they already made and
+// answer with a tool error: that is timed as a step like any other; only
+// an environment failure stops the run. The reset-versus-size curve grows
+// another bundle's database with a filler table of its own.
 package bench

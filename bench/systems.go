@@ -60,8 +60,13 @@ type wasmenvEpisode struct{ ep *runtime.Episode }
 
 func (e wasmenvEpisode) step(op *Op) error {
 	r, err := e.ep.Call(context.Background(), op.Tool, op.Args)
-	if err == nil && r.IsError {
-		err = fmt.Errorf("%s(%s): %s", op.Tool, op.Args, r.Content)
+	// A tool's own error is a step like any other: a task workload replays
+	// ground-truth calls outside their task, so a write may meet a state
+	// it already made ("item 15 is already variant V2028"). A failure of
+	// the environment, or an agent-side refusal, means the workload is
+	// wrong and its timings would be.
+	if err == nil && (r.Outcome.EnvFault() || r.Outcome.AgentFault()) {
+		err = fmt.Errorf("%s(%s): %s (%s)", op.Tool, op.Args, r.Content, r.Outcome)
 	}
 	return err
 }
