@@ -49,6 +49,7 @@ func Run(ctx context.Context, cfg Config) (*BatchReport, error) {
 	}
 	rep.Scenarios = len(scenarios)
 	bar := newProgress(cfg.Progress, len(scenarios))
+	p.bar = bar
 	reports := make([]EnvReport, len(scenarios))
 	var (
 		wg       sync.WaitGroup

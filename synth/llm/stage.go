@@ -85,6 +85,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 			if vd := check(ctx, &v); vd.Fatal == nil && (len(vd.Problems) == 0 || vd.Accept) {
 				*out = v
 				r.ledger.add(sc.stage, cached.Attempts, true, true, cached.Usage, cached.Cost)
+				p.bar.stage(Usage{}, 0)
 				return nil
 			}
 		}
@@ -101,6 +102,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 	attempt := 0
 	finish := func(ok bool, probs []string) error {
 		r.ledger.add(sc.stage, attempt, ok, false, usage, cost)
+		p.bar.stage(usage, cost)
 		if best == nil {
 			return &StageError{Stage: sc.stage, Attempts: attempt, Problems: probs}
 		}
@@ -115,6 +117,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 		resp, err := p.cfg.Client.Chat(ctx, Request{Messages: msgs, Schema: p.prompts.schemaRaw[sc.stage], SchemaName: sc.stage})
 		if err != nil {
 			r.ledger.add(sc.stage, attempt, false, false, usage, cost)
+			p.bar.stage(usage, cost)
 			return fmt.Errorf("%s: %w", sc.stage, err)
 		}
 		usage.PromptTokens += resp.Usage.PromptTokens
@@ -132,6 +135,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 			vd = check(ctx, &v)
 			if vd.Fatal != nil {
 				r.ledger.add(sc.stage, attempt, false, false, usage, cost)
+				p.bar.stage(usage, cost)
 				return fmt.Errorf("%s: %w", sc.stage, vd.Fatal)
 			}
 			if vd.Score > bestScore || best == nil {
