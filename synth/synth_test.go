@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,8 +213,8 @@ func checkResult(t *testing.T, res *synth.Result, n int) {
 			t.Errorf("envtest: task %s: %v", tr.ID, tr.Problems)
 		}
 	}
-	gt, rnd := replayAndRandom(t, env)
-	t.Logf("mean reward: ground truth %.3f, random schema-valid policy %.3f (%d tasks)", gt, rnd, len(res.Bundle.Tasks))
+	gt, rnd, solved := replayAndRandom(t, env)
+	t.Logf("mean reward: ground truth %.3f, random schema-valid policy %.3f, which solves %d of %d tasks", gt, rnd, solved, len(res.Bundle.Tasks))
 	if gt != 1 {
 		t.Errorf("ground truth mean reward %.3f, want 1", gt)
 	}
@@ -225,11 +227,12 @@ func checkResult(t *testing.T, res *synth.Result, n int) {
 // truth, and with a random policy that makes as many calls with random
 // schema-valid arguments (values drawn from what earlier calls returned,
 // or random) and answers with its last result.
-func replayAndRandom(t *testing.T, env *runtime.Env) (float64, float64) {
+func replayAndRandom(t *testing.T, env *runtime.Env) (float64, float64, int) {
 	ctx := context.Background()
 	tools := env.Tools()
 	r := rand.New(rand.NewPCG(3, 4))
 	var gt, rnd float64
+	solved := 0
 	for _, task := range env.Bundle.Tasks {
 		ep, err := env.NewEpisode(task.ID, 1)
 		if err != nil {
@@ -270,10 +273,13 @@ func replayAndRandom(t *testing.T, env *runtime.Env) (float64, float64) {
 			t.Fatal(err)
 		}
 		rnd += s.Reward
+		if s.AllPassed {
+			solved++
+		}
 		ep.Close()
 	}
 	n := float64(len(env.Bundle.Tasks))
-	return gt / n, rnd / n
+	return gt / n, rnd / n, solved
 }
 
 func values(content string) []any {
@@ -286,8 +292,8 @@ func values(content string) []any {
 	walk = func(v any) {
 		switch x := v.(type) {
 		case map[string]any:
-			for _, y := range x {
-				walk(y)
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k])
 			}
 		case []any:
 			for _, y := range x {
@@ -384,6 +390,11 @@ func TestFromDBStore(t *testing.T) {
 	}
 	if b.Hash != res.Bundle.Hash {
 		t.Errorf("rebuilt bundle hash %s, FromDB's %s", b.Hash, res.Bundle.Hash)
+	}
+	// Same source, same seed: the same environment, byte for byte.
+	again, _ := runOut(t, storeDB(t, t.TempDir()), 150)
+	if again.Bundle.Hash != res.Bundle.Hash {
+		t.Errorf("two runs with one seed differ: %s, %s", again.Bundle.Hash, res.Bundle.Hash)
 	}
 	written, err := envpkg.Read(out + ".wasm")
 	if err != nil || written.Hash != res.Bundle.Hash {

@@ -243,7 +243,10 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 			return nil, err
 		}
 		_ = parent
-		desc := fmt.Sprintf("the %s of %s%s", words(child.Singular()), cur.desc, d)
+		// The distinguishing clause goes right after its noun, so that it
+		// cannot be read as describing the parent: "the order with total
+		// 120 of the customer whose email is ...".
+		desc := fmt.Sprintf("the %s%s of %s", words(child.Singular()), d, cur.desc)
 		if d == "" {
 			desc = fmt.Sprintf("the only %s of %s", words(child.Singular()), cur.desc)
 		}
@@ -278,7 +281,7 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			return "", err
 		}
 		if same == 1 {
-			return fmt.Sprintf(" whose %s is %s", words(col.Name), show(v)), nil
+			return fmt.Sprintf(" with %s %s", words(col.Name), showCol(col, v)), nil
 		}
 	}
 	return "", errDeadEnd
@@ -404,11 +407,22 @@ func argValue(v any, typ string) any {
 
 func words(s string) string { return strings.ReplaceAll(s, "_", " ") }
 
+// showCol renders a column's value (booleans as yes/no).
+func showCol(c *dbmodel.Column, v any) string {
+	if c != nil && c.Bool {
+		if sqlValue(v) == int64(1) {
+			return "yes"
+		}
+		return "no"
+	}
+	return show(v)
+}
+
 // show renders a value for an instruction.
 func show(v any) string {
 	switch x := sqlValue(v).(type) {
 	case string:
-		if strings.ContainsAny(x, " ,") {
+		if x == "" || strings.ContainsAny(x, " ,") {
 			return strconv.Quote(x)
 		}
 		return x

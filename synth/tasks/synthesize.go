@@ -365,7 +365,11 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, error) {
 		checks = append(checks, envpkg.Check{Name: "nothing else changed",
 			SQL: unchangedSQL(cur.table, strings.Join(others, ", "), "(SELECT COUNT(*) FROM main."+q+") = (SELECT COUNT(*) FROM init."+q+")")})
 		tmpl := updateTemplates[w.rng.IntN(len(updateTemplates))]
-		return envpkg.Task{Instruction: fmt.Sprintf(tmpl, words(col.Name), cur.desc, show(nv)), Checks: checks}, nil
+		shown := show(nv)
+		if b, ok := nv.(bool); ok {
+			shown = map[bool]string{true: "yes", false: "no"}[b]
+		}
+		return envpkg.Task{Instruction: fmt.Sprintf(tmpl, words(col.Name), cur.desc, shown), Checks: checks}, nil
 	}
 	return envpkg.Task{}, errDeadEnd
 }
@@ -462,7 +466,7 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 			if w.spec.Model.Table(child.Name).ForeignKeyOf(p.Column) != nil {
 				return envpkg.Task{}, errDeadEnd // another reference: the user would have to name it by id
 			}
-			said = append(said, words(p.Column)+" "+show(v))
+			said = append(said, words(p.Column)+" "+showCol(child.Column(p.Column), v))
 		}
 	}
 	sort.Strings(said)
