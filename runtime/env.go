@@ -150,6 +150,9 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	c.UseLoader(jsonschema.SchemeURLLoader{}) // a bundle's schemas may not load files or URLs
 	for i, t := range m.Tools {
 		e.tools[t.Name] = i
+		if err := checkSchema(t.InputSchema); err != nil {
+			return nil, fmt.Errorf("tool %s: schema: %w", t.Name, err)
+		}
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(t.InputSchema))
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: schema: %w", t.Name, err)

@@ -273,7 +273,8 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 		}
 	}
 	if err := e.schemas[idx].Validate(doc); err != nil {
-		return failed(OutcomeInvalidArgs, "invalid arguments for %s: %s", name, schemaMessage(err)), nil
+		msg := "invalid arguments for " + name + ": " + schemaMessage(err, e.limits.MaxOutputBytes)
+		return failed(OutcomeInvalidArgs, "%s", capMessage(msg, e.limits.MaxOutputBytes-len("Error: "))), nil
 	}
 	return ep.run(ctx, idx, args)
 }
@@ -369,18 +370,25 @@ func (e *Env) toolNames() []string {
 
 var printer = message.NewPrinter(language.English)
 
-// schemaMessage turns a validation error into one line an agent can act on.
-func schemaMessage(err error) string {
+// schemaMessage turns a validation error into one line an agent can act on,
+// of at most limit bytes (the environment's max_output_bytes).
+func schemaMessage(err error, limit int) string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return err.Error()
+		return capMessage(err.Error(), limit)
 	}
 	var msgs []string
+	size := 0
 	var walk func(v *jsonschema.ValidationError)
 	walk = func(v *jsonschema.ValidationError) {
+		if size > limit {
+			return
+		}
 		if len(v.Causes) == 0 {
 			loc := "/" + strings.Join(v.InstanceLocation, "/")
-			msgs = append(msgs, fmt.Sprintf("at %s: %s", loc, v.ErrorKind.LocalizedString(printer)))
+			m := fmt.Sprintf("at %s: %s", loc, v.ErrorKind.LocalizedString(printer))
+			msgs = append(msgs, m)
+			size += len(m) + 2
 			return
 		}
 		for _, c := range v.Causes {
@@ -388,7 +396,7 @@ func schemaMessage(err error) string {
 		}
 	}
 	walk(ve)
-	return strings.Join(msgs, "; ")
+	return capMessage(strings.Join(msgs, "; "), limit)
 }
 
 // CallJSON is Call with arguments given as a Go value (marshalled to JSON).

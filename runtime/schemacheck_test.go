@@ -1,0 +1,45 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+// Issue 13 item 7: schema validation could take exponential time before the
+// call timer started (a oneOf of two self-references over a 24-deep array:
+// 89 s of CPU), and its error text was unbounded (394 MB returned as the
+// tool result). Schemas with references are refused at load, and the error
+// text is capped by max_output_bytes.
+func TestSchemaCostIsBounded(t *testing.T) {
+	b := *testBundle(t, "edge", false)
+	m := b.Manifest
+	m.Tools = append([]envpkg.Tool(nil), m.Tools...)
+	m.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"x":{"$ref":"#/$defs/n"}},
+		"$defs":{"n":{"oneOf":[{"$ref":"#/$defs/n"},{"type":"array","items":{"$ref":"#/$defs/n"}}]}}}`)
+	b.Manifest = m
+	if e, err := LoadBundle(context.Background(), &b, Options{}); err == nil {
+		e.Close()
+		t.Fatal("loaded a tool schema with self-references")
+	} else if !strings.Contains(err.Error(), "$ref") {
+		t.Fatalf("error: %v", err)
+	}
+
+	m.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}}}`)
+	m.Limits.MaxOutputBytes = 4096
+	b.Manifest = m
+	e, err := LoadBundle(context.Background(), &b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	nums := make([]int, 100_000)
+	args, _ := json.Marshal(map[string]any{"a": nums})
+	r := call(t, newEpisode(t, e, "", 1), m.Tools[0].Name, string(args))
+	if !r.IsError || len(r.Content) > 4096 {
+		t.Fatalf("100000 schema errors gave a %d-byte result (limit 4096)", len(r.Content))
+	}
+}
