@@ -60,6 +60,7 @@ type Episode struct {
 	resp      []byte
 	closed    bool
 	lost      bool // SQLite rolled the transaction back (out of memory): see guard
+	logged    int  // guest log bytes of the running call (logAllowed)
 }
 
 type guestStmt struct {

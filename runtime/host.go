@@ -52,7 +52,10 @@ func (inst *instance) hostLog(ptr, n uint32) {
 	if n > maxLogLine {
 		n = maxLogLine
 	}
-	if b, ok := inst.g.read(ptr, n); ok && e.log != nil {
+	if e.log == nil || !inst.logAllowed(n) {
+		return
+	}
+	if b, ok := inst.g.read(ptr, n); ok {
 		e.log(e.Name(), string(b))
 	}
 }

@@ -100,6 +100,7 @@ func (ep *Episode) clearStmts() {
 // inside the guest's SQL) marks the episode lost instead of letting it go
 // on from its initial state.
 func (ep *Episode) afterCall(err *error) {
+	ep.logged = 0
 	if v := recover(); v != nil {
 		if !isOOM(v) {
 			panic(v)
@@ -113,4 +114,26 @@ func (ep *Episode) afterCall(err *error) {
 			*err = ErrStateLost
 		}
 	}
+}
+
+// maxLogPerCall bounds the guest log bytes one call may emit (sdk.Log):
+// a library user's log sink, or a server's, must not take 390 MB from one
+// call. Past it one line says so and the rest is dropped.
+const maxLogPerCall = 64 << 10
+
+// logAllowed counts n log bytes against the running call's budget.
+func (inst *instance) logAllowed(n uint32) bool {
+	ep := inst.ep
+	if ep == nil {
+		return true
+	}
+	if ep.logged > maxLogPerCall {
+		return false
+	}
+	ep.logged += int(n)
+	if ep.logged > maxLogPerCall {
+		inst.env.log(inst.env.Name(), fmt.Sprintf("[wasmenv: this call's log is over %d KiB; the rest is dropped]", maxLogPerCall>>10))
+		return false
+	}
+	return true
 }

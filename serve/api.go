@@ -160,7 +160,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	ctx, e, release, ok := s.lockEpisode(w, r)
+	ctx, e, release, ok := s.lockForCall(w, r, func(res runtime.Result) { writeJSON(w, http.StatusOK, res) })
 	if !ok {
 		return
 	}
@@ -179,7 +179,8 @@ func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		return runtime.Result{}, errf(http.StatusServiceUnavailable, "busy", "no call slot free: %v", ctx.Err())
+		s.stats.calls.Add(1)
+		return timeoutResult("no call slot came free within the server's call timeout"), nil
 	}
 	res, err := e.ep.Call(ctx, name, rawArgs(args))
 	<-s.slots
@@ -236,7 +237,9 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("step needs an action: {\"action\": {\"name\": TOOL, \"arguments\": {...}}} or {\"action\": {\"type\": \"final\", \"answer\": TEXT}}"))
 		return
 	}
-	ctx, e, release, ok := s.lockEpisode(w, r)
+	ctx, e, release, ok := s.lockForCall(w, r, func(res runtime.Result) {
+		writeJSON(w, http.StatusOK, stepResp{Observation: res.Content, Info: stepInfo{IsError: true, Outcome: res.Outcome}})
+	})
 	if !ok {
 		return
 	}

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -32,3 +33,32 @@ func stateError(code, what string, err error) *apiError {
 }
 
 func scoreError(err error) *apiError { return stateError("score_failed", "scoring", err) }
+
+// timeoutResult is the one way a call that ran out of time reaches a
+// client, whichever wait ran out (the episode's lock, a call slot, the
+// tool's own call_timeout): HTTP 200, is_error, outcome "timeout", which
+// runtime.Outcome.EnvFault marks as the environment's failure, not the
+// agent's.
+func timeoutResult(why string) runtime.Result {
+	return runtime.Result{Content: "Error: the call timed out: " + why, IsError: true, Outcome: runtime.OutcomeTimeout}
+}
+
+// lockForCall is lockEpisode for the routes that run a tool call: a wait
+// for the episode's lock that runs out of time is the timeout outcome
+// (written by timedOut), not a 503.
+func (s *Server) lockForCall(w http.ResponseWriter, r *http.Request, timedOut func(runtime.Result)) (ctx context.Context, e *episode, release func(), ok bool) {
+	ctx, cancel := s.callCtx(r)
+	e, unlock, err := s.use(ctx, r.PathValue("id"))
+	if err != nil {
+		cancel()
+		var ae *apiError
+		if errors.As(err, &ae) && ae.code == "busy" && r.Context().Err() == nil {
+			s.stats.calls.Add(1)
+			timedOut(timeoutResult("the episode stayed busy with another request for the server's call timeout"))
+			return nil, nil, nil, false
+		}
+		writeError(w, err)
+		return nil, nil, nil, false
+	}
+	return ctx, e, func() { unlock(); cancel() }, true
+}

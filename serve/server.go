@@ -50,6 +50,14 @@ type Options struct {
 	MaxConcurrentCalls int
 	// Logger receives operational messages; nil discards them.
 	Logger *slog.Logger
+	// Connection hygiene (see hygiene.go): ReadTimeout bounds reading a
+	// request, body included (30s); ReadHeaderTimeout its headers (10s);
+	// WSIdleTimeout closes a WebSocket with no message for this long (5m);
+	// MaxWebSockets bounds open WebSocket sessions (256).
+	ReadTimeout       time.Duration
+	ReadHeaderTimeout time.Duration
+	WSIdleTimeout     time.Duration
+	MaxWebSockets     int
 }
 
 func (o *Options) defaults() {
@@ -80,6 +88,7 @@ func (o *Options) defaults() {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	o.hygieneDefaults()
 }
 
 // Server serves episodes of a fixed set of environments. It does not own
@@ -93,6 +102,7 @@ type Server struct {
 	mux    *http.ServeMux
 	mcp    *mcp.StreamableHTTPHandler
 	slots  chan struct{} // MaxConcurrentCalls
+	ws     chan struct{} // MaxWebSockets
 
 	ctx    context.Context // cancelled by Close; ends WebSocket sessions
 	cancel context.CancelFunc
@@ -115,6 +125,7 @@ func New(envs []*runtime.Env, opts Options) (*Server, error) {
 	}
 	s.table = newTable(opts.MaxEpisodes)
 	s.slots = make(chan struct{}, opts.MaxConcurrentCalls)
+	s.ws = make(chan struct{}, opts.MaxWebSockets)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.mcp = mcp.NewStreamableHTTPHandler(s.mcpServerFor, &mcp.StreamableHTTPOptions{
 		Stateless:           true,

@@ -49,6 +49,11 @@ func newWSSession(s *Server, r *http.Request) *wsSession {
 // "step" | "state" | "close" | "mcp", "data": {...}}, answers {"type":
 // "observation" | "state" | "mcp" | "error", "data": {...}}.
 func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
+	if !s.wsAcquire() {
+		writeError(w, errf(http.StatusServiceUnavailable, "capacity", "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
+		return
+	}
+	defer s.wsRelease()
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return // Accept has written the HTTP error
@@ -59,9 +64,11 @@ func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	defer ws.drop()
 	for {
-		_, data, err := c.Read(ctx)
+		_, data, err := s.wsRead(ctx, c)
 		if err != nil {
-			if ctx.Err() != nil {
+			if errors.Is(err, errWSIdle) {
+				c.Close(websocket.StatusPolicyViolation, err.Error())
+			} else if ctx.Err() != nil {
 				c.Close(websocket.StatusGoingAway, "server shutting down")
 			} else {
 				c.CloseNow()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,6 +22,7 @@ func init() { register(serveCmd) }
 func serveCmd() *cobra.Command {
 	var addr, token string
 	var opts serve.Options
+	var ropts runtime.Options
 	cmd := &cobra.Command{
 		Use:   "serve BUNDLE...",
 		Short: "Serve episodes of bundles over HTTP, MCP and OpenEnv-compatible APIs",
@@ -41,6 +41,7 @@ func serveCmd() *cobra.Command {
 			opts.Token = token
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			opts.Logger = log
+			guestLog := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 			var envs []*runtime.Env
 			defer func() {
 				for _, e := range envs {
@@ -48,9 +49,10 @@ func serveCmd() *cobra.Command {
 				}
 			}()
 			for _, path := range args {
-				e, err := runtime.Load(ctx, path, runtime.Options{Log: func(env, line string) {
-					log.Info("guest", "env", env, "line", line)
-				}})
+				// Guest lines (sdk.Log, at most 64 KiB per call) go to stderr
+				// whatever the server's own log level.
+				ropts.Log = func(env, line string) { guestLog.Info("guest", "env", env, "line", line) }
+				e, err := runtime.Load(ctx, path, ropts)
 				if err != nil {
 					return withPath(path, err)
 				}
@@ -65,13 +67,7 @@ func serveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			hs := &http.Server{
-				Handler:           srv,
-				ReadHeaderTimeout: 10 * time.Second,
-				IdleTimeout:       2 * time.Minute,
-				MaxHeaderBytes:    64 << 10,
-				ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-			}
+			hs := srv.HTTPServer()
 			fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", ln.Addr())
 			errc := make(chan error, 1)
 			go func() { errc <- hs.Serve(ln) }()
@@ -102,5 +98,13 @@ func serveCmd() *cobra.Command {
 	f.IntVar(&opts.MaxSteps, "max-steps", 0, "default step limit of an episode on /step (0: none)")
 	f.DurationVar(&opts.CallTimeout, "call-timeout", 30*time.Second, "bound on one request's wait plus its call")
 	f.Int64Var(&opts.MaxBodyBytes, "max-body", 2<<20, "largest request body in bytes")
+	f.DurationVar(&opts.ReadTimeout, "read-timeout", 30*time.Second, "bound on reading one request, body included")
+	f.DurationVar(&opts.WSIdleTimeout, "ws-idle-timeout", 5*time.Minute, "close a WebSocket with no message for this long")
+	f.IntVar(&opts.MaxWebSockets, "max-websockets", 256, "most open WebSocket sessions")
+	f.DurationVar(&ropts.MaxCallTimeout, "max-call-timeout", 0, "cap on a bundle's call_timeout (0: the bundle's, at most 10m)")
+	f.IntVar(&ropts.MaxMemoryMB, "max-memory-mb", 0, "cap on a bundle's memory_mb (0: the bundle's, at most 4096)")
+	f.IntVar(&ropts.MaxOutputBytes, "max-output-bytes", 0, "cap on a bundle's max_output_bytes (0: the bundle's, at most 64 MiB)")
+	f.IntVar(&ropts.SQLMemoryMB, "sql-memory-mb", 256, "SQLite heap per episode in MiB")
+	f.DurationVar(&ropts.SQLTimeout, "sql-timeout", 10*time.Second, "bound on each piece of bundle SQL outside tool calls (setup, checks, diffs)")
 	return cmd
 }

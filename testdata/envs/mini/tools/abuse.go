@@ -9,7 +9,7 @@ import (
 // AbuseArgs picks a misbehaviour.
 type AbuseArgs struct {
 	// What to do.
-	Mode string `json:"mode" enum:"loop,memory,panic,huge,recurse,sqlloop,attach,pragma,commit,nilmap"`
+	Mode string `json:"mode" enum:"loop,memory,panic,huge,recurse,sqlloop,attach,pragma,commit,nilmap,log"`
 }
 
 // Abuse misbehaves on purpose so the sandbox can be tested.
@@ -43,6 +43,12 @@ func Abuse(args AbuseArgs) (string, error) {
 	case "commit":
 		_, err := sdk.Exec(`COMMIT`)
 		return "", err
+	case "log":
+		line := strings.Repeat("l", 1000)
+		for i := 0; i < 10000; i++ {
+			sdk.Log("%d %s", i, line)
+		}
+		return "logged", nil
 	case "nilmap":
 		var m map[string]int
 		m["x"] = 1

@@ -1,0 +1,67 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+func (o *Options) hygieneDefaults() {
+	if o.ReadTimeout <= 0 {
+		o.ReadTimeout = 30 * time.Second
+	}
+	if o.ReadHeaderTimeout <= 0 {
+		o.ReadHeaderTimeout = 10 * time.Second
+	}
+	if o.WSIdleTimeout <= 0 {
+		o.WSIdleTimeout = 5 * time.Minute
+	}
+	if o.MaxWebSockets <= 0 {
+		o.MaxWebSockets = 256
+	}
+}
+
+// HTTPServer is an http.Server for s with the connection limits of its
+// Options: a client that sends its headers or body slowly, or keeps an idle
+// connection, does not hold a goroutine and a socket forever. WebSocket
+// sessions, hijacked from it, have their own idle timeout.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
+		ReadTimeout:       s.opts.ReadTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
+	}
+}
+
+func (s *Server) wsAcquire() bool {
+	select {
+	case s.ws <- struct{}{}:
+		return true
+	default:
+		s.stats.rejected.Add(1)
+		return false
+	}
+}
+
+func (s *Server) wsRelease() { <-s.ws }
+
+var errWSIdle = errors.New("idle timeout")
+
+// wsRead reads the next message, waiting at most the idle timeout.
+func (s *Server) wsRead(ctx context.Context, c *websocket.Conn) (websocket.MessageType, []byte, error) {
+	rctx, cancel := context.WithTimeout(ctx, s.opts.WSIdleTimeout)
+	defer cancel()
+	t, data, err := c.Read(rctx)
+	if err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded) {
+		return t, data, fmt.Errorf("%w: no message for %s", errWSIdle, s.opts.WSIdleTimeout)
+	}
+	return t, data, err
+}
