@@ -166,6 +166,9 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	res, err := s.doCall(ctx, e, req.Name, req.Arguments)
+	if isBusy(err) {
+		res, err = timeoutResult("no call slot came free within the server's call timeout"), nil
+	}
 	if err != nil {
 		writeError(w, err)
 		return
@@ -179,8 +182,7 @@ func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		s.stats.calls.Add(1)
-		return timeoutResult("no call slot came free within the server's call timeout"), nil
+		return runtime.Result{}, errf(http.StatusServiceUnavailable, "busy", "no call slot free: %v", ctx.Err())
 	}
 	res, err := e.ep.Call(ctx, name, rawArgs(args))
 	<-s.slots
@@ -245,6 +247,11 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	out, err := s.doStep(ctx, e, req.Action)
+	if isBusy(err) { // the call never ran: the step does not count
+		res := timeoutResult("no call slot came free within the server's call timeout")
+		out = stepResp{Observation: res.Content, Info: stepInfo{IsError: true, Outcome: res.Outcome, Step: e.steps}}
+		err = nil
+	}
 	if err != nil {
 		writeError(w, err)
 		return

@@ -62,3 +62,9 @@ func (s *Server) lockForCall(w http.ResponseWriter, r *http.Request, timedOut fu
 	}
 	return ctx, e, func() { unlock(); cancel() }, true
 }
+
+// isBusy reports a wait for a call slot that ran out of time.
+func isBusy(err error) bool {
+	var ae *apiError
+	return errors.As(err, &ae) && ae.code == "busy"
+}
