@@ -110,6 +110,7 @@ OUTDIR to resume after a crash or Ctrl-C. See docs/SYNTHESIS.md.`,
 	f.Float64Var(&client.Prices.Output, "price-output", 0, "US$ per million completion tokens")
 	f.StringVarP(&cfg.OutDir, "output", "o", "", "output directory: environments, bundles, reports and resumable stage artifacts")
 	f.IntVar(&cfg.NumScenarios, "scenarios", 10, "scenarios to generate from the seed domains")
+	f.IntVar(&cfg.ScenarioStalls, "scenario-stalls", 10, "stop asking for scenarios after this many requests in a row bring none new")
 	f.StringSliceVar(&cfg.Seeds, "seed-domain", nil, "seed domain for the scenarios stage (repeatable)")
 	f.StringVar(&seedFile, "seed-file", "", "file of seed domains, one per line")
 	f.StringVar(&scenarioFile, "scenario-file", "", "your own scenarios (skips generating them): JSON array or JSONL of {name, title, description}, or lines 'Title: description'")
