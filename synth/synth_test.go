@@ -391,6 +391,7 @@ func TestFromDBStore(t *testing.T) {
 	if b.Hash != res.Bundle.Hash {
 		t.Errorf("rebuilt bundle hash %s, FromDB's %s", b.Hash, res.Bundle.Hash)
 	}
+	strayWritesFail(t, res)
 	// Same source, same seed: the same environment, byte for byte.
 	again, _ := runOut(t, storeDB(t, t.TempDir()), 150)
 	if again.Bundle.Hash != res.Bundle.Hash {
@@ -400,4 +401,52 @@ func TestFromDBStore(t *testing.T) {
 	if err != nil || written.Hash != res.Bundle.Hash {
 		t.Errorf("bundle file: %v, hash %s", err, written.Hash)
 	}
+}
+
+// strayWritesFail: for pairs of write tasks that end with the same tool on
+// different rows, doing task A's calls plus B's last call (a stray write
+// to the same table, often to the same column) must not solve A.
+func strayWritesFail(t *testing.T, res *synth.Result) {
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ctx := context.Background()
+	pairs := 0
+	for _, a := range res.Tasks {
+		if len(a.Checks) == 0 {
+			continue
+		}
+		la := a.Calls[len(a.Calls)-1]
+		for _, b := range res.Tasks {
+			lb := b.Calls[len(b.Calls)-1]
+			if a.ID == b.ID || la.Name != lb.Name || string(la.Arguments) == string(lb.Arguments) || !strings.HasPrefix(lb.Name, "update_") && !strings.HasPrefix(lb.Name, "delete_") {
+				continue
+			}
+			ep, err := env.NewEpisode(a.ID, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range append(append([]envpkg.Call{}, a.Calls...), lb) {
+				if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := ep.Score(ctx, nil)
+			ep.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.AllPassed {
+				t.Errorf("task %s still passes after the stray write %s %s", a.ID, lb.Name, lb.Arguments)
+			}
+			pairs++
+			break
+		}
+	}
+	if pairs < 10 {
+		t.Errorf("only %d stray-write pairs tried", pairs)
+	}
+	t.Logf("stray writes caught in %d of %d tries", pairs, pairs)
 }

@@ -354,16 +354,10 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, error) {
 			stored = map[bool]int64{false: 0, true: 1}[b]
 		}
 		q := dbmodel.Quote(cur.table.Name)
-		var others []string
-		for _, oc := range cur.table.Columns {
-			if oc.Name != col.Name {
-				others = append(others, dbmodel.Quote(oc.Name))
-			}
-		}
 		checks := []envpkg.Check{{Name: fmt.Sprintf("%s set to %s", words(col.Name), show(nv)),
 			SQL: fmt.Sprintf("SELECT %s IS %s FROM main.%s WHERE %s", dbmodel.Quote(col.Name), emit.Literal(stored), q, keyCond(cur.table, cur.row))}}
 		checks = append(checks, envpkg.Check{Name: "nothing else changed",
-			SQL: unchangedSQL(cur.table, strings.Join(others, ", "), "(SELECT COUNT(*) FROM main."+q+") = (SELECT COUNT(*) FROM init."+q+")")})
+			SQL: unchangedAfterUpdate(cur.table, cur.row, col.Name)})
 		tmpl := updateTemplates[w.rng.IntN(len(updateTemplates))]
 		shown := show(nv)
 		if b, ok := nv.(bool); ok {
@@ -372,13 +366,6 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{Instruction: fmt.Sprintf(tmpl, words(col.Name), cur.desc, shown), Checks: checks}, nil
 	}
 	return envpkg.Task{}, errDeadEnd
-}
-
-// unchangedSQL: no row of t differs from the initial state in cols (both
-// ways), and extra holds.
-func unchangedSQL(t *dbmodel.Table, cols, extra string) string {
-	q := dbmodel.Quote(t.Name)
-	return fmt.Sprintf("SELECT NOT EXISTS (SELECT %[1]s FROM main.%[2]s EXCEPT SELECT %[1]s FROM init.%[2]s) AND %[3]s", cols, q, extra)
 }
 
 func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
@@ -397,7 +384,7 @@ func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	cond := keyCond(cur.table, cur.row)
 	checks := []envpkg.Check{
 		{Name: "the " + words(cur.table.Singular()) + " is gone", SQL: fmt.Sprintf("SELECT COUNT(*) = 0 FROM main.%s WHERE %s", q, cond)},
-		{Name: "nothing else changed", SQL: fmt.Sprintf("SELECT NOT EXISTS (SELECT * FROM init.%[1]s WHERE NOT (%[2]s) EXCEPT SELECT * FROM main.%[1]s) AND (SELECT COUNT(*) FROM main.%[1]s) = (SELECT COUNT(*) FROM init.%[1]s) - 1", q, cond)},
+		{Name: "nothing else changed", SQL: unchangedAfterDelete(cur.table, cur.row)},
 	}
 	tmpl := deleteTemplates[w.rng.IntN(len(deleteTemplates))]
 	return envpkg.Task{Instruction: capitalize(fmt.Sprintf(tmpl, cur.desc)), Checks: checks}, nil
@@ -479,7 +466,7 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 	q := dbmodel.Quote(child.Name)
 	checks := []envpkg.Check{
 		{Name: "the new " + words(child.Singular()) + " exists", SQL: fmt.Sprintf("SELECT COUNT(*) = (SELECT COUNT(*) FROM init.%[1]s WHERE %[2]s) + 1 FROM main.%[1]s WHERE %[2]s", q, strings.Join(conds, " AND "))},
-		{Name: "nothing else changed", SQL: fmt.Sprintf("SELECT NOT EXISTS (SELECT * FROM init.%[1]s EXCEPT SELECT * FROM main.%[1]s) AND (SELECT COUNT(*) FROM main.%[1]s) = (SELECT COUNT(*) FROM init.%[1]s) + 1", q)},
+		{Name: "nothing else changed", SQL: unchangedAfterCreate(child)},
 	}
 	t := createTemplates[w.rng.IntN(len(createTemplates))]
 	return envpkg.Task{Instruction: fmt.Sprintf(t, words(child.Singular()), cur.desc, strings.Join(said, ", ")), Checks: checks}, nil
