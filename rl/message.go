@@ -6,6 +6,10 @@ type Message struct {
 	Content    string     `json:"content"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// ReasoningContent is a reasoning model's thinking, when the server
+	// returns it apart from the content (vLLM's reasoning parsers). It is
+	// kept in the trajectory and not sent back to the server.
+	ReasoningContent string `json:"reasoning_content,omitempty"`
 
 	// TextCalls marks an assistant message whose calls were parsed from
 	// <tool_call> text in Content: a policy sending the conversation back

@@ -108,7 +108,9 @@ func (run *episodeRun) loop(ctx context.Context) {
 			Messages: r.Messages, Tools: run.tools, MaxTokens: budget}
 		start := time.Now()
 		reply, err := run.policy.Act(ctx, turn)
-		r.polSeconds += time.Since(start).Seconds()
+		lat := time.Since(start).Seconds()
+		r.polSeconds += lat
+		r.latencies = append(r.latencies, lat)
 		if err != nil {
 			run.policyFailed(ctx, err)
 			return

@@ -21,11 +21,14 @@ type Summary struct {
 	EnvSteps      int            `json:"env_steps"`
 	EnvSeconds    float64        `json:"env_seconds"`    // summed over rollouts
 	PolicySeconds float64        `json:"policy_seconds"` // summed over policy requests
+	PolicyP50     float64        `json:"policy_latency_p50_seconds"`
+	PolicyP95     float64        `json:"policy_latency_p95_seconds"`
 	Wall          float64        `json:"wall_seconds"`
 	Finish        map[Finish]int `json:"finish"`
 	Tasks         []TaskSummary  `json:"tasks"`
 
-	tasks map[string]*TaskSummary
+	tasks     map[string]*TaskSummary
+	latencies []float64
 }
 
 // TaskSummary is one task's figures.
@@ -68,6 +71,7 @@ func (s *Summary) add(rs []Rollout, dropped bool) {
 		s.EnvSteps += r.envSteps
 		s.EnvSeconds += r.envSeconds
 		s.PolicySeconds += r.polSeconds
+		s.latencies = append(s.latencies, r.latencies...)
 		s.Finish[r.Finish]++
 		key := r.Env + "/" + r.Task
 		t := s.tasks[key]
@@ -84,6 +88,12 @@ func (s *Summary) add(rs []Rollout, dropped bool) {
 func (s *Summary) finalize() {
 	if s.Rollouts > 0 {
 		s.MeanReward /= float64(s.Rollouts)
+	}
+	if n := len(s.latencies); n > 0 {
+		sort.Float64s(s.latencies)
+		s.PolicyP50 = s.latencies[n/2]
+		s.PolicyP95 = s.latencies[min(n-1, n*95/100)]
+		s.latencies = nil
 	}
 	s.Tasks = s.Tasks[:0]
 	for _, t := range s.tasks {
@@ -125,8 +135,8 @@ func (s *Summary) PolicyLatency() float64 {
 func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "%d rollouts in %d groups (%d dropped) in %.1fs\n", s.Rollouts, s.Groups, s.DroppedGroups, s.Wall)
 	fmt.Fprintf(w, "success rate %.1f%%, mean reward %.3f\n", 100*s.SuccessRate(), s.MeanReward)
-	fmt.Fprintf(w, "env steps %d (%.0f/s), policy latency %.1f ms/turn over %d turns\n",
-		s.EnvSteps, s.StepsPerSecond(), 1000*s.PolicyLatency(), s.Turns)
+	fmt.Fprintf(w, "env steps %d (%.0f/s), policy latency %.1f ms/turn (p50 %.1f, p95 %.1f) over %d turns\n",
+		s.EnvSteps, s.StepsPerSecond(), 1000*s.PolicyLatency(), 1000*s.PolicyP50, 1000*s.PolicyP95, s.Turns)
 	fmt.Fprintf(w, "format errors %d (in %d rollouts), env errors in %d rollouts, policy errors in %d rollouts\n",
 		s.FormatErrors, s.WithFormatErr, s.EnvErrors, s.PolicyErrors)
 	var fs []string

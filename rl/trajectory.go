@@ -38,9 +38,10 @@ type Rollout struct {
 	score      runtime.Score
 	calls      []envpkg.Call // well-formed calls the episode ran, in order
 	envErrors  int
-	envSteps   int     // calls that reached the runtime
-	envSeconds float64 // time inside the runtime (calls, scoring)
-	polSeconds float64 // time waiting for the policy
+	envSteps   int       // calls that reached the runtime
+	envSeconds float64   // time inside the runtime (calls, scoring)
+	polSeconds float64   // time waiting for the policy
+	latencies  []float64 // seconds per policy request
 }
 
 // Window marks a history-window sample: turn t of the rollout, with at

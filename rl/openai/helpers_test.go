@@ -74,6 +74,7 @@ type request struct {
 		Content    *string         `json:"content"`
 		ToolCalls  json.RawMessage `json:"tool_calls"`
 		ToolCallID string          `json:"tool_call_id"`
+		Reasoning  *string         `json:"reasoning_content"`
 	} `json:"messages"`
 	Tools          []json.RawMessage `json:"tools"`
 	Logprobs       bool              `json:"logprobs"`

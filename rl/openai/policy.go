@@ -68,6 +68,9 @@ func fromWire(resp *ChatResponse) rl.Reply {
 	if ch.Message.Content != nil {
 		msg.Content = *ch.Message.Content
 	}
+	if ch.Message.Reasoning != nil {
+		msg.ReasoningContent = *ch.Message.Reasoning
+	}
 	for i, tc := range ch.Message.ToolCalls {
 		id := tc.ID
 		if id == "" {

@@ -33,6 +33,11 @@ func TestPolicyReplay(t *testing.T) {
 		if !req.Logprobs || !req.ReturnTokenIDs || len(req.Tools) != len(env.Tools()) || req.auth != "Bearer sk-test" || req.Model != "Qwen/Qwen3-8B" {
 			problems = append(problems, fmt.Sprintf("request %d: logprobs %v token ids %v tools %d auth %q model %q", n, req.Logprobs, req.ReturnTokenIDs, len(req.Tools), req.auth, req.Model))
 		}
+		for _, m := range req.Messages {
+			if m.Reasoning != nil {
+				problems = append(problems, "reasoning_content sent back to the server")
+			}
+		}
 		if n == 4 { // the text-call turn goes back as its text, not as tool_calls
 			m := req.Messages[len(req.Messages)-2]
 			if m.Role != "assistant" || len(m.ToolCalls) > 0 || m.Content == nil || !strings.Contains(*m.Content, "<tool_call>") {
@@ -73,6 +78,9 @@ func TestPolicyReplay(t *testing.T) {
 		}
 		if len(results) != 5 || !strings.Contains(results[2], "not valid JSON") || !strings.Contains(results[3], `unknown tool "refund_everything"`) {
 			t.Errorf("tool results: %q", results)
+		}
+		if !strings.HasPrefix(r.Messages[2].ReasoningContent, "The customer gave") {
+			t.Errorf("reasoning content not kept: %+v", r.Messages[2])
 		}
 		if len(r.TurnTokens) != 5 {
 			t.Fatalf("%d turn token entries", len(r.TurnTokens))

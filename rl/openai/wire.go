@@ -25,6 +25,8 @@ type wireMessage struct {
 	Content    *string        `json:"content"`
 	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string         `json:"tool_call_id,omitempty"`
+	// Reasoning comes back from reasoning models; it is never sent.
+	Reasoning *string `json:"reasoning_content,omitempty"`
 }
 
 type wireToolCall struct {

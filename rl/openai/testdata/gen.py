@@ -7,7 +7,7 @@ def toks(text):
     pieces = re.findall(r"\s?\w+|\s?[^\w\s]", text) or [""]
     return pieces, [zlib.crc32(p.encode()) % 151000 for p in pieces]
 
-def resp(n, content=None, calls=None, finish="stop", prompt_len=900, model="Qwen/Qwen3-8B"):
+def resp(n, content=None, calls=None, finish="stop", prompt_len=900, model="Qwen/Qwen3-8B", reasoning=None):
     gen = content or ""
     if calls:
         gen += "".join("<tool_call>\n" + json.dumps({"name": c[0], "arguments": c[1]}) + "\n</tool_call>" for c in calls)
@@ -15,7 +15,7 @@ def resp(n, content=None, calls=None, finish="stop", prompt_len=900, model="Qwen
     lp = [{"token": p, "logprob": round(-0.01 - (i % 7) * 0.13, 4), "bytes": list(p.encode()), "top_logprobs": []}
           for i, p in enumerate(pieces)]
     msg = {"role": "assistant", "content": content, "refusal": None, "annotations": None, "audio": None,
-           "function_call": None, "tool_calls": [], "reasoning_content": None}
+           "function_call": None, "tool_calls": [], "reasoning_content": reasoning}
     if calls:
         msg["tool_calls"] = [{"id": "chatcmpl-tool-%08x%d" % (zlib.crc32(gen.encode()), i), "type": "function",
                               "function": {"name": c[0], "arguments": c[1] if isinstance(c[1], str) else json.dumps(c[1])}}
@@ -36,7 +36,8 @@ def resp(n, content=None, calls=None, finish="stop", prompt_len=900, model="Qwen
 agent = [
     # parallel tool calls
     resp(0, None, [("find_customer_by_email", {"email": "olivia.chen@example.com"}),
-                   ("get_order", {"order_id": "#W1002"})], "tool_calls", 1480),
+                   ("get_order", {"order_id": "#W1002"})], "tool_calls", 1480,
+         reasoning="The customer gave her email and order id; look both up before cancelling."),
     # malformed JSON arguments (the model stopped mid-object)
     resp(1, None, [("cancel_order", '{"order_id": "#W1002", "reason": "ordered by mistake"')], "tool_calls", 1702),
     # a tool the environment does not have
