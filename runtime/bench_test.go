@@ -154,11 +154,12 @@ func BenchmarkFixedCost(b *testing.B) {
 		}
 		defer e.putInstance(inst)
 		idx := uint32(e.tools["nothing"])
-		inst.ep = ep
+		c := &toolCall{ep: ep, inst: inst, ctx: ctx}
+		c.begin()
 		for b.Loop() {
 			inst.invoke(ctx, e, idx, args)
 		}
-		inst.ep = nil
+		c.end()
 	})
 	b.Run("savepoint-pair", func(b *testing.B) {
 		for b.Loop() {

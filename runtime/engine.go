@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
 // engine runs the tool module. wazero (pure Go) is the default; the
@@ -50,13 +52,13 @@ type hostFunc struct {
 }
 
 var hostFuncs = [...]hostFunc{
-	{"sql", "ii", "i", func(inst *instance, s []uint64) {
+	{wire.ImportSQL, "ii", "i", func(inst *instance, s []uint64) {
 		s[0] = uint64(uint32(inst.hostSQL(uint32(s[0]), uint32(s[1]))))
 	}},
-	{"take", "i", "", func(inst *instance, s []uint64) { inst.hostTake(uint32(s[0])) }},
-	{"clock", "", "I", func(inst *instance, s []uint64) { s[0] = uint64(inst.hostClock()) }},
-	{"random", "", "I", func(inst *instance, s []uint64) { s[0] = inst.hostRandom() }},
-	{"log", "ii", "", func(inst *instance, s []uint64) { inst.hostLog(uint32(s[0]), uint32(s[1])) }},
+	{wire.ImportTake, "i", "", func(inst *instance, s []uint64) { inst.hostTake(uint32(s[0])) }},
+	{wire.ImportClock, "", "I", func(inst *instance, s []uint64) { s[0] = uint64(inst.hostClock()) }},
+	{wire.ImportRandom, "", "I", func(inst *instance, s []uint64) { s[0] = inst.hostRandom() }},
+	{wire.ImportLog, "ii", "", func(inst *instance, s []uint64) { inst.hostLog(uint32(s[0]), uint32(s[1])) }},
 }
 
 type engineFactory func(ctx context.Context, cfg engineConfig) (engine, error)

@@ -45,7 +45,6 @@ type Episode struct {
 	spUndo   *sqlite3.Stmt
 	rollback *sqlite3.Stmt
 	begin    *sqlite3.Stmt
-	running  *instance // the instance serving a call, for SQLite interrupts
 
 	authGuest bool            // the authorizer applies guest rules
 	writes    []string        // tables written by the statement being prepared
@@ -54,10 +53,9 @@ type Episode struct {
 	pcg       *rand.PCG
 	calls     int64 // tool calls since reset; drives the clock
 	traps     int64 // calls that ended in a trap or a watchdog stop, ever
-	refused   bool  // the running call's SQL was refused by the sandbox rules
 	changes   int64 // rows the last guest write changed, since reset (SQL changes())
 	totalBase int64 // the connection's total changes at reset (SQL total_changes())
-	resp      []byte
+	resp      []byte // SQL response buffer, kept between calls (see call.end)
 	closed    bool
 	lost      bool // SQLite rolled the transaction back (out of memory): see guard
 	logged    int  // guest log bytes of the running call (logAllowed)
@@ -122,8 +120,8 @@ func (ep *Episode) open() error {
 	if err := ep.episodeCounters(); err != nil {
 		return err
 	}
-	// Long SQL stops when the watchdog stops the call (see interruptCtx).
-	conn.SetInterrupt(interruptCtx{ep})
+	// Long SQL stops when the watchdog stops the call: during a call the
+	// connection's interrupt context is the call (see call.go).
 	for _, p := range []struct {
 		dst **sqlite3.Stmt
 		sql string
@@ -302,15 +300,12 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 		return Result{}, err
 	}
 	inst.stderr.reset()
-	inst.ep, ep.running = ep, inst
-	ep.refused = false
-	e.dog.arm(inst, ctx)
-	status, out, err := inst.invoke(ctx, e, uint32(idx), args)
-	stopped := e.dog.disarm(inst, ctx)
-	inst.ep, ep.running = nil, nil
-	if cap(ep.resp) > maxKeptResponse {
-		ep.resp = nil // one huge query result must not stay with the episode
-	}
+	c := &toolCall{ep: ep, inst: inst, ctx: ctx}
+	c.begin()
+	e.dog.arm(inst, c.ctx)
+	status, out, err := inst.invoke(c.ctx, e, uint32(idx), args)
+	stopped := e.dog.disarm(inst, c.ctx)
+	c.end()
 
 	var t *trap
 	if stopped && !errors.As(err, &t) {
@@ -331,7 +326,7 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 	}
 	if status != wire.CallOK {
 		ep.undo()
-		return failed(callOutcome(status, ep.refused), "%s", out), nil
+		return failed(callOutcome(status, c.refused), "%s", out), nil
 	}
 	if err := ep.spCommit.Exec(); err != nil {
 		ep.undo()
@@ -407,24 +402,4 @@ func (ep *Episode) CallJSON(ctx context.Context, name string, args any) (Result,
 		return Result{}, err
 	}
 	return ep.Call(ctx, name, b)
-}
-
-// interruptCtx is an episode's SQLite interrupt context: done while the
-// watchdog has stopped the call being served.
-type interruptCtx struct{ ep *Episode }
-
-func (c interruptCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (c interruptCtx) Done() <-chan struct{}       { return nil }
-func (c interruptCtx) Value(any) any               { return nil }
-
-func (c interruptCtx) Err() error {
-	if inst := c.ep.running; inst != nil {
-		switch inst.stop.Load() {
-		case stopTimeout:
-			return context.DeadlineExceeded
-		case stopCancel:
-			return context.Canceled
-		}
-	}
-	return nil
 }

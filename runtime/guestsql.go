@@ -164,7 +164,7 @@ func isRefused(err error) bool {
 }
 
 // execGuestSQL decodes a wire request, runs it and appends the wire response.
-func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
+func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	r := wire.NewReader(req)
 	op := r.Byte()
 	sql := string(r.Bytes())
@@ -175,7 +175,7 @@ func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
 	gs, err := ep.prepareGuest(sql)
 	if err != nil {
 		if isRefused(err) {
-			ep.refused = true
+			c.refused = true
 		}
 		return errorResponse(out, err.Error())
 	}
@@ -225,17 +225,17 @@ func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
 			rows = ep.conn.Changes()
 			ep.changes = rows
 		}
-		out = appendVarint(out, rows)
-		return appendVarint(out, ep.conn.LastInsertRowID())
+		out = wire.AppendVarint(out, rows)
+		return wire.AppendVarint(out, ep.conn.LastInsertRowID())
 	}
 	ncol := stmt.ColumnCount()
-	out = appendUvarint(out, uint64(ncol))
+	out = wire.AppendUvarint(out, uint64(ncol))
 	for i := 0; i < ncol; i++ {
 		out = wire.AppendString(out, stmt.ColumnName(i))
 	}
 	// Row count goes before the rows: reserve a fixed-width slot.
 	countAt := len(out)
-	out = append(out, 0, 0, 0, 0, 0)
+	out = append(out, make([]byte, wire.FixedUvarintLen)...)
 	rows := 0
 	for stmt.Step() {
 		rows++
@@ -248,15 +248,9 @@ func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
 			case sqlite3.FLOAT:
 				out = wire.AppendFloat(out, stmt.ColumnFloat(i))
 			case sqlite3.TEXT:
-				b := stmt.ColumnRawText(i)
-				out = append(out, wire.TagText)
-				out = appendUvarint(out, uint64(len(b)))
-				out = append(out, b...)
+				out = wire.AppendTextBytes(out, stmt.ColumnRawText(i))
 			default:
-				b := stmt.ColumnRawBlob(i)
-				out = append(out, wire.TagBlob)
-				out = appendUvarint(out, uint64(len(b)))
-				out = append(out, b...)
+				out = wire.AppendBlob(out, stmt.ColumnRawBlob(i))
 			}
 		}
 		if len(out) > maxResponse {
@@ -266,36 +260,10 @@ func (ep *Episode) execGuestSQL(out []byte, req []byte) []byte {
 	if err := stmt.Err(); err != nil {
 		return errorResponse(out[:0], err.Error())
 	}
-	putFixedUvarint(out[countAt:countAt+5], uint64(rows))
+	wire.PutFixedUvarint(out[countAt:countAt+wire.FixedUvarintLen], uint64(rows))
 	return out
 }
 
 func sqlErrorf(format string, args ...any) string {
 	return fmt.Sprintf(format, args...)
-}
-
-func appendUvarint(b []byte, v uint64) []byte {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
-}
-
-func appendVarint(b []byte, v int64) []byte {
-	ux := uint64(v) << 1
-	if v < 0 {
-		ux = ^ux
-	}
-	return appendUvarint(b, ux)
-}
-
-// putFixedUvarint writes v as a 5-byte uvarint (continuation bits padded),
-// which binary.Uvarint reads like any other.
-func putFixedUvarint(b []byte, v uint64) {
-	for i := 0; i < 4; i++ {
-		b[i] = byte(v&0x7f) | 0x80
-		v >>= 7
-	}
-	b[4] = byte(v)
 }

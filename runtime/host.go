@@ -13,34 +13,34 @@ const maxResponse = 32 << 20
 // hostSQL runs one request and keeps the response for hostTake; it returns
 // the response size, or -1 if the request could not be read at all.
 func (inst *instance) hostSQL(ptr, n uint32) int32 {
-	ep := inst.ep
+	c := inst.cur
 	req, ok := inst.g.read(ptr, n)
-	if ep == nil || !ok {
+	if c == nil || !ok {
 		return -1
 	}
-	ep.resp = ep.execGuestSQL(ep.resp[:0], req)
-	if len(ep.resp) > maxResponse {
-		ep.resp = errorResponse(ep.resp[:0], "query result too large (over 32 MiB): select fewer rows or columns")
+	c.resp = c.ep.execGuestSQL(c, c.resp[:0], req)
+	if len(c.resp) > maxResponse {
+		c.resp = errorResponse(c.resp[:0], "query result too large (over 32 MiB): select fewer rows or columns")
 	}
-	return int32(len(ep.resp))
+	return int32(len(c.resp))
 }
 
 func (inst *instance) hostTake(ptr uint32) {
-	if ep := inst.ep; ep != nil {
-		inst.g.write(ptr, ep.resp)
+	if c := inst.cur; c != nil {
+		inst.g.write(ptr, c.resp)
 	}
 }
 
 func (inst *instance) hostClock() int64 {
-	if ep := inst.ep; ep != nil {
-		return ep.clockNanos()
+	if c := inst.cur; c != nil {
+		return c.ep.clockNanos()
 	}
 	return 0
 }
 
 func (inst *instance) hostRandom() uint64 {
-	if ep := inst.ep; ep != nil {
-		return ep.rng.Uint64()
+	if c := inst.cur; c != nil {
+		return c.ep.rng.Uint64()
 	}
 	return 0
 }

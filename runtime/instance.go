@@ -13,7 +13,7 @@ type instance struct {
 	env    *Env
 	g      guest
 	stderr headBuffer
-	ep     *Episode // the episode being served, during a call
+	cur    *toolCall // the call running, if any
 
 	// argCap is how many argument bytes the guest buffer at argPtr holds:
 	// the sdk keeps its buffer and only grows it, so a call whose
@@ -86,8 +86,8 @@ func (inst *instance) discard() {
 
 // clockNanos is the guest's wall clock: the episode clock during a call.
 func (inst *instance) clockNanos() int64 {
-	if ep := inst.ep; ep != nil {
-		return ep.clockNanos()
+	if c := inst.cur; c != nil {
+		return c.ep.clockNanos()
 	}
 	return inst.env.epoch
 }

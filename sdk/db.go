@@ -248,7 +248,7 @@ func Exec(sql string, args ...any) (Result, error) {
 func roundTrip(op byte, sql string, args []any) ([]byte, error) {
 	req := append(reqBuf[:0], op)
 	req = wire.AppendString(req, sql)
-	req = appendUvarint(req, uint64(len(args)))
+	req = wire.AppendUvarint(req, uint64(len(args)))
 	for i, a := range args {
 		var err error
 		if req, err = wire.AppendValue(req, a); err != nil {
@@ -272,14 +272,6 @@ func roundTrip(op byte, sql string, args []any) ([]byte, error) {
 
 // reqBuf is reused across requests: a guest runs one call at a time.
 var reqBuf []byte
-
-func appendUvarint(b []byte, v uint64) []byte {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
-}
 
 // Now is the episode's clock: it starts at the environment's epoch and
 // advances deterministically, so the same seed and calls give the same times.

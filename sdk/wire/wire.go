@@ -51,7 +51,13 @@ const (
 	ExportBuffer = "wasmenv_buffer" // (n i32) -> ptr i32: room for n bytes of arguments
 	ExportCall   = "wasmenv_call"   // (tool, n i32) -> i64: output addr<<32 | len
 
-	HostModule = "wasmenv" // imports: sql, take, clock, random, log (see the runtime's hostFuncs)
+	HostModule = "wasmenv" // the host functions below, which the sdk imports
+
+	ImportSQL    = "sql"    // (req ptr, n i32) -> i32: run a request, return the response size (-1: unreadable)
+	ImportTake   = "take"   // (dst ptr i32): copy the response there
+	ImportClock  = "clock"  // () -> i64: the episode clock, unix ns
+	ImportRandom = "random" // () -> i64: 64 bits from the episode's seeded generator
+	ImportLog    = "log"    // (msg ptr, n i32): a line for the operator's log
 )
 
 // Call statuses: the first byte of a tool call's output (wasmenv_call).
@@ -104,9 +110,7 @@ func AppendValue(b []byte, v any) ([]byte, error) {
 	case string:
 		return AppendText(b, x), nil
 	case []byte:
-		b = append(b, TagBlob)
-		b = binary.AppendUvarint(b, uint64(len(x)))
-		return append(b, x...), nil
+		return AppendBlob(b, x), nil
 	}
 	return b, errors.New("unsupported SQL parameter type")
 }
@@ -133,6 +137,40 @@ func AppendText(b []byte, s string) []byte {
 func AppendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
+}
+
+// AppendTextBytes appends a text value given as bytes.
+func AppendTextBytes(b []byte, s []byte) []byte {
+	b = append(b, TagText)
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// AppendBlob appends a blob value.
+func AppendBlob(b []byte, x []byte) []byte {
+	b = append(b, TagBlob)
+	b = binary.AppendUvarint(b, uint64(len(x)))
+	return append(b, x...)
+}
+
+// AppendUvarint appends an untagged unsigned varint (counts, lengths).
+func AppendUvarint(b []byte, v uint64) []byte { return binary.AppendUvarint(b, v) }
+
+// AppendVarint appends an untagged signed varint (an exec's counts).
+func AppendVarint(b []byte, v int64) []byte { return binary.AppendVarint(b, v) }
+
+// FixedUvarintLen is the width of a uvarint slot written by PutFixedUvarint.
+const FixedUvarintLen = 5
+
+// PutFixedUvarint writes v (< 2^35) into a FixedUvarintLen-byte slot as a
+// uvarint with padded continuation bits, which Uvarint reads like any
+// other: a count that is known only after what follows it.
+func PutFixedUvarint(b []byte, v uint64) {
+	for i := 0; i < FixedUvarintLen-1; i++ {
+		b[i] = byte(v&0x7f) | 0x80
+		v >>= 7
+	}
+	b[FixedUvarintLen-1] = byte(v)
 }
 
 // Reader decodes a message. The first error sticks; check Err at the end.

@@ -1,0 +1,53 @@
+package runtime
+
+import (
+	"context"
+	"time"
+)
+
+// toolCall is one tool call in flight: the episode it runs in, the instance
+// running it, the caller's context and the SQL response the guest takes
+// next. It lives from the call's start to its end; the host functions
+// (host.go) reach the episode through the instance's current call, and
+// SQLite's interrupt checks it (it is the connection's interrupt context
+// during the call).
+type toolCall struct {
+	ep      *Episode
+	inst    *instance
+	ctx     context.Context
+	resp    []byte // the last SQL response, until the guest takes it
+	refused bool   // the sandbox refused some of the call's SQL
+}
+
+// begin makes c the call running on its instance and episode.
+func (c *toolCall) begin() {
+	c.resp = c.ep.resp[:0]
+	c.inst.cur = c
+	c.ep.conn.SetInterrupt(c)
+}
+
+// end detaches c; the response buffer goes back to the episode for the
+// next call unless one huge query result made it too big to keep.
+func (c *toolCall) end() {
+	c.inst.cur = nil
+	c.ep.conn.SetInterrupt(context.Background())
+	if cap(c.resp) > maxKeptResponse {
+		c.resp = nil
+	}
+	c.ep.resp = c.resp
+}
+
+// As SQLite's interrupt context, a call is done once the watchdog stopped it.
+func (c *toolCall) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (c *toolCall) Done() <-chan struct{}       { return nil }
+func (c *toolCall) Value(any) any               { return nil }
+
+func (c *toolCall) Err() error {
+	switch c.inst.stop.Load() {
+	case stopTimeout:
+		return context.DeadlineExceeded
+	case stopCancel:
+		return context.Canceled
+	}
+	return nil
+}
