@@ -123,10 +123,11 @@ const maxLogPerCall = 64 << 10
 
 // logAllowed counts n log bytes against the running call's budget.
 func (inst *instance) logAllowed(n uint32) bool {
-	ep := inst.ep
-	if ep == nil {
+	c := inst.cur
+	if c == nil {
 		return true
 	}
+	ep := c.ep
 	if ep.logged > maxLogPerCall {
 		return false
 	}
