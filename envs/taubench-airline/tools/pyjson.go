@@ -14,7 +14,7 @@ import (
 // Python's json.dumps writes (", " and ": " separators, ensure_ascii,
 // float repr).
 type jv struct {
-	kind byte     // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null
+	kind byte     // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null, 'r' raw (see parseLazy)
 	str  string   // string value, or number text (an int literal or a float repr)
 	b    bool     // bool value
 	keys []string // object keys in insertion order
@@ -36,14 +36,123 @@ func jStrings(ss []string) *jv {
 }
 
 // get returns obj[key], or nil when v is not an object or has no such key.
+// A raw member (parseLazy) is parsed on first access.
 func (v *jv) get(key string) *jv {
 	if v == nil || v.kind != 'o' {
 		return nil
 	}
 	for i, k := range v.keys {
 		if k == key {
+			if x := v.vals[i]; x.kind == 'r' {
+				x.force()
+			}
 			return v.vals[i]
 		}
+	}
+	return nil
+}
+
+// force parses a raw value in place.
+func (v *jv) force() {
+	p, err := parseJV(v.str)
+	if err != nil {
+		*v = jv{kind: 'z'}
+		return
+	}
+	*v = *p
+}
+
+// parseLazy parses a record stored as json.dumps text: the top-level object
+// only, each member value kept as its raw text until get asks for it, and
+// written back as it is by encode. A write tool touches a few members of a
+// record, so this saves parsing, and re-encoding, the rest: the guest's
+// largest cost.
+func parseLazy(s string) (*jv, error) {
+	p := &jparser{s: s}
+	p.ws()
+	if !p.lit("{") {
+		return parseJV(s)
+	}
+	o := p.node('o', "")
+	o.keys, o.vals = make([]string, 0, 16), make([]*jv, 0, 16)
+	p.ws()
+	if p.lit("}") {
+		return o, nil
+	}
+	for {
+		p.ws()
+		k, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		p.ws()
+		if !p.lit(":") {
+			return nil, errJSON()
+		}
+		p.ws()
+		start := p.i
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		o.set(k, p.node('r', p.s[start:p.i]))
+		p.ws()
+		if p.lit("}") {
+			break
+		}
+		if !p.lit(",") {
+			return nil, errJSON()
+		}
+	}
+	p.ws()
+	if p.i != len(p.s) {
+		return nil, errors.New("json: trailing data")
+	}
+	return o, nil
+}
+
+// skip moves past one value: strings with their escapes, nested brackets.
+func (p *jparser) skip() error {
+	depth := 0
+	for p.i < len(p.s) {
+		switch c := p.s[p.i]; c {
+		case '"':
+			p.i++
+			for p.i < len(p.s) && p.s[p.i] != '"' {
+				if p.s[p.i] == '\\' {
+					p.i++
+				}
+				p.i++
+			}
+			if p.i >= len(p.s) {
+				return errJSON()
+			}
+			p.i++
+		case '{', '[':
+			depth++
+			p.i++
+			continue
+		case '}', ']':
+			if depth == 0 {
+				return nil
+			}
+			depth--
+			p.i++
+		case ',':
+			if depth == 0 {
+				return nil
+			}
+			p.i++
+			continue
+		default:
+			p.i++
+			continue
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+	if depth != 0 {
+		return errJSON()
 	}
 	return nil
 }
@@ -132,7 +241,7 @@ func (v *jv) appendTo(b []byte) []byte {
 		return append(b, ']')
 	case 's':
 		return appendPyString(b, v.str)
-	case 'n':
+	case 'n', 'r':
 		return append(b, v.str...)
 	case 'b':
 		if v.b {
@@ -314,18 +423,29 @@ func (p *jparser) value(depth int) (*jv, error) {
 		return p.node('z', ""), nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		start := p.i
+		plainInt := true
 		p.i++
-		for p.i < len(p.s) && strings.IndexByte("0123456789.eE+-", p.s[p.i]) >= 0 {
-			p.i++
+		for p.i < len(p.s) {
+			d := p.s[p.i]
+			if d >= '0' && d <= '9' {
+				p.i++
+				continue
+			}
+			if d == '.' || d == 'e' || d == 'E' || d == '+' || d == '-' {
+				plainInt = false
+				p.i++
+				continue
+			}
+			break
 		}
 		t := p.s[start:p.i]
+		if plainInt && t != "-" && t != "-0" && len(t) <= 18 && (t[0] != '0' || len(t) == 1) {
+			return p.node('n', t), nil // an int literal: Python writes it back the same
+		}
 		if _, err := strconv.ParseFloat(t, 64); err != nil {
 			return nil, errJSON()
 		}
-		if strings.ContainsAny(t, ".eE") || t == "-0" || len(t) > 18 {
-			t = parsePyNum(t).text() // Python's spelling of the value json.loads gives
-		}
-		return p.node('n', t), nil
+		return p.node('n', parsePyNum(t).text()), nil // Python's spelling of the value json.loads gives
 	}
 	return nil, errJSON()
 }

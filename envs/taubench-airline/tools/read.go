@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"strings"
 )
 
 // Calculate the result of a mathematical expression.
@@ -87,9 +86,4 @@ func flightHit(head, dateRecord string) (*jv, error) {
 	}
 	hit.update(d)
 	return hit, nil
-}
-
-// encodeList writes a JSON array of already-encoded values, as json.dumps.
-func encodeList(items []string) string {
-	return "[" + strings.Join(items, ", ") + "]"
 }

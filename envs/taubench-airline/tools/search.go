@@ -18,15 +18,17 @@ func SearchDirectFlight(args SearchDirectFlightArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	items := make([]string, 0, rows.Len())
-	for _, r := range rows.All() {
-		hit, err := flightHit(r.String("head"), r.String("day"))
-		if err != nil {
+	out := make([]byte, 0, 512*rows.Len()+2)
+	out = append(out, '[')
+	for i, r := range rows.All() {
+		if i > 0 {
+			out = append(out, ", "...)
+		}
+		if out, err = appendHit(out, r.String("head"), r.String("day"), ""); err != nil {
 			return "", err
 		}
-		items = append(items, hit.encode())
 	}
-	return encodeList(items), nil
+	return string(append(out, ']')), nil
 }
 
 type SearchDirectFlightArgs struct {
@@ -62,7 +64,7 @@ func SearchOnestopFlight(args SearchOnestopFlightArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var items []string
+	out := []byte{'['}
 	for _, r := range rows.All() {
 		arrival := r.String("arrival")
 		date2, status2, has2 := args.Date, r.Value("bstatus"), !r.IsNull("bday")
@@ -78,22 +80,23 @@ func SearchOnestopFlight(args SearchOnestopFlightArgs) (string, error) {
 		if r.IsNull("aday") || !has2 || r.Value("astatus") != "available" || status2 != "available" {
 			continue
 		}
-		first, err := flightHit(r.String("ahead"), r.String("aday"))
-		if err != nil {
-			return "", err
-		}
-		first.set("date", jString(args.Date))
 		if r.IsNull("bday") { // B.dates[date], read even when date2 differs
 			return "", keyError(args.Date)
 		}
-		second, err := flightHit(r.String("bhead"), r.String("bday"))
-		if err != nil {
+		if len(out) > 1 {
+			out = append(out, ", "...)
+		}
+		out = append(out, '[')
+		if out, err = appendHit(out, r.String("ahead"), r.String("aday"), args.Date); err != nil {
 			return "", err
 		}
-		second.set("date", jString(date2))
-		items = append(items, "["+first.encode()+", "+second.encode()+"]")
+		out = append(out, ", "...)
+		if out, err = appendHit(out, r.String("bhead"), r.String("bday"), date2); err != nil {
+			return "", err
+		}
+		out = append(out, ']')
 	}
-	return encodeList(items), nil
+	return string(append(out, ']')), nil
 }
 
 type SearchOnestopFlightArgs struct {

@@ -25,12 +25,13 @@ func loadText(table, id string) (string, error) {
 }
 
 // load returns a record as an ordered JSON value, or nil when there is none.
+// The members stay raw json.dumps text until a tool reads them (parseLazy).
 func load(table, id string) (*jv, error) {
 	text, err := loadText(table, id)
 	if err != nil || text == "" {
 		return nil, err
 	}
-	return parseJV(text)
+	return parseLazy(text)
 }
 
 // save writes a record back as json.dumps text, and returns that text. The
