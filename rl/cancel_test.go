@@ -52,7 +52,14 @@ func TestCancelClosesEverything(t *testing.T) {
 		done <- err
 	}()
 	<-p.started
-	time.Sleep(50 * time.Millisecond) // let more rollouts reach the policy
+	for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait); time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		n := len(episodes)
+		mu.Unlock()
+		if n >= 10 { // several rollouts are mid-episode
+			break
+		}
+	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run after cancel: %v", err)
@@ -68,7 +75,7 @@ func TestCancelClosesEverything(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	if n < 2 {
+	if n < 10 {
 		t.Fatalf("only %d episodes opened before the cancel", n)
 	}
 	// Goroutines wind down asynchronously (HTTP keep-alives, timers).

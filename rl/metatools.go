@@ -63,7 +63,11 @@ func WrapCall(tools []envpkg.OpenAITool, name, args string) FunctionCall {
 	}
 	for _, t := range tools {
 		if t.Function.Name == MetaCallTool {
-			b, _ := json.Marshal(map[string]any{"tool_name": name, "arguments": json.RawMessage(args)})
+			var inner any = json.RawMessage(args)
+			if !json.Valid([]byte(args)) {
+				inner = args // passed on as a string; the engine reports it
+			}
+			b, _ := json.Marshal(map[string]any{"tool_name": name, "arguments": inner})
 			return FunctionCall{Name: MetaCallTool, Arguments: string(b)}
 		}
 	}

@@ -123,3 +123,17 @@ func TestSplitWindows(t *testing.T) {
 		t.Errorf("turn tokens not carried to their sample: %+v / %+v", got[2].TurnTokens, got[1].TurnTokens)
 	}
 }
+
+func TestWrapCall(t *testing.T) {
+	direct := []envpkg.OpenAITool{{Type: "function", Function: envpkg.OpenAIFunction{Name: "get"}}}
+	if c := rl.WrapCall(direct, "get", `{"k":1}`); c.Name != "get" || c.Arguments != `{"k":1}` {
+		t.Errorf("direct: %+v", c)
+	}
+	meta := rl.MetaTools()
+	if c := rl.WrapCall(meta, "get", `{"k":1}`); c.Name != "call_tool" || c.Arguments != `{"arguments":{"k":1},"tool_name":"get"}` {
+		t.Errorf("meta: %+v", c)
+	}
+	if c := rl.WrapCall(meta, "get", `{"k":`); c.Arguments != `{"arguments":"{\"k\":","tool_name":"get"}` {
+		t.Errorf("meta, bad JSON: %+v", c)
+	}
+}
