@@ -3,18 +3,18 @@ module github.com/wasmenv/wasmenv
 go 1.26.8
 
 require (
-	github.com/bytecodealliance/wasmtime-go/v39 v39.0.1
+	github.com/bytecodealliance/wasmtime-go/v39 v39.0.1 // runtime, only with -tags wasmtime (cgo, bundles libwasmtime)
 	github.com/cespare/xxhash/v2 v2.3.0
-	github.com/coder/websocket v1.8.15
+	github.com/coder/websocket v1.8.15 // serve: OpenEnv /ws and /mcp WebSockets
 	github.com/klauspost/compress v1.20.3
-	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/ncruces/go-sqlite3 v0.35.6
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // serve: MCP endpoint
+	github.com/ncruces/go-sqlite3 v0.35.6 // vfs/mvcc, runtime, compiler: SQLite compiled to wasm, run by wazero
 	github.com/parquet-go/parquet-go v0.32.0 // rl: Parquet trajectory export
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/tetratelabs/wazero v1.12.0
 	golang.org/x/text v0.42.0
-	gonum.org/v1/plot v0.17.0
+	gonum.org/v1/plot v0.17.0 // internal/bench: benchmark plots (pulls fonts, latex, pdf, image)
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -186,7 +186,7 @@ func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.
 	}
 	res, err := e.ep.Call(ctx, name, rawArgs(args))
 	<-s.slots
-	s.stats.lat.observe(time.Since(start))
+	s.stats.lat.Observe(time.Since(start))
 	s.stats.calls.Add(1)
 	if err != nil {
 		return res, episodeError(e.id, err)

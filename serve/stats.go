@@ -1,72 +1,11 @@
 package serve
 
 import (
-	"math/bits"
 	"sync/atomic"
 	"time"
+
+	"github.com/wasmenv/wasmenv/internal/hist"
 )
-
-// hist is a lock-free latency histogram: 4 buckets per power of two of
-// nanoseconds, so a percentile is within 19% of the true value.
-type hist struct {
-	b   [64 * 4]atomic.Int64
-	n   atomic.Int64
-	sum atomic.Int64
-}
-
-func bucketOf(ns int64) int {
-	if ns < 4 {
-		return int(max(ns, 0))
-	}
-	u := uint64(ns)
-	l := bits.Len64(u) // >= 3
-	sub := (u >> (l - 3)) & 3
-	return (l-1)*4 + int(sub)
-}
-
-// bucketHigh is the upper bound of a bucket, in ns.
-func bucketHigh(i int) int64 {
-	if i < 8 {
-		return int64(i)
-	}
-	l := i/4 + 1
-	sub := uint64(i % 4)
-	return int64((4+sub+1)<<(l-3)) - 1
-}
-
-func (h *hist) observe(d time.Duration) {
-	ns := int64(d)
-	h.b[bucketOf(ns)].Add(1)
-	h.n.Add(1)
-	h.sum.Add(ns)
-}
-
-// quantiles returns the given quantiles in milliseconds.
-func (h *hist) quantiles(qs ...float64) []float64 {
-	var counts [len(hist{}.b)]int64
-	var total int64
-	for i := range h.b {
-		counts[i] = h.b[i].Load()
-		total += counts[i]
-	}
-	out := make([]float64, len(qs))
-	if total == 0 {
-		return out
-	}
-	for j, q := range qs {
-		want := int64(q*float64(total) + 0.5)
-		want = min(max(want, 1), total)
-		var c int64
-		for i, n := range counts {
-			c += n
-			if c >= want {
-				out[j] = float64(bucketHigh(i)) / 1e6
-				break
-			}
-		}
-	}
-	return out
-}
 
 type stats struct {
 	start    time.Time
@@ -80,7 +19,7 @@ type stats struct {
 	reaped   atomic.Int64
 	rejected atomic.Int64
 	panics   atomic.Int64
-	lat      hist
+	lat      hist.Hist
 }
 
 func newStats() *stats { return &stats{start: time.Now()} }
@@ -114,10 +53,10 @@ type LatencySnapshot struct {
 }
 
 func (s *stats) snapshot(episodes, maxEpisodes int) Snapshot {
-	q := s.lat.quantiles(0.5, 0.9, 0.99, 0.999)
+	q := s.lat.Quantiles(0.5, 0.9, 0.99, 0.999)
 	var mean float64
-	if n := s.lat.n.Load(); n > 0 {
-		mean = float64(s.lat.sum.Load()) / float64(n) / 1e6
+	if n := s.lat.N(); n > 0 {
+		mean = s.lat.MeanMs()
 	}
 	return Snapshot{
 		UptimeS: time.Since(s.start).Seconds(), Episodes: episodes, MaxEpisodes: maxEpisodes,

@@ -7,14 +7,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wasmenv/wasmenv/internal/loadgen"
 	"github.com/wasmenv/wasmenv/runtime"
-	"github.com/wasmenv/wasmenv/serve"
 )
 
 func init() { register(serveBenchCmd) }
 
 func serveBenchCmd() *cobra.Command {
-	var o serve.BenchOptions
+	var o loadgen.Options
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "serve-bench [BUNDLE]",
@@ -38,7 +38,7 @@ func serveBenchCmd() *cobra.Command {
 				defer e.Close()
 				envs = append(envs, e)
 			}
-			res, err := serve.Bench(cmd.Context(), envs, o)
+			res, err := loadgen.Run(cmd.Context(), envs, o)
 			if err != nil {
 				return err
 			}

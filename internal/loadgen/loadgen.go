@@ -1,4 +1,4 @@
-package serve
+package loadgen
 
 import (
 	"bytes"
@@ -15,11 +15,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/wasmenv/wasmenv/internal/hist"
 	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/serve"
 )
 
-// BenchOptions configure Bench.
-type BenchOptions struct {
+// Options configure Run.
+type Options struct {
 	Episodes int           // concurrent episodes, one client worker each (1000)
 	Calls    int64         // total tool calls (1,000,000)
 	Duration time.Duration // stop early after this long (5m)
@@ -32,32 +34,32 @@ type BenchOptions struct {
 	Token string
 }
 
-// BenchResult is what Bench measured. Latency is seen by the client: from
+// Result is what Run measured. Latency is seen by the client: from
 // sending a call to having read its response.
-type BenchResult struct {
-	Episodes      int             `json:"episodes"`
-	Calls         int64           `json:"calls"`
-	Errors        int64           `json:"errors"`
-	Seconds       float64         `json:"seconds"`
-	CallsPerSec   float64         `json:"calls_per_s"`
-	CPUSeconds    float64         `json:"cpu_s"`           // process CPU (client and server) during the calls
-	CPUPerCall    float64         `json:"cpu_us_per_call"` // CPUSeconds / Calls, in µs
-	Latency       LatencySnapshot `json:"latency_ms"`
-	Server        *Snapshot       `json:"server,omitempty"`
-	GoroutinesIn  int             `json:"goroutines_before"`
-	GoroutinesOut int             `json:"goroutines_after"`
-	FDsIn         int             `json:"fds_before"`
-	FDsOut        int             `json:"fds_after"`
-	EpisodesLeft  int             `json:"episodes_left"`
-	Leaks         []string        `json:"leaks,omitempty"`
+type Result struct {
+	Episodes      int                   `json:"episodes"`
+	Calls         int64                 `json:"calls"`
+	Errors        int64                 `json:"errors"`
+	Seconds       float64               `json:"seconds"`
+	CallsPerSec   float64               `json:"calls_per_s"`
+	CPUSeconds    float64               `json:"cpu_s"`           // process CPU (client and server) during the calls
+	CPUPerCall    float64               `json:"cpu_us_per_call"` // CPUSeconds / Calls, in µs
+	Latency       serve.LatencySnapshot `json:"latency_ms"`
+	Server        *serve.Snapshot       `json:"server,omitempty"`
+	GoroutinesIn  int                   `json:"goroutines_before"`
+	GoroutinesOut int                   `json:"goroutines_after"`
+	FDsIn         int                   `json:"fds_before"`
+	FDsOut        int                   `json:"fds_after"`
+	EpisodesLeft  int                   `json:"episodes_left"`
+	Leaks         []string              `json:"leaks,omitempty"`
 }
 
-// Bench runs a closed-loop load test over loopback HTTP: Episodes workers,
+// Run runs a closed-loop load test over loopback HTTP: Episodes workers,
 // each with its own episode and keep-alive connection, issue calls until
 // Calls are done or Duration passes. Afterwards it deletes the episodes,
 // stops the server it started, and checks that goroutines, file
 // descriptors and episodes went back to where they were.
-func Bench(ctx context.Context, envs []*runtime.Env, o BenchOptions) (*BenchResult, error) {
+func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 	if o.Episodes <= 0 {
 		o.Episodes = 1000
 	}
@@ -73,14 +75,14 @@ func Bench(ctx context.Context, envs []*runtime.Env, o BenchOptions) (*BenchResu
 	if o.Args == "" {
 		o.Args = "{}"
 	}
-	res := &BenchResult{Episodes: o.Episodes, GoroutinesIn: goruntime.NumGoroutine(), FDsIn: countFDs()}
+	res := &Result{Episodes: o.Episodes, GoroutinesIn: goruntime.NumGoroutine(), FDsIn: countFDs()}
 
 	base := o.URL
-	var srv *Server
+	var srv *serve.Server
 	var hs *http.Server
 	if base == "" {
 		var err error
-		srv, err = New(envs, Options{MaxEpisodes: o.Episodes + 16, MaxGroup: o.Episodes, IdleTimeout: -1, Token: o.Token})
+		srv, err = serve.New(envs, serve.Options{MaxEpisodes: o.Episodes + 16, MaxGroup: o.Episodes, IdleTimeout: -1, Token: o.Token})
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +120,9 @@ func Bench(ctx context.Context, envs []*runtime.Env, o BenchOptions) (*BenchResu
 	b, code, err := do("POST", "/v1/episodes", create)
 	var ids []string
 	if err == nil && code == http.StatusCreated {
-		var cr createResp
+		var cr struct {
+			Episodes []string `json:"episodes"`
+		}
 		err = json.Unmarshal(b, &cr)
 		ids = cr.Episodes
 	} else if err == nil {
@@ -130,7 +134,7 @@ func Bench(ctx context.Context, envs []*runtime.Env, o BenchOptions) (*BenchResu
 		var left atomic.Int64
 		left.Store(o.Calls)
 		var done, errs atomic.Int64
-		var lat hist
+		var lat hist.Hist
 		var firstErr atomic.Value
 		deadline := time.Now().Add(o.Duration)
 		cpu0 := cpuSeconds()
@@ -147,7 +151,7 @@ func Bench(ctx context.Context, envs []*runtime.Env, o BenchOptions) (*BenchResu
 						return
 					}
 					rb, code, err := do("POST", path, body)
-					lat.observe(time.Since(t))
+					lat.Observe(time.Since(t))
 					done.Add(1)
 					if err == nil && (code != http.StatusOK || !bytes.Contains(rb, []byte(`"is_error":false`))) {
 						err = fmt.Errorf("HTTP %d: %.200s", code, rb)
@@ -167,11 +171,9 @@ func Bench(ctx context.Context, envs []*runtime.Env, o BenchOptions) (*BenchResu
 			res.CPUPerCall = res.CPUSeconds / float64(res.Calls) * 1e6
 		}
 		res.CallsPerSec = float64(res.Calls) / res.Seconds
-		q := lat.quantiles(0.5, 0.9, 0.99, 0.999)
-		res.Latency = LatencySnapshot{P50: q[0], P90: q[1], P99: q[2], P999: q[3]}
-		if n := lat.n.Load(); n > 0 {
-			res.Latency.Mean = float64(lat.sum.Load()) / float64(n) / 1e6
-		}
+		q := lat.Quantiles(0.5, 0.9, 0.99, 0.999)
+		res.Latency = serve.LatencySnapshot{P50: q[0], P90: q[1], P99: q[2], P999: q[3]}
+		res.Latency.Mean = lat.MeanMs()
 		if e, ok := firstErr.Load().(string); ok {
 			res.Leaks = append(res.Leaks, "first call error: "+e)
 		}
@@ -185,7 +187,7 @@ func Bench(ctx context.Context, envs []*runtime.Env, o BenchOptions) (*BenchResu
 		}
 	}
 	if b, code, err2 := do("GET", "/stats", nil); err2 == nil && code == http.StatusOK {
-		var snap Snapshot
+		var snap serve.Snapshot
 		if json.Unmarshal(b, &snap) == nil {
 			res.Server, res.EpisodesLeft = &snap, snap.Episodes
 		}

@@ -43,7 +43,7 @@ func (w *workload) mix(r *rand.Rand) *Op {
 
 var statuses = []string{"pending", "shipped", "delivered", "cancelled"}
 
-// benchenvWorkload is the workload on testdata/benchenv (8,000 orders of
+// benchenvWorkload is the workload on bench/testdata/benchenv (8,000 orders of
 // 1,000 users).
 func benchenvWorkload() *workload {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -68,7 +68,7 @@ func benchenvWorkload() *workload {
 	return w
 }
 
-// isBenchenv tells whether b is testdata/benchenv (its tools are known).
+// isBenchenv tells whether b is bench/testdata/benchenv (its tools are known).
 func isBenchenv(b *envpkg.Bundle) bool {
 	if b.Manifest.Name != "benchenv" {
 		return false

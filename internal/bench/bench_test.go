@@ -38,7 +38,7 @@ func TestRunReportsEveryFigure(t *testing.T) {
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "benchenv.wasm")
-	if _, err := compiler.BuildFile(context.Background(), "testdata/benchenv", path, compiler.Options{}); err != nil {
+	if _, err := compiler.BuildFile(context.Background(), "../../bench/testdata/benchenv", path, compiler.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Run(context.Background(), path, Config{Episodes: 10, Duration: 30 * time.Millisecond, Sizes: []int64{1 << 20}})

@@ -18,7 +18,7 @@ func TestRunOnTheStoreBundle(t *testing.T) {
 		t.Skip("builds the store bundle and runs every measurement")
 	}
 	path := filepath.Join(t.TempDir(), "store.wasm")
-	if _, err := compiler.BuildFile(context.Background(), "../envs/store", path, compiler.Options{}); err != nil {
+	if _, err := compiler.BuildFile(context.Background(), "../../envs/store", path, compiler.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := Run(context.Background(), path, Config{Episodes: 4, Duration: 20 * time.Millisecond, Sizes: []int64{1 << 20}})

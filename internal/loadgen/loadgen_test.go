@@ -1,4 +1,4 @@
-package serve
+package loadgen
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/internal/testcache"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -14,15 +16,23 @@ import (
 // HTTP, many episodes, and the leak checks. WASMENV_BENCH_CALLS and
 // WASMENV_BENCH_EPISODES make it bigger.
 func TestBenchSmall(t *testing.T) {
-	env := miniEnv(t)
-	o := BenchOptions{Episodes: 100, Calls: 5000}
+	b, err := compiler.Build(context.Background(), "../../testdata/envs/mini", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.LoadBundle(context.Background(), b, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	o := Options{Episodes: 100, Calls: 5000}
 	if n, err := strconv.Atoi(os.Getenv("WASMENV_BENCH_CALLS")); err == nil {
 		o.Calls = int64(n)
 	}
 	if n, err := strconv.Atoi(os.Getenv("WASMENV_BENCH_EPISODES")); err == nil {
 		o.Episodes = n
 	}
-	res, err := Bench(context.Background(), []*runtime.Env{env}, o)
+	res, err := Run(context.Background(), []*runtime.Env{env}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,3 +49,5 @@ func TestBenchSmall(t *testing.T) {
 		t.Fatalf("calls %d errors %d leaks %v", res.Calls, res.Errors, res.Leaks)
 	}
 }
+
+func TestMain(m *testing.M) { testcache.Main(m) }

@@ -18,7 +18,7 @@
 //
 // Baseline steps run the tool's SQL directly on the host (no sandbox, no
 // schema validation): what a Python tool function over sqlite3 does. They
-// exist only for the benchmark environment in testdata/benchenv, whose
+// exist only for the benchmark environment in bench/testdata/benchenv, whose
 // tools this package knows; on another bundle the workload is the bundle's
 // ground-truth task calls (those without a setup that succeed on the
 // initial state) and the baselines report resets only. Replayed outside

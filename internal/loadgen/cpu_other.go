@@ -1,5 +1,5 @@
 //go:build !unix
 
-package serve
+package loadgen
 
 func cpuSeconds() float64 { return 0 }
