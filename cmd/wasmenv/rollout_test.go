@@ -3,9 +3,13 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -86,5 +90,67 @@ func TestRollout(t *testing.T) {
 		if strings.Contains(e.Name(), ".tmp") {
 			t.Errorf("temporary file left: %s", e.Name())
 		}
+	}
+}
+
+// --policy openai with --user openai, both against one replay server on
+// 127.0.0.1 (told apart by model), drive a conversational run from flags.
+func TestRolloutOpenAIUser(t *testing.T) {
+	load := func(name string) []json.RawMessage {
+		b, err := os.ReadFile(filepath.Join("..", "..", "rl", "openai", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []json.RawMessage
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	agent, user := load("convo_agent.json"), load("convo_user.json")
+	var mu sync.Mutex
+	models := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model    string `json:"model"`
+			Messages []struct {
+				Role string `json:"role"`
+			} `json:"messages"`
+		}
+		if json.NewDecoder(r.Body).Decode(&req) != nil || r.Header.Get("Authorization") != "Bearer sk-cli" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		n := 0
+		for _, m := range req.Messages {
+			if m.Role == "assistant" {
+				n++
+			}
+		}
+		mu.Lock()
+		models[req.Model]++
+		mu.Unlock()
+		script := agent
+		if req.Model == "sim-user" {
+			script = user
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(script[min(n, len(script)-1)])
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store.wasm")
+	if _, stderr, code := run(t, "", "build", "--example", "store", "-o", store); code != 0 {
+		t.Fatal(stderr)
+	}
+	out := filepath.Join(dir, "convo.jsonl")
+	cmd := exec.Command(bin, "rollout", store, "--policy", "openai", "--model", "agent", "--user", "openai",
+		"--user-model", "sim-user", "--tasks", "cancel-pending-order-mistake", "--group", "2", "-o", out, "-q")
+	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.URL+"/v1", "OPENAI_API_KEY=sk-cli")
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "success rate 100.0%") || !strings.Contains(string(b), "user_stop=2") {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if models["agent"] != 12 || models["sim-user"] != 8 {
+		t.Errorf("requests per model: %v", models)
 	}
 }
