@@ -296,7 +296,8 @@ func canonJSON(raw json.RawMessage) []byte {
 }
 
 // containsToken reports whether id occurs in s as a whole token: not
-// inside a longer run of letters and digits ("1479" is not in "14790").
+// inside a longer run of letters, digits, '-' and '_' ("1479" is not in
+// "14790", "978" is not in the ISBN "978-0009061").
 func containsToken(s, id string) bool {
 	for i := 0; ; {
 		j := strings.Index(s[i:], id)
@@ -312,5 +313,5 @@ func containsToken(s, id string) bool {
 }
 
 func isAlnum(b byte) bool {
-	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80 || b == '-' || b == '_' 
 }

@@ -47,6 +47,9 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 	spec := &Spec{Files: map[string][]byte{}, Model: m}
 	for _, t := range m.Tables {
 		tools := g.tableTools(t)
+		for _, tl := range tools {
+			uniqueParams(tl)
+		}
 		spec.Tools = append(spec.Tools, tools...)
 	}
 	for _, t := range m.Tables {
@@ -74,8 +77,15 @@ type gen struct {
 }
 
 func (g *gen) newTool(snake string, kind Kind, t *dbmodel.Table, doc string) *Tool {
-	goName := camel(g.toolNames.unique(snake, "tool"))
-	return &Tool{Name: snakeCase(goName), goName: goName, Kind: kind, Table: t.Name, Doc: doc}
+	// Unique as the compiler will name it (snakeCase of the Go name), which
+	// can merge one-letter words: a_b and ab are both "ab".
+	for {
+		goName := camel(g.toolNames.unique(snake, "tool"))
+		if name := snakeCase(goName); !g.toolNames["="+name] {
+			g.toolNames["="+name] = true
+			return &Tool{Name: name, goName: goName, Kind: kind, Table: t.Name, Doc: doc}
+		}
+	}
 }
 
 // param makes the parameter for column c of table t.
@@ -355,4 +365,30 @@ func derefOr(s *string) string {
 func nonDeterministicDefault(d string) bool {
 	u := strings.ToUpper(d)
 	return strings.Contains(u, "CURRENT_") || strings.Contains(u, "NOW") || strings.Contains(u, "RANDOM")
+}
+
+// uniqueParams renames a parameter whose name an earlier one took (a
+// column called "limit" next to the page size).
+func uniqueParams(t *Tool) {
+	seen := map[string]bool{}
+	goSeen := map[string]bool{}
+	fixed := func(p *Param) bool { // the generated code names these fields
+		return p.Op == OpLimit || p.Op == OpOffset || p.Op == OpSort || p.Op == OpDesc
+	}
+	for i := range t.Params {
+		if p := &t.Params[i]; fixed(p) {
+			seen[p.Name], goSeen[p.goName] = true, true
+		}
+	}
+	for i := range t.Params {
+		p := &t.Params[i]
+		if fixed(p) {
+			continue
+		}
+		for seen[p.Name] || goSeen[p.goName] {
+			p.Name += "_value"
+			p.goName = camel(p.Name)
+		}
+		seen[p.Name], goSeen[p.goName] = true, true
+	}
 }

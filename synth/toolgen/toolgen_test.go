@@ -1,0 +1,82 @@
+package toolgen
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/internal/testcache"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/emit"
+)
+
+func TestMain(m *testing.M) { testcache.Main(m) }
+
+func TestNamesRoundTrip(t *testing.T) {
+	for in, want := range map[string]string{"Order Items": "order_items", "customerID": "customerid", "t-2": "t2",
+		"生产": "", "2024_sales": "n2024_sales", "a__b": "a_b", "Größe": "gr_e"} {
+		got := ident(in)
+		if got != want {
+			t.Errorf("ident(%q) = %q, want %q", in, got, want)
+		}
+		// The compiler names a tool snakeCase(GoName); that name must be
+		// stable (one-letter words merge: a_b → AB → ab → Ab → ab).
+		if n := snakeCase(camel(got)); got != "" && snakeCase(camel(n)) != n {
+			t.Errorf("%q: tool name %q is not stable", got, n)
+		}
+	}
+}
+
+// TestOddNames: tables and columns named with spaces, digits and non-ASCII
+// letters still give valid, unique tool and parameter names.
+func TestOddNames(t *testing.T) {
+	col := func(name string, k dbmodel.Kind, pk int) *dbmodel.Column {
+		return &dbmodel.Column{Name: name, Kind: k, PK: pk, NotNull: pk > 0}
+	}
+	m := &dbmodel.Model{Tables: []*dbmodel.Table{
+		{Name: "生产", PrimaryKey: []string{"id"}, Columns: []*dbmodel.Column{col("id", dbmodel.Integer, 1), col("名前", dbmodel.Text, 0), col("名 前", dbmodel.Text, 0)}},
+		{Name: "Order Items", PrimaryKey: []string{"Order ID", "line"}, Columns: []*dbmodel.Column{col("Order ID", dbmodel.Text, 1), col("line", dbmodel.Integer, 2), col("qty", dbmodel.Integer, 0),
+			{Name: "offset", Kind: dbmodel.Text, Enum: []string{"a", "b"}}, {Name: "sort_by", Kind: dbmodel.Text, Enum: []string{"x", "y"}}}},
+	}}
+	spec, err := Generate(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	seen := map[string]bool{}
+	for _, tl := range spec.Tools {
+		if !valid.MatchString(tl.Name) || seen[tl.Name] {
+			t.Errorf("tool name %q", tl.Name)
+		}
+		seen[tl.Name] = true
+		params := map[string]bool{}
+		for _, p := range tl.Params {
+			if !valid.MatchString(p.Name) || params[p.Name] {
+				t.Errorf("%s: parameter name %q", tl.Name, p.Name)
+			}
+			params[p.Name] = true
+		}
+	}
+	// And the source compiles.
+	dir := filepath.Join(t.TempDir(), "env")
+	if err := emit.Write(dir, &emit.Env{Name: "odd", Schema: emit.SchemaSQL(m, nil), Tools: spec.Files}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := compiler.Build(context.Background(), dir, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Manifest.Tools) != len(spec.Tools) {
+		t.Errorf("built %d tools, spec has %d", len(b.Manifest.Tools), len(spec.Tools))
+	}
+	for i, tl := range b.Manifest.Tools {
+		if !seen[tl.Name] {
+			t.Errorf("built tool %d is %q, not in the spec", i, tl.Name)
+		}
+	}
+	if spec.Tool("get_order_item") == nil || spec.Tool("get_order_item").Param("order_id") == nil {
+		t.Errorf("composite key tool: %+v", spec.Tool("get_order_item"))
+	}
+}
