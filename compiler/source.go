@@ -41,6 +41,7 @@ type limitsYAML struct {
 	CallTimeout    string `yaml:"call_timeout"`
 	MemoryMB       int    `yaml:"memory_mb"`
 	MaxOutputBytes int    `yaml:"max_output_bytes"`
+	MaxWriteMB     int    `yaml:"max_write_mb"`
 }
 
 type exportYAML struct {
@@ -135,6 +136,12 @@ func loadSource(dir string) (*source, error) {
 			return nil, errAt(at("limits", "max_output_bytes"), "limits.max_output_bytes: %d is out of range (1 to %d)", y.Limits.MaxOutputBytes, envpkg.MaxOutputBytesCap)
 		}
 		m.Limits.MaxOutputBytes = y.Limits.MaxOutputBytes
+	}
+	if y.Limits.MaxWriteMB != 0 {
+		if y.Limits.MaxWriteMB < 1 || y.Limits.MaxWriteMB > envpkg.MaxWriteMB {
+			return nil, errAt(at("limits", "max_write_mb"), "limits.max_write_mb: %d is out of range (1 to %d)", y.Limits.MaxWriteMB, envpkg.MaxWriteMB)
+		}
+		m.Limits.MaxWriteMB = y.Limits.MaxWriteMB
 	}
 	// export keeps the author's order, so it is read from the node.
 	if y.Export.Kind == yaml.MappingNode {

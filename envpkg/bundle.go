@@ -322,6 +322,7 @@ const (
 	MaxMemoryMB       = 4096
 	MaxCallTimeoutMS  = 10 * 60 * 1000 // 10 minutes
 	MaxOutputBytesCap = 64 << 20       // 64 MiB
+	MaxWriteMB        = 4096
 )
 
 // ValidEnvName reports whether s can name an environment: 1 to 64
@@ -363,9 +364,9 @@ func validateManifest(m *Manifest) error {
 	}
 	l := m.Limits
 	if l.CallTimeoutMS <= 0 || l.CallTimeoutMS > MaxCallTimeoutMS || l.MemoryMB <= 0 || l.MemoryMB > MaxMemoryMB ||
-		l.MaxOutputBytes <= 0 || l.MaxOutputBytes > MaxOutputBytesCap {
-		return corrupt("manifest: limits out of range: call_timeout %d ms (1 ms to 10 minutes), memory_mb %d (1 to %d), max_output_bytes %d (1 to %d)",
-			l.CallTimeoutMS, l.MemoryMB, MaxMemoryMB, l.MaxOutputBytes, MaxOutputBytesCap)
+		l.MaxOutputBytes <= 0 || l.MaxOutputBytes > MaxOutputBytesCap || l.MaxWriteMB < 0 || l.MaxWriteMB > MaxWriteMB {
+		return corrupt("manifest: limits out of range: call_timeout %d ms (1 ms to 10 minutes), memory_mb %d (1 to %d), max_output_bytes %d (1 to %d), max_write_mb %d (0 to %d)",
+			l.CallTimeoutMS, l.MemoryMB, MaxMemoryMB, l.MaxOutputBytes, MaxOutputBytesCap, l.MaxWriteMB, MaxWriteMB)
 	}
 	return nil
 }

@@ -75,6 +75,9 @@ type Limits struct {
 	CallTimeoutMS  int64 `json:"call_timeout_ms"`
 	MemoryMB       int   `json:"memory_mb"`
 	MaxOutputBytes int   `json:"max_output_bytes"`
+	// MaxWriteMB bounds how much an episode's database may grow over its
+	// initial state (0: the runtime's default, see runtime.Options).
+	MaxWriteMB int `json:"max_write_mb,omitempty"`
 }
 
 // DefaultLimits are used where env.yaml says nothing.

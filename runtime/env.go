@@ -37,6 +37,10 @@ type Options struct {
 	MaxCallTimeout time.Duration
 	MaxMemoryMB    int
 	MaxOutputBytes int
+	// MaxWriteMB is the default write budget of an episode (how far its
+	// database may grow over its initial state) and the cap on a bundle's
+	// max_write_mb (default 256 MiB, at most 4096).
+	MaxWriteMB int
 	// SQLTimeout bounds each piece of bundle SQL run outside tool calls:
 	// a task's setup, each check, the export views of a diff or state hash
 	// (default 10s, at most 10m).

@@ -59,6 +59,8 @@ type Episode struct {
 	closed    bool
 	lost      bool // SQLite rolled the transaction back (out of memory): see guard
 	logged    int  // guest log bytes of the running call (logAllowed)
+	budget    writeBudget
+	diffMax   int // stop a diff past this many bytes (DiffAndHashUpTo); 0: no limit
 }
 
 type guestStmt struct {
@@ -163,6 +165,7 @@ func (ep *Episode) Close() error {
 	defer mvcc.Delete(ep.name) // the episode's pages: freed whatever happens below
 	if ep.conn != nil {
 		ep.clearStmts() // each statement on its own: one failing must not keep the others open
+		ep.closeBudget()
 		for _, s := range []*sqlite3.Stmt{ep.spBegin, ep.spCommit, ep.spUndo, ep.rollback, ep.begin} {
 			if s != nil {
 				catchOOM(s.Close)
@@ -327,6 +330,10 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 	if status != wire.CallOK {
 		ep.undo()
 		return failed(callOutcome(status, c.refused), "%s", out), nil
+	}
+	if r, over := ep.overBudget(); over {
+		ep.undo()
+		return r, nil
 	}
 	if err := ep.spCommit.Exec(); err != nil {
 		ep.undo()

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"time"
 	"unsafe"
 
@@ -30,6 +31,7 @@ func capLimits(l envpkg.Limits, o Options) envpkg.Limits {
 		CallTimeoutMS:  clamp(l.CallTimeoutMS, d.CallTimeoutMS, envpkg.MaxCallTimeoutMS, capMS),
 		MemoryMB:       int(clamp(int64(l.MemoryMB), int64(d.MemoryMB), envpkg.MaxMemoryMB, int64(o.MaxMemoryMB))),
 		MaxOutputBytes: int(clamp(int64(l.MaxOutputBytes), int64(d.MaxOutputBytes), envpkg.MaxOutputBytesCap, int64(o.MaxOutputBytes))),
+		MaxWriteMB:     int(clamp(int64(l.MaxWriteMB), int64(cmp.Or(o.MaxWriteMB, defaultWriteMB)), envpkg.MaxWriteMB, int64(o.MaxWriteMB))),
 	}
 }
 
@@ -40,12 +42,13 @@ type Limits struct {
 	MaxOutputBytes int           `json:"max_output_bytes"`
 	SQLTimeout     time.Duration `json:"sql_timeout"`
 	SQLMemoryMB    int           `json:"sql_memory_mb"`
+	MaxWriteMB     int           `json:"max_write_mb"`
 }
 
 // Limits reports the limits the environment runs under.
 func (e *Env) Limits() Limits {
 	return Limits{CallTimeout: e.callTimeout, MemoryMB: e.limits.MemoryMB, MaxOutputBytes: e.limits.MaxOutputBytes,
-		SQLTimeout: e.sqlTimeout, SQLMemoryMB: e.sqlMemoryMB}
+		SQLTimeout: e.sqlTimeout, SQLMemoryMB: e.sqlMemoryMB, MaxWriteMB: e.limits.MaxWriteMB}
 }
 
 // sharedString views the bundle's database as a string without copying it:

@@ -18,17 +18,20 @@ const (
 	OutcomeOutOfMemory Outcome = "out_of_memory" // environment: the guest ran out of memory
 	OutcomeTrap        Outcome = "trap"          // environment: panic, wasm trap, runtime error, oversized output
 	OutcomeRefusedSQL  Outcome = "refused_sql"   // environment: tool code issued SQL the sandbox forbids
+	OutcomeQuota       Outcome = "quota"         // agent's doing: the call would take the episode past its write budget
 )
 
 // AgentFault reports whether the agent caused the outcome (a tool it does
 // not have, arguments that do not fit the tool's schema).
-func (o Outcome) AgentFault() bool { return o == OutcomeUnknownTool || o == OutcomeInvalidArgs }
+func (o Outcome) AgentFault() bool {
+	return o == OutcomeUnknownTool || o == OutcomeInvalidArgs || o == OutcomeQuota
+}
 
 // EnvFault reports whether the environment failed: the call says nothing
 // about the agent. A tool error is neither: it is the tool's answer.
 func (o Outcome) EnvFault() bool {
 	switch o {
-	case OutcomeOK, OutcomeToolError, OutcomeUnknownTool, OutcomeInvalidArgs, "":
+	case OutcomeOK, OutcomeToolError, OutcomeUnknownTool, OutcomeInvalidArgs, OutcomeQuota, "":
 		return false
 	}
 	return true

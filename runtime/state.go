@@ -155,7 +155,7 @@ func (ep *Episode) Diff() (d Diff, err error) {
 }
 
 func (ep *Episode) diff() (Diff, error) {
-	d := Diff{}
+	d, size := Diff{}, 0
 	for i := range ep.env.views {
 		v := &ep.env.views[i]
 		if !ep.viewTouched(v) {
@@ -183,6 +183,10 @@ func (ep *Episode) diff() (Diff, error) {
 				d[v.name] = map[string]json.RawMessage{}
 			}
 			d[v.name][key] = rec
+			if size += len(key) + len(rec) + 8; ep.diffMax > 0 && size > ep.diffMax {
+				stmt.Reset()
+				return nil, fmt.Errorf("%w: over %d bytes", ErrDiffTooLarge, ep.diffMax)
+			}
 		}
 		err = stmt.Err()
 		stmt.Reset()

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"net/http"
 	"time"
@@ -344,7 +345,11 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	d, hash, err := e.ep.DiffAndHash()
+	d, hash, err := e.ep.DiffAndHashUpTo(s.opts.MaxResponseBytes)
+	if errors.Is(err, runtime.ErrDiffTooLarge) {
+		writeError(w, errf(http.StatusRequestEntityTooLarge, "too_large", "the diff is over the limit of %d bytes", s.opts.MaxResponseBytes))
+		return
+	}
 	if err != nil {
 		writeError(w, stateError("diff_failed", "diff", err))
 		return

@@ -58,6 +58,9 @@ type Options struct {
 	ReadHeaderTimeout time.Duration
 	WSIdleTimeout     time.Duration
 	MaxWebSockets     int
+	// MaxMemoryBytes refuses new episodes (429) while the process's
+	// resident memory is over it, before the machine swaps; 0: no cap.
+	MaxMemoryBytes int64
 }
 
 func (o *Options) defaults() {
@@ -276,6 +279,10 @@ func (s *Server) newGroup(envName, task string, seed int64, n, maxSteps int) ([]
 	}
 	if maxSteps == 0 {
 		maxSteps = s.opts.MaxSteps
+	}
+	if err := s.memoryCheck(); err != nil {
+		s.stats.rejected.Add(1)
+		return nil, err
 	}
 	if !s.table.reserve(n) {
 		s.stats.rejected.Add(1)

@@ -1,0 +1,42 @@
+package serve
+
+import (
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// memoryCheck refuses a new episode while the process's resident memory is
+// over Options.MaxMemoryBytes.
+func (s *Server) memoryCheck() error {
+	if s.opts.MaxMemoryBytes <= 0 {
+		return nil
+	}
+	rss := residentBytes()
+	if rss <= s.opts.MaxMemoryBytes {
+		return nil
+	}
+	e := errf(http.StatusTooManyRequests, "memory", "the server uses %d MiB, over its memory cap of %d MiB; retry later or delete episodes",
+		rss>>20, s.opts.MaxMemoryBytes>>20)
+	e.retryAfter = 1
+	return e
+}
+
+// residentBytes is the process's resident set size (Linux /proc), or 0
+// where it cannot be read.
+func residentBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
+}
