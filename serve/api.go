@@ -2,8 +2,8 @@ package serve
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 
