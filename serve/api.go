@@ -86,7 +86,7 @@ func (s *Server) createEpisodes(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("n must be positive"))
 		return
 	}
-	eps, err := s.newGroup(req.Env, req.Task, req.Seed, req.N, req.MaxSteps)
+	eps, err := s.newGroup(r.Context(), req.Env, req.Task, req.Seed, req.N, req.MaxSteps)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -134,7 +134,7 @@ func (s *Server) getEpisode(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) deleteEpisode(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	e := s.table.get(id)
+	e := s.get(r.Context(), id)
 	if e == nil || !s.table.remove(id) {
 		writeError(w, errNoEpisode(id))
 		return

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"strings"
@@ -66,7 +67,7 @@ func FuzzHandlers(f *testing.F) {
 	}
 	defer srv.Close()
 	f.Fuzz(func(t *testing.T, route uint8, body string) {
-		eps, err := srv.newGroup("", "delete-a", 0, 1, 3)
+		eps, err := srv.newGroup(context.Background(), "", "delete-a", 0, 1, 3)
 		if err != nil {
 			t.Fatal(err)
 		}

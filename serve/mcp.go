@@ -15,7 +15,7 @@ type mcpEpisodeKey struct{}
 // so nothing outlives a request and a deleted episode leaves nothing behind.
 func (s *Server) serveMCP(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	e := s.table.get(id)
+	e := s.get(r.Context(), id)
 	if e == nil {
 		writeError(w, errNoEpisode(id))
 		return

@@ -54,7 +54,7 @@ func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, 
 		return nil, oeResult{}, errResultFormat(req.ResultFormat)
 	}
 	if req.EpisodeID != "" {
-		if e := s.table.get(req.EpisodeID); e != nil && (req.Env == "" || req.Env == e.env.Name()) &&
+		if e := s.get(ctx, req.EpisodeID); e != nil && (req.Env == "" || req.Env == e.env.Name()) &&
 			(req.Task == "" || e.task == req.Task) {
 			e, release, err := s.use(ctx, req.EpisodeID)
 			if err != nil {
@@ -74,7 +74,7 @@ func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, 
 	if req.Seed != nil {
 		seed = *req.Seed
 	}
-	eps, err := s.newGroup(req.Env, req.Task, seed, 1, req.MaxSteps)
+	eps, err := s.newGroup(ctx, req.Env, req.Task, seed, 1, req.MaxSteps)
 	if err != nil {
 		return nil, oeResult{}, err
 	}
@@ -193,7 +193,7 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if req.EpisodeID == "" {
 		// OpenEnv's stateless step: a fresh episode for this one action.
-		eps, err := s.newGroup(req.Env, req.Task, req.Seed, 1, 0)
+		eps, err := s.newGroup(ctx, req.Env, req.Task, req.Seed, 1, 0)
 		if err != nil {
 			writeError(w, err)
 			return

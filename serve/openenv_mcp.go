@@ -122,7 +122,7 @@ func (s *Server) mcpHTTP(ctx context.Context, raw []byte) map[string]any {
 	}
 	switch req.Method {
 	case "openenv/session/create":
-		eps, err := s.newGroup(p.Env, p.Task, p.Seed, 1, 0)
+		eps, err := s.newGroup(ctx, p.Env, p.Task, p.Seed, 1, 0)
 		if err != nil {
 			return rpcError(req.ID, rpcServerError, err.Error())
 		}
@@ -131,7 +131,7 @@ func (s *Server) mcpHTTP(ctx context.Context, raw []byte) map[string]any {
 		if p.SessionID == "" {
 			return rpcError(req.ID, rpcInvalidParams, "Invalid params: 'session_id' is required")
 		}
-		e := s.table.get(p.SessionID)
+		e := s.get(ctx, p.SessionID)
 		if e == nil || !s.table.remove(p.SessionID) {
 			return rpcError(req.ID, rpcInvalidParams, "Unknown session_id: "+p.SessionID)
 		}
@@ -147,7 +147,7 @@ func (s *Server) mcpHTTP(ctx context.Context, raw []byte) map[string]any {
 	id := p.SessionID
 	if id == "" {
 		// Stateless, as OpenEnv's: a throwaway episode for this request.
-		eps, err := s.newGroup(p.Env, p.Task, p.Seed, 1, 0)
+		eps, err := s.newGroup(ctx, p.Env, p.Task, p.Seed, 1, 0)
 		if err != nil {
 			return rpcError(req.ID, rpcServerError, err.Error())
 		}
@@ -157,7 +157,7 @@ func (s *Server) mcpHTTP(ctx context.Context, raw []byte) map[string]any {
 			}
 		}()
 		id = eps[0].id
-	} else if s.table.get(id) == nil {
+	} else if s.get(ctx, id) == nil {
 		return rpcError(req.ID, rpcInvalidParams, "Unknown session_id: "+id)
 	}
 	e, release, err := s.use(ctx, id)

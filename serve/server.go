@@ -2,14 +2,12 @@ package serve
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	goruntime "runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -61,6 +59,11 @@ type Options struct {
 	// MaxMemoryBytes refuses new episodes (429) while the process's
 	// resident memory is over it, before the machine swaps; 0: no cap.
 	MaxMemoryBytes int64
+	// Clients are the clients allowed in, each with its own bearer token
+	// and episode quota (see LoadClients); an episode belongs to the client
+	// that created it, and no other client can see it. Token, if set, adds
+	// a client named "default" without a quota.
+	Clients []Client
 }
 
 func (o *Options) defaults() {
@@ -106,6 +109,7 @@ type Server struct {
 	mcp    *mcp.StreamableHTTPHandler
 	slots  chan struct{} // MaxConcurrentCalls
 	ws     chan struct{} // MaxWebSockets
+	clients []Client
 
 	ctx    context.Context // cancelled by Close; ends WebSocket sessions
 	cancel context.CancelFunc
@@ -127,6 +131,9 @@ func New(envs []*runtime.Env, opts Options) (*Server, error) {
 		s.byName[e.Name()] = e
 	}
 	s.table = newTable(opts.MaxEpisodes)
+	if err := s.setClients(); err != nil {
+		return nil, err
+	}
 	s.slots = make(chan struct{}, opts.MaxConcurrentCalls)
 	s.ws = make(chan struct{}, opts.MaxWebSockets)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -204,21 +211,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, errf(http.StatusInternalServerError, "internal", "internal error"))
 		}
 	}()
-	if s.opts.Token != "" && r.URL.Path != "/health" && !s.authorized(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="wasmenv"`)
-		writeError(w, errf(http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token"))
-		return
+	if len(s.clients) > 0 && r.URL.Path != "/health" {
+		name, ok := s.authenticate(r)
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="wasmenv"`)
+			writeError(w, errf(http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token"))
+			return
+		}
+		r = r.WithContext(withClient(r.Context(), name))
 	}
 	s.mux.ServeHTTP(w, r)
-}
-
-func (s *Server) authorized(r *http.Request) bool {
-	h := r.Header.Get("Authorization")
-	const p = "Bearer "
-	if len(h) < len(p) || !strings.EqualFold(h[:len(p)], p) {
-		return false
-	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(h[len(p):])), []byte(s.opts.Token)) == 1
 }
 
 // reaper closes idle episodes.
@@ -258,7 +260,8 @@ func (s *Server) env(name string) (*runtime.Env, error) {
 }
 
 // newGroup creates n identical episodes and registers them.
-func (s *Server) newGroup(envName, task string, seed int64, n, maxSteps int) ([]*episode, error) {
+func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64, n, maxSteps int) ([]*episode, error) {
+	owner := clientFrom(ctx)
 	env, err := s.env(envName)
 	if err != nil {
 		return nil, err
@@ -284,8 +287,11 @@ func (s *Server) newGroup(envName, task string, seed int64, n, maxSteps int) ([]
 		s.stats.rejected.Add(1)
 		return nil, err
 	}
-	if !s.table.reserve(n) {
+	if full, overQuota := s.table.reserve(owner, n, s.quota(owner)); full || overQuota {
 		s.stats.rejected.Add(1)
+		if overQuota {
+			return nil, errQuota(owner, s.quota(owner))
+		}
 		return nil, errCapacity(s.table.max)
 	}
 	group := newID("grp_")
@@ -296,10 +302,12 @@ func (s *Server) newGroup(envName, task string, seed int64, n, maxSteps int) ([]
 			for _, e := range eps {
 				e.close(context.Background())
 			}
-			s.table.release(n)
+			s.table.release(owner, n)
 			return nil, errf(http.StatusUnprocessableEntity, "episode_failed", "%v", err)
 		}
-		eps = append(eps, newEpisode(group, env, rep, maxSteps))
+		ep := newEpisode(group, env, rep, maxSteps)
+		ep.owner = owner
+		eps = append(eps, ep)
 	}
 	s.table.add(eps, n)
 	s.stats.created.Add(int64(n))
@@ -309,7 +317,7 @@ func (s *Server) newGroup(envName, task string, seed int64, n, maxSteps int) ([]
 // use looks up an episode and takes its lock, waiting at most the call
 // timeout or until the request ends.
 func (s *Server) use(ctx context.Context, id string) (*episode, func(), error) {
-	e := s.table.get(id)
+	e := s.get(ctx, id)
 	if e == nil {
 		return nil, nil, errNoEpisode(id)
 	}

@@ -18,6 +18,7 @@ import (
 // be cancelled. ep is nil once the episode is closed.
 type episode struct {
 	id       string
+	owner    string // the client that created it ("" without client auth)
 	group    string
 	env      *runtime.Env
 	task     string // the episode's task id, fixed at creation (read without the lock)
@@ -99,27 +100,37 @@ func (e *episode) close(ctx context.Context) bool {
 // table is the set of live episodes. Capacity is reserved before episodes
 // are built so that concurrent creates never exceed max.
 type table struct {
-	max  int
-	mu   sync.RWMutex
-	eps  map[string]*episode
-	used int // live + reserved
+	max   int
+	mu    sync.RWMutex
+	eps   map[string]*episode
+	used  int            // live + reserved
+	owned map[string]int // live + reserved, by owning client
 }
 
-func newTable(max int) *table { return &table{max: max, eps: map[string]*episode{}} }
+func newTable(max int) *table {
+	return &table{max: max, eps: map[string]*episode{}, owned: map[string]int{}}
+}
 
-func (t *table) reserve(n int) bool {
+// reserve makes room for n episodes of owner, who may hold at most quota
+// (0: no quota). It reports which limit refused them, if one did.
+func (t *table) reserve(owner string, n, quota int) (full, overQuota bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.used+n > t.max {
-		return false
+		return true, false
+	}
+	if quota > 0 && t.owned[owner]+n > quota {
+		return false, true
 	}
 	t.used += n
-	return true
+	t.owned[owner] += n
+	return false, false
 }
 
-func (t *table) release(n int) {
+func (t *table) release(owner string, n int) {
 	t.mu.Lock()
 	t.used -= n
+	t.owned[owner] -= n
 	t.mu.Unlock()
 }
 
@@ -130,6 +141,9 @@ func (t *table) add(eps []*episode, reserved int) {
 		t.eps[e.id] = e
 	}
 	t.used += len(eps) - reserved
+	if len(eps) > 0 {
+		t.owned[eps[0].owner] += len(eps) - reserved
+	}
 	t.mu.Unlock()
 }
 
@@ -144,11 +158,13 @@ func (t *table) get(id string) *episode {
 func (t *table) remove(id string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if _, ok := t.eps[id]; !ok {
+	e, ok := t.eps[id]
+	if !ok {
 		return false
 	}
 	delete(t.eps, id)
 	t.used--
+	t.owned[e.owner]--
 	return true
 }
 
@@ -166,6 +182,7 @@ func (t *table) drain() []*episode {
 	for id, e := range t.eps {
 		out = append(out, e)
 		delete(t.eps, id)
+		t.owned[e.owner]--
 	}
 	t.used -= len(out)
 	return out

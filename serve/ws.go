@@ -60,7 +60,7 @@ func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	c.SetReadLimit(s.opts.MaxBodyBytes)
 	ws := newWSSession(s, r)
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(withClient(s.ctx, clientFrom(r.Context()))) // the socket's episodes are its client's
 	defer cancel()
 	defer ws.drop()
 	for {

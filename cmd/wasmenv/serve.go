@@ -20,7 +20,7 @@ import (
 func init() { register(serveCmd) }
 
 func serveCmd() *cobra.Command {
-	var addr, token string
+	var addr, token, clientsFile string
 	var opts serve.Options
 	var ropts runtime.Options
 	cmd := &cobra.Command{
@@ -39,6 +39,13 @@ func serveCmd() *cobra.Command {
 				token = os.Getenv("WASMENV_TOKEN")
 			}
 			opts.Token = token
+			if clientsFile != "" {
+				clients, err := serve.LoadClients(clientsFile)
+				if err != nil {
+					return err
+				}
+				opts.Clients = clients
+			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			opts.Logger = log
 			guestLog := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -94,6 +101,7 @@ func serveCmd() *cobra.Command {
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	f.IntVar(&opts.MaxEpisodes, "max-episodes", 10000, "most live episodes; more creates get 429")
 	f.StringVar(&token, "token", "", "require this bearer token (all routes but /health)")
+	f.StringVar(&clientsFile, "clients", "", "file of clients, one \"NAME TOKEN [MAX_EPISODES]\" a line: each client sees only its own episodes")
 	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "close episodes unused this long (negative: never)")
 	f.IntVar(&opts.MaxSteps, "max-steps", 0, "default step limit of an episode on /step (0: none)")
 	f.DurationVar(&opts.CallTimeout, "call-timeout", 30*time.Second, "bound on one request's wait plus its call")
