@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"context"
-	"os"
+	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -76,24 +78,68 @@ func TestCompileCache(t *testing.T) { eachEngine(t, testCompileCache) }
 
 func testCompileCache(t *testing.T, engine string) {
 	dir := t.TempDir()
-	b := testBundle(t, "mini", false)
-	for i := range 2 {
-		e, err := LoadBundle(context.Background(), b, Options{Engine: engine, CompileCacheDir: dir})
+	load := func(name string) {
+		t.Helper()
+		e, err := LoadBundle(context.Background(), testBundle(t, name, false), Options{Engine: engine, CompileCacheDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer e.Close()
 		ep, err := e.NewEpisode("", 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := call(t, ep, "get", `{"key":"a"}`)
-		ep.Close()
-		e.Close()
-		if r.IsError {
-			t.Fatalf("load %d: %s", i, r.Content)
-		}
-		if ents, _ := os.ReadDir(dir); len(ents) == 0 {
-			t.Fatalf("load %d: nothing cached", i)
+		defer ep.Close()
+		if r := call(t, ep, "get", `{"key":"a"}`); name == "mini" && r.IsError {
+			t.Fatalf("%s: %s", name, r.Content)
 		}
 	}
+	load("mini")
+	first := cacheFiles(t, dir)
+	if len(first) == 0 {
+		t.Fatal("the first load cached nothing")
+	}
+	// The same module again is a hit: nothing written, nothing rewritten.
+	load("mini")
+	if again := cacheFiles(t, dir); !sameFiles(first, again) {
+		t.Fatalf("a second load of the same module changed the cache:\n%v\n%v", first, again)
+	}
+	// Another module is a miss: its code is added beside the first.
+	load("edge")
+	if more := cacheFiles(t, dir); len(more) <= len(first) {
+		t.Fatalf("another module added nothing to the cache: %d files, then %d", len(first), len(more))
+	}
+}
+
+// cacheFiles lists the files under dir with their size and modification time.
+func cacheFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		out[p] = fmt.Sprintf("%d@%d", info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func sameFiles(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
 }

@@ -40,20 +40,26 @@ func TestArgumentValidation(t *testing.T) { eachEngine(t, testArgumentValidation
 func testArgumentValidation(t *testing.T, engine string) {
 	e := loadEnvWith(t, "mini", engine)
 	ep := newEpisode(t, e, "", 1)
-	cases := map[string][2]string{
-		"unknown tool":     {"nope", `{}`},
-		"missing required": {"get", `{}`},
-		"extra property":   {"get", `{"key":"a","x":1}`},
-		"wrong type":       {"get", `{"key":5}`},
-		"bad enum":         {"list", `{"order":"sideways"}`},
-		"not JSON":         {"get", `{"key":`},
-		"not an object":    {"get", `[1,2]`},
-		"int not float":    {"put", `{"key":"a","value":"b","n":1.5}`},
+	// Each failure says what is wrong and where, with its outcome: an
+	// agent (and a trainer) can act on the message.
+	cases := map[string]struct{ tool, args, want string }{
+		"unknown tool":     {"nope", `{}`, `Error: unknown tool "nope"; available tools: abuse, delete, get, list, put, roll`},
+		"missing required": {"get", `{}`, "Error: invalid arguments for get: at /: missing property 'key'"},
+		"extra property":   {"get", `{"key":"a","x":1}`, "Error: invalid arguments for get: at /: additional properties 'x' not allowed"},
+		"wrong type":       {"get", `{"key":5}`, "Error: invalid arguments for get: at /key: got number, want string"},
+		"bad enum":         {"list", `{"order":"sideways"}`, "Error: invalid arguments for list: at /order: value must be one of 'asc', 'desc'"},
+		"not JSON":         {"get", `{"key":`, "Error: arguments for get are not valid JSON: "},
+		"not an object":    {"get", `[1,2]`, "Error: invalid arguments for get: at /: got array, want object"},
+		"int not float":    {"put", `{"key":"a","value":"b","n":1.5}`, "Error: invalid arguments for put: at /n: got number, want integer"},
 	}
 	for name, c := range cases {
-		r := call(t, ep, c[0], c[1])
-		if !r.IsError || !strings.HasPrefix(r.Content, "Error: ") {
-			t.Errorf("%s: %+v", name, r)
+		r := call(t, ep, c.tool, c.args)
+		want := OutcomeInvalidArgs
+		if name == "unknown tool" {
+			want = OutcomeUnknownTool
+		}
+		if !r.IsError || r.Outcome != want || !strings.HasPrefix(r.Content, c.want) {
+			t.Errorf("%s: %+v, want %s starting %q", name, r, want, c.want)
 		}
 	}
 	// The episode is unharmed.
@@ -312,6 +318,8 @@ func TestInstrumentLoops(t *testing.T) {
 	if len(out) <= len(b.Module) {
 		t.Fatal("no loop checks inserted")
 	}
+	// What the inserted checks do is tested on a module small enough to
+	// read: TestInstrumentedLoopStopsAndYields.
 	// A module with a SIMD instruction (0xFD prefix) in a function body.
 	simd := []byte{0, 'a', 's', 'm', 1, 0, 0, 0,
 		1, 4, 1, 0x60, 0, 0, // type: () -> ()
