@@ -51,10 +51,10 @@ type Episode struct {
 	touched   map[string]bool // tables written since the last reset
 	rng       *rand.Rand
 	pcg       *rand.PCG
-	calls     int64 // tool calls since reset; drives the clock
-	traps     int64 // calls that ended in a trap or a watchdog stop, ever
-	changes   int64 // rows the last guest write changed, since reset (SQL changes())
-	totalBase int64 // the connection's total changes at reset (SQL total_changes())
+	calls     int64  // tool calls since reset; drives the clock
+	traps     int64  // calls that ended in a trap or a watchdog stop, ever
+	changes   int64  // rows the last guest write changed, since reset (SQL changes())
+	totalBase int64  // the connection's total changes at reset (SQL total_changes())
 	resp      []byte // SQL response buffer, kept between calls (see call.end)
 	closed    bool
 	lost      bool // SQLite rolled the transaction back (out of memory): see guard

@@ -100,15 +100,15 @@ func (o *Options) defaults() {
 // Server serves episodes of a fixed set of environments. It does not own
 // the environments: close the Server, then the environments.
 type Server struct {
-	opts   Options
-	envs   []*runtime.Env
-	byName map[string]*runtime.Env
-	table  *table
-	stats  *stats
-	mux    *http.ServeMux
-	mcp    *mcp.StreamableHTTPHandler
-	slots  chan struct{} // MaxConcurrentCalls
-	ws     chan struct{} // MaxWebSockets
+	opts    Options
+	envs    []*runtime.Env
+	byName  map[string]*runtime.Env
+	table   *table
+	stats   *stats
+	mux     *http.ServeMux
+	mcp     *mcp.StreamableHTTPHandler
+	slots   chan struct{} // MaxConcurrentCalls
+	ws      chan struct{} // MaxWebSockets
 	clients []Client
 
 	ctx    context.Context // cancelled by Close; ends WebSocket sessions
