@@ -2,6 +2,7 @@ package rl_test
 
 import (
 	"context"
+	"io"
 	"sync"
 	"syscall"
 	"testing"
@@ -41,6 +42,7 @@ func (p replay) Act(_ context.Context, t *rl.Turn) (rl.Reply, error) {
 //   - engine: the rollout engine replaying the random policy's recorded
 //     replies (a policy that costs nothing), so the difference from raw is
 //     the engine's own overhead;
+//   - engine-jsonl: the same, encoding every rollout as a JSONL line;
 //   - random: the whole loop with the random policy deciding each turn.
 //
 // Each reports ns/step (a step is one tool call that reached the runtime)
@@ -153,13 +155,16 @@ func BenchmarkRollout(b *testing.B) {
 		b.ReportMetric(float64(closing.Nanoseconds())/n/float64(len(jobs)), "close-ns/rollout")
 		b.ReportMetric(float64(steps)/float64(len(jobs)), "steps/rollout")
 	})
-	loop := func(p rl.Policy) func(b *testing.B) {
+	loop := func(p rl.Policy, jsonl bool) func(b *testing.B) {
 		return func(b *testing.B) {
 			start := time.Now()
 			cpu0 = cpuTime()
 			for range b.N {
-				var out collect
-				sum, err := rl.Run(context.Background(), []*runtime.Env{env}, p, cfg, &out)
+				var out rl.Exporter = &collect{}
+				if jsonl {
+					out = rl.NewJSONL(io.Discard)
+				}
+				sum, err := rl.Run(context.Background(), []*runtime.Env{env}, p, cfg, out)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -170,8 +175,9 @@ func BenchmarkRollout(b *testing.B) {
 			report(b, start)
 		}
 	}
-	b.Run("engine", loop(policy))
-	b.Run("random", loop(&rl.Random{}))
+	b.Run("engine", loop(policy, false))
+	b.Run("engine-jsonl", loop(policy, true))
+	b.Run("random", loop(&rl.Random{}, false))
 }
 
 // cpuTime is the process's user + system CPU time so far.
