@@ -59,6 +59,10 @@ type Result struct {
 // ErrSmoke is returned when a generated tool fails its smoke test.
 var ErrSmoke = errors.New("synth: a generated tool failed its smoke test")
 
+// ErrNoTasks is returned when no task survived (the environment, with its
+// tools, is still written).
+var ErrNoTasks = errors.New("synth: no task could be made")
+
 // FromDB turns a SQLite database (or a directory of JSON collections) into
 // an environment: model → tools → build → smoke tests → graph → tasks
 // executed and gated → source directory (and bundle).
@@ -215,6 +219,10 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	sum.Seconds = time.Since(t0).Seconds()
 	if err := os.WriteFile(filepath.Join(opts.Out, "synth-summary.json"), sum.JSON(), 0o644); err != nil {
 		return nil, err
+	}
+	if len(kept) == 0 && opts.Tasks > 0 {
+		return res, fmt.Errorf("%w in %d attempts (%d dead ends, %d dropped by the gates): a task starts from a row a user can name, "+
+			"by a UNIQUE name, email or code column or a text primary key, and follows references from there", ErrNoTasks, st.Attempts, st.DeadEnds, st.Gates.Checked-st.Gates.Kept)
 	}
 	return res, nil
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // TestSynthFromDBAndGraph runs synth from-db on an example environment's
@@ -15,7 +17,7 @@ func TestSynthFromDBAndGraph(t *testing.T) {
 	dir := t.TempDir()
 	out, bundle := filepath.Join(dir, "store-synth"), filepath.Join(dir, "store-synth.wasm")
 	stdout, stderr, code := run(t, "", "synth", "from-db", "../../envs/store", "-o", out, "--bundle", bundle, "--tasks", "40", "--seed", "2")
-	if code != 0 || !strings.Contains(stdout, "kept 40") || !strings.Contains(stdout, "smoke tests passed 101/101") {
+	if code != 0 || !strings.Contains(stdout, "kept 40") || !strings.Contains(stdout, "smoke tests passed 100/100") {
 		t.Fatalf("from-db: %d\n%s\n%s", code, stdout, stderr)
 	}
 	for _, f := range []string{"env.yaml", "schema.sql", "seed.sql", "tasks.jsonl", "tools/orders.go", "graph.dot", "synth-summary.json"} {
@@ -36,8 +38,26 @@ func TestSynthFromDBAndGraph(t *testing.T) {
 		Nodes []struct{ Tool string }     `json:"nodes"`
 		Edges []struct{ Strength string } `json:"edges"`
 	}
-	if code != 0 || json.Unmarshal([]byte(stdout), &g) != nil || len(g.Nodes) != 101 {
+	if code != 0 || json.Unmarshal([]byte(stdout), &g) != nil || len(g.Nodes) != 100 {
 		t.Fatalf("graph json: %d %.300s", code, stdout)
+	}
+	// A database where no row can be named: the tools are written, and a
+	// clear error says why there are no tasks.
+	noKeys := filepath.Join(dir, "nokeys.sqlite")
+	conn, err := sqlite3.Open(noKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v INTEGER); INSERT INTO t VALUES (1, 2);"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	_, stderr, code = run(t, "", "synth", "from-db", noKeys, "-o", filepath.Join(dir, "nokeys"))
+	if code == 0 || !strings.Contains(stderr, "no task could be made") {
+		t.Errorf("no natural key: %d %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nokeys", "tools", "t.go")); err != nil {
+		t.Error("tools not written:", err)
 	}
 	// Bad input: a clear error, nothing written.
 	_, stderr, code = run(t, "", "synth", "from-db", filepath.Join(dir, "missing.db"), "-o", filepath.Join(dir, "x"))

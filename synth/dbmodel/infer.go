@@ -231,6 +231,15 @@ func chooseNaturalKeys(t *Table) {
 			}
 		}
 	}
+	// A table with nothing else to go by is named by its key when the key
+	// is text: order numbers, SKUs and ticket ids are what users quote,
+	// unlike integer surrogate keys.
+	if len(t.NaturalKeys) == 0 && len(t.PrimaryKey) == 1 && !t.RowID {
+		if c := t.Column(t.PrimaryKey[0]); c.Kind == Text && !c.Generated {
+			t.NaturalKeys = []string{c.Name}
+			t.KeyIsNatural = true
+		}
+	}
 	if len(t.NaturalKeys) > 0 {
 		t.Label = t.NaturalKeys[0]
 		return

@@ -35,6 +35,9 @@ type Table struct {
 	// NaturalKeys are unique, human-readable columns (names, emails, codes)
 	// by which a user would identify a row, best first.
 	NaturalKeys []string `json:"natural_keys,omitempty"`
+	// KeyIsNatural: the (text) primary key is the natural key, for want of
+	// another: the get tool is where a user starts.
+	KeyIsNatural bool `json:"key_is_natural,omitempty"`
 	// Label is the column that names a row in prose (a natural key, or a
 	// name-like column), "" when none.
 	Label string `json:"label,omitempty"`

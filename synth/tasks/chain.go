@@ -84,7 +84,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	nk := t.NaturalKeys[w.rng.IntN(len(t.NaturalKeys))]
 	var tool *toolgen.Tool
 	for _, tl := range w.spec.Tools {
-		if tl.Kind == toolgen.Find && tl.Table == t.Name && tl.Params[0].Column == nk {
+		if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
 			tool = tl
 		}
 	}
@@ -273,7 +273,7 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	for _, col := range cols {
 		v := row[col.Name]
-		if v == nil || (col.Kind == dbmodel.Text && fmt.Sprint(v) == "") {
+		if v == nil || !sayable(v) {
 			continue
 		}
 		var same int64
@@ -439,4 +439,15 @@ func canon(v any) string {
 	var b bytes.Buffer
 	json.NewEncoder(&b).Encode(v)
 	return strings.TrimSpace(b.String())
+}
+
+// sayable: a value a person would say: not empty, not long prose, not a
+// JSON document.
+func sayable(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return true
+	}
+	s = strings.TrimSpace(s)
+	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[")
 }

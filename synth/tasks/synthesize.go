@@ -201,7 +201,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	for _, col := range cols {
 		v := cur.row[col.Name]
-		if v == nil || strings.Contains(cur.desc, " "+words(col.Name)+" ") {
+		if v == nil || !sayable(v) || strings.Contains(cur.desc, " "+words(col.Name)+" ") {
 			continue
 		}
 		val := show(v)

@@ -167,6 +167,9 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 	out = append(out, get)
 
 	for _, nk := range t.NaturalKeys {
+		if t.IsKey(nk) && len(t.PrimaryKey) == 1 {
+			continue // get_<table> already takes it
+		}
 		c := t.Column(nk)
 		f := g.newTool("find_"+n.sing+"_by_"+n.cols[nk], Find, t,
 			fmt.Sprintf("Finds the %s whose %s is the given value (case-insensitive). Use it to start from what a user says.", plainWords(n.sing), plainWords(n.cols[nk])))
