@@ -2,9 +2,9 @@
 environment: a copy of envs/store whose task list is replaced by a family of
 cancellation requests, one per (order, reason, phrasing).
 
-Every order of the seed that is not already cancelled is made cancellable by
-the task's `setup` overlay (its status set to pending), so the family spans
-28 orders × 4 reasons × 2 wordings × 3 phrasings. Ground truth: one cancel_order
+The family spans the seed's 8 open (pending or processing) orders × 4
+reasons × 2 wordings × 3 phrasings × 4 greetings = 768 tasks; each task's
+`setup` overlay sets its order to pending. Ground truth: one cancel_order
 call with the reason the phrasing implies (one call keeps sequences short
 enough for a CPU run); checks: the order is
 cancelled for that reason and no other order changed. Task ids are
@@ -13,7 +13,11 @@ out, so a held-out task is a combination of order, reason, wording and
 phrasing the policy never trained on. (A split by order, where held-out
 tasks name orders no training task names, was tried first: the small model
 trained from scratch then has to copy an id it never saw, and after SFT it
-solved 3 % of them; it memorises ids instead of copying them.)
+solved 3 % of them; it memorises ids instead of copying them. With all 28
+orders and a random split it still picked the order at chance after 12 SFT
+epochs: 18 examples per order and epoch were too few for it to tie the id
+in the instruction to the id in the call within a CPU budget; 8 orders give
+72.)
 """
 
 import json
@@ -30,15 +34,17 @@ REASONS = {
 }
 PHRASINGS = [
     "Please cancel order {oid}, {why}.",
-    "Hi, I need order {oid} cancelled: {why}.",
+    "I need order {oid} cancelled: {why}.",
     "Cancel my order {oid} please, {why}.",
 ]
+GREETINGS = ["", "Hi! ", "Hello, ", "Good morning. "]
 ORDER_RE = re.compile(r"\('(#W\d+)', '(C\d+)', '(\w+)'")
 
 
 def orders(store_dir):
+    """The seed's open orders (pending or processing)."""
     with open(os.path.join(store_dir, "seed.sql")) as f:
-        return [(o, c) for o, c, st in ORDER_RE.findall(f.read()) if st != "cancelled"]
+        return [(o, c) for o, c, st in ORDER_RE.findall(f.read()) if st in ("pending", "processing")]
 
 
 def tasks(store_dir, heldout_fraction=0.25, seed=0):
@@ -47,12 +53,13 @@ def tasks(store_dir, heldout_fraction=0.25, seed=0):
     for oid, _ in sorted(orders(store_dir)):
         for reason, whys in sorted(REASONS.items()):
             for wi, why in enumerate(whys):
-                for pi, ph in enumerate(PHRASINGS):
+              for pi, ph in enumerate(PHRASINGS):
+                for gi, hello in enumerate(GREETINGS):
                     split = "heldout" if rng.random() < heldout_fraction else "train"
-                    tid = "%s-%s-%s-%d%d" % (split, oid[1:], reason.split()[0], wi, pi)
+                    tid = "%s-%s-%s-%d%d%d" % (split, oid[1:], reason.split()[0], wi, pi, gi)
                     out.append({
                         "id": tid,
-                        "instruction": ph.format(oid=oid, why=why),
+                        "instruction": hello + ph.format(oid=oid, why=why),
                         "setup": "UPDATE orders SET status = 'pending' WHERE order_id = '%s';" % oid,
                         "calls": [{"name": "cancel_order", "arguments": {"order_id": oid, "reason": reason}}],
                         "checks": [

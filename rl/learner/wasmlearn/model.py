@@ -1,5 +1,6 @@
 """A small decoder-only transformer (GPT-style, pre-LayerNorm, tied
-embeddings, learned positions) with a KV cache for batched generation.
+embeddings, rotary or learned positions) with a KV cache for batched
+generation.
 
 Works on PyTorch 1.13 (Debian's python3-torch) and 2.x: the fused
 scaled_dot_product_attention of 2.x is used when present, else the same
@@ -24,10 +25,11 @@ class ModelConfig:
     n_head: int = 4
     max_len: int = 1024
     dropout: float = 0.0
+    rope: bool = True  # rotary position embeddings (else learned absolute positions)
 
     def n_params(self):
         d, v, L = self.d_model, self.vocab_size, self.n_layer
-        return v * d + self.max_len * d + L * (12 * d * d + 13 * d) + 2 * d
+        return v * d + (0 if self.rope else self.max_len * d) + L * (12 * d * d + 13 * d) + 2 * d
 
 
 class Block(nn.Module):
@@ -42,11 +44,13 @@ class Block(nn.Module):
         self.out = nn.Linear(4 * c.d_model, c.d_model)
         self.drop = nn.Dropout(c.dropout)
 
-    def forward(self, x, allowed, past):
+    def forward(self, x, allowed, past, rot=None):
         B, T, D = x.shape
         H = self.n_head
         q, k, v = self.qkv(self.ln1(x)).split(D, dim=2)
         q, k, v = (t.view(B, T, H, D // H).transpose(1, 2) for t in (q, k, v))
+        if rot is not None:  # keys are cached rotated, so each is rotated once
+            q, k = rotate(q, *rot), rotate(k, *rot)
         if past is not None:
             k = torch.cat([past[0], k], dim=2)
             v = torch.cat([past[1], v], dim=2)
@@ -62,12 +66,27 @@ class Block(nn.Module):
         return x, (k, v)
 
 
+def rotary(pos, dim, base=10000.0):
+    """cos and sin of RoPE (Su et al. 2021) for positions pos (B,T): each
+    (B,1,T,dim/2). Relative offsets become rotations, which makes heads such
+    as "attend to the previous token" easy to learn."""
+    inv = 1.0 / (base ** (torch.arange(0, dim, 2, device=pos.device, dtype=torch.float32) / dim))
+    ang = pos.float()[:, None, :, None] * inv
+    return ang.cos(), ang.sin()
+
+
+def rotate(x, cos, sin):
+    x1, x2 = x[..., 0::2].float(), x[..., 1::2].float()
+    out = torch.stack([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1).flatten(-2)
+    return out.to(x.dtype)
+
+
 class GPT(nn.Module):
     def __init__(self, c):
         super().__init__()
         self.config = c
         self.tok_emb = nn.Embedding(c.vocab_size, c.d_model)
-        self.pos_emb = nn.Embedding(c.max_len, c.d_model)
+        self.pos_emb = None if c.rope else nn.Embedding(c.max_len, c.d_model)
         self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layer))
         self.ln_f = nn.LayerNorm(c.d_model)
         self.apply(self._init)
@@ -101,10 +120,15 @@ class GPT(nn.Module):
         eye = torch.zeros(T, Tk, dtype=torch.bool, device=ids.device)
         eye[torch.arange(T), torch.arange(Tk - T, Tk)] = True
         allowed = allowed | eye[None, None]
-        x = self.tok_emb(ids) + self.pos_emb(pos)
+        x = self.tok_emb(ids)
+        rot = None
+        if self.pos_emb is not None:
+            x = x + self.pos_emb(pos)
+        else:
+            rot = rotary(pos, self.config.d_model // self.config.n_head)
         cache = []
         for i, b in enumerate(self.blocks):
-            x, kv = b(x, allowed, None if past is None else past[i])
+            x, kv = b(x, allowed, None if past is None else past[i], rot)
             cache.append(kv)
         logits = self.ln_f(x) @ self.tok_emb.weight.t()
         return logits, cache, full

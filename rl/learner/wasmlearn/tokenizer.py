@@ -2,8 +2,10 @@
 
 Text is cut into pieces by one regular expression (an optional leading space
 plus an identifier: a letter or underscore followed by letters, digits and
-underscores; one digit; an optional leading space plus one other symbol; or
-one whitespace character). A piece seen often enough in the corpus (tool
+underscores; one digit; one other symbol; or one whitespace character).
+Symbols never absorb the space before them, so `order #W1013` in a sentence
+and `"#W1013"` in JSON share the tokens `#`, `W1013`: the pattern an
+induction head copies. A piece seen often enough in the corpus (tool
 names, schema keys, words of rules, tasks and data, identifiers of the data
 such as W1013 or card_4417) is one token; any other piece falls back to its
 UTF-8 bytes, so every string round-trips exactly and no token is "unknown".
@@ -19,7 +21,7 @@ import os
 import re
 import tempfile
 
-PIECE = re.compile(r" ?[A-Za-z_][A-Za-z_0-9]*| ?[0-9]| ?[^\sA-Za-z0-9]|\s")
+PIECE = re.compile(r" ?[A-Za-z_][A-Za-z_0-9]*| ?[0-9]|[^\sA-Za-z0-9]|\s")
 
 # Special tokens of the chat template. Their text never comes out of encode():
 # encode() only produces them when asked to (template markers are added by id).
