@@ -25,6 +25,10 @@ class ToolResult:
 
     content: str
     is_error: bool
+    # What happened, as the runtime tells it: "ok", "tool_error" (the tool's
+    # answer), "unknown_tool" / "invalid_args" (the agent's mistake), or an
+    # environment failure ("timeout", "trap", "out_of_memory", ...).
+    outcome: str = ""
 
 
 @dataclass
@@ -203,7 +207,7 @@ class Episode:
         """Call a tool. arguments is a dict, or a JSON string (as in
         chat-completions tool_calls). Tool errors come back with is_error set."""
         r = self.client.request("POST", self._path("/call"), {"name": name, "arguments": arguments or {}})
-        return ToolResult(r["content"], r["is_error"])
+        return ToolResult(r["content"], r["is_error"], r.get("outcome", ""))
 
     def step(self, name: Optional[str] = None, arguments: Any = None, *,
              answer: Optional[str] = None, final: bool = False) -> StepResult:
