@@ -69,7 +69,7 @@ func rolloutCmd() *cobra.Command {
 	fl.BoolVar(&cfg.MetaTools, "meta-tools", false, "offer AWM's list_tools/call_tool instead of the tools")
 	fl.StringVarP(&f.output, "output", "o", "", "output file: .jsonl, .parquet, or - (JSONL on stdout)")
 	fl.StringVar(&f.summary, "summary-json", "", "also write the summary as JSON to this file")
-	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is drawn only on a terminal anyway)")
 
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: server URL, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
 	fl.StringVar(&f.model, "model", "", "openai: model name")
@@ -126,7 +126,7 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	}
 	stderr := cmd.ErrOrStderr()
 	var bar *progressBar
-	if !f.quiet {
+	if !f.quiet && isTerminal(stderr) { // a log file gets the summary, not redraws
 		bar = &progressBar{w: stderr}
 		cfg.Progress = bar.update
 	}
@@ -252,4 +252,14 @@ func (p *progressBar) finish() {
 	if p.tot > 0 {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
