@@ -142,7 +142,7 @@ func TestFromJSONCollections(t *testing.T) {
 		orders.WriteString(`{"order_id": "o` + string(rune('a'+i)) + `", "user_id": "u` + string(rune('1'+i%4)) + `", "status": "` + status + `", "total": ` + string(rune('1'+i%9)) + `.5}` + "\n")
 	}
 	os.WriteFile(filepath.Join(src, "orders.jsonl"), []byte(orders.String()), 0o644)
-	res, err := synth.FromDB(context.Background(), src, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 20, Seed: 3})
+	res, err := synth.FromDB(context.Background(), src, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 20, Seed: 3, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestFromJSONCollections(t *testing.T) {
 	if res.Spec.Tool("list_orders_of_user") == nil || res.Spec.Tool("find_user_by_email") == nil {
 		t.Error("missing reference or natural-key tools")
 	}
-	if len(res.Tasks) == 0 {
-		t.Error("no tasks")
+	if len(res.Tasks) == 0 || res.Summary.Tasks.Writes != 0 || res.Spec.Tool("update_user") != nil {
+		t.Errorf("read-only: %d tasks, %d writes", len(res.Tasks), res.Summary.Tasks.Writes)
 	}
 }

@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -223,7 +222,6 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		c.noteIDs(w, e)
 		return e, nil
 	case toolgen.Children:
-		parent := m.Table(t.Parent)
 		v := cur.row[t.Via.RefColumns[0]]
 		if v == nil {
 			return nil, errDeadEnd
@@ -242,7 +240,6 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		if err != nil {
 			return nil, err
 		}
-		_ = parent
 		// The distinguishing clause goes right after its noun, so that it
 		// cannot be read as describing the parent: "the order with total
 		// 120 of the customer whose email is ...".
@@ -432,13 +429,6 @@ func show(v any) string {
 		return "(binary)"
 	}
 	return fmt.Sprint(v)
-}
-
-// canon is a value's JSON for comparisons.
-func canon(v any) string {
-	var b bytes.Buffer
-	json.NewEncoder(&b).Encode(v)
-	return strings.TrimSpace(b.String())
 }
 
 // sayable: a value a person would say: not empty, not long prose, not a

@@ -202,7 +202,7 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 		if !kp.External {
 			kp.Doc += " An internal id: look it up with another tool."
 		}
-		ch.Params = append([]Param{kp}, pageParams(false)...)
+		ch.Params = append([]Param{kp}, pageParams()...)
 		out = append(out, ch)
 
 		if len(t.PrimaryKey) > 0 {
@@ -264,7 +264,7 @@ func jsonNames(n *tableNames, cols []string) []string {
 	return out
 }
 
-func pageParams(sort bool) []Param {
+func pageParams() []Param {
 	ps := []Param{
 		{Name: "limit", Type: "integer", Op: OpLimit, External: true, Doc: "At most this many rows (1 to 100, default 20).", goName: "Limit", goType: "int64"},
 		{Name: "offset", Type: "integer", Op: OpOffset, External: true, Doc: "Skip this many rows first (default 0).", goName: "Offset", goType: "int64"},
@@ -319,7 +319,7 @@ func (g *gen) listTool(t *dbmodel.Table) *Tool {
 			Param{Name: "sort_by", Type: "string", Op: OpSort, Enum: enum, External: true, Doc: "Sort by this field (default: the key).", goName: "SortBy", goType: "string"},
 			Param{Name: "descending", Type: "boolean", Op: OpDesc, External: true, Doc: "Sort in descending order.", goName: "Descending", goType: "bool"})
 	}
-	l.Params = append(l.Params, pageParams(false)...)
+	l.Params = append(l.Params, pageParams()...)
 	return l
 }
 

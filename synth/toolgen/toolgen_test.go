@@ -30,8 +30,15 @@ func TestNamesRoundTrip(t *testing.T) {
 }
 
 // TestOddNames: tables and columns named with spaces, digits and non-ASCII
-// letters still give valid, unique tool and parameter names.
+// letters still give valid, unique tool and parameter names, and the source
+// compiles, read-only or not.
 func TestOddNames(t *testing.T) {
+	for _, ro := range []bool{false, true} {
+		oddNames(t, ro)
+	}
+}
+
+func oddNames(t *testing.T, readOnly bool) {
 	col := func(name string, k dbmodel.Kind, pk int) *dbmodel.Column {
 		return &dbmodel.Column{Name: name, Kind: k, PK: pk, NotNull: pk > 0}
 	}
@@ -40,7 +47,7 @@ func TestOddNames(t *testing.T) {
 		{Name: "Order Items", PrimaryKey: []string{"Order ID", "line"}, Columns: []*dbmodel.Column{col("Order ID", dbmodel.Text, 1), col("line", dbmodel.Integer, 2), col("qty", dbmodel.Integer, 0),
 			{Name: "offset", Kind: dbmodel.Text, Enum: []string{"a", "b"}}, {Name: "sort_by", Kind: dbmodel.Text, Enum: []string{"x", "y"}}}},
 	}}
-	spec, err := Generate(m, Options{})
+	spec, err := Generate(m, Options{ReadOnly: readOnly})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +83,7 @@ func TestOddNames(t *testing.T) {
 			t.Errorf("built tool %d is %q, not in the spec", i, tl.Name)
 		}
 	}
-	if spec.Tool("get_order_item") == nil || spec.Tool("get_order_item").Param("order_id") == nil {
+	if spec.Tool("get_order_item") == nil || spec.Tool("get_order_item").Param("order_id") == nil || (spec.Tool("delete_order_item") != nil) == readOnly {
 		t.Errorf("composite key tool: %+v", spec.Tool("get_order_item"))
 	}
 }
