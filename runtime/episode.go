@@ -59,6 +59,7 @@ type Episode struct {
 	closed    bool
 	lost      bool // SQLite rolled the transaction back (out of memory): see guard
 	logged    int  // guest log bytes of the running call (logAllowed)
+	sqlOOM    bool // SQLite ran out of memory in the running call's SQL
 	budget    writeBudget
 	diffMax   int // stop a diff past this many bytes (DiffAndHashUpTo); 0: no limit
 }
@@ -238,7 +239,7 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 	if ep.lost {
 		return Result{}, ErrStateLost
 	}
-	defer ep.afterCall(&err)
+	defer ep.afterCall(&res, &err)
 	e := ep.env
 	idx, ok := e.tools[name]
 	if !ok {

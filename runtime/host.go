@@ -12,12 +12,13 @@ const maxResponse = 32 << 20
 
 // hostSQL runs one request and keeps the response for hostTake; it returns
 // the response size, or -1 if the request could not be read at all.
-func (inst *instance) hostSQL(ptr, n uint32) int32 {
+func (inst *instance) hostSQL(ptr, n uint32) (size int32) {
 	c := inst.cur
 	req, ok := inst.g.read(ptr, n)
 	if c == nil || !ok {
 		return -1
 	}
+	defer c.ep.catchGuestOOM(&c.resp, &size)
 	c.resp = c.ep.execGuestSQL(c, c.resp[:0], req)
 	if len(c.resp) > maxResponse {
 		c.resp = errorResponse(c.resp[:0], "query result too large (over 32 MiB): select fewer rows or columns")

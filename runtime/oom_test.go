@@ -112,6 +112,9 @@ func TestSQLiteOutOfMemoryInACall(t *testing.T) {
 	if err != nil && !errors.Is(err, ErrStateLost) && !errors.Is(err, ErrOutOfMemory) {
 		t.Fatalf("error: %v", err)
 	}
+	if err == nil && r.Outcome != OutcomeOutOfMemory {
+		t.Fatalf("outcome %q: %s", r.Outcome, r.Content)
+	}
 	if err := ep.Reset(); err != nil {
 		t.Fatal(err)
 	}

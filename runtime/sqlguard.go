@@ -99,8 +99,14 @@ func (ep *Episode) clearStmts() {
 // error, and a transaction SQLite rolled back during the call (out of memory
 // inside the guest's SQL) marks the episode lost instead of letting it go
 // on from its initial state.
-func (ep *Episode) afterCall(err *error) {
+func (ep *Episode) afterCall(res *Result, err *error) {
 	ep.logged = 0
+	if ep.sqlOOM {
+		ep.sqlOOM = false
+		if res.IsError || res.Outcome == OutcomeOK || res.Outcome == OutcomeToolError {
+			*res = failed(OutcomeOutOfMemory, "the database ran out of memory (limit %d MiB per episode) and the call was rolled back", ep.env.sqlMemoryMB)
+		}
+	}
 	if v := recover(); v != nil {
 		if !isOOM(v) {
 			panic(v)
@@ -137,4 +143,19 @@ func (inst *instance) logAllowed(n uint32) bool {
 		return false
 	}
 	return true
+}
+
+// catchGuestOOM ends a guest SQL request: SQLite running out of memory is
+// an SQL error to the guest (instead of a panic through the engine, which
+// the agent would see as a crash with a stack trace), and the call's outcome
+// becomes out_of_memory (see afterCall).
+func (ep *Episode) catchGuestOOM(resp *[]byte, size *int32) {
+	if v := recover(); v != nil {
+		if !isOOM(v) {
+			panic(v)
+		}
+		ep.sqlOOM = true
+		*resp = errorResponse((*resp)[:0], "out of memory")
+		*size = int32(len(*resp))
+	}
 }

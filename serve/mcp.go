@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/wasmenv/wasmenv/runtime"
 )
 
 type mcpEpisodeKey struct{}
@@ -48,7 +50,7 @@ func (s *Server) mcpTool(e *episode, name string) mcp.ToolHandler {
 		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
 		defer cancel()
 		if err := e.acquire(ctx); err != nil {
-			return toolErrorResult("Error: episode is busy: " + err.Error()), nil
+			return mcpResult(timeoutResult("the episode stayed busy with another request for the server's call timeout")), nil
 		}
 		defer e.release()
 		if e.ep == nil {
@@ -59,13 +61,25 @@ func (s *Server) mcpTool(e *episode, name string) mcp.ToolHandler {
 			args = req.Params.Arguments
 		}
 		res, err := s.doCall(ctx, e, name, args)
-		if err != nil {
-			return toolErrorResult("Error: " + err.Error()), nil
+		if isBusy(err) {
+			res, err = timeoutResult("no call slot came free within the server's call timeout"), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Content}}, IsError: res.IsError}, nil
+		if err != nil {
+			// The episode's failure, not the tool's: a protocol error, not
+			// a result the agent would read as its own mistake.
+			return nil, err
+		}
+		return mcpResult(res), nil
 	}
 }
 
 func toolErrorResult(msg string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}
+}
+
+// mcpResult is a tool result with its outcome in _meta, so that an MCP
+// client can tell an environment failure from the agent's mistake.
+func mcpResult(res runtime.Result) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Content}}, IsError: res.IsError,
+		Meta: mcp.Meta{"outcome": string(res.Outcome)}}
 }
