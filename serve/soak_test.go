@@ -105,9 +105,9 @@ func TestSoak(t *testing.T) {
 
 	var (
 		calls, honestErrs, quotas, denied, tooLarge, slowCut, wsCut atomic.Int64
-		mu                                                         sync.Mutex
-		honestIDs                                                  []string
-		peak                                                       atomic.Int64
+		mu                                                          sync.Mutex
+		honestIDs                                                   []string
+		peak                                                        atomic.Int64
 	)
 	deadline := time.Now().Add(dur)
 	var wg sync.WaitGroup
