@@ -68,7 +68,7 @@ func (v *jv) force() {
 // record, so this saves parsing, and re-encoding, the rest: the guest's
 // largest cost.
 func parseLazy(s string) (*jv, error) {
-	p := &jparser{s: s}
+	p := &jparser{s: s, slab: make([]jv, 24)}
 	p.ws()
 	if !p.lit("{") {
 		return parseJV(s)
@@ -322,7 +322,9 @@ type jparser struct {
 
 func (p *jparser) node(kind byte, str string) *jv {
 	if len(p.slab) == 0 {
-		p.slab = make([]jv, 32)
+		// about one value per 12 bytes of JSON text, at least 16: one
+		// allocation for most documents (each allocation is costly in the guest)
+		p.slab = make([]jv, max(16, (len(p.s)-p.i)/12))
 	}
 	v := &p.slab[0]
 	p.slab = p.slab[1:]
