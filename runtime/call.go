@@ -15,8 +15,9 @@ type toolCall struct {
 	ep      *Episode
 	inst    *instance
 	ctx     context.Context
-	resp    []byte // the last SQL response, until the guest takes it
-	refused bool   // the sandbox refused some of the call's SQL
+	resp      []byte // the last SQL response, until the guest takes it
+	refused   bool   // the sandbox refused some of the call's SQL
+	savepoint bool   // the call has written: its savepoint is open
 }
 
 // begin makes c the call running on its instance and episode.
@@ -35,6 +36,37 @@ func (c *toolCall) end() {
 		c.resp = nil
 	}
 	c.ep.resp = c.resp
+}
+
+// beforeWrite opens the call's savepoint before its first write.
+func (c *toolCall) beforeWrite() error {
+	if c.savepoint {
+		return nil
+	}
+	if err := c.ep.spBegin.Exec(); err != nil {
+		return err
+	}
+	c.savepoint = true
+	return nil
+}
+
+// commit keeps the call's writes.
+func (c *toolCall) commit() error {
+	if !c.savepoint {
+		return nil
+	}
+	c.savepoint = false
+	return c.ep.spCommit.Exec()
+}
+
+// undo rolls back the call's writes.
+func (c *toolCall) undo() {
+	if !c.savepoint {
+		return
+	}
+	c.savepoint = false
+	c.ep.spUndo.Exec()
+	c.ep.spCommit.Exec()
 }
 
 // As SQLite's interrupt context, a call is done once the watchdog stopped it.

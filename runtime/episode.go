@@ -282,21 +282,18 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 	return ep.run(ctx, idx, args)
 }
 
-// run executes a validated call inside a savepoint.
+// run executes a validated call. Its writes go inside a savepoint, begun
+// by the call's first write (a read-only call needs none), so that a
+// failed call changes nothing.
 func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error) {
 	e := ep.env
 	ep.calls++
-	if err := ep.spBegin.Exec(); err != nil {
-		return Result{}, fmt.Errorf("savepoint: %w", err)
-	}
 	if ctx.Err() != nil {
-		ep.undo()
 		ep.traps++
 		return failed(OutcomeTimeout, "tool call was cancelled"), nil
 	}
 	inst, err := e.getInstance(ctx)
 	if err != nil {
-		ep.undo()
 		if ctx.Err() != nil {
 			ep.traps++
 			return failed(OutcomeTimeout, "tool call was cancelled"), nil
@@ -319,28 +316,30 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 	}
 	if errors.As(err, &t) {
 		inst.discard()
-		ep.undo()
+		c.undo()
 		ep.traps++
 		return failed(t.outcome, "%s", t.msg), nil
 	}
 	e.putInstance(inst)
 	if err != nil { // output too large
-		ep.undo()
+		c.undo()
 		return failed(OutcomeTrap, "%s", err.Error()), nil
 	}
 	if status != wire.CallOK {
-		ep.undo()
+		c.undo()
 		return failed(callOutcome(status, c.refused), "%s", out), nil
 	}
-	if r, over := ep.overBudget(); over {
-		ep.undo()
-		return r, nil
+	if c.savepoint { // a call that wrote nothing grew nothing
+		if r, over := ep.overBudget(); over {
+			c.undo()
+			return r, nil
+		}
 	}
-	if err := ep.spCommit.Exec(); err != nil {
-		ep.undo()
+	if err := c.commit(); err != nil {
+		c.undo()
 		return Result{}, fmt.Errorf("release savepoint: %w", err)
 	}
-	return Result{Content: string(out), Outcome: OutcomeOK}, nil
+	return Result{Content: out, Outcome: OutcomeOK}, nil
 }
 
 // callOutcome maps a guest's error status to an outcome. A tool that
@@ -357,11 +356,6 @@ func callOutcome(status byte, refused bool) Outcome {
 	return OutcomeToolError
 }
 
-// undo rolls back the current call's writes.
-func (ep *Episode) undo() {
-	ep.spUndo.Exec()
-	ep.spCommit.Exec()
-}
 
 func (e *Env) toolNames() []string {
 	names := make([]string, 0, len(e.tools))

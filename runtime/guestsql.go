@@ -167,12 +167,16 @@ func isRefused(err error) bool {
 func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	r := wire.NewReader(req)
 	op := r.Byte()
-	sql := string(r.Bytes())
+	sql := r.Bytes()
 	nparams := r.Uvarint()
 	if r.Err() != nil || nparams > uint64(r.Len()) {
 		return errorResponse(out, "malformed SQL request")
 	}
-	gs, err := ep.prepareGuest(sql)
+	gs, ok := ep.stmts[string(sql)] // no copy of the SQL text on a hit
+	var err error
+	if !ok {
+		gs, err = ep.prepareGuest(string(sql))
+	}
 	if err != nil {
 		if isRefused(err) {
 			c.refused = true
@@ -207,6 +211,11 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	}
 	if r.Err() != nil {
 		return errorResponse(out, "malformed SQL request")
+	}
+	if !stmt.ReadOnly() {
+		if err := c.beforeWrite(); err != nil {
+			return errorResponse(out, err.Error())
+		}
 	}
 	for _, t := range gs.writes {
 		ep.touched[t] = true

@@ -104,34 +104,34 @@ func (t *trap) Error() string { return t.msg }
 // invoke runs tool number tool with JSON args and returns the status byte
 // and the output (copied out of guest memory). A *trap error means the
 // instance is gone.
-func (inst *instance) invoke(ctx context.Context, e *Env, tool uint32, args []byte) (byte, []byte, error) {
+func (inst *instance) invoke(ctx context.Context, e *Env, tool uint32, args []byte) (byte, string, error) {
 	n := uint32(len(args))
 	if n > inst.argCap || inst.argCap == 0 {
 		ptr, err := inst.g.buffer(ctx, n)
 		if err != nil {
-			return 0, nil, inst.explain(e, err)
+			return 0, "", inst.explain(e, err)
 		}
 		inst.argPtr, inst.argCap = ptr, n
 	}
 	if n > 0 && !inst.g.write(inst.argPtr, args) {
-		return 0, nil, &trap{OutcomeTrap, "tool module returned a bad argument buffer"}
+		return 0, "", &trap{OutcomeTrap, "tool module returned a bad argument buffer"}
 	}
 	packed, err := inst.g.call(ctx, tool, n)
 	if err != nil {
-		return 0, nil, inst.explain(e, err)
+		return 0, "", inst.explain(e, err)
 	}
 	optr, on := uint32(packed>>32), uint32(packed)
 	if on == 0 {
-		return 0, nil, &trap{OutcomeTrap, "tool module returned no output"}
+		return 0, "", &trap{OutcomeTrap, "tool module returned no output"}
 	}
 	if int(on)-1 > e.limits.MaxOutputBytes {
-		return statusTooLarge, nil, fmt.Errorf("tool output is %d bytes, over the limit of %d bytes", on-1, e.limits.MaxOutputBytes)
+		return statusTooLarge, "", fmt.Errorf("tool output is %d bytes, over the limit of %d bytes", on-1, e.limits.MaxOutputBytes)
 	}
 	out, ok := inst.g.read(optr, on)
 	if !ok {
-		return 0, nil, &trap{OutcomeTrap, "tool module returned an output outside its memory"}
+		return 0, "", &trap{OutcomeTrap, "tool module returned an output outside its memory"}
 	}
-	return out[0], append([]byte(nil), out[1:]...), nil
+	return out[0], string(out[1:]), nil
 }
 
 // statusTooLarge marks an output over the limit (not a guest status).
