@@ -22,7 +22,7 @@ import (
 
 // generatorVersion changes whenever generated code or build flags change,
 // so that cached modules from an older compiler are not reused.
-const generatorVersion = "wasmenv-gen-2"
+const generatorVersion = "wasmenv-gen-3"
 
 var buildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -checklinkname=0"}
 

@@ -13,7 +13,7 @@ import (
 // names literally; they must be the names sdk/wire defines for the host.
 func TestDirectivesMatchWire(t *testing.T) {
 	var imports, exports []string
-	for _, f := range []string{"host_wasip1.go", "guest_wasip1.go"} {
+	for _, f := range []string{"host_wasip1.go", "gen/exports_wasip1.go"} {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -21,4 +21,7 @@
 // The JSON Encoder and Decoder in this package are reflection-free; the
 // compiler generates code that uses them to decode arguments and encode
 // results, because encoding/json costs ~14 µs a call inside the guest.
+// What only that generated code uses (the dispatcher, the exports the host
+// calls, argument-error constructors) is package sdk/gen; sdk/wire is the
+// byte format of the host ABI.
 package sdk

@@ -262,3 +262,7 @@ func appendQuoted(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// RawString writes s to the output as is: a tool's string result is the
+// agent's text, not a JSON string.
+func (e *Encoder) RawString(s string) { e.sep(); e.buf = append(e.buf, s...) }

@@ -1,40 +1,36 @@
-package sdk
+package gen
 
 import (
 	"errors"
 	"fmt"
 
+	"github.com/wasmenv/wasmenv/sdk"
 	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
 // Dispatch runs tool number tool on JSON arguments, writing the result into e.
-// The compiler generates it; tool code never calls it.
-type Dispatch func(tool uint32, args []byte, e *Encoder) error
+type Dispatch func(tool uint32, args []byte, e *sdk.Encoder) error
 
 var (
 	dispatch Dispatch
 	argBuf   []byte
-	callEnc  Encoder
+	callEnc  sdk.Encoder
 )
 
 // SetDispatch installs the generated dispatcher (from the generated main's init).
 func SetDispatch(d Dispatch) { dispatch = d }
 
-// RawString writes s to the output as is: a tool's string result is the
-// agent's text, not a JSON string.
-func (e *Encoder) RawString(s string) { e.sep(); e.buf = append(e.buf, s...) }
-
 // runCall runs one call on argBuf[:n] and returns the framed output:
-// status byte, then the result text or the error message.
+// status byte (wire.Call*), then the result text or the error message.
 func runCall(tool, n uint32) (out []byte) {
 	callEnc.Reset()
-	callEnc.buf = append(callEnc.buf, wire.CallOK)
+	callEnc.Raw([]byte{wire.CallOK})
 	defer func() {
 		if r := recover(); r != nil {
 			callEnc.Reset()
-			callEnc.buf = append(callEnc.buf, wire.CallPanic)
-			callEnc.buf = fmt.Appendf(callEnc.buf, "tool panicked: %v", r)
-			out = callEnc.buf
+			callEnc.Raw([]byte{wire.CallPanic})
+			callEnc.RawString(fmt.Sprintf("tool panicked: %v", r))
+			out = callEnc.Bytes()
 		}
 	}()
 	if dispatch == nil {
@@ -45,7 +41,7 @@ func runCall(tool, n uint32) (out []byte) {
 	}
 	err := dispatch(tool, argBuf[:n], &callEnc)
 	if err == nil {
-		err = callEnc.err
+		err = callEnc.Err()
 	}
 	if err != nil {
 		status := byte(wire.CallError)
@@ -53,10 +49,10 @@ func runCall(tool, n uint32) (out []byte) {
 			status = wire.CallInvalidArgs
 		}
 		callEnc.Reset()
-		callEnc.buf = append(callEnc.buf, status)
-		callEnc.buf = append(callEnc.buf, err.Error()...)
+		callEnc.Raw([]byte{status})
+		callEnc.RawString(err.Error())
 	}
-	return callEnc.buf
+	return callEnc.Bytes()
 }
 
 // growArgs makes room for n bytes of arguments.
