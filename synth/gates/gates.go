@@ -122,7 +122,9 @@ func (c *Checker) Check(ctx context.Context, cand Candidate) (Verdict, error) {
 	case err == nil:
 		c.counts.Kept++
 		c.calls[callsKey(cand.Task)] = true
-		c.checks[checksKey(cand.Task)] = true
+		if k := checksKey(cand.Task); k != "" {
+			c.checks[k] = true
+		}
 		c.instrs[normInstr(cand.Task.Instruction)] = true
 	}
 	return v, err
@@ -144,7 +146,7 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 	if c.calls[callsKey(t)] {
 		return v, reject(Duplicate, "same ground-truth calls as a kept task")
 	}
-	if c.checks[checksKey(t)] {
+	if k := checksKey(t); k != "" && c.checks[k] {
 		return v, reject(Duplicate, "same checks and answer as a kept task")
 	}
 	if c.instrs[normInstr(t.Instruction)] {
@@ -269,7 +271,13 @@ func callsKey(t envpkg.Task) string {
 	return b.String()
 }
 
+// checksKey identifies a task's checks and answer; "" for a task with no
+// checks, whose answer alone says nothing about sameness (two different
+// questions may both have the answer 1).
 func checksKey(t envpkg.Task) string {
+	if len(t.Checks) == 0 {
+		return ""
+	}
 	sqls := make([]string, 0, len(t.Checks)+1)
 	for _, c := range t.Checks {
 		sqls = append(sqls, strings.Join(strings.Fields(c.SQL), " "))

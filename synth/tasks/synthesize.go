@@ -192,9 +192,26 @@ func capitalize(s string) string {
 // finishRead ends with a question: an attribute of cur, or how many rows
 // refer to it (one more call).
 func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) {
-	if w.rng.IntN(3) == 0 {
+	// Questions over the rows referring to cur (one more call), or an
+	// attribute of cur.
+	switch w.rng.IntN(6) {
+	case 0:
 		if t, err := w.countChildren(c, cur); err == nil {
 			return t, "count", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
+		}
+	case 1:
+		if t, err := w.countFiltered(c, cur); err == nil {
+			return t, "count-filtered", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
+		}
+	case 2:
+		if t, err := w.topChild(c, cur); err == nil {
+			return t, "top", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
 		}
 	}
 	cols := describable(cur.table)

@@ -1,0 +1,161 @@
+package tasks
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// Questions over the rows that refer to the current one, answered with the
+// list tools' filters and sorting (so that ground truths exercise them, not
+// only lookups): "how many orders of ... have status shipped?", "which
+// order of ... has the highest total?".
+
+// childList picks a reference into cur's table and returns the list tool
+// of the referring table with its parameter for that reference.
+func (w *walker) childList(cur *entity) (*toolgen.Tool, *toolgen.Param, *toolgen.Tool, error) {
+	var via []*toolgen.Tool
+	for _, t := range w.spec.Tools {
+		if t.Kind == toolgen.Children && t.Parent == cur.table.Name {
+			via = append(via, t)
+		}
+	}
+	if len(via) == 0 {
+		return nil, nil, nil, errDeadEnd
+	}
+	ch := via[w.rng.IntN(len(via))]
+	list := w.toolFor(toolgen.List, ch.Table)
+	if list == nil {
+		return nil, nil, nil, errDeadEnd
+	}
+	for i := range list.Params {
+		if p := &list.Params[i]; p.Op == toolgen.OpEq && p.Column == ch.Via.Columns[0] {
+			return list, p, ch, nil
+		}
+	}
+	return nil, nil, nil, errDeadEnd // the filter was cut by MaxFilters
+}
+
+// countFiltered: how many rows referring to cur have a given enum value.
+func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
+	list, ref, ch, err := w.childList(cur)
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	var enums []*toolgen.Param
+	for i := range list.Params {
+		if p := &list.Params[i]; p.Op == toolgen.OpEq && p != ref && len(p.Enum) > 0 {
+			enums = append(enums, p)
+		}
+	}
+	if len(enums) == 0 {
+		return envpkg.Task{}, errDeadEnd
+	}
+	e := enums[w.rng.IntN(len(enums))]
+	key := cur.row[ch.Via.RefColumns[0]]
+	if key == nil {
+		return envpkg.Task{}, errDeadEnd
+	}
+	// Prefer a value that occurs (a count of 0 is a fine answer, but a
+	// dull one).
+	value := e.Enum[w.rng.IntN(len(e.Enum))]
+	if strings.TrimSpace(value) == "" {
+		return envpkg.Task{}, errDeadEnd // "have size \"\"" is not a question
+	}
+	var n int64
+	if err := w.scalar(&n, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, dbmodel.Quote(list.Table), dbmodel.Quote(ref.Column), dbmodel.Quote(e.Column)), sqlValue(key), value); err != nil {
+		return envpkg.Task{}, err
+	}
+	if n == 0 && w.rng.IntN(2) == 0 {
+		return envpkg.Task{}, errDeadEnd
+	}
+	out, err := w.call(c, list.Name, map[string]any{ref.Name: argValue(key, ref.Type), e.Name: value})
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	m, _ := out.(map[string]any)
+	what := words(list.Table)
+	if !strings.Contains(ch.Name, "_of_") {
+		what += " (by " + words(ref.Column) + ")"
+	}
+	return envpkg.Task{
+		Instruction: fmt.Sprintf("How many %s of %s have %s %s?", what, cur.desc, words(e.Column), show(value)),
+		Answer:      &envpkg.Answer{Value: fmt.Sprint(m["total"]), Match: "number"},
+	}, nil
+}
+
+// topChild: the row referring to cur with the highest (or lowest) value of
+// a number or date column, named by its label, or the value itself.
+func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
+	list, ref, ch, err := w.childList(cur)
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	sortBy := list.Param("sort_by")
+	if sortBy == nil {
+		return envpkg.Task{}, errDeadEnd
+	}
+	// Sortable range columns: those with a min_ filter.
+	var cols []string
+	byJSON := map[string]string{}
+	for _, p := range list.Params {
+		if p.Op == toolgen.OpMin {
+			js := strings.TrimPrefix(p.Name, "min_")
+			cols = append(cols, js)
+			byJSON[js] = p.Column
+		}
+	}
+	sort.Strings(cols)
+	if len(cols) == 0 {
+		return envpkg.Task{}, errDeadEnd
+	}
+	js := cols[w.rng.IntN(len(cols))]
+	col := byJSON[js]
+	desc := w.rng.IntN(3) != 0
+	key := cur.row[ch.Via.RefColumns[0]]
+	if key == nil {
+		return envpkg.Task{}, errDeadEnd
+	}
+	mark := len(c.calls)
+	out, err := w.call(c, list.Name, map[string]any{ref.Name: argValue(key, ref.Type), "sort_by": js, "descending": desc, "limit": 2})
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	items := pageItems(out)
+	child := w.spec.Model.Table(list.Table)
+	if len(items) < 2 || items[0][col] == nil || fmt.Sprint(items[0][col]) == fmt.Sprint(items[1][col]) || !sayable(items[0][col]) {
+		c.calls = c.calls[:mark] // a tie or too few rows: no single answer
+		return envpkg.Task{}, errDeadEnd
+	}
+	most := "highest"
+	if !desc {
+		most = "lowest"
+	}
+	if dateName(col) {
+		most = map[bool]string{true: "latest", false: "earliest"}[desc]
+	}
+	what := words(list.Table)
+	if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
+		return envpkg.Task{
+			Instruction: fmt.Sprintf("Among the %s of %s, which one has the %s %s? Tell me its %s.", what, cur.desc, most, words(col), words(label)),
+			Answer:      &envpkg.Answer{Value: fmt.Sprint(sqlValue(items[0][label])), Match: "contains"},
+		}, nil
+	}
+	match := "number"
+	if _, isText := sqlValue(items[0][col]).(string); isText {
+		match = "contains"
+	}
+	return envpkg.Task{
+		Instruction: fmt.Sprintf("What is the %s %s among the %s of %s?", most, words(col), what, cur.desc),
+		Answer:      &envpkg.Answer{Value: fmt.Sprint(sqlValue(items[0][col])), Match: match},
+	}, nil
+}
+
+func dateName(col string) bool {
+	l := strings.ToLower(col)
+	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on")
+}
