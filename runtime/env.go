@@ -65,6 +65,7 @@ type Env struct {
 	epoch       int64 // episode clock start, unix ns
 	tools       map[string]int
 	schemas     []*jsonschema.Schema
+	schemaNodes []int // per tool: the size of its schema (validateWithin)
 	fast        []*fastSchema     // per tool: the hot-path validator, or nil
 	required    []map[string]bool // per tool: its required top-level arguments
 	views       []view
@@ -154,7 +155,9 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	c.UseLoader(jsonschema.SchemeURLLoader{}) // a bundle's schemas may not load files or URLs
 	for i, t := range m.Tools {
 		e.tools[t.Name] = i
-		if err := checkSchema(t.InputSchema); err != nil {
+		nodes, err := checkSchema(t.InputSchema)
+		e.schemaNodes = append(e.schemaNodes, nodes)
+		if err != nil {
 			return nil, fmt.Errorf("tool %s: schema: %w", t.Name, err)
 		}
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(t.InputSchema))

@@ -275,7 +275,11 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 			}
 		}
 	}
-	if err := e.schemas[idx].Validate(doc); err != nil {
+	late, err := e.validateWithin(ctx, idx, doc, len(args))
+	if late {
+		return failed(OutcomeTimeout, "checking the arguments of %s against its schema took longer than the call's time limit of %s", name, e.callTimeout), nil
+	}
+	if err != nil {
 		msg := "invalid arguments for " + name + ": " + schemaMessage(err, e.limits.MaxOutputBytes)
 		return failed(OutcomeInvalidArgs, "%s", capMessage(msg, e.limits.MaxOutputBytes-len("Error: "))), nil
 	}

@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // A tool's input schema comes from the bundle and is applied to every call
@@ -17,11 +19,12 @@ const (
 	maxSchemaDepth = 64
 )
 
-// checkSchema refuses references and bounds the size and depth of a schema.
-func checkSchema(raw json.RawMessage) error {
+// checkSchema refuses references and bounds the size and depth of a
+// schema; it returns the schema's size in nodes.
+func checkSchema(raw json.RawMessage) (int, error) {
 	var doc any
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return err
+		return 0, err
 	}
 	nodes := 0
 	var walk func(v any, depth int) error
@@ -52,7 +55,36 @@ func checkSchema(raw json.RawMessage) error {
 		}
 		return nil
 	}
-	return walk(doc, 0)
+	err := walk(doc, 0)
+	return nodes, err
+}
+
+// inlineValidation is the cost (schema nodes × argument bytes) under which
+// arguments are validated on the caller's goroutine; above it validation
+// runs beside the call's deadline, since it happens before the watchdog
+// watches the call.
+const inlineValidation = 1 << 22
+
+// validateWithin validates a call's arguments, giving up (late) when the
+// call's time limit or ctx runs out first. Without references a
+// validation's cost is bounded (schema nodes × argument nodes), so one given
+// up on still ends; it just no longer delays the caller.
+func (e *Env) validateWithin(ctx context.Context, idx int, doc any, argBytes int) (late bool, err error) {
+	s := e.schemas[idx]
+	if e.schemaNodes[idx]*argBytes < inlineValidation {
+		return false, s.Validate(doc)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Validate(doc) }()
+	t := time.NewTimer(e.callTimeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return false, err
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return true, nil
 }
 
 // capMessage cuts an agent-visible message to at most n bytes, saying so.

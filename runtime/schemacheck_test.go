@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,5 +42,34 @@ func TestSchemaCostIsBounded(t *testing.T) {
 	r := call(t, newEpisode(t, e, "", 1), m.Tools[0].Name, string(args))
 	if !r.IsError || len(r.Content) > 4096 {
 		t.Fatalf("100000 schema errors gave a %d-byte result (limit 4096)", len(r.Content))
+	}
+}
+
+// Validation runs under the call's deadline: a schema that is costly for
+// large arguments gives the timeout outcome instead of holding the caller.
+func TestSchemaValidationHasTheCallDeadline(t *testing.T) {
+	b := *testBundle(t, "edge", false)
+	m := b.Manifest
+	m.Tools = append([]envpkg.Tool(nil), m.Tools...)
+	var alts []string
+	for i := range 200 {
+		alts = append(alts, fmt.Sprintf(`{"type":"string","pattern":"^(x+)+y%d$"}`, i))
+	}
+	m.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[` + strings.Join(alts, ",") + `]}}}}`)
+	m.Limits.CallTimeoutMS = 100
+	b.Manifest = m
+	e, err := LoadBundle(context.Background(), &b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	xs := make([]string, 20_000)
+	for i := range xs {
+		xs[i] = "xxxxxxxxxxxxxxxxxxxx"
+	}
+	args, _ := json.Marshal(map[string]any{"a": xs})
+	r := call(t, newEpisode(t, e, "", 1), m.Tools[0].Name, string(args))
+	if r.Outcome != OutcomeTimeout {
+		t.Fatalf("validation past the call's 100 ms: %q %.200s", r.Outcome, r.Content)
 	}
 }
