@@ -65,7 +65,7 @@ type Env struct {
 	epoch       int64 // episode clock start, unix ns
 	tools       map[string]int
 	schemas     []*jsonschema.Schema
-	schemaNodes []int // per tool: the size of its schema (validateWithin)
+	schemaNodes []int             // per tool: the size of its schema (validateWithin)
 	fast        []*fastSchema     // per tool: the hot-path validator, or nil
 	required    []map[string]bool // per tool: its required top-level arguments
 	views       []view
