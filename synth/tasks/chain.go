@@ -236,7 +236,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		}
 		child := m.Table(t.Table)
 		row := items[w.rng.IntN(len(items))]
-		d, err := w.distinguish(child, t.Via.Columns[0], v, row, len(items))
+		d, err := w.distinguish(child, t.Via.Columns[0], sqlValue(v), row, len(items))
 		if err != nil {
 			return nil, err
 		}
