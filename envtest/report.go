@@ -9,26 +9,26 @@ import (
 
 // Report is the outcome of checking one bundle.
 type Report struct {
-	Env   string
-	Tasks []TaskResult
+	Env   string       `json:"env"`
+	Tasks []TaskResult `json:"tasks"`
 }
 
 // TaskResult is one task's outcome. Rewards are -1 when not measured
 // (Static measures none).
 type TaskResult struct {
-	ID           string
-	Calls        int
-	GroundTruth  float64   // reward of the replayed ground truth
-	Empty        float64   // reward of the empty episode
-	ChangesState bool      // the ground truth leaves a non-empty diff
-	Problems     []Problem // each one fails the task
-	Notes        []string  // worth a look, but not a failure
+	ID           string    `json:"id"`
+	Calls        int       `json:"calls"`
+	GroundTruth  float64   `json:"ground_truth"`  // reward of the replayed ground truth
+	Empty        float64   `json:"empty"`         // reward of the empty episode
+	ChangesState bool      `json:"changes_state"` // the ground truth leaves a non-empty diff
+	Problems     []Problem `json:"problems"`      // each one fails the task
+	Notes        []string  `json:"notes"`         // worth a look, but not a failure
 }
 
 // Problem is one reason a task fails.
 type Problem struct {
-	Call int // the ground-truth call at fault (1-based), 0 for the task as a whole
-	Msg  string
+	Call int    `json:"call,omitempty"` // the ground-truth call at fault (1-based), 0 for the task as a whole
+	Msg  string `json:"message"`
 }
 
 func (p Problem) String() string { return p.Msg }

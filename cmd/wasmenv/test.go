@@ -17,6 +17,7 @@ func init() { register(testCmd) }
 
 func testCmd() *cobra.Command {
 	var seed int64
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "test DIR|FILE.wasm",
 		Short: "Check an environment's tasks: ground truth valid and scoring 1.0, doing nothing scoring less",
@@ -27,8 +28,8 @@ calls, no answer) earns less than 1.0 when the ground truth changes state;
 every check is read-only and evaluates without an error.
 
 DIR is an environment source directory (built first, nothing written) or a
-bundle. Prints one row per task, then the problems; the exit status is 1
-when a task fails.`,
+bundle. Prints one row per task, then the problems (--json: the report);
+the exit status is 1 when a task fails.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b, err := loadOrBuild(cmd, args[0])
@@ -44,7 +45,12 @@ when a task fails.`,
 			if err != nil {
 				return err
 			}
-			if err := r.WriteTable(cmd.OutOrStdout()); err != nil {
+			if asJSON {
+				err = writeJSON(cmd.OutOrStdout(), r)
+			} else {
+				err = r.WriteTable(cmd.OutOrStdout())
+			}
+			if err != nil {
 				return err
 			}
 			if r.Failed() > 0 {
@@ -54,6 +60,7 @@ when a task fails.`,
 		},
 	}
 	cmd.Flags().Int64Var(&seed, "seed", 0, "episode seed")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON ({env, tasks: [{id, calls, ground_truth, empty, changes_state, problems, notes}]})")
 	return cmd
 }
 

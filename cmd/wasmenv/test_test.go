@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,10 +57,23 @@ func TestTestCommand(t *testing.T) {
 		}
 	}
 
+	stdout, _, code := run(t, "", "test", bundle, "--json")
+	var rep struct {
+		Env   string
+		Tasks []struct {
+			ID          string
+			GroundTruth float64 `json:"ground_truth"`
+			Problems    []any
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil || rep.Env != "mini" || len(rep.Tasks) != 3 || rep.Tasks[0].GroundTruth != 1 {
+		t.Errorf("--json: %d %v %s", code, err, stdout)
+	}
+
 	// A ground truth that does not reach 1.0 fails wasmenv test, with the check named.
 	dir := copyEnv(t, "mini")
 	editFile(t, filepath.Join(dir, "tasks.yaml"), "arguments: {key: d, value: date, n: 4}", "arguments: {key: d, value: dates, n: 4}")
-	stdout, _, code := run(t, "", "test", dir)
+	stdout, _, code = run(t, "", "test", dir)
 	if code != 1 || !strings.Contains(stdout, `FAIL put-d: check "d stored" fails after the ground truth`) ||
 		!strings.Contains(stdout, "FAIL mini: 1 of 3 tasks fail") {
 		t.Errorf("test of a wrong ground truth: %d\n%s", code, stdout)
