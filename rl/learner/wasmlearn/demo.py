@@ -22,13 +22,23 @@ from .tokenizer import atomic_write
 BEGIN, END = "<!-- demo:begin -->", "<!-- demo:end -->"
 
 # The demonstration's settings (documented in docs/TRAINING.md).
-TRAIN = ["--sft-epochs", "6", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "8", "--group", "8",
-         "--eval-group", "1", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64", "--d-model", "64",
-         "--layers", "2", "--heads", "4", "--lr", "5e-4", "--ppo-epochs", "1", "--batch", "32",
-         "--eval-every", "4"]
-# One glob per round: the training tasks of one (wording, phrasing,
-# greeting): all orders and reasons, about 24 tasks a round.
-ROUND_GLOBS = ",".join("train-*-%d%d%d" % ((r // 4) % 2, r % 3, r % 4) for r in range(24))
+TRAIN = {
+    "reason": ["--sft-epochs", "5", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "10", "--group", "8",
+               "--eval-group", "4", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64",
+               "--d-model", "64", "--layers", "2", "--heads", "4", "--lr", "3e-4", "--ppo-epochs", "2",
+               "--batch", "32", "--eval-every", "5"],
+    "orders": ["--sft-epochs", "3", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "8", "--group", "8",
+               "--eval-group", "1", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64",
+               "--d-model", "64", "--layers", "2", "--heads", "4", "--lr", "1e-3", "--ppo-epochs", "2",
+               "--batch", "32", "--eval-every", "4"],
+}
+# One glob per round over the training tasks: one (phrasing, greeting) of the
+# reason family (all reasons and wordings, ~12 tasks), or one (wording,
+# phrasing, greeting) of the orders family (~24 tasks).
+ROUND_GLOBS = {
+    "reason": ",".join("train-*-?%d%d" % (r % 3, r % 4) for r in range(12)),
+    "orders": ",".join("train-*-%d%d%d" % ((r // 4) % 2, r % 3, r % 4) for r in range(24)),
+}
 
 
 def main(a):
@@ -36,7 +46,7 @@ def main(a):
     out = os.path.abspath(a.out)
     os.makedirs(out, exist_ok=True)
     env_dir = os.path.join(out, "store-cancel")
-    ts = demo_env.write(os.path.join(repo, "envs", "store"), env_dir)
+    ts = demo_env.write(os.path.join(repo, "envs", "store"), env_dir, family=a.family)
     bundle = os.path.join(out, "store-cancel.wasm")
     subprocess.run([a.wasmenv, "build", env_dir, "-o", bundle], check=True)
     n_train = sum(t["id"].startswith("train-") for t in ts)
@@ -51,7 +61,8 @@ def main(a):
                 results.append(json.load(f))
             continue
         cmd = ["/usr/bin/python3", "-m", "wasmlearn", "train", "--bundle", bundle, "--env-dir", env_dir,
-               "--wasmenv", a.wasmenv, "--out", run_dir, "--seed", str(s), "--round-tasks", ROUND_GLOBS] + TRAIN
+               "--wasmenv", a.wasmenv, "--out", run_dir, "--seed", str(s),
+               "--round-tasks", ROUND_GLOBS[a.family]] + TRAIN[a.family]
         subprocess.run(cmd, check=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        stdout=open(os.path.join(out, "seed%d.log" % s), "w"), stderr=subprocess.STDOUT)
         with open(os.path.join(run_dir, "summary.json")) as f:
