@@ -94,7 +94,9 @@ func (s *Server) mcpMethod(ctx context.Context, e *episode, req rpcRequest, p rp
 		if res.Outcome == runtime.OutcomeUnknownTool {
 			return rpcError(req.ID, rpcInvalidParams, "Unknown tool: "+p.Name)
 		}
-		return rpcResult(req.ID, map[string]any{"content": []oeTextContent{{Type: "text", Text: res.Content}}, "isError": res.IsError})
+		// The outcome in _meta, as on the per-episode MCP endpoint.
+		return rpcResult(req.ID, map[string]any{"content": []oeTextContent{{Type: "text", Text: res.Content}}, "isError": res.IsError,
+			"_meta": map[string]any{"outcome": res.Outcome}})
 	}
 	return rpcError(req.ID, rpcMethodNotFound, "Method not found: "+req.Method)
 }

@@ -286,7 +286,7 @@ func TestOpenEnvMCPAtRoot(t *testing.T) {
 		t.Errorf("unknown tool: %v", m)
 	}
 	m = rpc(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get","arguments":{"key":7}}}`)
-	if r, _ := m["result"].(map[string]any); r == nil || r["isError"] != true {
+	if r, _ := m["result"].(map[string]any); r == nil || r["isError"] != true || r["_meta"].(map[string]any)["outcome"] != "invalid_args" {
 		t.Errorf("bad arguments: %v", m)
 	}
 	for body, code := range map[string]int{`{"jsonrpc":`: rpcParseError, `{"jsonrpc":"2.0","id":5,"method":"resources/list"}`: rpcMethodNotFound,
