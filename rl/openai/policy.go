@@ -2,9 +2,9 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
+	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/rl"
 )
 
@@ -25,7 +25,7 @@ type Policy struct {
 func (p *Policy) Act(ctx context.Context, t *rl.Turn) (rl.Reply, error) {
 	req := &ChatRequest{Model: p.Model, Messages: toWire(t.Messages), Temperature: p.Temperature,
 		MaxTokens: p.MaxTokens, Logprobs: true, ReturnTokenIDs: true}
-	if !p.NoTools {
+	if !p.NoTools && len(t.Tools) > 0 { // a nil slice in the interface would send "tools": null
 		req.Tools = t.Tools
 	}
 	if t.MaxTokens > 0 && (req.MaxTokens == 0 || t.MaxTokens < req.MaxTokens) {
@@ -40,17 +40,15 @@ func (p *Policy) Act(ctx context.Context, t *rl.Turn) (rl.Reply, error) {
 
 // toWire converts the conversation. An assistant message whose calls were
 // parsed from its text is sent as that text alone.
-func toWire(msgs []rl.Message) []wireMessage {
-	out := make([]wireMessage, len(msgs))
+func toWire(msgs []rl.Message) []chatapi.Message {
+	out := make([]chatapi.Message, len(msgs))
 	for i, m := range msgs {
 		content := m.Content
-		w := wireMessage{Role: m.Role, Content: &content, ToolCallID: m.ToolCallID}
+		w := chatapi.Message{Role: m.Role, Content: &content, ToolCallID: m.ToolCallID}
 		if !m.TextCalls {
 			for _, tc := range m.ToolCalls {
-				var c wireToolCall
-				c.ID, c.Type, c.Function.Name = tc.ID, tc.Type, tc.Function.Name
-				c.Function.Arguments, _ = json.Marshal(tc.Function.Arguments)
-				w.ToolCalls = append(w.ToolCalls, c)
+				w.ToolCalls = append(w.ToolCalls, chatapi.ToolCall{ID: tc.ID, Type: tc.Type,
+					Function: chatapi.FunctionCall{Name: tc.Function.Name, Arguments: chatapi.StringArguments(tc.Function.Arguments)}})
 			}
 			if len(w.ToolCalls) > 0 && content == "" {
 				w.Content = nil
@@ -77,7 +75,7 @@ func fromWire(resp *ChatResponse) rl.Reply {
 			id = fmt.Sprintf("call_%d", i)
 		}
 		msg.ToolCalls = append(msg.ToolCalls, rl.ToolCall{ID: id, Type: "function",
-			Function: rl.FunctionCall{Name: tc.Function.Name, Arguments: argString(tc.Function.Arguments)}})
+			Function: rl.FunctionCall{Name: tc.Function.Name, Arguments: tc.Function.ArgumentString()}})
 	}
 	reply := rl.Reply{Message: msg}
 	tt := &rl.TurnTokens{PromptTokenIDs: resp.PromptTokenIDs, CompletionTokenIDs: ch.TokenIDs, FinishReason: ch.FinishReason}
@@ -94,19 +92,4 @@ func fromWire(resp *ChatResponse) rl.Reply {
 		reply.Usage = &rl.Usage{PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}
 	}
 	return reply
-}
-
-// argString returns arguments as the JSON string the OpenAI form carries,
-// whether the server sent a string (the API) or an object (some servers).
-// A string that is not valid JSON is kept as it is: the engine reports it
-// to the agent as a format error.
-func argString(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
 }

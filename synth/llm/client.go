@@ -1,18 +1,16 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/wasmenv/wasmenv/internal/chatapi"
 )
 
 // Client talks to an OpenAI-compatible chat-completions endpoint (OpenAI,
@@ -34,8 +32,8 @@ type Client struct {
 	// Retries is how many times a request is retried after a 429, a 5xx, a
 	// timeout or a dropped connection (default 4), with exponential backoff.
 	Retries int
-	// Backoff is the first retry's delay (default 1s), doubled each time,
-	// with jitter; a Retry-After header wins when it is longer.
+	// Backoff is the first retry's delay (default 1s), doubled each time up
+	// to 30 s, with jitter; a Retry-After header wins when it is longer.
 	Backoff time.Duration
 	// Timeout bounds one request (default 5 minutes).
 	Timeout time.Duration
@@ -44,7 +42,7 @@ type Client struct {
 	// Prices turns tokens into cost; zero prices count tokens only.
 	Prices Prices
 
-	sem      chan struct{}
+	limit    *chatapi.Limit
 	jsonMode atomic.Int32 // 0: json_schema, 1: json_object, 2: none (what the server accepted)
 }
 
@@ -62,9 +60,24 @@ func (p Prices) Cost(u Usage) float64 {
 // SetConcurrency limits how many requests are in flight at once (≤ 0: no limit).
 // Call it before the first request.
 func (c *Client) SetConcurrency(n int) {
-	if n > 0 {
-		c.sem = make(chan struct{}, n)
+	c.limit = chatapi.NewLimit(n)
+}
+
+// transport is the shared chat-completions client with this client's
+// settings and synthesis' longer defaults (long generations).
+func (c *Client) transport() *chatapi.Client {
+	t := &chatapi.Client{BaseURL: c.BaseURL, APIKey: c.APIKey, HTTP: c.HTTP,
+		Timeout: c.Timeout, Retries: c.Retries, Backoff: c.Backoff, Limit: c.limit}
+	if t.Retries == 0 {
+		t.Retries = 4
 	}
+	if t.Backoff == 0 {
+		t.Backoff = time.Second
+	}
+	if t.Timeout == 0 {
+		t.Timeout = 5 * time.Minute
+	}
+	return t
 }
 
 // Message is one chat message.
@@ -87,11 +100,7 @@ type ToolCall struct {
 }
 
 // Usage is token accounting as the server reports it.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-}
+type Usage = chatapi.Usage
 
 // Request is one chat completion.
 type Request struct {
@@ -114,38 +123,19 @@ type Response struct {
 	Usage        Usage
 }
 
-// ErrStatus is a non-retryable HTTP error from the endpoint.
-var ErrStatus = errors.New("llm: endpoint refused the request")
+// ErrStatus is what a StatusError unwraps to: the endpoint refused the
+// request (a status not retried, or the last retry's).
+var ErrStatus = chatapi.ErrStatus
 
-// StatusError carries the endpoint's status and message.
-type StatusError struct {
-	Code int
-	Body string
-}
-
-func (e *StatusError) Error() string {
-	return fmt.Sprintf("llm: endpoint answered %d: %s", e.Code, truncate(e.Body, 500))
-}
-
-func (e *StatusError) Unwrap() error { return ErrStatus }
+// StatusError carries the endpoint's status, message and body.
+type StatusError = chatapi.StatusError
 
 // Chat sends a request, retrying transient failures.
 func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
-	if c.sem != nil {
-		select {
-		case c.sem <- struct{}{}:
-			defer func() { <-c.sem }()
-		case <-ctx.Done():
-			return Response{}, ctx.Err()
-		}
-	}
+	t := c.transport()
 	for {
 		mode := int(c.jsonMode.Load())
-		body, err := json.Marshal(c.body(req, mode))
-		if err != nil {
-			return Response{}, err
-		}
-		raw, err := c.post(ctx, "/chat/completions", body)
+		resp, err := t.Chat(ctx, c.body(req, mode))
 		var se *StatusError
 		if errors.As(err, &se) && se.Code == http.StatusBadRequest && req.Schema != nil && mode < 2 &&
 			strings.Contains(strings.ToLower(se.Body), "response_format") {
@@ -157,36 +147,20 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 		if err != nil {
 			return Response{}, err
 		}
-		var out struct {
-			ID      string `json:"id"`
-			Choices []struct {
-				Message      Message `json:"message"`
-				FinishReason string  `json:"finish_reason"`
-			} `json:"choices"`
-			Usage Usage `json:"usage"`
+		ch := resp.Choices[0]
+		out := Response{ID: resp.ID, Message: fromWire(ch.Message), FinishReason: ch.FinishReason}
+		if resp.Usage != nil {
+			out.Usage = *resp.Usage
 		}
-		if err := json.Unmarshal(raw, &out); err != nil {
-			return Response{}, fmt.Errorf("llm: malformed completion: %v", err)
-		}
-		if len(out.Choices) == 0 {
-			return Response{}, fmt.Errorf("llm: completion %s has no choices", out.ID)
-		}
-		ch := out.Choices[0]
-		return Response{ID: out.ID, Message: ch.Message, FinishReason: ch.FinishReason, Usage: out.Usage}, nil
+		return out, nil
 	}
 }
 
-func (c *Client) body(req Request, mode int) map[string]any {
-	b := map[string]any{
-		"model":       c.Model,
-		"messages":    req.Messages,
-		"temperature": c.Temperature,
-	}
-	if c.MaxTokens > 0 {
-		b["max_tokens"] = c.MaxTokens
-	}
+func (c *Client) body(req Request, mode int) *chatapi.Request {
+	temperature := c.Temperature
+	b := &chatapi.Request{Model: c.Model, Messages: toWire(req.Messages), Temperature: &temperature, MaxTokens: c.MaxTokens}
 	if len(req.Tools) > 0 {
-		b["tools"] = req.Tools
+		b.Tools = req.Tools
 	}
 	if req.Schema != nil {
 		switch mode {
@@ -195,88 +169,38 @@ func (c *Client) body(req Request, mode int) map[string]any {
 			if name == "" {
 				name = "output"
 			}
-			b["response_format"] = map[string]any{"type": "json_schema",
-				"json_schema": map[string]any{"name": name, "schema": req.Schema, "strict": false}}
+			b.ResponseFormat = &chatapi.ResponseFormat{Type: "json_schema",
+				JSONSchema: &chatapi.JSONSchema{Name: name, Schema: req.Schema, Strict: false}}
 		case 1:
-			b["response_format"] = map[string]any{"type": "json_object"}
+			b.ResponseFormat = &chatapi.ResponseFormat{Type: "json_object"}
 		}
 	}
 	return b
 }
 
-// post sends body to path and returns the response body, retrying 429,
-// 5xx, timeouts and transport errors with exponential backoff.
-func (c *Client) post(ctx context.Context, path string, body []byte) ([]byte, error) {
-	retries := c.Retries
-	if retries == 0 {
-		retries = 4
-	}
-	delay := c.Backoff
-	if delay == 0 {
-		delay = time.Second
-	}
-	timeout := c.Timeout
-	if timeout == 0 {
-		timeout = 5 * time.Minute
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	url := strings.TrimRight(c.BaseURL, "/") + path
-	for attempt := 0; ; attempt++ {
-		raw, retryAfter, err := c.once(ctx, hc, url, body, timeout)
-		if err == nil {
-			return raw, nil
+// toWire converts messages; content is always sent, "" included.
+func toWire(msgs []Message) []chatapi.Message {
+	out := make([]chatapi.Message, len(msgs))
+	for i, m := range msgs {
+		content := m.Content
+		w := chatapi.Message{Role: m.Role, Content: &content, ToolCallID: m.ToolCallID, Name: m.Name}
+		for _, tc := range m.ToolCalls {
+			w.ToolCalls = append(w.ToolCalls, chatapi.ToolCall{ID: tc.ID, Type: tc.Type,
+				Function: chatapi.FunctionCall{Name: tc.Function.Name, Arguments: chatapi.StringArguments(tc.Function.Arguments)}})
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var se *StatusError
-		retryable := !errors.As(err, &se) || se.Code == http.StatusTooManyRequests || se.Code >= 500
-		if !retryable || attempt >= retries {
-			return nil, err
-		}
-		wait := delay<<attempt + time.Duration(rand.Int64N(int64(delay)/2+1))
-		if retryAfter > wait {
-			wait = retryAfter
-		}
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+		out[i] = w
 	}
+	return out
 }
 
-func (c *Client) once(ctx context.Context, hc *http.Client, url string, body []byte, timeout time.Duration) ([]byte, time.Duration, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, 0, err
+func fromWire(w chatapi.Message) Message {
+	m := Message{Role: w.Role, Content: w.Text(), ToolCallID: w.ToolCallID, Name: w.Name}
+	for _, tc := range w.ToolCalls {
+		var c ToolCall
+		c.ID, c.Type, c.Function.Name, c.Function.Arguments = tc.ID, tc.Type, tc.Function.Name, tc.Function.ArgumentString()
+		m.ToolCalls = append(m.ToolCalls, c)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.APIKey)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, 0, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		var after time.Duration
-		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
-			after = time.Duration(s) * time.Second
-		}
-		return nil, after, &StatusError{Code: resp.StatusCode, Body: string(raw)}
-	}
-	return raw, 0, nil
+	return m
 }
 
 // Embed returns one embedding per text from /embeddings.
@@ -285,7 +209,7 @@ func (c *Client) Embed(ctx context.Context, texts []string) ([][]float64, error)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := c.post(ctx, "/embeddings", body)
+	raw, err := c.transport().Post(ctx, "/embeddings", body)
 	if err != nil {
 		return nil, err
 	}

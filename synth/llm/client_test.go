@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -16,44 +15,6 @@ func completion(content string) string {
 		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
 		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
 	return string(b)
-}
-
-func TestClientRetriesTransientErrors(t *testing.T) {
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch n.Add(1) {
-		case 1:
-			http.Error(w, "overloaded", http.StatusServiceUnavailable)
-		case 2:
-			http.Error(w, "slow down", http.StatusTooManyRequests)
-		default:
-			w.Write([]byte(completion(`{"ok": true}`)))
-		}
-	}))
-	defer srv.Close()
-	c := &Client{BaseURL: srv.URL, Model: "m", Backoff: time.Millisecond}
-	resp, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: "user", Content: "hi"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n.Load() != 3 || resp.Message.Content != `{"ok": true}` || resp.Usage.TotalTokens != 15 {
-		t.Errorf("after %d requests: %+v", n.Load(), resp)
-	}
-}
-
-func TestClientDoesNotRetryClientErrors(t *testing.T) {
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n.Add(1)
-		http.Error(w, `{"error":{"message":"invalid api key"}}`, http.StatusUnauthorized)
-	}))
-	defer srv.Close()
-	c := &Client{BaseURL: srv.URL, Model: "m", Backoff: time.Millisecond}
-	_, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: "user", Content: "hi"}}})
-	var se *StatusError
-	if !errors.Is(err, ErrStatus) || !errors.As(err, &se) || se.Code != 401 || n.Load() != 1 {
-		t.Errorf("err %v after %d requests; want one 401", err, n.Load())
-	}
 }
 
 func TestClientFallsBackFromStructuredOutputs(t *testing.T) {

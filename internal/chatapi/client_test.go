@@ -1,0 +1,62 @@
+package chatapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func completion(content string) string {
+	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion",
+		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
+		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+	return string(b)
+}
+
+func hello() *Request {
+	hi := "hi"
+	return &Request{Model: "m", Messages: []Message{{Role: "user", Content: &hi}}}
+}
+
+func TestClientRetriesTransientErrors(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1:
+			http.Error(w, "overloaded", http.StatusServiceUnavailable)
+		case 2:
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		default:
+			w.Write([]byte(completion(`{"ok": true}`)))
+		}
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL, Backoff: time.Millisecond}
+	resp, err := c.Chat(context.Background(), hello())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() != 3 || resp.Choices[0].Message.Text() != `{"ok": true}` || resp.Usage == nil || resp.Usage.TotalTokens != 15 {
+		t.Errorf("after %d requests: %+v", n.Load(), resp)
+	}
+}
+
+func TestClientDoesNotRetryClientErrors(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		http.Error(w, `{"error":{"message":"invalid api key"}}`, http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL, Backoff: time.Millisecond}
+	_, err := c.Chat(context.Background(), hello())
+	var se *StatusError
+	if !errors.Is(err, ErrStatus) || !errors.As(err, &se) || se.Code != 401 || n.Load() != 1 {
+		t.Errorf("err %v after %d requests; want one 401", err, n.Load())
+	}
+}
