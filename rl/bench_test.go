@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -48,9 +49,9 @@ func (p replay) Act(_ context.Context, t *rl.Turn) (rl.Reply, error) {
 // Each reports ns/step (a step is one tool call that reached the runtime)
 // and steps/s.
 func BenchmarkRollout(b *testing.B) {
-	env := loadExample(b, "store")
+	env := rltest.Load(b, "store")
 	cfg := rl.Config{Group: 64, MaxTurns: 8, Concurrency: benchInFlight}
-	var rec collect
+	var rec rltest.Collect
 	if _, err := rl.Run(context.Background(), []*runtime.Env{env}, &rl.Random{}, cfg, &rec); err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func BenchmarkRollout(b *testing.B) {
 	var jobs []job
 	policy := replay{}
 	steps := 0
-	for _, r := range rec.all() {
+	for _, r := range rec.All() {
 		j := job{task: r.Task, seed: r.Seed}
 		var said []rl.Message
 		for _, m := range r.Messages {
@@ -160,7 +161,7 @@ func BenchmarkRollout(b *testing.B) {
 			start := time.Now()
 			cpu0 = cpuTime()
 			for range b.N {
-				var out rl.Exporter = &collect{}
+				var out rl.Exporter = &rltest.Collect{}
 				if jsonl {
 					out = rl.NewJSONL(io.Discard)
 				}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	wrt "github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -32,7 +33,7 @@ func (p *slowPolicy) Act(ctx context.Context, t *rl.Turn) (rl.Reply, error) {
 // A cancelled run returns promptly with the context's error, closes every
 // episode it opened, leaves no goroutine behind and writes no partial group.
 func TestCancelClosesEverything(t *testing.T) {
-	env := loadExample(t, "store")
+	env := rltest.Load(t, "store")
 	before := runtime.NumGoroutine()
 	var mu sync.Mutex
 	var episodes []*wrt.Episode
@@ -45,7 +46,7 @@ func TestCancelClosesEverything(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &slowPolicy{started: make(chan struct{})}
-	var out collect
+	var out rltest.Collect
 	done := make(chan error, 1)
 	go func() {
 		_, err := rl.Run(ctx, []*wrt.Env{env}, p, rl.Config{Group: 8, Concurrency: 40}, &out)
@@ -64,8 +65,8 @@ func TestCancelClosesEverything(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run after cancel: %v", err)
 	}
-	if len(out.groups) != 0 {
-		t.Errorf("%d groups written after cancel", len(out.groups))
+	if len(out.Groups) != 0 {
+		t.Errorf("%d groups written after cancel", len(out.Groups))
 	}
 	mu.Lock()
 	n := len(episodes)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -24,12 +25,12 @@ func TestEnvFaultsAreNotFormatErrors(t *testing.T) {
 	}
 	defer env.Close()
 	run := func(calls ...rl.ToolCall) rl.Rollout {
-		var out collect
+		var out rltest.Collect
 		if _, err := rl.Run(context.Background(), []*runtime.Env{env}, script{{ToolCalls: calls}},
 			rl.Config{Group: 1, Tasks: "put-d"}, &out); err != nil {
 			t.Fatal(err)
 		}
-		return out.all()[0]
+		return out.All()[0]
 	}
 	r := run(call("1", "abuse", `{"mode":"panic"}`), call("2", "abuse", `{"mode":"attach"}`))
 	if !r.EnvError || r.FormatError || r.RewardComponents["env_errors"] != 2 {

@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
 // The JSONL file carries every field docs/ROLLOUT.md promises, in the
 // OpenAI chat format, and appears only when the run is done.
 func TestJSONLFields(t *testing.T) {
-	env := loadExample(t, "store")
+	env := rltest.Load(t, "store")
 	path := filepath.Join(t.TempDir(), "out.jsonl")
 	out, err := rl.CreateJSONL(path)
 	if err != nil {
@@ -81,14 +82,14 @@ func TestJSONLFields(t *testing.T) {
 // Same bundle, tasks, seeds and policy give the same trajectories, rewards
 // and state hashes.
 func TestRandomIsReproducible(t *testing.T) {
-	env := loadExample(t, "calendar")
+	env := rltest.Load(t, "calendar")
 	run := func() []rl.Rollout {
-		var out collect
+		var out rltest.Collect
 		if _, err := rl.Run(context.Background(), []*runtime.Env{env}, &rl.Random{},
 			rl.Config{Group: 3, Seed: 7, MaxTurns: 6, Concurrency: 5}, &out); err != nil {
 			t.Fatal(err)
 		}
-		all := out.all()
+		all := out.All()
 		byKey := map[string]rl.Rollout{}
 		for _, r := range all {
 			byKey[r.Group+"#"+string(rune('0'+r.Index))] = r

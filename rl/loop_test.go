@@ -7,6 +7,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/envs"
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -20,9 +21,9 @@ func TestOracleAndRandomOnExamples(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			env := loadExample(t, name)
+			env := rltest.Load(t, name)
 			ctx := context.Background()
-			var oracle collect
+			var oracle rltest.Collect
 			sum, err := rl.Run(ctx, []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 1, MaxTurns: 40}, &oracle)
 			if err != nil {
 				t.Fatal(err)
@@ -30,13 +31,13 @@ func TestOracleAndRandomOnExamples(t *testing.T) {
 			if sum.Groups != len(env.Bundle.Tasks) || sum.Rollouts != len(env.Bundle.Tasks) {
 				t.Fatalf("%d groups, %d rollouts for %d tasks", sum.Groups, sum.Rollouts, len(env.Bundle.Tasks))
 			}
-			for _, r := range oracle.all() {
+			for _, r := range oracle.All() {
 				if r.Reward != 1 || r.FormatError || r.EnvError || r.Finish != rl.FinishStop {
 					t.Errorf("oracle %s #%d: reward %.2f finish %s format %v env %v checks %+v",
 						r.Task, r.Index, r.Reward, r.Finish, r.FormatError, r.EnvError, r.Checks)
 				}
 			}
-			var random collect
+			var random rltest.Collect
 			group := 3
 			if len(env.Bundle.Tasks) > 40 { // the τ-bench ports: many tasks, slow tools
 				group = 2
@@ -57,7 +58,7 @@ func TestOracleAndRandomOnExamples(t *testing.T) {
 			if sum.EnvSteps == 0 {
 				t.Error("random made no tool calls")
 			}
-			for _, g := range random.groups {
+			for _, g := range random.Groups {
 				var s float64
 				for _, r := range g {
 					s += r.Advantage

@@ -9,6 +9,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -47,7 +48,7 @@ type verlRow struct {
 }
 
 func TestParquetColumns(t *testing.T) {
-	env := loadExample(t, "store")
+	env := rltest.Load(t, "store")
 	path := filepath.Join(t.TempDir(), "out.parquet")
 	out, err := rl.CreateParquet(path)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -22,12 +23,12 @@ func (s script) Act(_ context.Context, t *rl.Turn) (rl.Reply, error) {
 
 func runScript(t *testing.T, env *runtime.Env, cfg rl.Config, s script) rl.Rollout {
 	t.Helper()
-	var out collect
+	var out rltest.Collect
 	cfg.Group, cfg.Tasks = 1, "cancel-pending-order-mistake"
 	if _, err := rl.Run(context.Background(), []*runtime.Env{env}, s, cfg, &out); err != nil {
 		t.Fatal(err)
 	}
-	all := out.all()
+	all := out.All()
 	if len(all) != 1 {
 		t.Fatalf("%d rollouts", len(all))
 	}
@@ -47,7 +48,7 @@ func toolResults(r rl.Rollout) []string {
 // Hermes/Qwen <tool_call> text is parsed into calls; a malformed block and
 // an unknown tool are format errors the agent sees, and the rollout goes on.
 func TestTextToolCalls(t *testing.T) {
-	env := loadExample(t, "store")
+	env := rltest.Load(t, "store")
 	r := runScript(t, env, rl.Config{}, script{
 		{Content: "Let me look.\n<tool_call>\n{\"name\": \"find_customer_by_email\", \"arguments\": {\"email\": \"olivia.chen@example.com\"}}\n</tool_call>\n" +
 			"<tool_call>{\"name\": \"get_order\", \"arguments\": \"{\\\"order_id\\\": \\\"#W1002\\\"}\"}</tool_call>"},
@@ -93,7 +94,7 @@ func call(id, name, args string) rl.ToolCall {
 // With AWM's meta-tools the agent lists the tools and calls them through
 // call_tool; direct calls are then unknown tools.
 func TestMetaTools(t *testing.T) {
-	env := loadExample(t, "store")
+	env := rltest.Load(t, "store")
 	r := runScript(t, env, rl.Config{MetaTools: true}, script{
 		{ToolCalls: []rl.ToolCall{call("1", "list_tools", "{}")}},
 		{ToolCalls: []rl.ToolCall{call("2", "call_tool", `{"tool_name":"get_order","arguments":{"order_id":"#W1002"}}`)}},
@@ -118,16 +119,16 @@ func TestMetaTools(t *testing.T) {
 		t.Errorf("format errors %d, reward %g", r.FormatErrors, r.Reward)
 	}
 	// The oracle and random policies work through the meta-tools too.
-	var out collect
+	var out rltest.Collect
 	if _, err := rl.Run(context.Background(), []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 1, MetaTools: true}, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range out.all() {
+	for _, r := range out.All() {
 		if r.Reward != 1 {
 			t.Errorf("oracle via call_tool: %s scores %g", r.Task, r.Reward)
 		}
 	}
-	out = collect{}
+	out = rltest.Collect{}
 	sum, err := rl.Run(context.Background(), []*runtime.Env{env}, &rl.Random{}, rl.Config{Group: 1, MetaTools: true, MaxTurns: 4}, &out)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +142,7 @@ func TestMetaTools(t *testing.T) {
 // and the user's stop token ends the rollout; the rules are the system
 // prompt.
 func TestScriptedUser(t *testing.T) {
-	env := loadExample(t, "store")
+	env := rltest.Load(t, "store")
 	user := rl.ScriptedUser{Lines: []string{"Hi, I need help with an order.", "It's olivia.chen@example.com, order #W1002, cancel it, ordered by mistake."}}
 	r := runScript(t, env, rl.Config{User: user}, script{
 		{Content: "Sure, what is your email and order number?"},

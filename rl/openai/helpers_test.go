@@ -1,56 +1,18 @@
 package openai_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
-	"github.com/wasmenv/wasmenv/compiler"
-	"github.com/wasmenv/wasmenv/envpkg"
-	"github.com/wasmenv/wasmenv/envs"
 	"github.com/wasmenv/wasmenv/internal/testcache"
-	"github.com/wasmenv/wasmenv/rl"
-	"github.com/wasmenv/wasmenv/runtime"
 )
 
 func TestMain(m *testing.M) { testcache.Main(m) }
-
-var (
-	storeOnce   sync.Once
-	storeBundle *envpkg.Bundle
-	storeErr    error
-)
-
-// loadStore loads the store example, built once per test binary.
-func loadStore(t *testing.T) *runtime.Env {
-	t.Helper()
-	storeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "store-")
-		if err != nil {
-			storeErr = err
-			return
-		}
-		defer os.RemoveAll(dir)
-		if storeErr = envs.Extract("store", dir); storeErr == nil {
-			storeBundle, storeErr = compiler.Build(context.Background(), dir, compiler.Options{})
-		}
-	})
-	if storeErr != nil {
-		t.Fatal(storeErr)
-	}
-	env, err := runtime.LoadBundle(context.Background(), storeBundle, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { env.Close() })
-	return env
-}
 
 // recorded reads a file of replayed chat-completion responses.
 func recorded(t *testing.T, name string) []json.RawMessage {
@@ -120,18 +82,3 @@ func writeJSON(w http.ResponseWriter, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(body)
 }
-
-// collect keeps the groups it is given.
-type collect struct {
-	mu       sync.Mutex
-	rollouts []rl.Rollout
-}
-
-func (c *collect) Write(g []rl.Rollout) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.rollouts = append(c.rollouts, g...)
-	return nil
-}
-
-func (c *collect) Close() error { return nil }

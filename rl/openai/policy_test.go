@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/rl/openai"
 	"github.com/wasmenv/wasmenv/runtime"
 )
@@ -23,7 +24,7 @@ const task = "cancel-pending-order-mistake"
 // to solve the task; tokens, logprobs and usage reach the trajectory; the
 // key comes from OPENAI_API_KEY and the URL from OPENAI_BASE_URL.
 func TestPolicyReplay(t *testing.T) {
-	env := loadStore(t)
+	env := rltest.Load(t, "store")
 	turns := recorded(t, "agent_turns.json")
 	var mu sync.Mutex
 	var problems []string
@@ -50,7 +51,7 @@ func TestPolicyReplay(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	p := &openai.Policy{Client: openai.NewClient("", "", 4), Model: "Qwen/Qwen3-8B"}
-	var out collect
+	var out rltest.Collect
 	sum, err := rl.Run(context.Background(), []*runtime.Env{env}, p, rl.Config{Group: 3, Tasks: task}, &out)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +61,10 @@ func TestPolicyReplay(t *testing.T) {
 		t.Error(p)
 	}
 	mu.Unlock()
-	if len(out.rollouts) != 3 {
-		t.Fatalf("%d rollouts", len(out.rollouts))
+	if len(out.All()) != 3 {
+		t.Fatalf("%d rollouts", len(out.All()))
 	}
-	for _, r := range out.rollouts {
+	for _, r := range out.All() {
 		if r.Reward != 1 || r.FormatErrors != 2 || r.Turns != 5 || r.Finish != rl.FinishStop || r.EnvError {
 			t.Errorf("rollout %d: reward %g format errors %d turns %d finish %s env error %v", r.Index, r.Reward, r.FormatErrors, r.Turns, r.Finish, r.EnvError)
 		}
@@ -105,7 +106,7 @@ func TestPolicyReplay(t *testing.T) {
 // per-request timeout and retried; a 400 is not retried and becomes that
 // rollout's policy error while the others go on.
 func TestRetries(t *testing.T) {
-	env := loadStore(t)
+	env := rltest.Load(t, "store")
 	final := recorded(t, "agent_turns.json")[4]
 	var calls atomic.Int64
 	srv := server(t, func(w http.ResponseWriter, r *http.Request, req *request) {
@@ -125,14 +126,14 @@ func TestRetries(t *testing.T) {
 	})
 	c := openai.NewClient(srv.URL+"/v1", "", 1)
 	c.Backoff, c.Timeout = time.Millisecond, 300*time.Millisecond
-	var out collect
+	var out rltest.Collect
 	_, err := rl.Run(context.Background(), []*runtime.Env{env}, &openai.Policy{Client: c, Model: "m"},
 		rl.Config{Group: 1, Tasks: task, Concurrency: 1}, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := calls.Load(); n != 4 || len(out.rollouts) != 1 || out.rollouts[0].PolicyError != "" || out.rollouts[0].Turns != 1 {
-		t.Fatalf("%d requests; rollouts %+v", n, out.rollouts)
+	if n := calls.Load(); n != 4 || len(out.All()) != 1 || out.All()[0].PolicyError != "" || out.All()[0].Turns != 1 {
+		t.Fatalf("%d requests; rollouts %+v", n, out.All())
 	}
 
 	// Too many failures, then a client error: policy errors, not a failed run.
@@ -147,7 +148,7 @@ func TestRetries(t *testing.T) {
 	})
 	c = openai.NewClient(srv.URL+"/v1", "", 1)
 	c.Backoff = time.Millisecond
-	out = collect{}
+	out = rltest.Collect{}
 	sum, err := rl.Run(context.Background(), []*runtime.Env{env}, &openai.Policy{Client: c, Model: "m"},
 		rl.Config{Group: 4, Tasks: task, Concurrency: 1}, &out)
 	if err != nil {
@@ -156,7 +157,7 @@ func TestRetries(t *testing.T) {
 	if sum.PolicyErrors != 2 || bad.Load() != 4 {
 		t.Fatalf("%d policy errors over %d requests", sum.PolicyErrors, bad.Load())
 	}
-	for _, r := range out.rollouts {
+	for _, r := range out.All() {
 		if r.PolicyError != "" && (r.Finish != rl.FinishPolicyError || !strings.Contains(r.PolicyError, "maximum context length")) {
 			t.Errorf("rollout %d: finish %s, error %q", r.Index, r.Finish, r.PolicyError)
 		}
@@ -165,7 +166,7 @@ func TestRetries(t *testing.T) {
 
 // The concurrency limit holds however many rollouts are in flight.
 func TestConcurrencyLimit(t *testing.T) {
-	env := loadStore(t)
+	env := rltest.Load(t, "store")
 	final := recorded(t, "agent_turns.json")[4]
 	var inFlight, peak atomic.Int64
 	srv := server(t, func(w http.ResponseWriter, r *http.Request, req *request) {
@@ -181,7 +182,7 @@ func TestConcurrencyLimit(t *testing.T) {
 		writeJSON(w, final)
 	})
 	c := openai.NewClient(srv.URL+"/v1", "", 3)
-	var out collect
+	var out rltest.Collect
 	if _, err := rl.Run(context.Background(), []*runtime.Env{env}, &openai.Policy{Client: c, Model: "m"},
 		rl.Config{Group: 12, Tasks: task, Concurrency: 12}, &out); err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestConcurrencyLimit(t *testing.T) {
 // The rollout's token budget caps each request's max_tokens and ends the
 // rollout once the completions have used it.
 func TestTokenBudget(t *testing.T) {
-	env := loadStore(t)
+	env := rltest.Load(t, "store")
 	turns := recorded(t, "agent_turns.json")
 	var mu sync.Mutex
 	var asked []int
@@ -205,11 +206,11 @@ func TestTokenBudget(t *testing.T) {
 		writeJSON(w, turns[min(req.count("assistant"), len(turns)-1)])
 	})
 	p := &openai.Policy{Client: openai.NewClient(srv.URL+"/v1", "", 1), Model: "m", MaxTokens: 4096}
-	var out collect
+	var out rltest.Collect
 	if _, err := rl.Run(context.Background(), []*runtime.Env{env}, p, rl.Config{Group: 1, Tasks: task, MaxTokens: 120}, &out); err != nil {
 		t.Fatal(err)
 	}
-	r := out.rollouts[0]
+	r := out.All()[0]
 	if r.Finish != rl.FinishMaxTokens || r.Usage == nil || r.Usage.CompletionTokens < 120 || r.Turns != 3 {
 		t.Fatalf("finish %s, usage %+v", r.Finish, r.Usage)
 	}

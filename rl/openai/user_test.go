@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/rl/openai"
 	"github.com/wasmenv/wasmenv/runtime"
 )
@@ -18,7 +19,7 @@ import (
 // questions and ends with the stop token; the env's rules are the agent's
 // system prompt, and the user never sees the tool traffic.
 func TestSimulatedUser(t *testing.T) {
-	env := loadStore(t)
+	env := rltest.Load(t, "store")
 	agentTurns, userTurns := recorded(t, "convo_agent.json"), recorded(t, "convo_user.json")
 	var mu sync.Mutex
 	var problems []string
@@ -46,7 +47,7 @@ func TestSimulatedUser(t *testing.T) {
 	})
 	u := &openai.User{Client: openai.NewClient(user.URL+"/v1", "", 4), Model: "gpt-4o-mini"}
 	p := &openai.Policy{Client: openai.NewClient(agent.URL+"/v1", "", 4), Model: "Qwen/Qwen3-8B"}
-	var out collect
+	var out rltest.Collect
 	_, err := rl.Run(context.Background(), []*runtime.Env{env}, p, rl.Config{Group: 2, Tasks: task, User: u}, &out)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestSimulatedUser(t *testing.T) {
 		t.Error(p)
 	}
 	mu.Unlock()
-	for _, r := range out.rollouts {
+	for _, r := range out.All() {
 		var roles []string
 		for _, m := range r.Messages {
 			roles = append(roles, m.Role)
