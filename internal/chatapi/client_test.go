@@ -60,3 +60,35 @@ func TestClientDoesNotRetryClientErrors(t *testing.T) {
 		t.Errorf("err %v after %d requests; want one 401", err, n.Load())
 	}
 }
+
+// A connection dropped before the answer and a 408 are retried; a 200 that
+// is not a completion is the server's answer and is not.
+func TestClientRetriesDroppedConnections(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) {
+		case 1:
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			conn.Close()
+		case 2:
+			http.Error(w, "request timeout", http.StatusRequestTimeout)
+		case 3:
+			w.Write([]byte(completion("done")))
+		default:
+			w.Write([]byte(`{"id":"x","choices":[]}`))
+		}
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL, Backoff: time.Millisecond}
+	resp, err := c.Chat(context.Background(), hello())
+	if err != nil || n.Load() != 3 || resp.Choices[0].Message.Text() != "done" {
+		t.Fatalf("err %v after %d requests", err, n.Load())
+	}
+	if _, err := c.Chat(context.Background(), hello()); err == nil || n.Load() != 4 {
+		t.Errorf("a completion without choices: err %v after %d requests", err, n.Load())
+	}
+}
