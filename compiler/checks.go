@@ -164,6 +164,7 @@ func checkFile(fset *token.FileSet, f *ast.File) ErrorList {
 		return true
 	})
 	checkStdVars(f, imports, at)
+	checkPointerVerbs(f, imports, at)
 	return errs
 }
 
@@ -232,6 +233,57 @@ func checkStdVars(f *ast.File, imports map[string]string, at func(token.Pos, str
 		}
 		return true
 	})
+}
+
+// checkPointerVerbs refuses %p in a literal format string: a heap
+// address depends on what ran before on the instance, so output that
+// shows one differs between replays of the same episode.
+func checkPointerVerbs(f *ast.File, imports map[string]string, at func(token.Pos, string, ...any)) {
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok || !(imports[id.Name] == "fmt" || imports[id.Name] == SDKPath && sel.Sel.Name == "Log") {
+			return true
+		}
+		for _, a := range call.Args {
+			lit, ok := a.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				continue
+			}
+			text, err := strconv.Unquote(lit.Value)
+			if err == nil && hasPointerVerb(text) {
+				at(lit.Pos(), "%%p is not allowed in tool code: an address depends on what ran before on the instance, so the output would differ between replays")
+			}
+		}
+		return true
+	})
+}
+
+// hasPointerVerb reports a %p verb (with any flags or width) in a format.
+func hasPointerVerb(format string) bool {
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[j]) >= 0 {
+			j++
+		}
+		if j < len(format) && format[j] == 'p' {
+			return true
+		}
+		if j < len(format) && format[j] == '%' {
+			i = j
+		}
+	}
+	return false
 }
 
 // mutatingPackages have functions that change their arguments in place.

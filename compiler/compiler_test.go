@@ -108,6 +108,8 @@ func F() (int, error) { return int(unsafe.Sizeof(1)), nil }
 			"tool.go:5: tool code may only read encoding/base64.StdEncoding"},
 		"pass to own func": {"package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) {\n\tset(time.Local)\n\treturn \"\", nil\n}\nfunc set(l *time.Location) { *l = *time.UTC }\n",
 			"tool.go:5: tool code may only read time.Local"},
+		"pointer verb": {"package tools\nimport \"fmt\"\n// F x.\nfunc F() (string, error) { return fmt.Sprintf(\"%-8p\", new(int)), nil }\n",
+			"tool.go:4: %p is not allowed in tool code"},
 		"time.Now": {"package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) { return time.Now().String(), nil }\n",
 			"tool.go:4: time.Now is not allowed in tool code: its monotonic reading"},
 	}
@@ -128,6 +130,7 @@ func TestStdVarsReadInPlace(t *testing.T) {
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"time"
@@ -148,7 +151,7 @@ func F() (string, error) {
 	up := unicode.Is(unicode.Upper, 'A') && len(unicode.Categories) > 0
 	t := sdk.Now().In(time.UTC)
 	return base64.StdEncoding.EncodeToString([]byte(t.Location().String())) + strconv.FormatBool(up) +
-		regexp.MustCompile(` + "`\\p{Lu}`" + `).FindString("aB") + time.UTC.String(), err
+		regexp.MustCompile(` + "`\\p{Lu}`" + `).FindString("aB") + time.UTC.String() + fmt.Sprintf("%d%%p", 1), err
 }
 `
 	if _, err := Build(context.Background(), writeEnv(t, src, nil), Options{}); err != nil {
