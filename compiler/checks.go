@@ -15,10 +15,14 @@ import (
 // SDKPath is the import path of the guest SDK.
 const SDKPath = "github.com/wasmenv/wasmenv/sdk"
 
+// PyPath is the import path of the guest library of Python semantics
+// (json.dumps-exact values, Python numbers), staged with the sdk.
+const PyPath = SDKPath + "/py"
+
 // allowedImports are the packages tool code may import: deterministic,
 // side-effect free, with no access to files, network or environment.
 var allowedImports = []string{
-	SDKPath, "bytes", "cmp", "encoding/base64", "encoding/hex", "encoding/json", "errors",
+	SDKPath, PyPath, "bytes", "cmp", "encoding/base64", "encoding/hex", "encoding/json", "errors",
 	"fmt", "maps", "math", "regexp", "slices", "sort", "strconv", "strings", "time",
 	"unicode", "unicode/utf8", "unicode/utf16",
 }
@@ -47,7 +51,7 @@ func parseTools(dir string, sources map[string][]byte) (*parsedTools, error) {
 			return nil, &Error{Pos: path, Msg: strings.TrimPrefix(err.Error(), path+":")}
 		}
 		p.files[name] = f
-		errs = append(errs, checkFile(p.fset, f)...)
+		errs = append(errs, checkFile(p.fset, f, "tools")...)
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -60,14 +64,17 @@ func (p *parsedTools) pos(n token.Pos) string {
 	return fmt.Sprintf("%s:%d", pos.Filename, pos.Line)
 }
 
-func checkFile(fset *token.FileSet, f *ast.File) ErrorList {
+// checkFile applies the rules of guest code to a file of package pkg: the
+// tools package, or a guest library staged with the sdk (sdk/py), which
+// the same rules bind (TestGuestLibrariesFollowToolRules).
+func checkFile(fset *token.FileSet, f *ast.File, pkg string) ErrorList {
 	var errs ErrorList
 	at := func(n token.Pos, format string, args ...any) {
 		pos := fset.Position(n)
 		errs = append(errs, &Error{Pos: fmt.Sprintf("%s:%d", pos.Filename, pos.Line), Msg: fmt.Sprintf(format, args...)})
 	}
-	if f.Name.Name != "tools" {
-		at(f.Name.Pos(), "package must be named tools, not %s", f.Name.Name)
+	if f.Name.Name != pkg {
+		at(f.Name.Pos(), "package must be named %s, not %s", pkg, f.Name.Name)
 	}
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)

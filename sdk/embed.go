@@ -7,5 +7,5 @@ import "embed"
 // Source holds this package's own sources so that the compiler can write a
 // self-contained guest build directory with no checkout of wasmenv.
 //
-//go:embed *.go wire/*.go gen/*.go
+//go:embed *.go wire/*.go gen/*.go py/*.go
 var Source embed.FS

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/wasmenv/wasmenv/sdk"
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // FlightArg is one flight of an itinerary.
@@ -15,12 +16,12 @@ type FlightArg struct {
 }
 
 // flightEntries is the itinerary as the dicts τ-bench deep-copies.
-func flightEntries(flights []FlightArg) []*jv {
-	out := make([]*jv, len(flights))
+func flightEntries(flights []FlightArg) []*py.Value {
+	out := make([]*py.Value, len(flights))
 	for i, f := range flights {
-		e := jObject()
-		e.set("flight_number", jString(f.FlightNumber))
-		e.set("date", jString(f.Date))
+		e := py.Object()
+		e.Set("flight_number", py.Str(f.FlightNumber))
+		e.Set("date", py.Str(f.Date))
 		out[i] = e
 	}
 	return out
@@ -29,53 +30,53 @@ func flightEntries(flights []FlightArg) []*jv {
 // priceFlight runs τ-bench's flight checks on an itinerary entry for n seats
 // in cabin, in order, with their error strings; then sets the entry's price,
 // origin and destination and returns price × n.
-func priceFlight(entry *jv, n int64, cabin string) (pyNum, error) {
-	number, date := entry.get("flight_number").text(), entry.get("date").text()
+func priceFlight(entry *py.Value, n int64, cabin string) (py.Num, error) {
+	number, date := entry.Get("flight_number").Text(), entry.Get("date").Text()
 	row, err := sdk.QueryRow(`SELECT f.origin AS origin, f.destination AS destination, d.status AS status, d.data AS day
 		FROM flights f LEFT JOIN flight_dates d ON d.flight = f.id AND d.date = ? WHERE f.id = ?`, date, number)
 	if err == sdk.ErrNoRows {
-		return pyNum{}, errors.New("flight " + number + " not found")
+		return py.Num{}, errors.New("flight " + number + " not found")
 	}
 	if err != nil {
-		return pyNum{}, err
+		return py.Num{}, err
 	}
 	if row.IsNull("day") {
-		return pyNum{}, errors.New("flight " + number + " not found on date " + date)
+		return py.Num{}, errors.New("flight " + number + " not found on date " + date)
 	}
 	if row.Value("status") != "available" {
-		return pyNum{}, errors.New("flight " + number + " not available on date " + date)
+		return py.Num{}, errors.New("flight " + number + " not available on date " + date)
 	}
-	day, err := parseJV(row.String("day"))
+	day, err := py.Parse(row.String("day"))
 	if err != nil {
-		return pyNum{}, err
+		return py.Num{}, err
 	}
 	seats, err := key(day, "available_seats")
 	if err != nil {
-		return pyNum{}, err
+		return py.Num{}, err
 	}
 	free, err := numAt(seats, cabin)
 	if err != nil {
-		return pyNum{}, err
+		return py.Num{}, err
 	}
-	if free.less(pyInt(n)) {
-		return pyNum{}, errors.New("not enough seats on flight " + number)
+	if free.Less(py.Int(n)) {
+		return py.Num{}, errors.New("not enough seats on flight " + number)
 	}
 	prices, err := key(day, "prices")
 	if err != nil {
-		return pyNum{}, err
+		return py.Num{}, err
 	}
 	price, err := key(prices, cabin)
 	if err != nil {
-		return pyNum{}, err
+		return py.Num{}, err
 	}
-	p, ok := price.num()
+	p, ok := price.Num()
 	if !ok {
-		return pyNum{}, errors.New("price of flight " + number + " is not a number")
+		return py.Num{}, errors.New("price of flight " + number + " is not a number")
 	}
-	entry.set("price", price)
-	entry.set("origin", jString(row.String("origin")))
-	entry.set("destination", jString(row.String("destination")))
-	return p.mul(pyInt(n)), nil
+	entry.Set("price", price)
+	entry.Set("origin", py.Str(row.String("origin")))
+	entry.Set("destination", py.Str(row.String("destination")))
+	return p.Mul(py.Int(n)), nil
 }
 
 // Update the flight information of a reservation.
@@ -91,13 +92,14 @@ func UpdateReservationFlights(args UpdateReservationFlightsArgs) (string, error)
 	if err != nil {
 		return "", err
 	}
-	n := pyInt(int64(len(passengers.vals)))
+	seats := int64(passengers.Len())
+	n := py.Int(seats)
 	current, err := key(res, "flights")
 	if err != nil {
 		return "", err
 	}
-	sameCabin := res.get("cabin").isStr(args.Cabin)
-	total := pyInt(0)
+	sameCabin := res.Get("cabin").IsStr(args.Cabin)
+	total := py.Int(0)
 	entries := flightEntries(args.Flights)
 	for _, f := range entries {
 		// a segment kept in the same cabin keeps its price and is not checked
@@ -106,27 +108,27 @@ func UpdateReservationFlights(args UpdateReservationFlightsArgs) (string, error)
 			if err != nil {
 				return "", err
 			}
-			total = total.add(price.mul(n))
-			f.set("price", kept.get("price"))
-			f.set("origin", kept.get("origin"))
-			f.set("destination", kept.get("destination"))
+			total = total.Add(price.Mul(n))
+			f.Set("price", kept.Get("price"))
+			f.Set("origin", kept.Get("origin"))
+			f.Set("destination", kept.Get("destination"))
 			continue
 		}
-		cost, err := priceFlight(f, n.i, args.Cabin)
+		cost, err := priceFlight(f, seats, args.Cabin)
 		if err != nil {
 			return "", err
 		}
-		total = total.add(cost)
+		total = total.Add(cost)
 	}
-	paid := pyInt(0)
-	for _, e := range current.vals {
+	paid := py.Int(0)
+	for _, e := range current.Items() {
 		price, err := numAt(e, "price")
 		if err != nil {
 			return "", err
 		}
-		paid = paid.add(price)
+		paid = paid.Add(price)
 	}
-	total = total.sub(paid.mul(n))
+	total = total.Sub(paid.Mul(n))
 	pm, user, uid, err := ownerPaymentMethod(res, args.PaymentID)
 	if err != nil {
 		return "", err
@@ -134,16 +136,16 @@ func UpdateReservationFlights(args UpdateReservationFlightsArgs) (string, error)
 	if err := checkUpdatePayment(pm, total); err != nil {
 		return "", err
 	}
-	if pm.get("source").isStr("gift_card") {
+	if pm.Get("source").IsStr("gift_card") {
 		amount, _ := numAt(pm, "amount")
-		pm.set("amount", jNum(amount.sub(total)))
+		pm.Set("amount", py.Number(amount.Sub(total)))
 		if _, err := save("users", uid, user); err != nil {
 			return "", err
 		}
 	}
-	res.set("flights", &jv{kind: 'a', vals: entries})
-	if !total.isZero() {
-		res.get("payment_history").vals = append(res.get("payment_history").vals, paymentEntry(args.PaymentID, total))
+	res.Set("flights", py.List(entries...))
+	if !total.IsZero() {
+		res.Get("payment_history").Append(paymentEntry(args.PaymentID, total))
 	}
 	return save("reservations", args.ReservationID, res)
 }
@@ -161,13 +163,13 @@ type UpdateReservationFlightsArgs struct {
 
 // keptSegment is the first of the reservation's current flights with f's
 // flight number and date, when the cabin is unchanged; nil otherwise.
-func keptSegment(current, f *jv, sameCabin bool) *jv {
+func keptSegment(current, f *py.Value, sameCabin bool) *py.Value {
 	if !sameCabin {
 		return nil
 	}
-	number, date := f.get("flight_number").text(), f.get("date").text()
-	for _, e := range current.vals {
-		if e.get("flight_number").isStr(number) && e.get("date").isStr(date) {
+	number, date := f.Get("flight_number").Text(), f.Get("date").Text()
+	for _, e := range current.Items() {
+		if e.Get("flight_number").IsStr(number) && e.Get("date").IsStr(date) {
 			return e
 		}
 	}
@@ -175,9 +177,9 @@ func keptSegment(current, f *jv, sameCabin bool) *jv {
 }
 
 // paymentEntry is a payment_history entry {"payment_id", "amount"}.
-func paymentEntry(paymentID string, amount pyNum) *jv {
-	e := jObject()
-	e.set("payment_id", jString(paymentID))
-	e.set("amount", jNum(amount))
+func paymentEntry(paymentID string, amount py.Num) *py.Value {
+	e := py.Object()
+	e.Set("payment_id", py.Str(paymentID))
+	e.Set("amount", py.Number(amount))
 	return e
 }

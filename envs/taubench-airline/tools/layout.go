@@ -1,5 +1,7 @@
 package tools
 
+import "github.com/wasmenv/wasmenv/sdk/py"
+
 // The searches return flight records that SQLite's JSON functions wrote
 // (minified). Re-spacing that text the way json.dumps lays it out is much
 // cheaper in the guest than parsing it into values and encoding them again;
@@ -68,7 +70,7 @@ func appendHit(b []byte, head, day, date string) ([]byte, error) {
 		b = append(b, dm...)
 		if date != "" {
 			b = append(b, `, "date": `...)
-			b = appendPyString(b, date)
+			b = py.AppendString(b, date)
 		}
 		return append(b, '}'), nil
 	}
@@ -77,9 +79,9 @@ func appendHit(b []byte, head, day, date string) ([]byte, error) {
 		return nil, err
 	}
 	if date != "" {
-		hit.set("date", jString(date))
+		hit.Set("date", py.Str(date))
 	}
-	return hit.appendTo(b), nil
+	return hit.AppendTo(b), nil
 }
 
 func disjoint(a, b []string) bool {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // Every shipped user and reservation, parsed lazily and written back without
@@ -26,17 +28,17 @@ func TestLazyRoundTrip(t *testing.T) {
 		}
 		for id, raw := range recs {
 			text := string(raw)
-			v, err := parseLazy(text)
+			v, err := py.ParseLazy(text)
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, id, err)
 			}
-			if got := v.encode(); got != text {
+			if got := v.Encode(); got != text {
 				t.Fatalf("%s %s: lazy round trip differs:\n got  %.200s\n want %.200s", name, id, got, text)
 			}
-			for _, k := range append([]string(nil), v.keys...) {
-				v.get(k)
+			for _, k := range append([]string(nil), v.Keys()...) {
+				v.Get(k)
 			}
-			if got := v.encode(); got != text {
+			if got := v.Encode(); got != text {
 				t.Fatalf("%s %s: forced round trip differs:\n got  %.200s\n want %.200s", name, id, got, text)
 			}
 		}
@@ -69,10 +71,10 @@ func TestAppendHit(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.date != "" {
-			slow.set("date", jString(c.date))
+			slow.Set("date", py.Str(c.date))
 		}
-		if !bytes.Equal([]byte(slow.encode()), got) {
-			t.Errorf("parse path %s differs from %s", slow.encode(), got)
+		if !bytes.Equal([]byte(slow.Encode()), got) {
+			t.Errorf("parse path %s differs from %s", slow.Encode(), got)
 		}
 	}
 }

@@ -2,11 +2,13 @@ package tools
 
 import (
 	"errors"
+
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // Calculate the result of a mathematical expression.
 func Calculate(args CalculateArgs) (string, error) {
-	return calculate(args.Expression)
+	return py.Calculate(args.Expression)
 }
 
 type CalculateArgs struct {
@@ -75,15 +77,15 @@ type TransferToHumanAgentsArgs struct {
 
 // flightHit is a search result: the flight's fields except dates, then the
 // fields of one date record (Python's dict.update).
-func flightHit(head, dateRecord string) (*jv, error) {
-	hit, err := parseJV(head)
+func flightHit(head, dateRecord string) (*py.Value, error) {
+	hit, err := py.Parse(head)
 	if err != nil {
 		return nil, err
 	}
-	d, err := parseJV(dateRecord)
+	d, err := py.Parse(dateRecord)
 	if err != nil {
 		return nil, err
 	}
-	hit.update(d)
+	hit.Update(d)
 	return hit, nil
 }

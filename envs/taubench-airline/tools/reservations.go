@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/wasmenv/wasmenv/sdk"
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // PassengerArg is a passenger of a reservation.
@@ -24,14 +25,14 @@ type PaymentArg struct {
 	Amount sdk.Number `json:"amount"`
 }
 
-func passengerList(ps []PassengerArg) *jv {
-	a := &jv{kind: 'a'}
+func passengerList(ps []PassengerArg) *py.Value {
+	a := py.List()
 	for _, p := range ps {
-		e := jObject()
-		e.set("first_name", jString(p.FirstName))
-		e.set("last_name", jString(p.LastName))
-		e.set("dob", jString(p.Dob))
-		a.vals = append(a.vals, e)
+		e := py.Object()
+		e.Set("first_name", py.Str(p.FirstName))
+		e.Set("last_name", py.Str(p.LastName))
+		e.Set("dob", py.Str(p.Dob))
+		a.Append(e)
 	}
 	return a
 }
@@ -57,46 +58,46 @@ func BookReservation(args BookReservationArgs) (string, error) {
 		resID = next
 	}
 	n := int64(len(args.Passengers))
-	total := pyInt(0)
+	total := py.Int(0)
 	entries := flightEntries(args.Flights)
 	for _, f := range entries {
 		cost, err := priceFlight(f, n, args.Cabin)
 		if err != nil {
 			return "", err
 		}
-		total = total.add(cost)
+		total = total.Add(cost)
 	}
 	if args.Insurance == "yes" {
-		total = total.add(pyInt(30 * n))
+		total = total.Add(py.Int(30 * n))
 	}
-	total = total.add(pyInt(50).mul(pyInt(args.NonfreeBaggages)))
+	total = total.Add(py.Int(50).Mul(py.Int(args.NonfreeBaggages)))
 
 	methods, err := key(user, "payment_methods")
 	if err != nil {
 		return "", err
 	}
-	paid := pyInt(0)
+	paid := py.Int(0)
 	for _, p := range args.PaymentMethods {
 		amount := argNum(p.Amount)
-		pm := methods.get(p.PaymentID)
+		pm := methods.Get(p.PaymentID)
 		if pm == nil {
 			return "", errors.New("payment method " + p.PaymentID + " not found")
 		}
-		if source := pm.get("source"); source.isStr("gift_card") || source.isStr("certificate") {
+		if source := pm.Get("source"); source.IsStr("gift_card") || source.IsStr("certificate") {
 			balance, err := numAt(pm, "amount")
 			if err != nil {
 				return "", err
 			}
-			if balance.less(amount) {
+			if balance.Less(amount) {
 				return "", errors.New("not enough balance in payment method " + p.PaymentID)
 			}
 		}
 	}
 	for _, p := range args.PaymentMethods {
-		paid = paid.add(argNum(p.Amount))
+		paid = paid.Add(argNum(p.Amount))
 	}
-	if !paid.equal(total) {
-		return "", errors.New("payment amount does not add up, total price is " + total.str() + ", but paid " + paid.str())
+	if !paid.Equal(total) {
+		return "", errors.New("payment amount does not add up, total price is " + total.Str() + ", but paid " + paid.Str())
 	}
 
 	// Apply the payments. A certificate is removed whole; one listed twice
@@ -104,40 +105,40 @@ func BookReservation(args BookReservationArgs) (string, error) {
 	// were applied and without storing the reservation: that partial state
 	// is kept here too, and the KeyError text returned.
 	for _, p := range args.PaymentMethods {
-		pm := methods.get(p.PaymentID)
+		pm := methods.Get(p.PaymentID)
 		if pm == nil {
 			if _, err := save("users", args.UserID, user); err != nil {
 				return "", err
 			}
-			return "Error: " + pyStrRepr(p.PaymentID), nil
+			return "Error: " + py.StrRepr(p.PaymentID), nil
 		}
-		switch source := pm.get("source"); {
-		case source.isStr("gift_card"):
+		switch source := pm.Get("source"); {
+		case source.IsStr("gift_card"):
 			balance, _ := numAt(pm, "amount")
-			pm.set("amount", jNum(balance.sub(argNum(p.Amount))))
-		case source.isStr("certificate"):
-			methods.del(p.PaymentID)
+			pm.Set("amount", py.Number(balance.Sub(argNum(p.Amount))))
+		case source.IsStr("certificate"):
+			methods.Del(p.PaymentID)
 		}
 	}
 
-	history := &jv{kind: 'a'}
+	history := py.List()
 	for _, p := range args.PaymentMethods {
-		history.vals = append(history.vals, paymentEntry(p.PaymentID, argNum(p.Amount)))
+		history.Append(paymentEntry(p.PaymentID, argNum(p.Amount)))
 	}
-	res := jObject()
-	res.set("reservation_id", jString(resID))
-	res.set("user_id", jString(args.UserID))
-	res.set("origin", jString(args.Origin))
-	res.set("destination", jString(args.Destination))
-	res.set("flight_type", jString(args.FlightType))
-	res.set("cabin", jString(args.Cabin))
-	res.set("flights", &jv{kind: 'a', vals: entries})
-	res.set("passengers", passengerList(args.Passengers))
-	res.set("payment_history", history)
-	res.set("created_at", jString("2024-05-15T15:00:00"))
-	res.set("total_baggages", jNum(pyInt(args.TotalBaggages)))
-	res.set("nonfree_baggages", jNum(pyInt(args.NonfreeBaggages)))
-	res.set("insurance", jString(args.Insurance))
+	res := py.Object()
+	res.Set("reservation_id", py.Str(resID))
+	res.Set("user_id", py.Str(args.UserID))
+	res.Set("origin", py.Str(args.Origin))
+	res.Set("destination", py.Str(args.Destination))
+	res.Set("flight_type", py.Str(args.FlightType))
+	res.Set("cabin", py.Str(args.Cabin))
+	res.Set("flights", py.List(entries...))
+	res.Set("passengers", passengerList(args.Passengers))
+	res.Set("payment_history", history)
+	res.Set("created_at", py.Str("2024-05-15T15:00:00"))
+	res.Set("total_baggages", py.Number(py.Int(args.TotalBaggages)))
+	res.Set("nonfree_baggages", py.Number(py.Int(args.NonfreeBaggages)))
+	res.Set("insurance", py.Str(args.Insurance))
 
 	var text string
 	if resID == "HATHAV" {
@@ -159,7 +160,7 @@ func BookReservation(args BookReservationArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	reservations.vals = append(reservations.vals, jString(resID))
+	reservations.Append(py.Str(resID))
 	if _, err := save("users", args.UserID, user); err != nil {
 		return "", err
 	}
@@ -206,8 +207,8 @@ func CancelReservation(args CancelReservationArgs) (string, error) {
 	}
 	// every entry, earlier refunds included, negated and appended; balances
 	// and certificates are not credited back
-	var refunds []*jv
-	for _, p := range history.vals {
+	var refunds []*py.Value
+	for _, p := range history.Items() {
 		id, err := key(p, "payment_id")
 		if err != nil {
 			return "", err
@@ -216,13 +217,13 @@ func CancelReservation(args CancelReservationArgs) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		r := jObject()
-		r.set("payment_id", id)
-		r.set("amount", jNum(amount.neg()))
+		r := py.Object()
+		r.Set("payment_id", id)
+		r.Set("amount", py.Number(amount.Neg()))
 		refunds = append(refunds, r)
 	}
-	history.vals = append(history.vals, refunds...)
-	res.set("status", jString("cancelled"))
+	history.Append(refunds...)
+	res.Set("status", py.Str("cancelled"))
 	return save("reservations", args.ReservationID, res)
 }
 
@@ -246,19 +247,19 @@ func SendCertificate(args SendCertificateArgs) (sdk.RawJSON, error) {
 	}
 	// fixed ids, "assume at most 3 cases per task"
 	for _, id := range []string{"certificate_3221322", "certificate_3221323", "certificate_3221324"} {
-		if methods.get(id) != nil {
+		if methods.Get(id) != nil {
 			continue
 		}
 		amount := argNum(args.Amount)
-		c := jObject()
-		c.set("source", jString("certificate"))
-		c.set("amount", jNum(amount))
-		c.set("id", jString(id))
-		methods.set(id, c)
+		c := py.Object()
+		c.Set("source", py.Str("certificate"))
+		c.Set("amount", py.Number(amount))
+		c.Set("id", py.Str(id))
+		methods.Set(id, c)
 		if _, err := save("users", args.UserID, user); err != nil {
 			return nil, err
 		}
-		return sdk.RawJSON("Certificate " + id + " added to user " + args.UserID + " with amount " + amount.str() + "."), nil
+		return sdk.RawJSON("Certificate " + id + " added to user " + args.UserID + " with amount " + amount.Str() + "."), nil
 	}
 	return sdk.RawJSON("null"), nil // τ-bench's tool falls through and returns None
 }
@@ -283,11 +284,11 @@ func UpdateReservationBaggages(args UpdateReservationBaggagesArgs) (string, erro
 	if err != nil {
 		return "", err
 	}
-	extra := pyInt(args.NonfreeBaggages).sub(current)
-	if !pyInt(0).less(extra) { // max(0, x) is 0 unless x > 0
-		extra = pyInt(0)
+	extra := py.Int(args.NonfreeBaggages).Sub(current)
+	if !py.Int(0).Less(extra) { // max(0, x) is 0 unless x > 0
+		extra = py.Int(0)
 	}
-	fee := pyInt(50).mul(extra)
+	fee := py.Int(50).Mul(extra)
 	pm, user, uid, err := ownerPaymentMethod(res, args.PaymentID)
 	if err != nil {
 		return "", err
@@ -295,17 +296,17 @@ func UpdateReservationBaggages(args UpdateReservationBaggagesArgs) (string, erro
 	if err := checkUpdatePayment(pm, fee); err != nil {
 		return "", err
 	}
-	res.set("total_baggages", jNum(pyInt(args.TotalBaggages)))
-	res.set("nonfree_baggages", jNum(pyInt(args.NonfreeBaggages)))
-	if pm.get("source").isStr("gift_card") { // even when the fee is 0
+	res.Set("total_baggages", py.Number(py.Int(args.TotalBaggages)))
+	res.Set("nonfree_baggages", py.Number(py.Int(args.NonfreeBaggages)))
+	if pm.Get("source").IsStr("gift_card") { // even when the fee is 0
 		amount, _ := numAt(pm, "amount")
-		pm.set("amount", jNum(amount.sub(fee)))
+		pm.Set("amount", py.Number(amount.Sub(fee)))
 		if _, err := save("users", uid, user); err != nil {
 			return "", err
 		}
 	}
-	if !fee.isZero() {
-		res.get("payment_history").vals = append(res.get("payment_history").vals, paymentEntry(args.PaymentID, fee))
+	if !fee.IsZero() {
+		res.Get("payment_history").Append(paymentEntry(args.PaymentID, fee))
 	}
 	return save("reservations", args.ReservationID, res)
 }
@@ -334,10 +335,10 @@ func UpdateReservationPassengers(args UpdateReservationPassengersArgs) (string, 
 	if err != nil {
 		return "", err
 	}
-	if len(args.Passengers) != len(current.vals) {
+	if len(args.Passengers) != current.Len() {
 		return "", errors.New("number of passengers does not match")
 	}
-	res.set("passengers", passengerList(args.Passengers))
+	res.Set("passengers", passengerList(args.Passengers))
 	return save("reservations", args.ReservationID, res)
 }
 

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/wasmenv/wasmenv/sdk"
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // Search direct flights between two cities on a specific date.
@@ -81,7 +82,7 @@ func SearchOnestopFlight(args SearchOnestopFlightArgs) (string, error) {
 			continue
 		}
 		if r.IsNull("bday") { // B.dates[date], read even when date2 differs
-			return "", keyError(args.Date)
+			return "", py.KeyError(args.Date)
 		}
 		if len(out) > 1 {
 			out = append(out, ", "...)
@@ -121,7 +122,7 @@ func lastRunes(s string, n int) string {
 // surrounding whitespace, an optional sign, then decimal digits (any
 // script's, as Python accepts), with its ValueError text.
 func pyInt2(s string) (int64, error) {
-	bad := errors.New("invalid literal for int() with base 10: " + pyStrRepr(s))
+	bad := errors.New("invalid literal for int() with base 10: " + py.StrRepr(s))
 	t := strings.TrimFunc(s, unicode.IsSpace)
 	neg := false
 	if t != "" && (t[0] == '+' || t[0] == '-') {

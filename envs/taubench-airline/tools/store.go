@@ -2,10 +2,9 @@ package tools
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/wasmenv/wasmenv/sdk"
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // Each collection is a table (id TEXT PRIMARY KEY, data TEXT) holding the
@@ -26,134 +25,94 @@ func loadText(table, id string) (string, error) {
 
 // load returns a record as an ordered JSON value, or nil when there is none.
 // The members stay raw json.dumps text until a tool reads them (parseLazy).
-func load(table, id string) (*jv, error) {
+func load(table, id string) (*py.Value, error) {
 	text, err := loadText(table, id)
 	if err != nil || text == "" {
 		return nil, err
 	}
-	return parseLazy(text)
+	return py.ParseLazy(text)
 }
 
 // save writes a record back as json.dumps text, and returns that text. The
 // runtime's diff compares values (numbers as written, so 5 and 5.0 differ
 // as in τ-bench's state hash), so writing a record that did not change, or
 // that changed back, adds nothing to the diff.
-func save(table, id string, v *jv) (string, error) {
-	text := v.encode()
+func save(table, id string, v *py.Value) (string, error) {
+	text := v.Encode()
 	_, err := sdk.Exec(`UPDATE `+table+` SET data = ? WHERE id = ?`, text, id)
 	return text, err
 }
 
 // insert stores a new record (a new key of τ-bench's dict, so it goes last).
-func insert(table, id string, v *jv) (string, error) {
-	text := v.encode()
+func insert(table, id string, v *py.Value) (string, error) {
+	text := v.Encode()
 	_, err := sdk.Exec(`INSERT INTO `+table+` (id, data) VALUES (?, ?)`, id, text)
 	return text, err
 }
 
-// keyError is the message of Python's KeyError(key), as τ-bench's
-// environment reports an exception raised by a tool ("Error: 'first'").
-func keyError(key string) error { return errors.New(pyStrRepr(key)) }
-
-// pyStrRepr is Python's repr of a str (printable characters assumed).
-func pyStrRepr(s string) string {
-	q := "'"
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		q = `"`
-	}
-	var sb strings.Builder
-	sb.WriteString(q)
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			sb.WriteString(`\\`)
-		case string(r) == q:
-			sb.WriteString(`\` + q)
-		case r == '\n':
-			sb.WriteString(`\n`)
-		case r == '\r':
-			sb.WriteString(`\r`)
-		case r == '\t':
-			sb.WriteString(`\t`)
-		default:
-			sb.WriteRune(r)
-		}
-	}
-	sb.WriteString(q)
-	return sb.String()
-}
-
 // key returns obj[k], or a KeyError when v has no such key.
-func key(v *jv, k string) (*jv, error) {
-	if x := v.get(k); x != nil {
+func key(v *py.Value, k string) (*py.Value, error) {
+	if x := v.Get(k); x != nil {
 		return x, nil
 	}
-	return nil, keyError(k)
+	return nil, py.KeyError(k)
 }
 
 // numAt returns obj[k] as a number, or a KeyError.
-func numAt(v *jv, k string) (pyNum, error) {
+func numAt(v *py.Value, k string) (py.Num, error) {
 	x, err := key(v, k)
 	if err != nil {
-		return pyNum{}, err
+		return py.Num{}, err
 	}
-	n, ok := x.num()
+	n, ok := x.Num()
 	if !ok {
-		return pyNum{}, errors.New("unsupported operand type: " + k + " is not a number")
+		return py.Num{}, errors.New("unsupported operand type: " + k + " is not a number")
 	}
 	return n, nil
 }
 
-// pyStr is Python's str() of a number, as f-strings write it.
-func (n pyNum) str() string {
-	if n.isInt {
-		return strconv.FormatInt(n.i, 10)
-	}
-	return pyRepr(n.f)
-}
-
 // argNum reads a number argument as Python's json module would: an int
 // literal is an int, anything else a float.
-func argNum(s sdk.Number) pyNum { return parsePyNum(string(s)) }
+func argNum(s sdk.Number) py.Num { return py.ParseNum(string(s)) }
 
 // ownerPaymentMethod returns the payment method paymentID of the user who
 // owns the reservation (users[reservation["user_id"]]["payment_methods"]),
 // nil when the user has none by that id, and the user record and id to save.
-func ownerPaymentMethod(res *jv, paymentID string) (pm, user *jv, uid string, err error) {
+func ownerPaymentMethod(res *py.Value, paymentID string) (pm, user *py.Value, uid string, err error) {
 	uidV, err := key(res, "user_id")
 	if err != nil {
 		return nil, nil, "", err
 	}
-	uid = uidV.text()
+	uid = uidV.Text()
 	if user, err = load("users", uid); err != nil {
 		return nil, nil, "", err
 	}
 	if user == nil {
-		return nil, nil, "", keyError(uid)
+		return nil, nil, "", py.KeyError(uid)
 	}
 	methods, err := key(user, "payment_methods")
 	if err != nil {
 		return nil, nil, "", err
 	}
-	return methods.get(paymentID), user, uid, nil
+	return methods.Get(paymentID), user, uid, nil
 }
 
 // checkUpdatePayment is the payment check of update_reservation_baggages
 // and update_reservation_flights, with their error strings, in order.
-func checkUpdatePayment(pm *jv, total pyNum) error {
+func checkUpdatePayment(pm *py.Value, total py.Num) error {
 	if pm == nil {
 		return errors.New("payment method not found")
 	}
-	source := pm.get("source")
-	if source.isStr("certificate") {
+	source := pm.Get("source")
+	if source.IsStr("certificate") {
 		return errors.New("certificate cannot be used to update reservation")
 	}
-	if source.isStr("gift_card") {
+	if source.IsStr("gift_card") {
 		amount, err := numAt(pm, "amount")
 		if err != nil {
 			return err
 		}
-		if amount.less(total) {
+		if amount.Less(total) {
 			return errors.New("gift card balance is not enough")
 		}
 	}

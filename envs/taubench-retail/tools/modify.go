@@ -3,17 +3,19 @@ package tools
 import (
 	"errors"
 	"strings"
+
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // newAddress is the address dict τ-bench builds, in its key order.
-func newAddress(address1, address2, city, state, country, zip string) *jv {
-	a := jObject()
-	a.set("address1", jString(address1))
-	a.set("address2", jString(address2))
-	a.set("city", jString(city))
-	a.set("state", jString(state))
-	a.set("country", jString(country))
-	a.set("zip", jString(zip))
+func newAddress(address1, address2, city, state, country, zip string) *py.Value {
+	a := py.Object()
+	a.Set("address1", py.Str(address1))
+	a.Set("address2", py.Str(address2))
+	a.Set("city", py.Str(city))
+	a.Set("state", py.Str(state))
+	a.Set("country", py.Str(country))
+	a.Set("zip", py.Str(zip))
 	return a
 }
 
@@ -23,7 +25,7 @@ func ModifyPendingOrderAddress(args ModifyPendingOrderAddressArgs) (string, erro
 	if err != nil {
 		return "", err
 	}
-	order.set("address", newAddress(args.Address1, args.Address2, args.City, args.State, args.Country, args.Zip))
+	order.Set("address", newAddress(args.Address1, args.Address2, args.City, args.State, args.Country, args.Zip))
 	return saveOrder(args.OrderID, order)
 }
 
@@ -58,55 +60,55 @@ func ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (string, erro
 	if pm == nil {
 		return "", errors.New("payment method not found")
 	}
-	history := order.get("payment_history")
-	if history == nil || len(history.vals) == 0 {
+	history := order.Get("payment_history")
+	if history == nil || history.Len() == 0 {
 		return "", errors.New("list index out of range")
 	}
-	first := history.vals[0]
-	if len(history.vals) > 1 || !first.get("transaction_type").isStr("payment") {
+	first := history.Items()[0]
+	if history.Len() > 1 || !first.Get("transaction_type").IsStr("payment") {
 		return "", errors.New("there should be exactly one payment for a pending order")
 	}
-	oldID := first.get("payment_method_id").text()
+	oldID := first.Get("payment_method_id").Text()
 	if oldID == args.PaymentMethodID {
 		return "", errors.New("the new payment method should be different from the current one")
 	}
-	amountV := first.get("amount")
-	amount, _ := amountV.num()
-	newIsGiftCard := pm.get("source").isStr("gift_card")
+	amountV := first.Get("amount")
+	amount, _ := amountV.Num()
+	newIsGiftCard := pm.Get("source").IsStr("gift_card")
 	if newIsGiftCard {
 		balance, err := balanceOf(pm)
 		if err != nil {
 			return "", err
 		}
-		if balance.less(amount) {
+		if balance.Less(amount) {
 			return "", errors.New("insufficient gift card balance to pay for the order")
 		}
 	}
-	payment := jObject()
-	payment.set("transaction_type", jString("payment"))
-	payment.set("amount", amountV)
-	payment.set("payment_method_id", jString(args.PaymentMethodID))
-	refund := jObject()
-	refund.set("transaction_type", jString("refund"))
-	refund.set("amount", amountV)
-	refund.set("payment_method_id", first.get("payment_method_id"))
-	history.vals = append(history.vals, payment, refund)
+	payment := py.Object()
+	payment.Set("transaction_type", py.Str("payment"))
+	payment.Set("amount", amountV)
+	payment.Set("payment_method_id", py.Str(args.PaymentMethodID))
+	refund := py.Object()
+	refund.Set("transaction_type", py.Str("refund"))
+	refund.Set("amount", amountV)
+	refund.Set("payment_method_id", first.Get("payment_method_id"))
+	history.Append(payment, refund)
 	changed := false
 	if newIsGiftCard {
 		balance, _ := balanceOf(pm)
-		pm.set("balance", jNum(balance.sub(amount).round2()))
+		pm.Set("balance", py.Number(balance.Sub(amount).Round2()))
 		changed = true
 	}
 	if strings.Contains(oldID, "gift_card") {
 		old := paymentMethod(user, oldID)
 		if old == nil {
-			return "", keyError(oldID)
+			return "", py.KeyError(oldID)
 		}
 		balance, err := balanceOf(old)
 		if err != nil {
 			return "", err
 		}
-		old.set("balance", jNum(balance.add(amount).round2()))
+		old.Set("balance", py.Number(balance.Add(amount).Round2()))
 		changed = true
 	}
 	if changed {
@@ -133,11 +135,11 @@ func ModifyUserAddress(args ModifyUserAddressArgs) (string, error) {
 	if user == nil {
 		return "", errors.New("user not found")
 	}
-	user.set("address", newAddress(args.Address1, args.Address2, args.City, args.State, args.Country, args.Zip))
+	user.Set("address", newAddress(args.Address1, args.Address2, args.City, args.State, args.Country, args.Zip))
 	if err := save("users", args.UserID, user); err != nil {
 		return "", err
 	}
-	return user.encode(), nil
+	return user.Encode(), nil
 }
 
 type ModifyUserAddressArgs struct {

@@ -3,6 +3,8 @@ package tools
 import (
 	"errors"
 	"strings"
+
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // Cancel a pending order. If the order is already processed or delivered, it cannot be cancelled. The agent needs to explain the cancellation detail and ask for explicit user confirmation (yes/no) to proceed. If the user confirms, the order status will be changed to 'cancelled' and the payment will be refunded. The refund will be added to the user's gift card balance immediately if the payment was made using a gift card, otherwise the refund would take 5-7 business days to process. The function returns the order details after the cancellation.
@@ -14,16 +16,16 @@ func CancelPendingOrder(args CancelPendingOrderArgs) (string, error) {
 	if args.Reason != "no longer needed" && args.Reason != "ordered by mistake" {
 		return "", errors.New("invalid reason")
 	}
-	history := order.get("payment_history")
-	var refunds []*jv
-	var user *jv
+	history := order.Get("payment_history")
+	var refunds []*py.Value
+	var user *py.Value
 	uid := ""
-	for _, payment := range history.vals {
-		paymentID := payment.get("payment_method_id").text()
-		refund := jObject()
-		refund.set("transaction_type", jString("refund"))
-		refund.set("amount", payment.get("amount"))
-		refund.set("payment_method_id", payment.get("payment_method_id"))
+	for _, payment := range history.Items() {
+		paymentID := payment.Get("payment_method_id").Text()
+		refund := py.Object()
+		refund.Set("transaction_type", py.Str("refund"))
+		refund.Set("amount", payment.Get("amount"))
+		refund.Set("payment_method_id", payment.Get("payment_method_id"))
 		refunds = append(refunds, refund)
 		if strings.Contains(paymentID, "gift_card") { // refunded to the gift card immediately
 			if user == nil {
@@ -33,19 +35,19 @@ func CancelPendingOrder(args CancelPendingOrderArgs) (string, error) {
 			}
 			pm := paymentMethod(user, paymentID)
 			if pm == nil {
-				return "", keyError(paymentID)
+				return "", py.KeyError(paymentID)
 			}
 			balance, err := balanceOf(pm)
 			if err != nil {
 				return "", err
 			}
-			amount, _ := payment.get("amount").num()
-			pm.set("balance", jNum(balance.add(amount).round2()))
+			amount, _ := payment.Get("amount").Num()
+			pm.Set("balance", py.Number(balance.Add(amount).Round2()))
 		}
 	}
-	order.set("status", jString("cancelled"))
-	order.set("cancel_reason", jString(args.Reason))
-	history.vals = append(history.vals, refunds...)
+	order.Set("status", py.Str("cancelled"))
+	order.Set("cancel_reason", py.Str(args.Reason))
+	history.Append(refunds...)
 	if user != nil {
 		if err := save("users", uid, user); err != nil {
 			return "", err
@@ -62,51 +64,51 @@ type CancelPendingOrderArgs struct {
 }
 
 // saveOrder writes the order back and returns json.dumps(order).
-func saveOrder(id string, order *jv) (string, error) {
+func saveOrder(id string, order *py.Value) (string, error) {
 	if err := save("orders", id, order); err != nil {
 		return "", err
 	}
-	return order.encode(), nil
+	return order.Encode(), nil
 }
 
 // priceDifference checks the new items of an exchange or modification and
 // returns Σ(new price − old price), accumulated as τ-bench does.
-func priceDifference(order *jv, itemIDs, newItemIDs []string) (pyNum, error) {
+func priceDifference(order *py.Value, itemIDs, newItemIDs []string) (py.Num, error) {
 	if id, ok := checkItemsExist(order, itemIDs); !ok {
-		return pyNum{}, errors.New(id + " not found")
+		return py.Num{}, errors.New(id + " not found")
 	}
 	if len(itemIDs) != len(newItemIDs) {
-		return pyNum{}, errors.New("the number of items to be exchanged should match")
+		return py.Num{}, errors.New("the number of items to be exchanged should match")
 	}
-	diff := pyInt(0)
+	diff := py.Int(0)
 	for i, itemID := range itemIDs {
 		newID := newItemIDs[i]
 		item := firstItem(order, itemID)
-		variant, err := variantOf(item.get("product_id").text(), newID)
+		variant, err := variantOf(item.Get("product_id").Text(), newID)
 		if err != nil {
-			return pyNum{}, err
+			return py.Num{}, err
 		}
-		if variant == nil || !variant.get("available").truthy() {
-			return pyNum{}, errors.New("new item " + newID + " not found or available")
+		if variant == nil || !variant.Get("available").Truthy() {
+			return py.Num{}, errors.New("new item " + newID + " not found or available")
 		}
-		oldPrice, _ := item.get("price").num()
-		newPrice, _ := variant.get("price").num()
-		diff = diff.add(newPrice.sub(oldPrice))
+		oldPrice, _ := item.Get("price").Num()
+		newPrice, _ := variant.Get("price").Num()
+		diff = diff.Add(newPrice.Sub(oldPrice))
 	}
 	return diff, nil
 }
 
 // variantOf returns products[productID]["variants"][itemID], nil when the
 // product has no such variant, or a KeyError for an unknown product.
-func variantOf(productID, itemID string) (*jv, error) {
+func variantOf(productID, itemID string) (*py.Value, error) {
 	product, err := load("products", productID)
 	if err != nil {
 		return nil, err
 	}
 	if product == nil {
-		return nil, keyError(productID)
+		return nil, py.KeyError(productID)
 	}
-	return product.get("variants").get(itemID), nil
+	return product.Get("variants").Get(itemID), nil
 }
 
 // Exchange items in a delivered order to new items of the same product type. For a delivered order, return or exchange can be only done once by the agent. The agent needs to explain the exchange detail and ask for explicit user confirmation (yes/no) to proceed.
@@ -119,7 +121,7 @@ func ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs) (string, 
 	if err != nil {
 		return "", err
 	}
-	diff = diff.round2()
+	diff = diff.Round2()
 	user, _, err := userOf(order)
 	if err != nil {
 		return "", err
@@ -128,20 +130,20 @@ func ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs) (string, 
 	if pm == nil {
 		return "", errors.New("payment method not found")
 	}
-	if pm.get("source").isStr("gift_card") {
+	if pm.Get("source").IsStr("gift_card") {
 		balance, err := balanceOf(pm)
 		if err != nil {
 			return "", err
 		}
-		if balance.less(diff) {
+		if balance.Less(diff) {
 			return "", errors.New("insufficient gift card balance to pay for the price difference")
 		}
 	}
-	order.set("status", jString("exchange requested"))
-	order.set("exchange_items", jStrings(sortedCopy(args.ItemIDs)))
-	order.set("exchange_new_items", jStrings(sortedCopy(args.NewItemIDs)))
-	order.set("exchange_payment_method_id", jString(args.PaymentMethodID))
-	order.set("exchange_price_difference", jNum(diff))
+	order.Set("status", py.Str("exchange requested"))
+	order.Set("exchange_items", py.Strings(sortedCopy(args.ItemIDs)))
+	order.Set("exchange_new_items", py.Strings(sortedCopy(args.NewItemIDs)))
+	order.Set("exchange_payment_method_id", py.Str(args.PaymentMethodID))
+	order.Set("exchange_price_difference", py.Number(diff))
 	return saveOrder(args.OrderID, order)
 }
 
@@ -174,30 +176,30 @@ func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
 	if pm == nil {
 		return "", errors.New("payment method not found")
 	}
-	giftCard := pm.get("source").isStr("gift_card")
+	giftCard := pm.Get("source").IsStr("gift_card")
 	if giftCard {
 		balance, err := balanceOf(pm)
 		if err != nil {
 			return "", err
 		}
-		if balance.less(diff) {
+		if balance.Less(diff) {
 			return "", errors.New("insufficient gift card balance to pay for the new item")
 		}
-		pm.set("balance", jNum(balance.sub(diff).round2()))
+		pm.Set("balance", py.Number(balance.Sub(diff).Round2()))
 		if err := save("users", uid, user); err != nil {
 			return "", err
 		}
 	}
 	kind := "refund"
-	if pyInt(0).less(diff) {
+	if py.Int(0).Less(diff) {
 		kind = "payment"
 	}
-	entry := jObject()
-	entry.set("transaction_type", jString(kind))
-	entry.set("amount", jNum(diff.abs()))
-	entry.set("payment_method_id", jString(args.PaymentMethodID))
-	history := order.get("payment_history")
-	history.vals = append(history.vals, entry)
+	entry := py.Object()
+	entry.Set("transaction_type", py.Str(kind))
+	entry.Set("amount", py.Number(diff.Abs()))
+	entry.Set("payment_method_id", py.Str(args.PaymentMethodID))
+	history := order.Get("payment_history")
+	history.Append(entry)
 	for i, itemID := range args.ItemIDs {
 		// the first item still carrying this id, after the earlier replacements
 		item := firstItem(order, itemID)
@@ -205,18 +207,18 @@ func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
 			return "", errors.New("list index out of range")
 		}
 		newID := args.NewItemIDs[i]
-		variant, err := variantOf(item.get("product_id").text(), newID)
+		variant, err := variantOf(item.Get("product_id").Text(), newID)
 		if err != nil {
 			return "", err
 		}
 		if variant == nil {
-			return "", keyError(newID)
+			return "", py.KeyError(newID)
 		}
-		item.set("item_id", jString(newID))
-		item.set("price", variant.get("price"))
-		item.set("options", variant.get("options"))
+		item.Set("item_id", py.Str(newID))
+		item.Set("price", variant.Get("price"))
+		item.Set("options", variant.Get("options"))
 	}
-	order.set("status", jString("pending (item modified)"))
+	order.Set("status", py.Str("pending (item modified)"))
 	return saveOrder(args.OrderID, order)
 }
 
@@ -245,20 +247,20 @@ func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, erro
 		return "", errors.New("payment method not found")
 	}
 	if !strings.Contains(args.PaymentMethodID, "gift_card") {
-		history := order.get("payment_history")
-		if history == nil || len(history.vals) == 0 {
+		history := order.Get("payment_history")
+		if history == nil || history.Len() == 0 {
 			return "", errors.New("list index out of range")
 		}
-		if !history.vals[0].get("payment_method_id").isStr(args.PaymentMethodID) {
+		if !history.Items()[0].Get("payment_method_id").IsStr(args.PaymentMethodID) {
 			return "", errors.New("payment method should be either the original payment method or a gift card")
 		}
 	}
 	if _, ok := checkItemsExist(order, args.ItemIDs); !ok {
 		return "", errors.New("some item not found")
 	}
-	order.set("status", jString("return requested"))
-	order.set("return_items", jStrings(sortedCopy(args.ItemIDs)))
-	order.set("return_payment_method_id", jString(args.PaymentMethodID))
+	order.Set("status", py.Str("return requested"))
+	order.Set("return_items", py.Strings(sortedCopy(args.ItemIDs)))
+	order.Set("return_payment_method_id", py.Str(args.PaymentMethodID))
 	return saveOrder(args.OrderID, order)
 }
 

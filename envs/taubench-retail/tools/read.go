@@ -5,11 +5,17 @@ import (
 	"sort"
 
 	"github.com/wasmenv/wasmenv/sdk"
+	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
 // Calculate the result of a mathematical expression.
 func Calculate(args CalculateArgs) (string, error) {
-	return calculate(args.Expression)
+	out, err := py.Calculate(args.Expression)
+	var zeroDiv *py.DivisionByZeroError
+	if errors.As(err, &zeroDiv) {
+		return "", errors.New("division by zero") // retail's TOOLS.md: one text for every division
+	}
+	return out, err
 }
 
 type CalculateArgs struct {
@@ -23,9 +29,9 @@ func FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	want := pyLower(args.Email)
+	want := py.Lower(args.Email)
 	for _, r := range rows.All() {
-		if email, ok := r.Value("email").(string); ok && pyLower(email) == want {
+		if email, ok := r.Value("email").(string); ok && py.Lower(email) == want {
 			return r.String("id"), nil
 		}
 	}
@@ -45,12 +51,12 @@ func FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	first, last := pyLower(args.FirstName), pyLower(args.LastName)
+	first, last := py.Lower(args.FirstName), py.Lower(args.LastName)
 	for _, r := range rows.All() {
 		f, _ := r.Value("first").(string)
 		l, _ := r.Value("last").(string)
 		z, zok := r.Value("zip").(string)
-		if pyLower(f) == first && pyLower(l) == last && zok && z == args.Zip {
+		if py.Lower(f) == first && py.Lower(l) == last && zok && z == args.Zip {
 			return r.String("id"), nil
 		}
 	}
@@ -105,7 +111,7 @@ func details(table, id, notFound string) (string, error) {
 	if v == nil {
 		return "", errors.New(notFound)
 	}
-	return v.encode(), nil
+	return v.Encode(), nil
 }
 
 // List the name and product id of all product types. Each product type has a variety of different items with unique item ids and options. There are only 50 product types in the store.
@@ -115,32 +121,32 @@ func ListAllProductTypes() (string, error) {
 		return "", err
 	}
 	// {product["name"]: product["product_id"] for product in products.values()}, sorted by name
-	ids := map[string]*jv{}
+	ids := map[string]*py.Value{}
 	var names []string
 	for _, r := range rows.All() {
-		p, err := parseJV(r.String("data"))
+		p, err := py.Parse(r.String("data"))
 		if err != nil {
 			return "", err
 		}
-		name := p.get("name")
-		if name == nil || name.kind != 's' {
-			return "", keyError("name")
+		name := p.Get("name")
+		if !name.IsString() {
+			return "", py.KeyError("name")
 		}
-		if _, seen := ids[name.str]; !seen {
-			names = append(names, name.str)
+		if _, seen := ids[name.Text()]; !seen {
+			names = append(names, name.Text())
 		}
-		pid := p.get("product_id")
+		pid := p.Get("product_id")
 		if pid == nil {
-			return "", keyError("product_id")
+			return "", py.KeyError("product_id")
 		}
-		ids[name.str] = pid
+		ids[name.Text()] = pid
 	}
 	sort.Strings(names)
-	out := jObject()
+	out := py.Object()
 	for _, n := range names {
-		out.set(n, ids[n])
+		out.Set(n, ids[n])
 	}
-	return out.encode(), nil
+	return out.Encode(), nil
 }
 
 // Use the tool to think about something. It will not obtain new information or change the database, but just append the thought to the log. Use it when complex reasoning is needed.

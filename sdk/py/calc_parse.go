@@ -1,4 +1,4 @@
-package tools
+package py
 
 import (
 	"errors"

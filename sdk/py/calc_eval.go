@@ -1,4 +1,4 @@
-package tools
+package py
 
 import (
 	"errors"
@@ -17,12 +17,18 @@ type pyVal struct {
 	c    complex128
 }
 
-// Python 3.11's ZeroDivisionError texts (TOOLS.md): int / 0 and int // 0
-// differ from float / 0 and float // 0.
-const (
-	errZeroDiv         = "division by zero"
-	errIntFloorDivZero = "integer division or modulo by zero"
-)
+// DivisionByZeroError is the ZeroDivisionError of a division or modulo by
+// zero (/, //, %), with Python 3.11's text, which depends on the operands:
+// "division by zero" (int / 0), "integer division or modulo by zero",
+// "float division by zero", "float floor division by zero", "complex
+// division by zero". A port whose reference gives one text for every
+// division matches it with errors.As. (Zero to a negative power is a
+// ZeroDivisionError in Python too, but not a division: a plain error.)
+type DivisionByZeroError struct{ Msg string }
+
+func (e *DivisionByZeroError) Error() string { return e.Msg }
+
+func divisionByZero(msg string) error { return &DivisionByZeroError{Msg: msg} }
 
 func (v pyVal) typeName() string {
 	switch v.kind {
@@ -202,10 +208,10 @@ func intOp(op string, x, y pyVal) (pyVal, error) {
 			return bigInt(a * b), nil
 		case "/", "//":
 			if b == 0 && op == "/" {
-				return pyVal{}, errors.New(errZeroDiv)
+				return pyVal{}, divisionByZero("division by zero")
 			}
 			if b == 0 {
-				return pyVal{}, errors.New(errIntFloorDivZero)
+				return pyVal{}, divisionByZero("integer division or modulo by zero")
 			}
 			if op == "/" {
 				return pyVal{kind: 'f', f: a / b}, nil
@@ -238,12 +244,12 @@ func intOp(op string, x, y pyVal) (pyVal, error) {
 		return bigInt(float64(a) * float64(b)), nil
 	case "/":
 		if b == 0 {
-			return pyVal{}, errors.New(errZeroDiv)
+			return pyVal{}, divisionByZero("division by zero")
 		}
 		return pyVal{kind: 'f', f: float64(a) / float64(b)}, nil
 	case "//":
 		if b == 0 {
-			return pyVal{}, errors.New(errIntFloorDivZero)
+			return pyVal{}, divisionByZero("integer division or modulo by zero")
 		}
 		if a == math.MinInt64 && b == -1 {
 			return bigInt(-float64(a)), nil
@@ -294,12 +300,12 @@ func floatOp(op string, a, b float64) (pyVal, error) {
 		return pyVal{kind: 'f', f: a * b}, nil
 	case "/":
 		if b == 0 {
-			return pyVal{}, errors.New("float division by zero")
+			return pyVal{}, divisionByZero("float division by zero")
 		}
 		return pyVal{kind: 'f', f: a / b}, nil
 	case "//":
 		if b == 0 {
-			return pyVal{}, errors.New("float floor division by zero")
+			return pyVal{}, divisionByZero("float floor division by zero")
 		}
 		return pyVal{kind: 'f', f: floatFloorDiv(a, b)}, nil
 	}
@@ -415,7 +421,7 @@ func complexOp(op string, x, y pyVal) (pyVal, error) {
 		return pyVal{kind: 'c', c: a * b}, nil
 	case "/":
 		if b == 0 {
-			return pyVal{}, errors.New("complex division by zero")
+			return pyVal{}, divisionByZero("complex division by zero")
 		}
 		return pyVal{kind: 'c', c: a / b}, nil
 	}
@@ -448,8 +454,12 @@ func complexPow(a, b complex128) (pyVal, error) {
 	return pyVal{kind: 'c', c: r}, nil
 }
 
-// calculate is τ-bench's calculate: str(round(float(eval(expression)), 2)).
-func calculate(expression string) (string, error) {
+// Calculate is τ-bench's calculate tool: str(round(float(eval(expression)),
+// 2)) for an expression of the characters "0123456789+-*/(). ", evaluated
+// as Python 3.11 would (exact unbounded ints as far as a float result needs
+// them, true and floor division, powers, complex results of fractional
+// powers), with Python's error texts ("Error: " is the caller's).
+func Calculate(expression string) (string, error) {
 	for _, c := range expression {
 		if c > 0x7f || !isCalcChar(byte(c)) {
 			return "", errors.New("invalid characters in expression")
@@ -477,7 +487,7 @@ func calculate(expression string) (string, error) {
 			return "", err
 		}
 	}
-	return pyRepr(pyRound2(f)), nil
+	return FloatRepr(Round2(f)), nil
 }
 
 func isCalcChar(c byte) bool {

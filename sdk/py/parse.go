@@ -1,0 +1,334 @@
+package py
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// ParseLazy parses a record stored as json.dumps text: the top-level object
+// only, each member value kept as its raw text until get asks for it, and
+// written back as it is by Encode. A write tool touches a few members of a
+// record, so this saves parsing, and re-encoding, the rest: the guest's
+// largest cost.
+func ParseLazy(s string) (*Value, error) {
+	p := &jparser{s: s, slab: make([]Value, 24)}
+	p.ws()
+	if !p.lit("{") {
+		return Parse(s)
+	}
+	o := p.node('o', "")
+	o.keys, o.vals = make([]string, 0, 16), make([]*Value, 0, 16)
+	p.ws()
+	if p.lit("}") {
+		return o, nil
+	}
+	for {
+		p.ws()
+		k, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		p.ws()
+		if !p.lit(":") {
+			return nil, errJSON()
+		}
+		p.ws()
+		start := p.i
+		if err := p.skip(); err != nil {
+			return nil, err
+		}
+		o.Set(k, p.node('r', p.s[start:p.i]))
+		p.ws()
+		if p.lit("}") {
+			break
+		}
+		if !p.lit(",") {
+			return nil, errJSON()
+		}
+	}
+	p.ws()
+	if p.i != len(p.s) {
+		return nil, errors.New("json: trailing data")
+	}
+	return o, nil
+}
+
+// skip moves past one value: strings with their escapes, nested brackets.
+func (p *jparser) skip() error {
+	depth := 0
+	for p.i < len(p.s) {
+		switch c := p.s[p.i]; c {
+		case '"':
+			p.i++
+			for p.i < len(p.s) && p.s[p.i] != '"' {
+				if p.s[p.i] == '\\' {
+					p.i++
+				}
+				p.i++
+			}
+			if p.i >= len(p.s) {
+				return errJSON()
+			}
+			p.i++
+		case '{', '[':
+			depth++
+			p.i++
+			continue
+		case '}', ']':
+			if depth == 0 {
+				return nil
+			}
+			depth--
+			p.i++
+		case ',':
+			if depth == 0 {
+				return nil
+			}
+			p.i++
+			continue
+		default:
+			p.i++
+			continue
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+	if depth != 0 {
+		return errJSON()
+	}
+	return nil
+}
+
+// Parse parses a JSON document, keeping key order and number text.
+func Parse(s string) (*Value, error) {
+	p := &jparser{s: s}
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i != len(p.s) {
+		return nil, errors.New("json: trailing data")
+	}
+	return v, nil
+}
+
+type jparser struct {
+	s    string
+	i    int
+	slab []Value // values are carved from chunks: fewer allocations for the guest's GC
+}
+
+func (p *jparser) node(kind byte, str string) *Value {
+	if len(p.slab) == 0 {
+		// about one value per 12 bytes of JSON text, at least 16: one
+		// allocation for most documents (each allocation is costly in the guest)
+		p.slab = make([]Value, max(16, (len(p.s)-p.i)/12))
+	}
+	v := &p.slab[0]
+	p.slab = p.slab[1:]
+	v.kind, v.str = kind, str
+	return v
+}
+
+func errJSON() error { return errors.New("json: malformed document") }
+
+func (p *jparser) ws() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\n' || p.s[p.i] == '\t' || p.s[p.i] == '\r') {
+		p.i++
+	}
+}
+
+func (p *jparser) lit(l string) bool {
+	if strings.HasPrefix(p.s[p.i:], l) {
+		p.i += len(l)
+		return true
+	}
+	return false
+}
+
+func (p *jparser) value(depth int) (*Value, error) {
+	if depth > 200 {
+		return nil, errJSON()
+	}
+	p.ws()
+	if p.i >= len(p.s) {
+		return nil, errJSON()
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		p.i++
+		o := p.node('o', "")
+		o.keys, o.vals = make([]string, 0, 8), make([]*Value, 0, 8)
+		p.ws()
+		if p.lit("}") {
+			return o, nil
+		}
+		for {
+			p.ws()
+			k, err := p.string()
+			if err != nil {
+				return nil, err
+			}
+			p.ws()
+			if !p.lit(":") {
+				return nil, errJSON()
+			}
+			val, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			o.Set(k, val) // a repeated key keeps its first position, last value (as in Python)
+			p.ws()
+			if p.lit("}") {
+				return o, nil
+			}
+			if !p.lit(",") {
+				return nil, errJSON()
+			}
+		}
+	case c == '[':
+		p.i++
+		a := p.node('a', "")
+		p.ws()
+		if p.lit("]") {
+			return a, nil
+		}
+		for {
+			val, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			a.vals = append(a.vals, val)
+			p.ws()
+			if p.lit("]") {
+				return a, nil
+			}
+			if !p.lit(",") {
+				return nil, errJSON()
+			}
+		}
+	case c == '"':
+		s, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		return p.node('s', s), nil
+	case p.lit("true"):
+		v := p.node('b', "")
+		v.b = true
+		return v, nil
+	case p.lit("false"):
+		return p.node('b', ""), nil
+	case p.lit("null"):
+		return p.node('z', ""), nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := p.i
+		plainInt := true
+		p.i++
+		for p.i < len(p.s) {
+			d := p.s[p.i]
+			if d >= '0' && d <= '9' {
+				p.i++
+				continue
+			}
+			if d == '.' || d == 'e' || d == 'E' || d == '+' || d == '-' {
+				plainInt = false
+				p.i++
+				continue
+			}
+			break
+		}
+		t := p.s[start:p.i]
+		if plainInt && t != "-" && t != "-0" && len(t) <= 18 && (t[0] != '0' || len(t) == 1) {
+			return p.node('n', t), nil // an int literal: Python writes it back the same
+		}
+		if _, err := strconv.ParseFloat(t, 64); err != nil {
+			return nil, errJSON()
+		}
+		return p.node('n', ParseNum(t).Text()), nil // Python's spelling of the value json.loads gives
+	}
+	return nil, errJSON()
+}
+
+func (p *jparser) string() (string, error) {
+	if !p.lit(`"`) {
+		return "", errJSON()
+	}
+	// fast path: no escape before the closing quote, a substring of the input
+	for j := p.i; j < len(p.s); j++ {
+		if c := p.s[j]; c == '"' {
+			out := p.s[p.i:j]
+			p.i = j + 1
+			return out, nil
+		} else if c == '\\' {
+			break
+		}
+	}
+	var sb strings.Builder
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return sb.String(), nil
+		case c == '\\':
+			if p.i+1 >= len(p.s) {
+				return "", errJSON()
+			}
+			e := p.s[p.i+1]
+			p.i += 2
+			switch e {
+			case '"', '\\', '/':
+				sb.WriteByte(e)
+			case 'b':
+				sb.WriteByte('\b')
+			case 'f':
+				sb.WriteByte('\f')
+			case 'n':
+				sb.WriteByte('\n')
+			case 'r':
+				sb.WriteByte('\r')
+			case 't':
+				sb.WriteByte('\t')
+			case 'u':
+				r, ok := p.hex4()
+				if !ok {
+					return "", errJSON()
+				}
+				if utf16.IsSurrogate(r) && strings.HasPrefix(p.s[p.i:], `\u`) {
+					save := p.i
+					p.i += 2
+					if r2, ok := p.hex4(); ok && utf16.DecodeRune(r, r2) != utf8.RuneError {
+						r = utf16.DecodeRune(r, r2)
+					} else {
+						p.i = save
+					}
+				}
+				sb.WriteRune(r)
+			default:
+				return "", errJSON()
+			}
+		default:
+			sb.WriteByte(c)
+			p.i++
+		}
+	}
+	return "", errJSON()
+}
+
+func (p *jparser) hex4() (rune, bool) {
+	if len(p.s)-p.i < 4 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(v), true
+}

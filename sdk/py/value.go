@@ -1,0 +1,215 @@
+package py
+
+// Value is a JSON value that behaves like a Python object loaded by json.load:
+// objects keep their key order (Python dicts are insertion-ordered), numbers
+// keep whether they were ints or floats, and Encode writes exactly what
+// Python's json.dumps writes (", " and ": " separators, ensure_ascii,
+// float repr).
+type Value struct {
+	kind byte     // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null, 'r' raw (see ParseLazy)
+	str  string   // string value, or number text (an int literal or a float repr)
+	b    bool     // bool value
+	keys []string // object keys in insertion order
+	vals []*Value // object values (parallel to keys) or array elements
+}
+
+// Str is a str value.
+func Str(s string) *Value { return &Value{kind: 's', str: s} }
+
+// Number is a number value (an int or a float, as n is).
+func Number(n Num) *Value { return &Value{kind: 'n', str: n.Text()} }
+
+// Object is an empty dict.
+func Object() *Value { return &Value{kind: 'o'} }
+
+// List is a list of these elements (not copied).
+func List(elems ...*Value) *Value { return &Value{kind: 'a', vals: elems} }
+
+// Strings is a list of str values.
+func Strings(ss []string) *Value {
+	a := &Value{kind: 'a', vals: make([]*Value, len(ss))}
+	for i, s := range ss {
+		a.vals[i] = Str(s)
+	}
+	return a
+}
+
+// Items are a list's elements (a dict's values, in key order, for a dict
+// that was built or fully parsed). Like Python's subscript of None, it
+// panics on a nil value.
+func (v *Value) Items() []*Value { return v.vals }
+
+// Len is len(v) of a list or dict (panics on a nil value, as Items does).
+func (v *Value) Len() int { return len(v.vals) }
+
+// Append is list.append (extend, for several). It panics on a nil value.
+func (v *Value) Append(elems ...*Value) { v.vals = append(v.vals, elems...) }
+
+// Keys are a dict's keys in insertion order (the slice is v's own).
+func (v *Value) Keys() []string { return v.keys }
+
+// IsString reports whether v is a str.
+func (v *Value) IsString() bool { return v != nil && v.kind == 's' }
+
+// Get returns obj[key], or nil when v is not an object or has no such key.
+// A raw member (ParseLazy) is parsed on first access.
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.kind != 'o' {
+		return nil
+	}
+	for i, k := range v.keys {
+		if k == key {
+			if x := v.vals[i]; x.kind == 'r' {
+				x.force()
+			}
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// force parses a raw value in place.
+func (v *Value) force() {
+	p, err := Parse(v.str)
+	if err != nil {
+		*v = Value{kind: 'z'}
+		return
+	}
+	*v = *p
+}
+
+// Set assigns obj[key] like Python: an existing key keeps its position, a new
+// key is appended at the end.
+func (v *Value) Set(key string, val *Value) {
+	for i, k := range v.keys {
+		if k == key {
+			v.vals[i] = val
+			return
+		}
+	}
+	v.keys = append(v.keys, key)
+	v.vals = append(v.vals, val)
+}
+
+// Text is the string value ("" for a non-string).
+func (v *Value) Text() string {
+	if v == nil || v.kind != 's' {
+		return ""
+	}
+	return v.str
+}
+
+// IsStr reports whether v is the string s.
+func (v *Value) IsStr(s string) bool { return v != nil && v.kind == 's' && v.str == s }
+
+// Truthy is Python's bool(v).
+func (v *Value) Truthy() bool {
+	if v == nil {
+		return false
+	}
+	switch v.kind {
+	case 'b':
+		return v.b
+	case 's':
+		return v.str != ""
+	case 'n':
+		n, _ := v.Num()
+		return !n.IsZero()
+	case 'o':
+		return len(v.keys) > 0
+	case 'a':
+		return len(v.vals) > 0
+	}
+	return false
+}
+
+// Num returns the value of a number.
+func (v *Value) Num() (Num, bool) {
+	if v == nil || v.kind != 'n' {
+		return Num{}, false
+	}
+	return ParseNum(v.str), true
+}
+
+// Del removes obj[key] (Python's del), keeping the other keys' order.
+func (v *Value) Del(key string) {
+	for i, k := range v.keys {
+		if k == key {
+			v.keys = append(v.keys[:i], v.keys[i+1:]...)
+			v.vals = append(v.vals[:i], v.vals[i+1:]...)
+			return
+		}
+	}
+}
+
+// Update is Python's dict.update(other): existing keys keep their place.
+func (v *Value) Update(other *Value) {
+	for i, k := range other.keys {
+		v.Set(k, other.vals[i])
+	}
+}
+
+// Equal is Python's == on two JSON-loaded values: dicts compare without
+// regard to key order, numbers by value (1 == 1.0, True == 1).
+func Equal(a, b *Value) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	a.forceRaw()
+	b.forceRaw()
+	an, aNum := numeric(a)
+	bn, bNum := numeric(b)
+	if aNum || bNum {
+		return aNum && bNum && an == bn
+	}
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case 's':
+		return a.str == b.str
+	case 'o':
+		if len(a.keys) != len(b.keys) {
+			return false
+		}
+		for _, k := range a.keys {
+			if !Equal(a.Get(k), b.Get(k)) {
+				return false
+			}
+		}
+		return true
+	case 'a':
+		if len(a.vals) != len(b.vals) {
+			return false
+		}
+		for i := range a.vals {
+			if !Equal(a.vals[i], b.vals[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return true // null
+}
+
+// forceRaw parses a raw value (a lazily parsed record's member) in place.
+func (v *Value) forceRaw() {
+	if v.kind == 'r' {
+		v.force()
+	}
+}
+
+// numeric returns the value of a number or bool.
+func numeric(v *Value) (float64, bool) {
+	switch v.kind {
+	case 'n':
+		n, _ := v.Num()
+		return n.Float64(), true
+	case 'b':
+		if v.b {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
