@@ -10,14 +10,16 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	tb "github.com/wasmenv/wasmenv/internal/taubenchtest"
 )
 
 func TestCases(t *testing.T) {
-	refs := loadRefs(t, "cases_ref.jsonl")
-	checkEpisodes(t, refs)
+	refs := tb.LoadRefs(t, "cases_ref.jsonl")
+	h.CheckEpisodes(t, refs)
 
 	// The quirks, spelled out (the replay above already requires them).
-	byID := map[string]refEpisode{}
+	byID := map[string]tb.Episode{}
 	for _, ep := range refs {
 		byID[ep.ID] = ep
 	}

@@ -6,16 +6,20 @@ package taubench_test
 import (
 	"encoding/json"
 	"testing"
+
+	tb "github.com/wasmenv/wasmenv/internal/taubenchtest"
 )
 
 // skip marks an output that is not checked (a successful JSON record).
 const skip = "\x00skip"
 
-func c(name string, args string) call { return call{Name: name, Arguments: json.RawMessage(args)} }
+func c(name string, args string) tb.Call {
+	return tb.Call{Name: name, Arguments: json.RawMessage(args)}
+}
 
 type errorCase struct {
 	name  string
-	calls []call
+	calls []tb.Call
 	want  []string
 }
 
@@ -30,7 +34,7 @@ type errorCase struct {
 //     gift_card_2742113 has balance 22.
 //   - #W2611340: processed.
 var errorCases = []errorCase{
-	{"unknown ids", []call{
+	{"unknown ids", []tb.Call{
 		c("get_order_details", `{"order_id":"#W0000000"}`),
 		c("get_product_details", `{"product_id":"0000000000"}`),
 		c("get_user_details", `{"user_id":"nobody_0000"}`),
@@ -49,11 +53,11 @@ var errorCases = []errorCase{
 		"Error: order not found", "Error: order not found", "Error: order not found",
 		"Error: order not found", "Error: order not found", "Error: order not found",
 	}},
-	{"case-insensitive lookups", []call{
+	{"case-insensitive lookups", []tb.Call{
 		c("find_user_id_by_email", `{"email":"NOAH.Brown7922@example.COM"}`),
 		c("find_user_id_by_name_zip", `{"first_name":"NOAH","last_name":"brown","zip":"80279"}`),
 	}, []string{"noah_brown_6181", "noah_brown_6181"}},
-	{"wrong order status", []call{
+	{"wrong order status", []tb.Call{
 		c("cancel_pending_order", `{"order_id":"#W5866402","reason":"no longer needed"}`),
 		c("modify_pending_order_address", `{"order_id":"#W5866402","address1":"a","address2":"b","city":"c","state":"d","country":"e","zip":"f"}`),
 		c("modify_pending_order_items", `{"order_id":"#W2611340","item_ids":[],"new_item_ids":[],"payment_method_id":"x"}`),
@@ -67,7 +71,7 @@ var errorCases = []errorCase{
 		"Error: non-delivered order cannot be exchanged", "Error: non-delivered order cannot be returned",
 		"Error: invalid reason",
 	}},
-	{"exchange checks", []call{
+	{"exchange checks", []tb.Call{
 		c("exchange_delivered_order_items", `{"order_id":"#W5866402","item_ids":["6242772310","6242772310"],"new_item_ids":["3951031513","3951031513"],"payment_method_id":"paypal_8049766"}`),
 		c("exchange_delivered_order_items", `{"order_id":"#W5866402","item_ids":["1234567890"],"new_item_ids":["3951031513"],"payment_method_id":"paypal_8049766"}`),
 		c("exchange_delivered_order_items", `{"order_id":"#W5866402","item_ids":["6242772310"],"new_item_ids":[],"payment_method_id":"paypal_8049766"}`),
@@ -82,7 +86,7 @@ var errorCases = []errorCase{
 		"Error: payment method not found",
 		"Error: insufficient gift card balance to pay for the price difference",
 	}},
-	{"return checks", []call{
+	{"return checks", []tb.Call{
 		c("return_delivered_order_items", `{"order_id":"#W5866402","item_ids":["9727387530"],"payment_method_id":"credit_card_9789590"}`),
 		c("return_delivered_order_items", `{"order_id":"#W5866402","item_ids":["9727387530"],"payment_method_id":"credit_card_9753331"}`),
 		c("return_delivered_order_items", `{"order_id":"#W5866402","item_ids":["9727387530","9727387530"],"payment_method_id":"paypal_8049766"}`),
@@ -92,7 +96,7 @@ var errorCases = []errorCase{
 		"Error: payment method should be either the original payment method or a gift card",
 		"Error: some item not found", "Error: some item not found",
 	}},
-	{"modify items and payment checks", []call{
+	{"modify items and payment checks", []tb.Call{
 		c("modify_pending_order_items", `{"order_id":"#W6779827","item_ids":["7896397433","7896397433"],"new_item_ids":["3877338112","3877338112"],"payment_method_id":"gift_card_7219486"}`),
 		c("modify_pending_order_items", `{"order_id":"#W6779827","item_ids":["7896397433"],"new_item_ids":["3877338112"],"payment_method_id":"gift_card_7219486"}`),
 		c("modify_pending_order_items", `{"order_id":"#W6779827","item_ids":["7896397433"],"new_item_ids":["3877338112"],"payment_method_id":"paypal_7859314"}`),
@@ -107,7 +111,7 @@ var errorCases = []errorCase{
 		"Error: insufficient gift card balance to pay for the order",
 		"Error: payment method not found",
 	}},
-	{"calculate", []call{
+	{"calculate", []tb.Call{
 		c("calculate", `{"expression":"abc"}`),
 		c("calculate", `{"expression":"2 + x"}`),
 		c("calculate", `{"expression":"1 / 0"}`),
@@ -125,7 +129,7 @@ var errorCases = []errorCase{
 		"Error: invalid syntax (<string>, line 0)",
 		"3.33", "1024.0", "0.12", "-4.0", "1.2676506002282294e+30", "-17.99",
 	}},
-	{"think and transfer", []call{
+	{"think and transfer", []tb.Call{
 		c("think", `{"thought":"nothing to do"}`),
 		c("transfer_to_human_agents", `{"summary":"wants a human"}`),
 	}, []string{"", "Transfer successful"}},
@@ -133,14 +137,14 @@ var errorCases = []errorCase{
 
 // TestErrorPaths checks each error string, and that failed calls change nothing.
 func TestErrorPaths(t *testing.T) {
-	var in []replayIn
+	var in []tb.ReplayIn
 	for _, tc := range errorCases {
 		if len(tc.calls) != len(tc.want) {
 			t.Fatalf("%s: %d calls, %d expected outputs", tc.name, len(tc.calls), len(tc.want))
 		}
-		in = append(in, replayIn{ID: tc.name, Calls: tc.calls})
+		in = append(in, tb.ReplayIn{ID: tc.name, Calls: tc.calls})
 	}
-	res := replay(t, in)
+	res := h.Replay(t, in)
 	for _, tc := range errorCases {
 		got := res[tc.name]
 		for i, want := range tc.want {
@@ -149,10 +153,10 @@ func TestErrorPaths(t *testing.T) {
 				continue
 			}
 			if want != skip && got.Outputs[i] != want {
-				t.Errorf("%s call %d (%s %s): got %q, want %q", tc.name, i, tc.calls[i].Name, tc.calls[i].Arguments, clip(got.Outputs[i]), want)
+				t.Errorf("%s call %d (%s %s): got %q, want %q", tc.name, i, tc.calls[i].Name, tc.calls[i].Arguments, tb.Clip(got.Outputs[i]), want)
 			}
 		}
-		if m := diffMismatches(got.StateDiff, nil); len(m) > 0 {
+		if m := tb.DiffMismatches(got.StateDiff, nil); len(m) > 0 {
 			t.Errorf("%s: failed calls changed the state: %v", tc.name, m)
 		}
 	}
@@ -162,24 +166,24 @@ func TestErrorPaths(t *testing.T) {
 // rule, and that a record changed and changed back leaves no diff.
 func TestStateEffects(t *testing.T) {
 	noah := `"user_id":"noah_brown_6181","address2":"Suite 259","city":"Denver","country":"USA","state":"CO","zip":"80279"`
-	in := []replayIn{
-		{ID: "payment twice", Calls: []call{
+	in := []tb.ReplayIn{
+		{ID: "payment twice", Calls: []tb.Call{
 			c("modify_pending_order_payment", `{"order_id":"#W6779827","payment_method_id":"credit_card_9789590"}`),
 			c("modify_pending_order_payment", `{"order_id":"#W6779827","payment_method_id":"gift_card_7219486"}`),
 		}},
-		{ID: "cancel to gift card", Calls: []call{
+		{ID: "cancel to gift card", Calls: []tb.Call{
 			c("cancel_pending_order", `{"order_id":"#W6779827","reason":"ordered by mistake"}`),
 			c("get_user_details", `{"user_id":"ethan_lopez_6291"}`),
 		}},
-		{ID: "address there and back", Calls: []call{
+		{ID: "address there and back", Calls: []tb.Call{
 			c("modify_user_address", `{`+noah+`,"address1":"1 Elsewhere"}`),
 			c("modify_user_address", `{`+noah+`,"address1":"986 Sunset Drive"}`),
 		}},
-		{ID: "same address", Calls: []call{
+		{ID: "same address", Calls: []tb.Call{
 			c("modify_user_address", `{`+noah+`,"address1":"986 Sunset Drive"}`),
 		}},
 	}
-	res := replay(t, in)
+	res := h.Replay(t, in)
 
 	if got := res["payment twice"].Outputs; len(got) != 2 || got[1] != "Error: there should be exactly one payment for a pending order" {
 		t.Errorf("payment twice: outputs %q", got)
@@ -215,7 +219,7 @@ func TestStateEffects(t *testing.T) {
 		t.Errorf("cancelled order: %+v", order)
 	}
 	for _, id := range []string{"address there and back", "same address"} {
-		if m := diffMismatches(res[id].StateDiff, nil); len(m) > 0 {
+		if m := tb.DiffMismatches(res[id].StateDiff, nil); len(m) > 0 {
 			t.Errorf("%s: want no state change, got %v", id, m)
 		}
 	}
