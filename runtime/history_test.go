@@ -63,7 +63,7 @@ func testSQLCountersStartFreshAtReset(t *testing.T, engine string) {
 
 // historyScript is one episode's calls; its outputs must not depend on
 // what ran before on the instances that served it.
-// Not yet in it: %p addresses and map iteration order still depend on the
+// Not in it: map iteration order (the order tool) still depends on the
 // instance's history (see docs/ARCHITECTURE.md, "Isolation").
 var historyScript = [][2]string{
 	{"clock", `{}`}, {"counters", `{}`}, {"add", `{"name":"x"}`}, {"counters", `{}`},

@@ -28,12 +28,6 @@ func Clock() (string, error) {
 	return sdk.Now().Format(time.RFC3339Nano), nil
 }
 
-// Pointer prints an address and a fresh allocation's address.
-func Pointer() (string, error) {
-	x := new([64]byte)
-	return fmt.Sprintf("%p", x), nil
-}
-
 // Order ranges over a map, which Go randomizes.
 func Order() (string, error) {
 	m := map[string]int{}
