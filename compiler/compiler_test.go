@@ -108,6 +108,8 @@ func F() (int, error) { return int(unsafe.Sizeof(1)), nil }
 			"tool.go:5: tool code may only read encoding/base64.StdEncoding"},
 		"pass to own func": {"package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) {\n\tset(time.Local)\n\treturn \"\", nil\n}\nfunc set(l *time.Location) { *l = *time.UTC }\n",
 			"tool.go:5: tool code may only read time.Local"},
+		"generated-code hooks": {"package tools\nimport \"github.com/wasmenv/wasmenv/sdk/gen\"\n// F x.\nfunc F() (string, error) { gen.SetDispatch(nil); return \"\", nil }\n",
+			`tool.go:2: import "github.com/wasmenv/wasmenv/sdk/gen" is not allowed`},
 		"pointer verb": {"package tools\nimport \"fmt\"\n// F x.\nfunc F() (string, error) { return fmt.Sprintf(\"%-8p\", new(int)), nil }\n",
 			"tool.go:4: %p is not allowed in tool code"},
 		"time.Now": {"package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) { return time.Now().String(), nil }\n",
