@@ -12,9 +12,9 @@ import (
 // SQLite's interrupt checks it (it is the connection's interrupt context
 // during the call).
 type toolCall struct {
-	ep      *Episode
-	inst    *instance
-	ctx     context.Context
+	ep        *Episode
+	inst      *instance
+	ctx       context.Context
 	resp      []byte // the last SQL response, until the guest takes it
 	refused   bool   // the sandbox refused some of the call's SQL
 	savepoint bool   // the call has written: its savepoint is open

@@ -360,7 +360,6 @@ func callOutcome(status byte, refused bool) Outcome {
 	return OutcomeToolError
 }
 
-
 func (e *Env) toolNames() []string {
 	names := make([]string, 0, len(e.tools))
 	for n := range e.tools {
