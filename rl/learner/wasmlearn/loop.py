@@ -140,6 +140,9 @@ class Run:
         else:
             sft_rows, dt = self.engine.rollout(self.path("sft.jsonl"), a.train_tasks, 1, policy="oracle",
                                                seed=a.seed)
+            # the engine writes rollouts as they finish: sort them so the
+            # vocabulary and the SFT order depend on the seed alone
+            sft_rows.sort(key=lambda r: (r.get("task", ""), r.get("index", 0)))
             model, tok, tpl = self.build_model(sft_rows)
             model.to(dev)
             self.log({"phase": "setup", "sft_trajectories": len(sft_rows),
