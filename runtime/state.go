@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/ncruces/go-sqlite3"
 )
 
@@ -161,40 +159,59 @@ func (ep *Episode) diff() (Diff, error) {
 		if !ep.viewTouched(v) {
 			continue
 		}
-		gs, err := ep.prepareGuest(v.diffSQL())
-		if err != nil {
-			return nil, fmt.Errorf("export %s: %w", v.name, err)
-		}
-		stmt := gs.stmt
-		for stmt.Step() {
-			key := stmt.ColumnText(0)
-			var rec json.RawMessage // nil: deleted
-			if stmt.ColumnType(1) != sqlite3.NULL {
-				rec = json.RawMessage(stmt.ColumnText(1))
-				if !json.Valid(rec) {
-					stmt.Reset()
-					return nil, fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
-				}
-				if stmt.ColumnType(2) != sqlite3.NULL && sameJSON(rec, stmt.ColumnRawText(2)) {
-					continue
-				}
-			}
+		err := ep.scanView(v, func(key string, rec json.RawMessage) error {
 			if d[v.name] == nil {
 				d[v.name] = map[string]json.RawMessage{}
 			}
-			d[v.name][key] = rec
+			d[v.name][key] = bytes.Clone(rec)
 			if size += len(key) + len(rec) + 8; ep.diffMax > 0 && size > ep.diffMax {
-				stmt.Reset()
-				return nil, fmt.Errorf("%w: over %d bytes", ErrDiffTooLarge, ep.diffMax)
+				return fmt.Errorf("%w: over %d bytes", ErrDiffTooLarge, ep.diffMax)
 			}
-		}
-		err = stmt.Err()
-		stmt.Reset()
+			return nil
+		})
 		if err != nil {
-			return nil, fmt.Errorf("export %s: %w", v.name, err)
+			return nil, err
 		}
 	}
 	return d, nil
+}
+
+// scanView runs a view's diff query and calls f for each changed record
+// (nil: deleted), in the query's order, leaving out records whose JSON
+// value is unchanged. A key may come more than once (custom views); the
+// last call wins, as in Diff's map. rec may be SQLite's own bytes, valid
+// only during the call: f copies what it keeps (so that a pass that keeps
+// few records allocates little).
+func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage) error) error {
+	gs, err := ep.prepareGuest(v.diffSQL())
+	if err != nil {
+		return fmt.Errorf("export %s: %w", v.name, err)
+	}
+	stmt := gs.stmt
+	defer stmt.Reset()
+	for stmt.Step() {
+		key := stmt.ColumnText(0)
+		var rec json.RawMessage // nil: deleted
+		if stmt.ColumnType(1) != sqlite3.NULL {
+			rec = json.RawMessage(stmt.ColumnRawText(1))
+			if !json.Valid(rec) {
+				return fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
+			}
+			if stmt.ColumnType(2) != sqlite3.NULL {
+				rec = bytes.Clone(rec) // reading column 2 may invalidate column 1's bytes
+				if sameJSON(rec, stmt.ColumnRawText(2)) {
+					continue
+				}
+			}
+		}
+		if err := f(key, rec); err != nil {
+			return err
+		}
+	}
+	if err := stmt.Err(); err != nil {
+		return fmt.Errorf("export %s: %w", v.name, err)
+	}
+	return nil
 }
 
 func (ep *Episode) viewTouched(v *view) bool {
@@ -209,14 +226,6 @@ func (ep *Episode) viewTouched(v *view) bool {
 	return false
 }
 
-// StateHash identifies the episode's state: a hash of the bundle, the
-// initial state and the canonical diff (collections and keys sorted, records
-// with sorted keys). Equal hashes mean equal exported states.
-func (ep *Episode) StateHash() (string, error) {
-	_, h, err := ep.DiffAndHash()
-	return h, err
-}
-
 // DiffAndHash returns the diff and the state hash computed from it, for
 // callers that need both (computing the diff is the expensive part).
 func (ep *Episode) DiffAndHash() (Diff, string, error) {
@@ -226,31 +235,4 @@ func (ep *Episode) DiffAndHash() (Diff, string, error) {
 	}
 	h, err := ep.hashDiff(d)
 	return d, h, err
-}
-
-func (ep *Episode) hashDiff(d Diff) (string, error) {
-	h := xxhash.New()
-	h.WriteString(ep.env.Bundle.Hash + "\x00" + ep.init.name[strings.Index(ep.init.name, "-init"):] + "\x00")
-	names := make([]string, 0, len(d))
-	for n := range d {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		keys := make([]string, 0, len(d[n]))
-		for k := range d[n] {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			canon, err := canonRecord(d[n][k])
-			if err != nil {
-				return "", err
-			}
-			writeField(h, n)
-			writeField(h, k)
-			writeField(h, string(canon))
-		}
-	}
-	return fmt.Sprintf("%016x", h.Sum64()), nil
 }

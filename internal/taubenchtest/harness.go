@@ -261,10 +261,16 @@ func Reward(t *testing.T, r ReplayOut) float64 {
 		return n
 	}
 	var s struct {
-		Reward *float64 `json:"reward"`
+		Reward    *float64 `json:"reward"`
+		StateHash string   `json:"state_hash"`
 	}
 	if json.Unmarshal(r.Score, &s) != nil || s.Reward == nil {
 		t.Fatalf("%s: no reward in score %s", r.ID, r.Score)
+	}
+	// The score's hash streams, the result's comes from the materialised
+	// diff (runtime.Episode.StateHash, DiffAndHash): they must agree.
+	if s.StateHash != "" && r.StateHash != "" && s.StateHash != r.StateHash {
+		t.Errorf("%s: the score's state hash %s differs from the diff's %s", r.ID, s.StateHash, r.StateHash)
 	}
 	return *s.Reward
 }

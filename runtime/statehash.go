@@ -1,0 +1,182 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// StateHash identifies the episode's state: a hash of the bundle, the
+// initial state and the canonical diff (collections and keys sorted, records
+// with sorted keys). Equal hashes mean equal exported states.
+//
+// It does not build the Diff (issue 13 item 2): it hashes one collection
+// at a time, holding the changed keys and at most hashChunkBytes of
+// records (hashCollection), so its memory follows the keys, not the
+// records. The value is hashDiff's for the materialised Diff, byte for
+// byte (TestStateHashStreamsTheSameHash holds the two together).
+func (ep *Episode) StateHash() (h string, err error) {
+	if ep.closed {
+		return "", ErrClosed
+	}
+	err = ep.bundleSQL(context.Background(), func() error { h, err = ep.streamHash(); return err })
+	return h, err
+}
+
+// hashPrefix starts a state hash: the bundle and the initial state.
+func (ep *Episode) hashPrefix() *xxhash.Digest {
+	h := xxhash.New()
+	h.WriteString(ep.env.Bundle.Hash + "\x00" + ep.init.name[strings.Index(ep.init.name, "-init"):] + "\x00")
+	return h
+}
+
+// hashRecord adds one (collection, key, record) to a state hash.
+func hashRecord(h *xxhash.Digest, name, key string, rec json.RawMessage) error {
+	canon, err := canonRecord(rec)
+	if err != nil {
+		return err
+	}
+	writeField(h, name)
+	writeField(h, key)
+	writeField(h, string(canon))
+	return nil
+}
+
+// hashDiff hashes a materialised diff (DiffAndHash has it anyway).
+func (ep *Episode) hashDiff(d Diff) (string, error) {
+	h := ep.hashPrefix()
+	names := make([]string, 0, len(d))
+	for n := range d {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		keys := make([]string, 0, len(d[n]))
+		for k := range d[n] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := hashRecord(h, n, k, d[n][k]); err != nil {
+				return "", err
+			}
+		}
+	}
+	return fmt.Sprintf("%016x", h.Sum64()), nil
+}
+
+// hashChunkBytes bounds the records the state hash holds at once (a
+// variable for the tests, which make it tiny to exercise the chunked passes).
+var hashChunkBytes = 2 << 20
+
+// streamHash is hashDiff without the Diff.
+func (ep *Episode) streamHash() (string, error) {
+	groups := map[string][]*view{}
+	for i := range ep.env.views {
+		if v := &ep.env.views[i]; ep.viewTouched(v) {
+			groups[v.name] = append(groups[v.name], v)
+		}
+	}
+	names := make([]string, 0, len(groups))
+	for n := range groups {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := ep.hashPrefix()
+	for _, n := range names {
+		if err := ep.hashCollection(h, n, groups[n]); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("%016x", h.Sum64()), nil
+}
+
+// scanViews is scanView over the views sharing one name, in order: their
+// calls, kept last-wins per key, are Diff's map for that name.
+func (ep *Episode) scanViews(views []*view, f func(key string, rec json.RawMessage) error) error {
+	for _, v := range views {
+		if err := ep.scanView(v, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hashCollection hashes one collection's records in key order. The hash
+// needs them sorted, and SQLite would sort them in memory (the mvcc VFS
+// keeps temporary files in memory), so the records are not all held:
+// a first pass keeps each key's record size, and only the records while
+// they stay under hashChunkBytes (the usual case: then that pass is the
+// only one). Past that, the sorted keys are cut into ranges of about
+// hashChunkBytes of records, and one more pass of the diff query per range
+// collects and hashes that range. Restricted to a key range, the records
+// kept are Diff's, so the hash is hashDiff's; memory follows the keys and
+// the chunk, not the records.
+func (ep *Episode) hashCollection(h *xxhash.Digest, name string, views []*view) error {
+	sizes := map[string]int{}
+	recs := map[string]json.RawMessage{}
+	held := 0
+	err := ep.scanViews(views, func(key string, rec json.RawMessage) error {
+		sizes[key] = len(rec)
+		if recs == nil {
+			return nil
+		}
+		if old, ok := recs[key]; ok {
+			held -= len(old)
+		}
+		recs[key] = bytes.Clone(rec)
+		if held += len(key) + len(rec); held > hashChunkBytes {
+			recs = nil // too many to hold: chunked passes below
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	keys := make([]string, 0, len(sizes))
+	for k := range sizes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if recs != nil {
+		return hashSorted(h, name, keys, recs)
+	}
+	for lo := 0; lo < len(keys); {
+		hi, chunk := lo, 0
+		for hi < len(keys) && (hi == lo || chunk+len(keys[hi])+sizes[keys[hi]] <= hashChunkBytes) {
+			chunk += len(keys[hi]) + sizes[keys[hi]]
+			hi++
+		}
+		first, last := keys[lo], keys[hi-1]
+		recs := make(map[string]json.RawMessage, hi-lo)
+		err := ep.scanViews(views, func(key string, rec json.RawMessage) error {
+			if key >= first && key <= last {
+				recs[key] = bytes.Clone(rec)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := hashSorted(h, name, keys[lo:hi], recs); err != nil {
+			return err
+		}
+		lo = hi
+	}
+	return nil
+}
+
+// hashSorted hashes the records of sorted keys.
+func hashSorted(h *xxhash.Digest, name string, keys []string, recs map[string]json.RawMessage) error {
+	for _, k := range keys {
+		if err := hashRecord(h, name, k, recs[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
