@@ -70,9 +70,15 @@ func (ep *Episode) hashDiff(d Diff) (string, error) {
 	return fmt.Sprintf("%016x", h.Sum64()), nil
 }
 
-// hashChunkBytes bounds the records the state hash holds at once (a
+// hashChunkBytes is the records the state hash holds at once, at least (a
 // variable for the tests, which make it tiny to exercise the chunked passes).
+// maxHashPasses bounds the extra passes of the diff query past it: each pass
+// costs a whole diff query (about a second for 100 MB on a busy machine), and
+// the hash runs under the bundle-SQL deadline, so memory is traded for time:
+// a chunk is the larger of hashChunkBytes and the records / maxHashPasses.
 var hashChunkBytes = 2 << 20
+
+const maxHashPasses = 8
 
 // streamHash is hashDiff without the Diff.
 func (ep *Episode) streamHash() (string, error) {
@@ -112,17 +118,17 @@ func (ep *Episode) scanViews(views []*view, f func(key string, rec json.RawMessa
 // keeps temporary files in memory), so the records are not all held:
 // a first pass keeps each key's record size, and only the records while
 // they stay under hashChunkBytes (the usual case: then that pass is the
-// only one). Past that, the sorted keys are cut into ranges of about
-// hashChunkBytes of records, and one more pass of the diff query per range
-// collects and hashes that range. Restricted to a key range, the records
-// kept are Diff's, so the hash is hashDiff's; memory follows the keys and
-// the chunk, not the records.
+// only one). Past that, the sorted keys are cut into ranges of about a
+// chunk of records (see maxHashPasses), and one more pass of the diff query
+// per range collects and hashes that range. Restricted to a key range, the
+// records kept are Diff's, so the hash is hashDiff's; memory follows the
+// keys and the chunk, not all the records.
 func (ep *Episode) hashCollection(h *xxhash.Digest, name string, views []*view) error {
 	sizes := map[string]int{}
 	recs := map[string]json.RawMessage{}
 	held := 0
 	err := ep.scanViews(views, func(key string, rec json.RawMessage) error {
-		sizes[key] = len(rec)
+		sizes[key] = len(key) + len(rec)
 		if recs == nil {
 			return nil
 		}
@@ -139,17 +145,20 @@ func (ep *Episode) hashCollection(h *xxhash.Digest, name string, views []*view) 
 		return err
 	}
 	keys := make([]string, 0, len(sizes))
-	for k := range sizes {
+	total := 0
+	for k, n := range sizes {
 		keys = append(keys, k)
+		total += n
 	}
 	sort.Strings(keys)
 	if recs != nil {
 		return hashSorted(h, name, keys, recs)
 	}
+	limit := max(hashChunkBytes, (total+maxHashPasses-1)/maxHashPasses)
 	for lo := 0; lo < len(keys); {
 		hi, chunk := lo, 0
-		for hi < len(keys) && (hi == lo || chunk+len(keys[hi])+sizes[keys[hi]] <= hashChunkBytes) {
-			chunk += len(keys[hi]) + sizes[keys[hi]]
+		for hi < len(keys) && (hi == lo || chunk+sizes[keys[hi]] <= limit) {
+			chunk += sizes[keys[hi]]
 			hi++
 		}
 		first, last := keys[lo], keys[hi-1]
