@@ -73,12 +73,13 @@ func (ep *Episode) hashDiff(d Diff) (string, error) {
 // hashChunkBytes is the records the state hash holds at once, at least (a
 // variable for the tests, which make it tiny to exercise the chunked passes).
 // maxHashPasses bounds the extra passes of the diff query past it: each pass
-// costs a whole diff query (about a second for 100 MB on a busy machine), and
-// the hash runs under the bundle-SQL deadline, so memory is traded for time:
-// a chunk is the larger of hashChunkBytes and the records / maxHashPasses.
+// costs a whole diff query (a second or more for 50 MB on a busy machine),
+// and the hash runs under the bundle-SQL deadline (10 s by default), so
+// memory is traded for time: a chunk is the larger of hashChunkBytes and
+// the records / maxHashPasses (8 passes of 48 MB went past 10 s under load).
 var hashChunkBytes = 2 << 20
 
-const maxHashPasses = 8
+var maxHashPasses = 4
 
 // streamHash is hashDiff without the Diff.
 func (ep *Episode) streamHash() (string, error) {
@@ -133,7 +134,7 @@ func (ep *Episode) hashCollection(h *xxhash.Digest, name string, views []*view) 
 			return nil
 		}
 		if old, ok := recs[key]; ok {
-			held -= len(old)
+			held -= len(key) + len(old)
 		}
 		recs[key] = bytes.Clone(rec)
 		if held += len(key) + len(rec); held > hashChunkBytes {
