@@ -140,6 +140,7 @@ def main(argv=None):
     s.add_argument("--wasmenv", required=True)
     s.add_argument("--out", default="runs/demo")
     s.add_argument("--seeds", default="0,1,2")
+    s.add_argument("--jobs", type=int, default=1, help="seeds run side by side (one process each)")
     s.add_argument("--family", default="reason", choices=["reason", "orders"], help="demo task family (demo_env.py)")
     s.add_argument("--doc", default="")
     s.add_argument("--img", default="")

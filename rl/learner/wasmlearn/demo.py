@@ -23,10 +23,10 @@ BEGIN, END = "<!-- demo:begin -->", "<!-- demo:end -->"
 
 # The demonstration's settings (documented in docs/TRAINING.md).
 TRAIN = {
-    "reason": ["--sft-epochs", "12", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "10", "--group", "8",
-               "--eval-group", "4", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64",
-               "--d-model", "64", "--layers", "2", "--heads", "4", "--lr", "1e-4", "--ppo-epochs", "2",
-               "--batch", "32", "--eval-every", "5"],
+    "reason": ["--sft-epochs", "12", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "20", "--group", "16",
+               "--eval-group", "8", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64",
+               "--d-model", "64", "--layers", "2", "--heads", "4", "--lr", "3e-4", "--ppo-epochs", "2",
+               "--batch", "32", "--eval-every", "10"],
     "orders": ["--sft-epochs", "3", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "8", "--group", "8",
                "--eval-group", "1", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64",
                "--d-model", "64", "--layers", "2", "--heads", "4", "--lr", "1e-3", "--ppo-epochs", "2",
@@ -54,24 +54,31 @@ def main(a):
     seeds = [int(s) for s in a.seeds.split(",") if s]
     results = []
     t0 = time.time()
+    procs = []
     for s in seeds:
         run_dir = os.path.join(out, "seed%d" % s)
         if os.path.exists(os.path.join(run_dir, "summary.json")):
-            with open(os.path.join(run_dir, "summary.json")) as f:
-                results.append(json.load(f))
             continue
         cmd = ["/usr/bin/python3", "-m", "wasmlearn", "train", "--bundle", bundle, "--env-dir", env_dir,
                "--wasmenv", a.wasmenv, "--out", run_dir, "--seed", str(s),
                "--round-tasks", ROUND_GLOBS[a.family]] + TRAIN[a.family]
-        subprocess.run(cmd, check=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                       stdout=open(os.path.join(out, "seed%d.log" % s), "w"), stderr=subprocess.STDOUT)
-        with open(os.path.join(run_dir, "summary.json")) as f:
+        while len([p for p in procs if p.poll() is None]) >= max(a.jobs, 1):
+            time.sleep(1)
+        log = open(os.path.join(out, "seed%d.log" % s), "w")
+        procs.append(subprocess.Popen(cmd, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                      stdout=log, stderr=subprocess.STDOUT))
+    for p in procs:
+        if p.wait() != 0:
+            raise SystemExit("demo: %s exited with %d (see its log in %s)" % (" ".join(p.args[:6]), p.returncode, out))
+    for s in seeds:
+        with open(os.path.join(out, "seed%d" % s, "summary.json")) as f:
             results.append(json.load(f))
     wall = time.time() - t0
     curves = {s: read_metrics(os.path.join(out, "seed%d" % s, "metrics.jsonl")) for s in seeds}
     img = a.img or os.path.join(repo, "docs", "img", "training-curves.png")
     plotted = plot(curves, img)
-    md = report(results, curves, n_train, n_held, wall, plotted, os.path.relpath(img, os.path.join(repo, "docs")))
+    md = report(results, curves, n_train, n_held, wall, plotted, os.path.relpath(img, os.path.join(repo, "docs")),
+                min(max(a.jobs, 1), len(seeds)))
     atomic_write(os.path.join(out, "report.md"), md.encode())
     if a.doc:
         with open(a.doc) as f:
@@ -89,35 +96,48 @@ def read_metrics(path):
         return [json.loads(l) for l in f if l.strip()]
 
 
-def mean_std(xs):
+def mean_std(xs, f="%.3f"):
     xs = [x for x in xs if x is not None]
     if not xs:
         return "n/a"
     m = statistics.mean(xs)
     sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
-    return "%.3f ± %.3f" % (m, sd)
+    return (f + " ± %.3f") % (m, sd)
 
 
-def report(results, curves, n_train, n_held, wall, plotted, img_rel):
+def delta(r, k):
+    a, b = r.get("sft_" + k), r.get("grpo_" + k)
+    return None if a is None or b is None else b - a
+
+
+def report(results, curves, n_train, n_held, wall, plotted, img_rel, jobs=1):
     L = [BEGIN, "", "### Results (written by `python3 -m wasmlearn demo`)", ""]
     secs = [r.get("seconds", 0) for r in results]
     L.append("Tasks: %d training, %d held-out (combinations never trained on); %d seeds of the whole "
              "run (tokenizer, model init, SFT, GRPO, sampling). One seed's run took %.1f–%.1f min "
-             "(%.1f min for all, one after the other) on this machine, 2 cores shared with other jobs."
-             % (n_train, n_held, len(results), min(secs) / 60, max(secs) / 60, sum(secs) / 60))
+             "(%.1f min wall for the whole demo, %d seed(s) side by side) on this machine (2 cores)."
+             % (n_train, n_held, len(results), min(secs) / 60, max(secs) / 60, wall / 60, jobs))
     L.append("")
-    L.append("| seed | held-out success after SFT | after GRPO | greedy after SFT | greedy after GRPO | run time (s) |")
-    L.append("|---|---|---|---|---|---|")
+    L.append("| seed | held-out success after SFT | after GRPO | Δ (paired) | greedy after SFT | greedy after GRPO | Δ greedy | run time (s) |")
+    L.append("|---|---|---|---|---|---|---|---|")
     for r in results:
-        L.append("| %s | %.3f | %.3f | %s | %s | %.0f |" % (
+        L.append("| %s | %.3f | %.3f | %+.3f | %s | %s | %s | %.0f |" % (
             r["seed"], r["sft_heldout_success"], r["grpo_heldout_success"],
+            r["grpo_heldout_success"] - r["sft_heldout_success"],
             fmt(r.get("sft_heldout_success_greedy")), fmt(r.get("grpo_heldout_success_greedy")),
-            r.get("seconds", 0)))
-    L.append("| **mean ± std** | **%s** | **%s** | %s | %s | |" % (
+            fmt(delta(r, "heldout_success_greedy"), "%+.3f"), r.get("seconds", 0)))
+    L.append("| **mean ± std** | **%s** | **%s** | **%s** | %s | %s | %s | |" % (
         mean_std([r["sft_heldout_success"] for r in results]),
         mean_std([r["grpo_heldout_success"] for r in results]),
+        mean_std([delta(r, "heldout_success") for r in results], "%+.3f"),
         mean_std([r.get("sft_heldout_success_greedy") for r in results]),
-        mean_std([r.get("grpo_heldout_success_greedy") for r in results])))
+        mean_std([r.get("grpo_heldout_success_greedy") for r in results]),
+        mean_std([delta(r, "heldout_success_greedy") for r in results], "%+.3f")))
+    n_eval = results[0].get("sft_heldout_n") if results else None
+    L.append("")
+    L.append("Sampled success is over %s rollouts per evaluation (every held-out task %s times at temperature 1), "
+             "greedy over one rollout per held-out task; Δ is GRPO − SFT on the same seed (the same SFT policy), "
+             "its mean ± std over seeds." % (n_eval, (n_eval // n_held) if n_eval and n_held else "n"))
     L.append("")
     L.append("Per round (mean over seeds): training-task success of the round's rollouts, clip fraction, "
              "KL between the policy before and after the round's update (k3), entropy, generation and update tokens/s.")
@@ -140,8 +160,8 @@ def report(results, curves, n_train, n_held, wall, plotted, img_rel):
     return "\n".join(L)
 
 
-def fmt(x):
-    return "n/a" if x is None else "%.3f" % x
+def fmt(x, f="%.3f"):
+    return "n/a" if x is None else f % x
 
 
 def plot(curves, path):
