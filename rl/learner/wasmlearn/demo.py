@@ -26,7 +26,7 @@ TRAIN = {
     "reason": ["--sft-epochs", "12", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "20", "--group", "16",
                "--eval-group", "8", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64",
                "--d-model", "64", "--layers", "2", "--heads", "4", "--lr", "3e-4", "--ppo-epochs", "2",
-               "--batch", "32", "--eval-every", "10"],
+               "--batch", "32", "--eval-every", "10", "--beta", "0.05"],
     "orders": ["--sft-epochs", "3", "--sft-lr", "3e-3", "--sft-batch", "8", "--rounds", "8", "--group", "8",
                "--eval-group", "1", "--greedy-eval", "--max-turns", "3", "--max-tokens", "64",
                "--d-model", "64", "--layers", "2", "--heads", "4", "--lr", "1e-3", "--ppo-epochs", "2",
