@@ -231,8 +231,8 @@ func TestSnakeCase(t *testing.T) {
 		"ListAllProductTypes": "list_all_product_types", "Think": "think", "HTTPGet": "http_get",
 		"GetV2Order": "get_v2_order", "OrderID": "order_id",
 	} {
-		if got := snakeCase(in); got != want {
-			t.Errorf("snakeCase(%s) = %s, want %s", in, got, want)
+		if got := ToolName(in); got != want {
+			t.Errorf("ToolName(%s) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -210,7 +210,7 @@ func (r *resolver) named(id *ast.Ident) (*typ, error) {
 }
 
 func fieldOf(name string, f *ast.Field, t *typ) (field, bool, error) {
-	fd := field{goName: name, jsonName: snakeCase(name), t: t, optional: t.kind == kPtr}
+	fd := field{goName: name, jsonName: ToolName(name), t: t, optional: t.kind == kPtr}
 	if !ast.IsExported(name) {
 		return fd, true, nil
 	}
@@ -277,9 +277,11 @@ func exprString(e ast.Expr) string {
 	return b.String()
 }
 
-// snakeCase turns a Go identifier into snake_case, keeping acronyms whole:
-// FindUserIDByNameZip → find_user_id_by_name_zip.
-func snakeCase(s string) string {
+// ToolName is the rule from a Go identifier to a tool or argument name:
+// snake_case, keeping acronyms whole (FindUserIDByNameZip →
+// find_user_id_by_name_zip). Generators (synth) call it to know the names
+// the compiler will give.
+func ToolName(s string) string {
 	rs := []rune(s)
 	var b strings.Builder
 	for i, r := range rs {
@@ -340,7 +342,7 @@ func findTools(p *parsedTools) ([]tool, error) {
 }
 
 func toolOf(r *resolver, fn *ast.FuncDecl) (tool, error) {
-	t := tool{goName: fn.Name.Name, name: snakeCase(fn.Name.Name), desc: strings.TrimSpace(fn.Doc.Text())}
+	t := tool{goName: fn.Name.Name, name: ToolName(fn.Name.Name), desc: strings.TrimSpace(fn.Doc.Text())}
 	if t.desc == "" {
 		return t, fmt.Errorf("needs a doc comment: it is the description the agent reads")
 	}

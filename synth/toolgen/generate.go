@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
 
@@ -77,11 +78,11 @@ type gen struct {
 }
 
 func (g *gen) newTool(snake string, kind Kind, t *dbmodel.Table, doc string) *Tool {
-	// Unique as the compiler will name it (snakeCase of the Go name), which
+	// Unique as the compiler will name it (compiler.ToolName of the Go name), which
 	// can merge one-letter words: a_b and ab are both "ab".
 	for {
 		goName := camel(g.toolNames.unique(snake, "tool"))
-		if name := snakeCase(goName); !g.toolNames["="+name] {
+		if name := compiler.ToolName(goName); !g.toolNames["="+name] {
 			g.toolNames["="+name] = true
 			return &Tool{Name: name, goName: goName, Kind: kind, Table: t.Name, Doc: doc}
 		}

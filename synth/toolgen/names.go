@@ -48,25 +48,6 @@ func camel(s string) string {
 	return b.String()
 }
 
-// snakeCase is the compiler's rule from a Go name to a tool name.
-func snakeCase(s string) string {
-	rs := []rune(s)
-	var b strings.Builder
-	for i, r := range rs {
-		if unicode.IsUpper(r) {
-			prevLower := i > 0 && (unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]))
-			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
-			if i > 0 && (prevLower || (nextLower && unicode.IsUpper(rs[i-1]))) {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 // namer hands out unique identifiers within one scope.
 type namer map[string]bool
 

@@ -21,9 +21,9 @@ func TestNamesRoundTrip(t *testing.T) {
 		if got != want {
 			t.Errorf("ident(%q) = %q, want %q", in, got, want)
 		}
-		// The compiler names a tool snakeCase(GoName); that name must be
+		// The compiler names a tool compiler.ToolName(GoName); that name must be
 		// stable (one-letter words merge: a_b → AB → ab → Ab → ab).
-		if n := snakeCase(camel(got)); got != "" && snakeCase(camel(n)) != n {
+		if n := compiler.ToolName(camel(got)); got != "" && compiler.ToolName(camel(n)) != n {
 			t.Errorf("%q: tool name %q is not stable", got, n)
 		}
 	}
