@@ -21,17 +21,31 @@ type Call struct {
 // StateDiff is collection → key → record (null when removed).
 type StateDiff map[string]map[string]json.RawMessage
 
-// RefEpisode is a line of envs/taubench-*/testdata/*_ref.jsonl,
-// computed with τ-bench's Python tools.
+// RefEpisode is a line of envs/taubench-*/testdata/*_ref.jsonl, computed
+// with τ-bench's Python tools. It is the one reference-episode type: the
+// benchmark (this package), the ports' test harness (internal/taubenchtest)
+// and the ports' task generators (envs/taubench-*/gen) all read it.
 type RefEpisode struct {
-	ID     string `json:"id"`
-	UserID string `json:"user_id"`
+	ID          string `json:"id"`
+	UserID      string `json:"user_id"`
+	Instruction string `json:"instruction"`
 	// ExpectedOutputs are strings the agent's answer must contain (τ-bench's
 	// output check), when the task has any.
-	ExpectedOutputs []string  `json:"expected_outputs"`
-	Calls           []Call    `json:"calls"`
-	Outputs         []string  `json:"outputs"`
-	StateDiff       StateDiff `json:"state_diff"`
+	ExpectedOutputs []string `json:"expected_outputs"`
+	Calls           []Call   `json:"calls"`
+	// Outputs are the calls' outputs: a string, or nil where τ-bench's tool
+	// returned None.
+	Outputs   []*string `json:"outputs"`
+	StateDiff StateDiff `json:"state_diff"`
+}
+
+// Output is the content of call i's output as `wasmenv replay` writes it:
+// the string, or "null" where τ-bench's tool returned None.
+func (ep *RefEpisode) Output(i int) string {
+	if ep.Outputs[i] == nil {
+		return "null"
+	}
+	return *ep.Outputs[i]
 }
 
 // RefFiles are the reference files under the environment directory:

@@ -97,7 +97,7 @@ func (r *Replayer) Verify(ctx context.Context) (Verify, error) {
 				return v, fmt.Errorf("episode %s call %d: %w", ref.ID, j, err)
 			}
 			v.Outputs++
-			if SameOutput(res.Content, ref.Outputs[j]) {
+			if SameOutput(res.Content, ref.Output(j)) {
 				v.OutputsMatched++
 			} else {
 				v.Mismatches = append(v.Mismatches, fmt.Sprintf("%s call %d %s: got %.200q", ref.ID, j, c.Name, res.Content))

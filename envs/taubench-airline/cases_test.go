@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmenv/wasmenv/bench/taubench"
 	tb "github.com/wasmenv/wasmenv/internal/taubenchtest"
 )
 
@@ -19,7 +20,7 @@ func TestCases(t *testing.T) {
 	h.CheckEpisodes(t, refs)
 
 	// The quirks, spelled out (the replay above already requires them).
-	byID := map[string]tb.Episode{}
+	byID := map[string]taubench.RefEpisode{}
 	for _, ep := range refs {
 		byID[ep.ID] = ep
 	}
@@ -28,10 +29,7 @@ func TestCases(t *testing.T) {
 		if !ok || i >= len(ep.Outputs) {
 			t.Fatalf("case %s has no output %d", id, i)
 		}
-		if ep.Outputs[i] == nil {
-			return "null"
-		}
-		return *ep.Outputs[i]
+		return ep.Output(i)
 	}
 	for _, c := range []struct {
 		id   string

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmenv/wasmenv/bench/taubench"
 	tb "github.com/wasmenv/wasmenv/internal/taubenchtest"
 )
 
@@ -18,7 +19,9 @@ var h tb.Harness
 
 func TestMain(m *testing.M) { os.Exit(h.Main(m, "taubench-retail")) }
 
-func loadRefs(t *testing.T) []tb.Episode { return tb.LoadRefs(t, "test_ref.jsonl", "dev_ref.jsonl") }
+func loadRefs(t *testing.T) []taubench.RefEpisode {
+	return tb.LoadRefs(t, "test_ref.jsonl", "dev_ref.jsonl")
+}
 
 func TestReferenceEpisodes(t *testing.T) {
 	refs := loadRefs(t)

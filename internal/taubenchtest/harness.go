@@ -6,7 +6,6 @@
 package taubenchtest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -16,27 +15,16 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/bench/taubench"
 )
 
-// Call is a tool call of an episode.
-type Call struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-// Diff is a state diff: collection → key → record (null when removed).
-type Diff map[string]map[string]json.RawMessage
-
-// Episode is a line of testdata/*_ref.jsonl. An output is a string, or
-// null where τ-bench's tool returned None.
-type Episode struct {
-	ID              string    `json:"id"`
-	Instruction     string    `json:"instruction"`
-	ExpectedOutputs []string  `json:"expected_outputs"`
-	Calls           []Call    `json:"calls"`
-	Outputs         []*string `json:"outputs"`
-	StateDiff       Diff      `json:"state_diff"`
-}
+// Call and Diff are bench/taubench's, the one home of the reference-episode
+// types (a Diff is collection → key → record, null when removed).
+type (
+	Call = taubench.Call
+	Diff = taubench.StateDiff
+)
 
 // ReplayIn and ReplayOut are the lines of `wasmenv replay`.
 type ReplayIn struct {
@@ -114,28 +102,17 @@ func moduleRoot() (string, error) {
 	}
 }
 
-// LoadRefs reads reference episodes from testdata files, in order.
-func LoadRefs(t *testing.T, names ...string) []Episode {
+// LoadRefs reads reference episodes from testdata files, in order, with
+// taubench.LoadRefs.
+func LoadRefs(t *testing.T, names ...string) []taubench.RefEpisode {
 	t.Helper()
-	var eps []Episode
-	for _, name := range names {
-		f, err := os.Open(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			var ep Episode
-			if err := json.Unmarshal(sc.Bytes(), &ep); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			eps = append(eps, ep)
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
+	paths := make([]string, len(names))
+	for i, name := range names {
+		paths[i] = filepath.Join("testdata", name)
+	}
+	eps, err := taubench.LoadRefs(paths...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return eps
 }
@@ -188,7 +165,7 @@ func (h *Harness) Replay(t *testing.T, in []ReplayIn) map[string]ReplayOut {
 // CheckEpisodes replays reference episodes and requires byte-identical
 // outputs (a None output is the content "null") and equal state diffs. It
 // returns the number of calls.
-func (h *Harness) CheckEpisodes(t *testing.T, refs []Episode) (calls int) {
+func (h *Harness) CheckEpisodes(t *testing.T, refs []taubench.RefEpisode) (calls int) {
 	t.Helper()
 	in := make([]ReplayIn, len(refs))
 	for i, ep := range refs {
@@ -203,12 +180,9 @@ func (h *Harness) CheckEpisodes(t *testing.T, refs []Episode) (calls int) {
 			badCalls++
 			continue
 		}
-		for i, want := range ep.Outputs {
+		for i := range ep.Outputs {
 			calls++
-			w := "null"
-			if want != nil {
-				w = *want
-			}
+			w := ep.Output(i)
 			if got.Outputs[i] != w {
 				badCalls++
 				t.Errorf("%s call %d (%s %s):\n got  %s\n want %s", ep.ID, i, ep.Calls[i].Name,
@@ -227,7 +201,7 @@ func (h *Harness) CheckEpisodes(t *testing.T, refs []Episode) (calls int) {
 // CheckTasksListed requires `wasmenv tasks` to list one task per reference
 // episode, in order, with its id, τ-bench's instruction, its calls and
 // reward "state".
-func (h *Harness) CheckTasksListed(t *testing.T, refs []Episode) {
+func (h *Harness) CheckTasksListed(t *testing.T, refs []taubench.RefEpisode) {
 	t.Helper()
 	out, err := exec.Command(h.CLI, "tasks", h.Bundle, "--json").Output()
 	if err != nil {
