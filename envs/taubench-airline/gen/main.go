@@ -8,18 +8,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"log"
 	"os"
-)
 
-type call struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-}
+	"github.com/wasmenv/wasmenv/bench/taubench"
+)
 
 type answer struct {
 	Value string `json:"value"`
@@ -27,39 +23,27 @@ type answer struct {
 }
 
 type task struct {
-	ID          string   `json:"id"`
-	Instruction string   `json:"instruction"`
-	Calls       []call   `json:"calls"`
-	Checks      []string `json:"checks"`
-	Answer      *answer  `json:"answer,omitempty"`
-	Reward      string   `json:"reward"`
+	ID          string          `json:"id"`
+	Instruction string          `json:"instruction"`
+	Calls       []taubench.Call `json:"calls"`
+	Checks      []string        `json:"checks"`
+	Answer      *answer         `json:"answer,omitempty"`
+	Reward      string          `json:"reward"`
 }
 
 func main() {
-	f, err := os.Open("testdata/test_ref.jsonl")
+	eps, err := taubench.LoadRefs("testdata/test_ref.jsonl")
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer f.Close()
 	var out bytes.Buffer
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for n := 0; sc.Scan(); n++ {
-		var ep struct {
-			ID              string   `json:"id"`
-			Instruction     string   `json:"instruction"`
-			ExpectedOutputs []string `json:"expected_outputs"`
-			Calls           []call   `json:"calls"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &ep); err != nil {
-			log.Fatal(err)
-		}
+	for n, ep := range eps {
 		if ep.ID != fmt.Sprintf("test-%d", n) || ep.Instruction == "" {
-			log.Fatalf("line %d: unexpected id %q or empty instruction", n+1, ep.ID)
+			log.Fatalf("episode %d: unexpected id %q or empty instruction", n+1, ep.ID)
 		}
 		t := task{ID: ep.ID, Instruction: ep.Instruction, Calls: ep.Calls, Checks: []string{}, Reward: "state"}
 		if t.Calls == nil {
-			t.Calls = []call{}
+			t.Calls = []taubench.Call{}
 		}
 		if len(ep.ExpectedOutputs) > 0 {
 			v, err := json.Marshal(ep.ExpectedOutputs)
@@ -73,9 +57,6 @@ func main() {
 		if err := enc.Encode(t); err != nil {
 			log.Fatal(err)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		log.Fatal(err)
 	}
 	if err := os.WriteFile("tasks.jsonl", out.Bytes(), 0o644); err != nil {
 		log.Fatal(err)

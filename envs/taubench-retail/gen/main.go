@@ -8,18 +8,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"log"
 	"os"
-)
 
-type call struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-}
+	"github.com/wasmenv/wasmenv/bench/taubench"
+)
 
 type answer struct {
 	Value string `json:"value"`
@@ -27,34 +23,22 @@ type answer struct {
 }
 
 type task struct {
-	ID          string   `json:"id"`
-	Instruction string   `json:"instruction"`
-	Calls       []call   `json:"calls"`
-	Checks      []string `json:"checks"`
-	Answer      *answer  `json:"answer,omitempty"`
-	Reward      string   `json:"reward"`
+	ID          string          `json:"id"`
+	Instruction string          `json:"instruction"`
+	Calls       []taubench.Call `json:"calls"`
+	Checks      []string        `json:"checks"`
+	Answer      *answer         `json:"answer,omitempty"`
+	Reward      string          `json:"reward"`
 }
 
 func main() {
 	var out bytes.Buffer
 	for _, split := range []string{"test", "dev"} {
-		f, err := os.Open("testdata/" + split + "_ref.jsonl")
+		eps, err := taubench.LoadRefs("testdata/" + split + "_ref.jsonl")
 		if err != nil {
 			log.Fatal(err)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<24)
-		n := 0
-		for sc.Scan() {
-			var ep struct {
-				ID              string   `json:"id"`
-				Instruction     string   `json:"instruction"`
-				ExpectedOutputs []string `json:"expected_outputs"`
-				Calls           []call   `json:"calls"`
-			}
-			if err := json.Unmarshal(sc.Bytes(), &ep); err != nil {
-				log.Fatal(err)
-			}
+		for n, ep := range eps {
 			if ep.ID != fmt.Sprintf("%s-%d", split, n) || ep.Instruction == "" {
 				log.Fatalf("unexpected id %s or empty instruction", ep.ID)
 			}
@@ -67,19 +51,14 @@ func main() {
 				t.Answer = &answer{Value: string(v), Match: "contains_all"}
 			}
 			if t.Calls == nil {
-				t.Calls = []call{}
+				t.Calls = []taubench.Call{}
 			}
 			enc := json.NewEncoder(&out)
 			enc.SetEscapeHTML(false)
 			if err := enc.Encode(t); err != nil {
 				log.Fatal(err)
 			}
-			n++
 		}
-		if err := sc.Err(); err != nil {
-			log.Fatal(err)
-		}
-		f.Close()
 	}
 	if err := os.WriteFile("tasks.jsonl", out.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
