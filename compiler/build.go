@@ -22,7 +22,7 @@ import (
 
 // generatorVersion changes whenever generated code or build flags change,
 // so that cached modules from an older compiler are not reused.
-const generatorVersion = "wasmenv-gen-3"
+const generatorVersion = "wasmenv-gen-4"
 
 var buildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -checklinkname=0"}
 
@@ -125,8 +125,16 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 			return nil, "", err
 		}
 	}
+	patchDir := filepath.Join(work, "_overlay") // "_": not a package of the build
+	if err := os.Mkdir(patchDir, 0o755); err != nil {
+		return nil, "", err
+	}
+	overlay, err := writeOverlay(tc.gobin, patchDir)
+	if err != nil {
+		return nil, "", err
+	}
 	out := filepath.Join(work, "tools.wasm")
-	cmd := exec.CommandContext(ctx, tc.gobin, append(buildFlags, "-o", out, ".")...)
+	cmd := exec.CommandContext(ctx, tc.gobin, append(buildFlags, "-overlay="+overlay, "-o", out, ".")...)
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(),
 		"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0",
@@ -154,7 +162,7 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 
 func cacheKey(goVersion string, files map[string][]byte) string {
 	h := xxhash.New()
-	h.WriteString(generatorVersion + "\x00" + goVersion + "\x00" + strings.Join(buildFlags, " ") + "\x00")
+	h.WriteString(generatorVersion + "\x00" + goVersion + "\x00" + strings.Join(buildFlags, " ") + "\x00" + guestPatchKey())
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -53,10 +54,28 @@ func parseTools(dir string, sources map[string][]byte) (*parsedTools, error) {
 		p.files[name] = f
 		errs = append(errs, checkFile(p.fset, f, "tools")...)
 	}
+	errs = append(errs, checkPackage(p.fset, p.files)...)
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	return p, nil
+}
+
+// checkPackage applies the rules that need the whole package (a type may
+// be declared in another file).
+func checkPackage(fset *token.FileSet, files map[string]*ast.File) ErrorList {
+	var errs ErrorList
+	at := func(n token.Pos, format string, args ...any) {
+		pos := fset.Position(n)
+		errs = append(errs, &Error{Pos: fmt.Sprintf("%s:%d", pos.Filename, pos.Line), Msg: fmt.Sprintf(format, args...)})
+	}
+	names := slices.Sorted(maps.Keys(files))
+	list := make([]*ast.File, len(names))
+	for i, n := range names {
+		list[i] = files[n]
+	}
+	checkMapKeys(list, at)
+	return errs
 }
 
 func (p *parsedTools) pos(n token.Pos) string {
@@ -138,6 +157,10 @@ func checkFile(fset *token.FileSet, f *ast.File, pkg string) ErrorList {
 	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch x := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := x.Fun.(*ast.Ident); ok && (id.Name == "print" || id.Name == "println") && !declaresFunc(f, id.Name) {
+				at(x.Pos(), "%s is not allowed in tool code: it writes to the instance's stderr and prints addresses as they are (use sdk.Log)", id.Name)
+			}
 		case *ast.GoStmt:
 			at(x.Pos(), "go statements are not allowed in tool code: a call runs on one thread and must finish")
 		case *ast.AssignStmt:
@@ -173,6 +196,16 @@ func checkFile(fset *token.FileSet, f *ast.File, pkg string) ErrorList {
 	checkStdVars(f, imports, at)
 	checkPointerVerbs(f, imports, at)
 	return errs
+}
+
+// declaresFunc reports a top-level function of that name in f.
+func declaresFunc(f *ast.File, name string) bool {
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // hostTime are the time functions that read the instance's clocks.

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -27,6 +28,7 @@ func TestGuestLibrariesFollowToolRules(t *testing.T) {
 			t.Fatal(err)
 		}
 		fset := token.NewFileSet()
+		files := map[string]*ast.File{}
 		n := 0
 		for _, e := range entries {
 			if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
@@ -41,9 +43,13 @@ func TestGuestLibrariesFollowToolRules(t *testing.T) {
 				t.Fatal(err)
 			}
 			n++
+			files[e.Name()] = f
 			for _, e := range checkFile(fset, f, path.Base(dir)) {
 				t.Errorf("%s: %s", e.Pos, e.Msg)
 			}
+		}
+		for _, e := range checkPackage(fset, files) {
+			t.Errorf("%s: %s", e.Pos, e.Msg)
 		}
 		if n == 0 {
 			t.Errorf("%s: no sources", lib)

@@ -25,6 +25,7 @@ func wasmenvBuffer(n uint32) uint32 {
 //
 //go:wasmexport wasmenv_call
 func wasmenvCall(tool, n uint32) uint64 {
+	restoreRand()
 	out := runCall(tool, n)
 	finishGC()
 	return uint64(uintptr(unsafe.Pointer(unsafe.SliceData(out))))<<32 | uint64(len(out))
@@ -49,6 +50,14 @@ func finishGC() {
 // call (measured: 10,000 calls allocating 2 MB each take 3.6 s with one
 // yield, 9.6 s when yielding until the cycle ends).
 const maxGCYields = 1
+
+// restoreRand puts the runtime's random state back to one fixed state, so
+// that map seeds and map iteration order in a call depend only on the call.
+// The compiler adds it to the runtime (compiler/guestpatch.go): a module
+// built without the wasmenv compiler does not link.
+//
+//go:linkname restoreRand runtime.wasmenvRestoreRand
+func restoreRand()
 
 //go:linkname gcphase runtime.gcphase
 var gcphase uint32

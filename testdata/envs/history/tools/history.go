@@ -41,6 +41,29 @@ func Order() (string, error) {
 	return strings.Join(keys, ","), nil
 }
 
+// PointerArgs sizes the garbage allocated before the pointer is taken.
+type PointerArgs struct {
+	// Objects to allocate first (moves the heap).
+	Objects int `json:"objects"`
+}
+
+type holder struct {
+	N int
+	P *int
+}
+
+// Pointer prints a struct holding a pointer with %v, which shows the
+// pointer's address: a heap address depends on the instance's history.
+func Pointer(args PointerArgs) (string, error) {
+	var keep [][]byte
+	for range args.Objects {
+		keep = append(keep, make([]byte, 48))
+	}
+	x := len(keep)
+	format := "%" + "v" // built at run time: the static %p rule cannot see it
+	return fmt.Sprintf(format, holder{N: x, P: &x}) + fmt.Sprint(" ", &keep[0]), nil
+}
+
 // Counters reads SQLite's connection counters from SQL.
 func Counters() (sdk.Row, error) {
 	return sdk.QueryRow(`SELECT last_insert_rowid() AS last, changes() AS changes, total_changes() AS total`)

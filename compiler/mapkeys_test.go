@@ -1,0 +1,74 @@
+package compiler
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+)
+
+// Map keys that can hold an address are refused with file:line; keys that
+// cannot, including the package's own types declared in another file and
+// type parameters constrained to ordered types, are not.
+func TestMapKeysThatHoldAddresses(t *testing.T) {
+	other := "package tools\n\ntype ref struct {\n\tID  int\n\tOwn *int\n}\n\ntype id struct{ A, B int }\n"
+	cases := []struct{ name, body, want string }{
+		{"pointer", "m := map[*int]bool{}", "tool.go:5: map key type *int is a pointer"},
+		{"interface", "m := map[any]bool{}", "tool.go:5: map key type any is an interface"},
+		{"error", "m := map[error]bool{}", "map key type error is an interface"},
+		{"channel", "m := map[chan int]bool{}", "map key type chan int is a channel"},
+		{"struct in another file", "m := map[ref]bool{}", "map key type ref (ref) has a field that is a pointer"},
+		{"inline struct", "m := map[struct{ p *string }]bool{}", "has a field that is a pointer"},
+		{"array", "m := map[[2]*int]bool{}", "is a pointer"},
+		{"time.Time", "m := map[time.Time]bool{}", "map key type time.Time may hold a pointer"},
+		{"comparable param", "m := keys[*int](nil)", "tool.go:9: map key type K is a type parameter that may be a pointer"},
+		{"println", "m := 1; println(&m)", "tool.go:5: println is not allowed in tool code"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := "package tools\nimport \"time\"\n// F x.\nfunc F() (string, error) {\n\t" + c.body + "\n\t_ = m\n\treturn time.UTC.String(), nil\n}\n"
+			if c.name == "comparable param" {
+				src += "func keys[K comparable](m map[K]bool) int { return len(m) }\n"
+			}
+			_, err := Build(context.Background(), writeEnv(t, src, map[string]string{"tools/types.go": other}), Options{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want error containing %q, got: %v", c.want, err)
+			}
+		})
+	}
+}
+
+// The rule needs no build to see keys: allowed shapes pass it.
+func TestMapKeysThatHoldNoAddress(t *testing.T) {
+	src := `package tools
+import (
+	"cmp"
+	"time"
+)
+type id struct{ A, B int }
+type name string
+type pair [2]name
+func f[K cmp.Ordered, U ~int | ~string](a map[K]int, b map[U]int) {}
+var _ = map[string]int{}
+var _ = map[id]bool{}
+var _ = map[pair]bool{}
+var _ = map[time.Duration]bool{}
+var _ = map[struct{ a int; b string }]bool{}
+var _ = map[float64]map[*int]bool{}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "tools/ok.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
+		got = append(got, fset.Position(p).String())
+	})
+	// Only the inner map[*int] of the last line.
+	if len(got) != 1 || !strings.HasPrefix(got[0], "tools/ok.go:15:") {
+		t.Fatalf("want one violation at line 15, got %v", got)
+	}
+}
