@@ -26,6 +26,16 @@ const generatorVersion = "wasmenv-gen-4"
 
 var buildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w -checklinkname=0"}
 
+// namedBuildFlags keep the module's function names (Options.KeepNames).
+var namedBuildFlags = []string{"build", "-buildmode=c-shared", "-trimpath", "-ldflags=-w -checklinkname=0"}
+
+func (o *Options) goBuildFlags() []string {
+	if o.KeepNames {
+		return namedBuildFlags
+	}
+	return buildFlags
+}
+
 // toolchain finds the go command and its version.
 type toolchain struct {
 	gobin   string
@@ -98,7 +108,7 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 	for name, b := range src.tools {
 		files["tools/"+name] = b
 	}
-	key := cacheKey(tc.version, files)
+	key := cacheKey(tc.version, opts.goBuildFlags(), files)
 	cacheDir := opts.CacheDir
 	cached := filepath.Join(cacheDir, "modules", key+".wasm")
 	if !opts.NoCache {
@@ -134,7 +144,7 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 		return nil, "", err
 	}
 	out := filepath.Join(work, "tools.wasm")
-	cmd := exec.CommandContext(ctx, tc.gobin, append(buildFlags, "-overlay="+overlay, "-o", out, ".")...)
+	cmd := exec.CommandContext(ctx, tc.gobin, append(opts.goBuildFlags(), "-overlay="+overlay, "-o", out, ".")...)
 	cmd.Dir = work
 	cmd.Env = append(os.Environ(),
 		"GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0",
@@ -160,9 +170,9 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 	return b, tc.version, nil
 }
 
-func cacheKey(goVersion string, files map[string][]byte) string {
+func cacheKey(goVersion string, flags []string, files map[string][]byte) string {
 	h := xxhash.New()
-	h.WriteString(generatorVersion + "\x00" + goVersion + "\x00" + strings.Join(buildFlags, " ") + "\x00" + guestPatchKey())
+	h.WriteString(generatorVersion + "\x00" + goVersion + "\x00" + strings.Join(flags, " ") + "\x00" + guestPatchKey())
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)

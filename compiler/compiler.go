@@ -24,6 +24,10 @@ type Options struct {
 	// It exists so tests can prove the runtime sandbox holds on its own
 	// (defense in depth); never use it for real environments.
 	SkipStaticChecks bool
+	// KeepNames keeps the module's function names (its wasm name section),
+	// so that a profile or a function listener can name the guest's
+	// functions; the bundle is larger.
+	KeepNames bool
 }
 
 func (o *Options) logf(format string, args ...any) {

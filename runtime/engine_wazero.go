@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 	"github.com/tetratelabs/wazero/sys"
 
@@ -35,7 +36,7 @@ func newWazeroEngine(ctx context.Context, cfg engineConfig) (engine, error) {
 	rc := wazero.NewRuntimeConfigCompiler().
 		WithCloseOnContextDone(fallback).
 		WithMemoryLimitPages(cfg.memoryPages)
-	if cfg.cacheDir != "" {
+	if cfg.cacheDir != "" && guestListener == nil { // cached code has no listener calls
 		if cache, err := wazero.NewCompilationCacheWithDir(cfg.cacheDir); err == nil {
 			rc = rc.WithCompilationCache(cache)
 		}
@@ -56,12 +57,19 @@ func newWazeroEngine(ctx context.Context, cfg engineConfig) (engine, error) {
 		e.rt.Close(ctx)
 		return nil, err
 	}
+	if guestListener != nil {
+		ctx = experimental.WithFunctionListenerFactory(ctx, guestListener)
+	}
 	if e.compiled, err = e.rt.CompileModule(ctx, module); err != nil {
 		e.rt.Close(ctx)
 		return nil, fmt.Errorf("compile tool module: %w", err)
 	}
 	return e, nil
 }
+
+// guestListener, when a test sets it, is told of every guest function
+// call (BenchmarkGuestWork counts the guest's work per tool call with it).
+var guestListener experimental.FunctionListenerFactory
 
 // wazeroTypes maps a hostFunc signature to wazero's value types.
 func wazeroTypes(sig string) []api.ValueType {
