@@ -67,6 +67,7 @@ type Episode struct {
 type guestStmt struct {
 	stmt   *sqlite3.Stmt
 	writes []string
+	keys   [][]byte // the columns as JSON object keys (`"name":`), made on first use (guestsql.go)
 }
 
 // maxStmtCache bounds the guest statement cache per episode.

@@ -242,6 +242,9 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	for i := 0; i < ncol; i++ {
 		out = wire.AppendString(out, stmt.ColumnName(i))
 	}
+	if op == wire.OpQueryJSON {
+		return appendRowsJSON(out, gs)
+	}
 	// Row count goes before the rows: reserve a fixed-width slot.
 	countAt := len(out)
 	out = append(out, make([]byte, wire.FixedUvarintLen)...)

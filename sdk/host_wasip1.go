@@ -22,11 +22,20 @@ func wasmenvLog(msg unsafe.Pointer, n uint32)
 var respBuf []byte
 
 // hostSQL sends a request and receives the response in two steps: the host
-// answers with the response size, the guest makes room and takes it.
-func hostSQL(req []byte) ([]byte, error) {
+// answers with the response size, the guest makes room and takes it. A
+// response the caller keeps (a query's rows) gets a buffer of its own;
+// others reuse one.
+func hostSQL(req []byte, keep bool) ([]byte, error) {
 	n := wasmenvSQL(unsafe.Pointer(unsafe.SliceData(req)), uint32(len(req)))
 	if n < 0 {
 		return nil, errHost
+	}
+	if keep {
+		b := make([]byte, n)
+		if n > 0 {
+			wasmenvTake(unsafe.Pointer(unsafe.SliceData(b)))
+		}
+		return b, nil
 	}
 	if cap(respBuf) < int(n) {
 		respBuf = make([]byte, n)

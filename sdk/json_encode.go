@@ -5,7 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
 // Encoder appends JSON to a byte slice without reflection.
@@ -95,24 +96,6 @@ func (e *Encoder) Float(f float64) {
 		return
 	}
 	e.buf = appendFloat(e.buf, f)
-}
-
-func appendFloat(b []byte, f float64) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9, as encoding/json does
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
 }
 
 // Any writes a dynamic value: nil, bool, the integer and float kinds, string,
@@ -220,48 +203,10 @@ func JSON(v any) (string, error) {
 	return string(e.buf), e.err
 }
 
-const hexDigits = "0123456789abcdef"
-
-func appendQuoted(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// appendQuoted and appendFloat are the wire package's, which the host
+// uses to render rows: the same bytes on both sides.
+func appendQuoted(b []byte, s string) []byte { return wire.AppendJSONString(b, s) }
+func appendFloat(b []byte, f float64) []byte { return wire.AppendJSONFloat(b, f) }
 
 // RawString writes s to the output as is: a tool's string result is the
 // agent's text, not a JSON string.

@@ -3,13 +3,27 @@ package sdk
 import (
 	"strings"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
+
+// testRow is a one-row result with no host-rendered JSON.
+func testRow(cols []string, vals ...any) Row {
+	var b []byte
+	for _, v := range vals {
+		var err error
+		if b, err = wire.AppendValue(b, v); err != nil {
+			panic(err)
+		}
+	}
+	return Row{&result{cols: cols, n: 1, offs: make([]byte, 4), vals: b}, 0}
+}
 
 // A misspelled column is the author's mistake: the typed accessors panic
 // with the row's columns (a tool error the author sees in wasmenv test)
 // instead of answering "" or 0 (issue 14, point 5).
 func TestRowAccessorsRefuseUnknownColumns(t *testing.T) {
-	r := Row{cols: []string{"id", "status", "total", "note"}, vals: []any{int64(7), "pending", 4.5, nil}}
+	r := testRow([]string{"id", "status", "total", "note"}, int64(7), "pending", 4.5, nil)
 	if r.String("status") != "pending" || r.Int("id") != 7 || r.Float("total") != 4.5 || !r.Bool("id") || r.String("note") != "" {
 		t.Fatal("accessors on existing columns")
 	}

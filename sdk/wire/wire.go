@@ -16,6 +16,14 @@
 // A response is: status byte (0 ok, 1 error); on error, uvarint len + message;
 // for a query, uvarint ncols, ncols × (uvarint len + name), uvarint nrows,
 // nrows × ncols values; for an exec, varint rows affected, varint last insert id.
+//
+// OpQueryJSON answers a query with its rows also rendered as JSON by the
+// host, so that a tool returning them does not decode and re-encode each
+// value: uvarint ncols, ncols × (uvarint len + name), uvarint nrows,
+// uvarint len + the rows as a JSON array of objects in column order (written
+// as the guest's encoder writes them; empty when a value cannot be JSON,
+// such as an infinite float), nrows × 4-byte little-endian offset of each
+// row's object in that array, then nrows × ncols values as for OpQuery.
 package wire
 
 import (
@@ -35,8 +43,9 @@ const (
 
 // Request operations.
 const (
-	OpQuery = 0
-	OpExec  = 1
+	OpQuery     = 0
+	OpExec      = 1
+	OpQueryJSON = 2 // a query whose response carries the rows as JSON too
 )
 
 // Response status bytes.

@@ -1,0 +1,374 @@
+package sdk
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
+)
+
+// Rows is a query's result set. It is read-only: the rows a tool returns
+// go to the agent as the host rendered them (see result), and what its
+// methods hand out are copies.
+type Rows struct{ res *result }
+
+// Row is one result row.
+type Row struct {
+	res *result
+	i   int
+}
+
+// result is a query's response, kept as the host sent it (wire.OpQueryJSON):
+// the rows already written as JSON, and their typed values, which are
+// decoded only when tool code reads one. A tool that returns what it
+// queried hands the JSON on as is, without boxing and re-encoding every
+// value in the guest.
+type result struct {
+	cols  []string // shared with columnSets: never modified, copied out
+	n     int      // rows
+	json  []byte   // the rows as a JSON array; nil when the host could not write them
+	offs  []byte   // n × 4-byte little-endian offset of each row's object in json
+	vals  []byte   // n × len(cols) wire values
+	cells []cell   // vals decoded, on first use
+}
+
+// cell is one decoded value without boxing: text and blobs alias the
+// response, which nothing modifies.
+type cell struct {
+	tag byte
+	n   int64 // the integer, the float's bits, or the text's offset in vals
+	len int   // the text's length
+}
+
+var errMalformed = errors.New("sdk: malformed query response")
+
+// parseResult reads an OpQueryJSON response (after its status byte).
+func parseResult(resp []byte) (*result, error) {
+	r := wire.NewReader(resp)
+	cols := columns(resp, r)
+	n := r.Uvarint()
+	jsonText := r.Bytes()
+	if r.Err() != nil || n > uint64(r.Len())/4 {
+		return nil, errMalformed
+	}
+	rest := resp[len(resp)-r.Len():]
+	res := &result{cols: cols, n: int(n), offs: rest[:4*n], vals: rest[4*n:]}
+	if len(jsonText) > 0 {
+		res.json = jsonText
+	}
+	return res, nil
+}
+
+// decode fills cells from vals.
+func (q *result) decode() {
+	if q.cells != nil || q.n == 0 {
+		return
+	}
+	cells := make([]cell, q.n*len(q.cols))
+	b, at := q.vals, 0
+	for k := range cells {
+		if at >= len(b) {
+			panic(errMalformed)
+		}
+		c := &cells[k]
+		c.tag = b[at]
+		at++
+		switch c.tag {
+		case wire.TagNull:
+		case wire.TagInt:
+			v, w := binary.Varint(b[at:])
+			if w <= 0 {
+				panic(errMalformed)
+			}
+			c.n, at = v, at+w
+		case wire.TagFloat:
+			if len(b)-at < 8 {
+				panic(errMalformed)
+			}
+			c.n, at = int64(binary.LittleEndian.Uint64(b[at:])), at+8
+		case wire.TagText, wire.TagBlob:
+			l, w := binary.Uvarint(b[at:])
+			if w <= 0 || l > uint64(len(b)-at-w) {
+				panic(errMalformed)
+			}
+			c.n, c.len, at = int64(at+w), int(l), at+w+int(l)
+		default:
+			panic(errMalformed)
+		}
+	}
+	q.cells = cells
+}
+
+// text is a text or blob cell's bytes as a string (aliasing the response).
+func (q *result) text(c *cell) string {
+	if c.len == 0 {
+		return ""
+	}
+	return unsafe.String(&q.vals[c.n], c.len)
+}
+
+// value boxes a cell as Row.Value returns it.
+func (q *result) value(c *cell) any {
+	switch c.tag {
+	case wire.TagInt:
+		return c.n
+	case wire.TagFloat:
+		return math.Float64frombits(uint64(c.n))
+	case wire.TagText:
+		return q.text(c)
+	case wire.TagBlob:
+		return []byte(q.text(c))
+	}
+	return nil
+}
+
+// Len is the number of rows.
+func (r Rows) Len() int {
+	if r.res == nil {
+		return 0
+	}
+	return r.res.n
+}
+
+// Row returns row i. It panics if i is out of range.
+func (r Rows) Row(i int) Row {
+	if i < 0 || i >= r.Len() {
+		panic(fmt.Sprintf("sdk: row %d of %d", i, r.Len()))
+	}
+	return Row{r.res, i}
+}
+
+// All returns every row.
+func (r Rows) All() []Row {
+	out := make([]Row, r.Len())
+	for i := range out {
+		out[i] = Row{r.res, i}
+	}
+	return out
+}
+
+// Columns are the column names in query order (a copy).
+func (r Rows) Columns() []string {
+	if r.res == nil {
+		return nil
+	}
+	return append([]string(nil), r.res.cols...)
+}
+
+// Values are the rows' values, per row, per column: nil, int64, float64,
+// string or []byte (a copy).
+func (r Rows) Values() [][]any {
+	out := make([][]any, r.Len())
+	for i := range out {
+		out[i] = Row{r.res, i}.values()
+	}
+	return out
+}
+
+// MarshalJSONTo encodes the rows as an array of objects.
+func (r Rows) MarshalJSONTo(e *Encoder) {
+	if r.res != nil && r.res.json != nil {
+		e.Raw(r.res.json)
+		return
+	}
+	e.BeginArray()
+	for i := range r.Len() {
+		Row{r.res, i}.MarshalJSONTo(e)
+	}
+	e.EndArray()
+}
+
+// cells are the row's decoded values.
+func (r Row) cells() []cell {
+	if r.res == nil {
+		return nil
+	}
+	r.res.decode()
+	k := len(r.res.cols)
+	return r.res.cells[r.i*k : (r.i+1)*k]
+}
+
+func (r Row) values() []any {
+	cells := r.cells()
+	out := make([]any, len(cells))
+	for j := range cells {
+		out[j] = r.res.value(&cells[j])
+	}
+	return out
+}
+
+// column is the index of a column, or -1.
+func (r Row) column(col string) int {
+	if r.res == nil {
+		return -1
+	}
+	for j, c := range r.res.cols {
+		if c == col {
+			return j
+		}
+	}
+	return -1
+}
+
+// Columns are the column names in query order (a copy).
+func (r Row) Columns() []string {
+	if r.res == nil {
+		return nil
+	}
+	return append([]string(nil), r.res.cols...)
+}
+
+// Value is the raw value of a column (nil if absent or NULL): nil, int64,
+// float64, string or []byte.
+func (r Row) Value(col string) any {
+	j := r.column(col)
+	if j < 0 {
+		return nil
+	}
+	return r.res.value(&r.cells()[j])
+}
+
+// Has reports whether the row has the column.
+func (r Row) Has(col string) bool { return r.column(col) >= 0 }
+
+// IsNull reports whether a column is NULL or absent.
+func (r Row) IsNull(col string) bool {
+	j := r.column(col)
+	return j < 0 || r.cells()[j].tag == wire.TagNull
+}
+
+// must is a column the row has. A column the row lacks is a mistake in
+// the tool (a misspelled name), not data: it panics, which the agent sees
+// as a tool error and `wasmenv test` reports.
+func (r Row) must(col string) *cell {
+	j := r.column(col)
+	if j < 0 {
+		var cols []string
+		if r.res != nil {
+			cols = r.res.cols
+		}
+		panic(fmt.Sprintf("sdk: row has no column %q (columns: %s)", col, strings.Join(cols, ", ")))
+	}
+	return &r.cells()[j]
+}
+
+// String returns a column as text ("" for NULL). It panics if the row
+// has no such column.
+func (r Row) String(col string) string {
+	c := r.must(col)
+	switch c.tag {
+	case wire.TagText, wire.TagBlob:
+		return r.res.text(c)
+	case wire.TagInt:
+		return strconv.FormatInt(c.n, 10)
+	case wire.TagFloat:
+		return fmt.Sprint(math.Float64frombits(uint64(c.n)))
+	}
+	return ""
+}
+
+// Int returns a column as an integer (0 for NULL). It panics if the row
+// has no such column.
+func (r Row) Int(col string) int64 {
+	c := r.must(col)
+	switch c.tag {
+	case wire.TagInt:
+		return c.n
+	case wire.TagFloat:
+		return int64(math.Float64frombits(uint64(c.n)))
+	}
+	return 0
+}
+
+// Float returns a column as a float (0 for NULL). It panics if the row
+// has no such column.
+func (r Row) Float(col string) float64 {
+	c := r.must(col)
+	switch c.tag {
+	case wire.TagInt:
+		return float64(c.n)
+	case wire.TagFloat:
+		return math.Float64frombits(uint64(c.n))
+	}
+	return 0
+}
+
+// Bool returns a column as a boolean (non-zero integer). It panics if
+// the row has no such column.
+func (r Row) Bool(col string) bool { return r.Int(col) != 0 }
+
+// Map returns the row as a map from column to value.
+func (r Row) Map() map[string]any {
+	if r.res == nil {
+		return map[string]any{}
+	}
+	cells := r.cells()
+	m := make(map[string]any, len(cells))
+	for j, c := range r.res.cols {
+		m[c] = r.res.value(&cells[j])
+	}
+	return m
+}
+
+// MarshalJSONTo encodes the row as an object in column order.
+func (r Row) MarshalJSONTo(e *Encoder) {
+	if q := r.res; q != nil && q.json != nil {
+		start := binary.LittleEndian.Uint32(q.offs[4*r.i:])
+		end := uint32(len(q.json) - 1) // the array's ']'
+		if r.i+1 < q.n {
+			end = binary.LittleEndian.Uint32(q.offs[4*r.i+4:]) - 1 // the ','
+		}
+		if start < end && end <= uint32(len(q.json)) {
+			e.Raw(q.json[start:end])
+			return
+		}
+	}
+	e.BeginObject()
+	if r.res != nil {
+		cells := r.cells()
+		for j, c := range r.res.cols {
+			e.Key(c)
+			e.Any(r.res.value(&cells[j]))
+		}
+	}
+	e.EndObject()
+}
+
+// columnSets caches the column names of the result sets seen: a tool runs
+// the same few queries, whose names would otherwise be allocated per query.
+// Results share the slices and never change them; tool code gets copies.
+var columnSets = map[string][]string{}
+
+const maxColumnSets = 256
+
+// columns reads a result's column names.
+func columns(resp []byte, r *wire.Reader) []string {
+	start := len(resp) - r.Len()
+	n := r.Uvarint()
+	for i := uint64(0); i < n && r.Err() == nil; i++ {
+		r.Bytes()
+	}
+	if r.Err() != nil {
+		return nil
+	}
+	span := resp[start : len(resp)-r.Len()]
+	if cols, ok := columnSets[string(span)]; ok {
+		return cols
+	}
+	cols := make([]string, n)
+	names := wire.NewReader(span)
+	names.Uvarint()
+	for i := range cols {
+		cols[i] = names.String()
+	}
+	if len(columnSets) >= maxColumnSets {
+		clear(columnSets)
+	}
+	columnSets[string(span)] = cols
+	return cols
+}
