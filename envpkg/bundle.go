@@ -263,8 +263,8 @@ func Decode(data []byte) (*Bundle, error) {
 	if b.Manifest.Format != FormatVersion {
 		return nil, corrupt("bundle format %d, this wasmenv reads format %d", b.Manifest.Format, FormatVersion)
 	}
-	if b.Manifest.ABI != ABIVersion {
-		return nil, corrupt("tool ABI %d, this wasmenv runs ABI %d (rebuild the bundle)", b.Manifest.ABI, ABIVersion)
+	if b.Manifest.ABI < MinABIVersion || b.Manifest.ABI > ABIVersion {
+		return nil, corrupt("tool ABI %d, this wasmenv runs ABI %d to %d (rebuild the bundle)", b.Manifest.ABI, MinABIVersion, ABIVersion)
 	}
 	if err := validateManifest(&b.Manifest); err != nil {
 		return nil, err

@@ -10,8 +10,12 @@ import (
 const FormatVersion = 1
 
 // ABIVersion is the host ABI the tool module expects (sdk/wire and the
-// wasmenv_* exports and imports).
-const ABIVersion = 1
+// wasmenv_* exports and imports). ABI 2 added wire.OpQueryJSON; the host
+// still runs bundles from MinABIVersion on.
+const ABIVersion = 2
+
+// MinABIVersion is the oldest tool ABI this wasmenv runs.
+const MinABIVersion = 1
 
 // Manifest describes an environment and its tools.
 type Manifest struct {

@@ -2,8 +2,11 @@ package runtime
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
 // The host writes a query's rows as JSON so that the guest does not decode
@@ -56,4 +59,31 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Bundles built for ABI 1 ask with wire.OpQuery and read rows of typed
+// values only; the host still answers them that way.
+func TestABI1QueryStillAnswered(t *testing.T) {
+	e := loadEnv(t, "edge")
+	ep := newEpisode(t, e, "", 1)
+	req := wire.AppendString([]byte{wire.OpQuery}, `SELECT k, n, 'x' AS s, NULL AS z FROM big WHERE k = ?`)
+	req = wire.AppendInt(wire.AppendUvarint(req, 1), 1)
+	resp := ep.execGuestSQL(&toolCall{ep: ep}, nil, req)
+	r := wire.NewReader(resp)
+	if r.Byte() != wire.StatusOK {
+		t.Fatalf("status: %q", resp)
+	}
+	var cols []string
+	for n := r.Uvarint(); n > 0; n-- {
+		cols = append(cols, r.String())
+	}
+	rows := r.Uvarint()
+	var vals []any
+	for range len(cols) {
+		vals = append(vals, r.Value())
+	}
+	if r.Err() != nil || r.Len() != 0 || rows != 1 || !reflect.DeepEqual(cols, []string{"k", "n", "s", "z"}) ||
+		!reflect.DeepEqual(vals, []any{int64(1), int64(1700000000000000000), "x", nil}) {
+		t.Fatalf("rows %d cols %v vals %v err %v rest %d", rows, cols, vals, r.Err(), r.Len())
+	}
 }
