@@ -50,6 +50,9 @@ func benchCall(b *testing.B, ep *Episode, tool string, args []byte) {
 func BenchmarkReset(b *testing.B) {
 	e := loadBenchEnv(b)
 	ep := newEpisode(b, e, "", 1)
+	if err := ep.connect(); err != nil { // a reset with a connection to roll back
+		b.Fatal(err)
+	}
 	b.Run("clean", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -140,6 +143,9 @@ func BenchmarkNewEpisode(b *testing.B) {
 func BenchmarkFixedCost(b *testing.B) {
 	e := loadEnv(b, "types")
 	ep := newEpisode(b, e, "", 1)
+	if err := ep.connect(); err != nil { // its connection, opened by its first call
+		b.Fatal(err)
+	}
 	ctx := context.Background()
 	args := []byte(`{}`)
 	b.Run("call-empty-tool", func(b *testing.B) {

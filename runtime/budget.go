@@ -58,13 +58,13 @@ func pragmaInt(st *sqlite3.Stmt) int64 {
 }
 
 // closeBudget finalizes the budget's statements.
-func (ep *Episode) closeBudget() {
-	for _, st := range []*sqlite3.Stmt{ep.budget.main, ep.budget.init} {
+func (c *sqlConn) closeBudget() {
+	for _, st := range []*sqlite3.Stmt{c.budget.main, c.budget.init} {
 		if st != nil {
 			catchOOM(st.Close)
 		}
 	}
-	ep.budget = writeBudget{}
+	c.budget = writeBudget{}
 }
 
 // ErrDiffTooLarge is returned by DiffAndHashUpTo for a diff over its limit.

@@ -49,6 +49,9 @@ func (e *Env) underDeadline(ctx context.Context, conn *sqlite3.Conn, f func() er
 // bundleSQL runs f (bundle SQL on the episode's connection) under the
 // deadline, with out of memory as an error.
 func (ep *Episode) bundleSQL(ctx context.Context, f func() error) error {
+	if err := ep.connect(); err != nil {
+		return err
+	}
 	return ep.guard(func() error { return ep.env.underDeadline(ctx, ep.conn, f) })
 }
 

@@ -48,6 +48,10 @@ type Options struct {
 	// SQLMemoryMB bounds the SQLite heap of each episode's connection
 	// (default 256 MiB, at most 4095). Running out is an error, never a panic.
 	SQLMemoryMB int
+	// ConnPool is how many idle SQLite connections, rolled back to an
+	// initial state, are kept for the next episodes (default 64; negative:
+	// none, every episode opens its own).
+	ConnPool int
 }
 
 // Env is a loaded bundle: compiled tool code, the base database snapshot,
@@ -79,6 +83,9 @@ type Env struct {
 	gtHashes map[gtKey]string
 	epSeq    atomic.Int64
 	closed   atomic.Bool
+
+	connPool  int          // idle connections kept, at most (Options.ConnPool)
+	idleConns atomic.Int64 // idle connections kept now, all initial states
 }
 
 type gtKey struct {
@@ -94,6 +101,7 @@ type initState struct {
 	snap  mvcc.Snapshot
 	ready chan struct{} // closed once snap or err is set (see initFor)
 	err   error
+	conns connPool // idle connections over this state (sqlconn.go)
 }
 
 var envSeq atomic.Int64
@@ -134,6 +142,10 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		inits:       map[string]*initState{},
 		gtHashes:    map[gtKey]string{},
 		sqlMemoryMB: min(opts.SQLMemoryMB, maxSQLMemoryMB),
+	}
+	e.connPool = opts.ConnPool
+	if e.connPool == 0 {
+		e.connPool = defaultConnPool
 	}
 	e.sqlTimeout = opts.SQLTimeout
 	if e.sqlTimeout <= 0 {
@@ -238,6 +250,7 @@ func (e *Env) Close() error {
 	}
 	e.mu.Lock()
 	for _, s := range e.inits {
+		e.closeConns(s)
 		mvcc.Delete(s.name)
 	}
 	e.inits = nil

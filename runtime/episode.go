@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/ncruces/go-sqlite3/vfs/mvcc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -36,32 +35,20 @@ type Episode struct {
 	task *envpkg.Task
 	seed int64
 	init *initState
-	name string // this episode's mvcc database
-	conn *sqlite3.Conn
+	// The episode's SQLite connection and what hangs on it (sqlconn.go):
+	// nil until the episode first uses SQL, given back at Close.
+	*sqlConn
 
-	stmts    map[string]*guestStmt
-	spBegin  *sqlite3.Stmt
-	spCommit *sqlite3.Stmt
-	spUndo   *sqlite3.Stmt
-	rollback *sqlite3.Stmt
-	begin    *sqlite3.Stmt
-
-	authGuest bool            // the authorizer applies guest rules
-	writes    []string        // tables written by the statement being prepared
-	touched   map[string]bool // tables written since the last reset
-	rng       *rand.Rand
-	pcg       *rand.PCG
-	calls     int64  // tool calls since reset; drives the clock
-	traps     int64  // calls that ended in a trap or a watchdog stop, ever
-	changes   int64  // rows the last guest write changed, since reset (SQL changes())
-	totalBase int64  // the connection's total changes at reset (SQL total_changes())
-	resp      []byte // SQL response buffer, kept between calls (see call.end)
-	closed    bool
-	lost      bool // SQLite rolled the transaction back (out of memory): see guard
-	logged    int  // guest log bytes of the running call (logAllowed)
-	sqlOOM    bool // SQLite ran out of memory in the running call's SQL
-	budget    writeBudget
-	diffMax   int // stop a diff past this many bytes (DiffAndHashUpTo); 0: no limit
+	touched map[string]bool // tables written since the last reset
+	rng     *rand.Rand
+	pcg     *rand.PCG
+	calls   int64 // tool calls since reset; drives the clock
+	traps   int64 // calls that ended in a trap or a watchdog stop, ever
+	closed  bool
+	lost    bool // SQLite rolled the transaction back (out of memory): see guard
+	logged  int  // guest log bytes of the running call (logAllowed)
+	sqlOOM  bool // SQLite ran out of memory in the running call's SQL
+	diffMax int  // stop a diff past this many bytes (DiffAndHashUpTo); 0: no limit
 }
 
 type guestStmt struct {
@@ -90,63 +77,10 @@ func (e *Env) NewEpisode(taskID string, seed int64) (*Episode, error) {
 	if err != nil {
 		return nil, err
 	}
-	ep := &Episode{env: e, task: task, seed: seed, init: init,
-		name:    fmt.Sprintf("wasmenv-%d-ep-%d", e.id, e.epSeq.Add(1)),
-		stmts:   map[string]*guestStmt{},
-		touched: map[string]bool{},
-	}
+	ep := &Episode{env: e, task: task, seed: seed, init: init, touched: map[string]bool{}}
 	ep.pcg = rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15)
 	ep.rng = rand.New(ep.pcg)
-	mvcc.Create(ep.name, init.snap)
-	if err := catchOOM(ep.open); err != nil {
-		ep.Close()
-		return nil, err
-	}
 	return ep, nil
-}
-
-func (ep *Episode) open() error {
-	conn, err := ep.env.openConn(ep.name, false)
-	if err != nil {
-		return err
-	}
-	ep.conn = conn
-	if err := conn.Exec(`ATTACH 'file:/` + ep.init.name + `?vfs=mvcc&mode=ro' AS init`); err != nil {
-		return err
-	}
-	if err := conn.SetAuthorizer(ep.authorize); err != nil {
-		return err
-	}
-	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
-	if err := seededRandom(conn, func() uint64 { return ep.rng.Uint64() }); err != nil {
-		return err
-	}
-	if err := ep.episodeCounters(); err != nil {
-		return err
-	}
-	// Long SQL stops when the watchdog stops the call: during a call the
-	// connection's interrupt context is the call (see call.go).
-	for _, p := range []struct {
-		dst **sqlite3.Stmt
-		sql string
-	}{{&ep.spBegin, "SAVEPOINT call"}, {&ep.spCommit, "RELEASE call"}, {&ep.spUndo, "ROLLBACK TO call"},
-		{&ep.rollback, "ROLLBACK"}, {&ep.begin, "BEGIN"}} {
-		if *p.dst, _, err = conn.Prepare(p.sql); err != nil {
-			return err
-		}
-	}
-	if err := conn.Exec("BEGIN"); err != nil {
-		return err
-	}
-	ep.restartCounters()
-	return nil
-}
-
-// restartCounters makes SQLite's counters start fresh, as on a new episode.
-func (ep *Episode) restartCounters() {
-	ep.conn.SetLastInsertRowID(0)
-	ep.changes = 0
-	ep.totalBase = ep.conn.TotalChanges()
 }
 
 // Task is the episode's task, or nil.
@@ -158,24 +92,13 @@ func (ep *Episode) Seed() int64 { return ep.seed }
 // Env is the environment the episode runs in.
 func (ep *Episode) Env() *Env { return ep.env }
 
-// Close ends the episode and frees its state.
+// Close ends the episode; its connection goes back to the pool.
 func (ep *Episode) Close() error {
 	if ep.closed {
 		return nil
 	}
 	ep.closed = true
-	defer mvcc.Delete(ep.name) // the episode's pages: freed whatever happens below
-	if ep.conn != nil {
-		ep.clearStmts() // each statement on its own: one failing must not keep the others open
-		ep.closeBudget()
-		for _, s := range []*sqlite3.Stmt{ep.spBegin, ep.spCommit, ep.spUndo, ep.rollback, ep.begin} {
-			if s != nil {
-				catchOOM(s.Close)
-			}
-		}
-		return catchOOM(ep.conn.Close)
-	}
-	return nil
+	return ep.disconnect()
 }
 
 // Reset returns the episode to its initial state with its seed: the open
@@ -184,28 +107,16 @@ func (ep *Episode) Reset() error {
 	if ep.closed {
 		return ErrClosed
 	}
-	if err := catchOOM(ep.restart); err != nil {
-		return err
-	}
-	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
-	ep.calls = 0
-	ep.restartCounters()
-	clear(ep.touched)
-	return nil
-}
-
-// restart rolls the episode's transaction back (unless SQLite already did,
-// see guard) and begins a new one.
-func (ep *Episode) restart() error {
-	if !ep.conn.GetAutocommit() {
-		if err := ep.rollback.Exec(); err != nil {
+	if ep.sqlConn != nil {
+		if err := catchOOM(ep.restart); err != nil {
 			return err
 		}
-	}
-	if err := ep.begin.Exec(); err != nil {
-		return err
+		ep.restartCounters()
 	}
 	ep.lost = false
+	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
+	ep.calls = 0
+	clear(ep.touched)
 	return nil
 }
 
@@ -292,6 +203,9 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 // failed call changes nothing.
 func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error) {
 	e := ep.env
+	if err := ep.connect(); err != nil {
+		return Result{}, err
+	}
 	ep.calls++
 	if ctx.Err() != nil {
 		ep.traps++

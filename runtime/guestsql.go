@@ -80,22 +80,6 @@ func seededRandom(conn *sqlite3.Conn, rng func() uint64) error {
 	})
 }
 
-// episodeCounters replaces SQLite's changes() and total_changes(), which
-// count for the connection's whole life, with counts since the episode's
-// reset, so that SQL in tool code sees the same numbers on a fresh episode
-// and after a reset (last_insert_rowid is reset with the connection's own
-// setter, see Episode.Reset).
-func (ep *Episode) episodeCounters() error {
-	if err := ep.conn.CreateFunction("changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
-		ctx.ResultInt64(ep.changes)
-	}); err != nil {
-		return err
-	}
-	return ep.conn.CreateFunction("total_changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
-		ctx.ResultInt64(ep.conn.TotalChanges() - ep.totalBase)
-	})
-}
-
 // checkLead refuses a statement that starts with a forbidden keyword
 // (statements the authorizer cannot see, such as VACUUM).
 func checkLead(sql string) error {

@@ -72,7 +72,7 @@ func (ep *Episode) guard(f func() error) error {
 	if errors.Is(err, ErrOutOfMemory) || (err != nil && sqliteNoMem(err)) {
 		err = fmt.Errorf("%w (limit %d MiB per episode)", ErrOutOfMemory, ep.env.sqlMemoryMB)
 		ep.clearStmts()
-		if ep.conn != nil && ep.conn.GetAutocommit() {
+		if ep.sqlConn != nil && ep.conn.GetAutocommit() {
 			ep.lost = true
 			return fmt.Errorf("%w: %w", ErrStateLost, err)
 		}
@@ -86,12 +86,12 @@ func sqliteNoMem(err error) bool {
 	return errors.As(err, &se) && se.Code() == sqlite3.NOMEM
 }
 
-// clearStmts drops the cached guest statements (after out of memory, a
-// statement may be left half-run).
+// clearStmts drops the cached guest statements, if the episode has a
+// connection, and keeps the connection out of the pool.
 func (ep *Episode) clearStmts() {
-	for k, s := range ep.stmts {
-		catchOOM(func() error { return s.stmt.Close() })
-		delete(ep.stmts, k)
+	if ep.sqlConn != nil {
+		ep.spoiled = true
+		ep.sqlConn.clearStmts()
 	}
 }
 
@@ -103,6 +103,7 @@ func (ep *Episode) afterCall(res *Result, err *error) {
 	ep.logged = 0
 	if ep.sqlOOM {
 		ep.sqlOOM = false
+		ep.spoiled = true
 		if res.IsError || res.Outcome == OutcomeOK || res.Outcome == OutcomeToolError {
 			*res = failed(OutcomeOutOfMemory, "the database ran out of memory (limit %d MiB per episode) and the call was rolled back", ep.env.sqlMemoryMB)
 		}
@@ -114,7 +115,7 @@ func (ep *Episode) afterCall(res *Result, err *error) {
 		*err = fmt.Errorf("%w (limit %d MiB per episode)", ErrOutOfMemory, ep.env.sqlMemoryMB)
 		ep.clearStmts()
 	}
-	if ep.conn != nil && ep.conn.GetAutocommit() {
+	if ep.sqlConn != nil && ep.conn.GetAutocommit() {
 		ep.lost = true
 		if *err == nil || !errors.Is(*err, ErrStateLost) {
 			*err = ErrStateLost

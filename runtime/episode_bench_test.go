@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"os"
+	goruntime "runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Benchmarks of an episode's lifecycle on bench/testdata/benchenv: reset
+// after writes, open and close, and the memory an idle episode holds.
+//
+//	go test -run '^$' -bench Episode -count 6 -benchtime 0.3s ./runtime
+
+// BenchmarkEpisodeReset times the reset alone (reset-ns/op) after the
+// writes `wasmenv bench` does before its timed resets; ns/op includes the
+// calls.
+func BenchmarkEpisodeReset(b *testing.B) {
+	e := loadBenchEnv(b)
+	ep := newEpisode(b, e, "", 1)
+	for _, c := range []struct {
+		name   string
+		writes int
+	}{{"after-1-write", 1}, {"after-5-writes", 5}} {
+		b.Run(c.name, func(b *testing.B) {
+			args := make([][]byte, c.writes)
+			for i := range args {
+				args[i] = []byte(`{"order_id":` + strconv.Itoa(17+i*997) + `,"status":"cancelled"}`)
+			}
+			var reset time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, a := range args {
+					benchCall(b, ep, "set_order_status", a)
+				}
+				t0 := time.Now()
+				if err := ep.Reset(); err != nil {
+					b.Fatal(err)
+				}
+				reset += time.Since(t0)
+			}
+			b.ReportMetric(float64(reset.Nanoseconds())/float64(b.N), "reset-ns/op")
+		})
+	}
+}
+
+// BenchmarkEpisodeOpenClose is what a rollout pays per episode besides its
+// calls: open then close (idle), and open, one point read, close.
+func BenchmarkEpisodeOpenClose(b *testing.B) {
+	e := loadBenchEnv(b)
+	args := []byte(`{"order_id":1234}`)
+	b.Run("idle", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ep, err := e.NewEpisode("", 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ep.Close()
+		}
+	})
+	b.Run("one-read", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ep, err := e.NewEpisode("", 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchCall(b, ep, "get_order", args)
+			ep.Close()
+		}
+	})
+}
+
+// BenchmarkEpisodeIdleRSS reports the resident memory an idle episode
+// (opened, no call yet) holds, as `wasmenv bench` measures it: RSS after
+// opening 500 episodes, less RSS before, over 500.
+func BenchmarkEpisodeIdleRSS(b *testing.B) {
+	e := loadBenchEnv(b)
+	const n = 500
+	var per float64
+	for b.Loop() {
+		before := residentBytes(b)
+		eps := make([]*Episode, 0, n)
+		for range n {
+			ep, err := e.NewEpisode("", 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			eps = append(eps, ep)
+		}
+		per = float64(residentBytes(b)-before) / n
+		for _, ep := range eps {
+			ep.Close()
+		}
+	}
+	b.ReportMetric(per, "idle-B/episode")
+}
+
+// residentBytes is the process's RSS after a GC that returned what it could.
+func residentBytes(tb testing.TB) int64 {
+	goruntime.GC()
+	debug.FreeOSMemory()
+	s, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		tb.Skip("no /proc/self/statm:", err)
+	}
+	f := strings.Fields(string(s))
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}

@@ -1,0 +1,252 @@
+package runtime
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/vfs/mvcc"
+)
+
+// sqlConn is an episode's SQLite side: its own mvcc database over an
+// initial state (with that state attached read-only as init), one
+// connection holding a transaction open over it, and what is prepared on
+// that connection (control statements, guest statement cache, the write
+// budget's statements).
+//
+// An episode takes one at its first use of SQL, so an idle episode holds no
+// connection, and gives it back at Close to its initial state's pool, rolled
+// back to that state, so the next episode skips what opening costs: a new
+// SQLite module, reading two schemas, preparing statements
+// (BenchmarkEpisodeOpenClose). Whatever a connection carries from one
+// episode to the next is reset on taking it (takeConn); the pool tests
+// (sqlconn_test.go) replay episodes on fresh, reused and lazily opened
+// connections and require byte-identical results.
+type sqlConn struct {
+	init *initState
+	name string // the mvcc database
+	conn *sqlite3.Conn
+	// ep is the episode using the connection: the authorizer and the SQL
+	// functions (random, changes, total_changes) act for it.
+	ep *Episode
+
+	stmts    map[string]*guestStmt
+	spBegin  *sqlite3.Stmt
+	spCommit *sqlite3.Stmt
+	spUndo   *sqlite3.Stmt
+	rollback *sqlite3.Stmt
+	begin    *sqlite3.Stmt
+	budget   writeBudget
+
+	authGuest bool     // the authorizer applies guest rules
+	writes    []string // tables written by the statement being prepared
+	changes   int64    // rows the last guest write changed, since reset (SQL changes())
+	totalBase int64    // the connection's total changes at reset (SQL total_changes())
+	resp      []byte   // SQL response buffer, kept between calls (see call.end)
+	spoiled   bool     // SQLite ran out of memory on it: closed, never pooled
+}
+
+// connPool is an initial state's idle connections.
+type connPool struct {
+	mu     sync.Mutex
+	idle   []*sqlConn
+	closed bool // the Env closed: keep nothing more
+}
+
+// defaultConnPool is how many idle connections an Env keeps, all initial
+// states together, when Options.ConnPool is zero. An idle connection holds
+// ~400 KiB (its SQLite heap and page cache).
+const defaultConnPool = 64
+
+// connect gives the episode its connection at its first use of SQL: an
+// idle one of its initial state, else a new one.
+func (ep *Episode) connect() error {
+	if ep.sqlConn != nil {
+		return nil
+	}
+	c := ep.env.takeConn(ep.init)
+	if c == nil {
+		var err error
+		if c, err = ep.env.openSQLConn(ep.init); err != nil {
+			return err
+		}
+	}
+	c.ep = ep
+	ep.sqlConn = c
+	c.restartCounters()
+	return nil
+}
+
+// disconnect gives the episode's connection back to the pool, rolled back
+// to the initial state, or closes it.
+func (ep *Episode) disconnect() error {
+	c := ep.sqlConn
+	if c == nil {
+		return nil
+	}
+	ep.sqlConn = nil
+	c.ep = nil
+	if ep.lost || c.spoiled || catchOOM(c.restart) != nil || !ep.env.putConn(c) {
+		return c.close()
+	}
+	return nil
+}
+
+// takeConn takes an idle connection of an initial state, or nil.
+func (e *Env) takeConn(s *initState) *sqlConn {
+	p := &s.conns
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.idle)
+	if n == 0 {
+		return nil
+	}
+	c := p.idle[n-1]
+	p.idle[n-1] = nil
+	p.idle = p.idle[:n-1]
+	e.idleConns.Add(-1)
+	return c
+}
+
+// putConn keeps a rolled-back connection for the next episode of its
+// initial state, unless the pool is full or the Env closed.
+func (e *Env) putConn(c *sqlConn) bool {
+	if c.resp != nil && cap(c.resp) > maxKeptResponse {
+		c.resp = nil
+	}
+	p := &c.init.conns
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e.closed.Load() || p.closed || e.idleConns.Load() >= int64(e.connPool) {
+		return false
+	}
+	e.idleConns.Add(1)
+	p.idle = append(p.idle, c)
+	return true
+}
+
+// closeConns closes an initial state's idle connections; later ones are
+// not kept.
+func (e *Env) closeConns(s *initState) {
+	p := &s.conns
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	e.idleConns.Add(-int64(len(idle)))
+	p.mu.Unlock()
+	for _, c := range idle {
+		c.close()
+	}
+}
+
+// openSQLConn opens a connection on a new mvcc database over an initial
+// state, inside an open (deferred) transaction.
+func (e *Env) openSQLConn(s *initState) (*sqlConn, error) {
+	c := &sqlConn{init: s, name: fmt.Sprintf("wasmenv-%d-ep-%d", e.id, e.epSeq.Add(1)), stmts: map[string]*guestStmt{}}
+	mvcc.Create(c.name, s.snap)
+	if err := catchOOM(func() error { return c.open(e) }); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *sqlConn) open(e *Env) error {
+	conn, err := e.openConn(c.name, false)
+	if err != nil {
+		return err
+	}
+	c.conn = conn
+	if err := conn.Exec(`ATTACH 'file:/` + c.init.name + `?vfs=mvcc&mode=ro' AS init`); err != nil {
+		return err
+	}
+	if err := conn.SetAuthorizer(func(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema, inner string) sqlite3.AuthorizerReturnCode {
+		if !c.authGuest { // host SQL, including while no episode holds the connection
+			return sqlite3.AUTH_OK
+		}
+		return c.ep.authorize(action, name3rd, name4th, schema, inner)
+	}); err != nil {
+		return err
+	}
+	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
+	if err := seededRandom(conn, func() uint64 { return c.ep.rng.Uint64() }); err != nil {
+		return err
+	}
+	if err := c.episodeCounters(); err != nil {
+		return err
+	}
+	// Long SQL stops when the watchdog stops the call: during a call the
+	// connection's interrupt context is the call (see call.go).
+	for _, p := range []struct {
+		dst **sqlite3.Stmt
+		sql string
+	}{{&c.spBegin, "SAVEPOINT call"}, {&c.spCommit, "RELEASE call"}, {&c.spUndo, "ROLLBACK TO call"},
+		{&c.rollback, "ROLLBACK"}, {&c.begin, "BEGIN"}} {
+		if *p.dst, _, err = conn.Prepare(p.sql); err != nil {
+			return err
+		}
+	}
+	return c.begin.Exec()
+}
+
+// episodeCounters replaces SQLite's changes() and total_changes(), which
+// count for the connection's whole life, with counts since the episode's
+// reset, so that SQL in tool code sees the same numbers on a fresh episode,
+// after a reset and on a reused connection (last_insert_rowid is reset with
+// the connection's own setter, see restartCounters).
+func (c *sqlConn) episodeCounters() error {
+	if err := c.conn.CreateFunction("changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+		ctx.ResultInt64(c.changes)
+	}); err != nil {
+		return err
+	}
+	return c.conn.CreateFunction("total_changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+		ctx.ResultInt64(c.conn.TotalChanges() - c.totalBase)
+	})
+}
+
+// restartCounters makes SQLite's counters start fresh, as on a new episode.
+func (c *sqlConn) restartCounters() {
+	c.conn.SetLastInsertRowID(0)
+	c.changes = 0
+	c.totalBase = c.conn.TotalChanges()
+}
+
+// restart rolls the transaction back (unless SQLite already did, see
+// guard) and begins a new one.
+func (c *sqlConn) restart() error {
+	if !c.conn.GetAutocommit() {
+		if err := c.rollback.Exec(); err != nil {
+			return err
+		}
+	}
+	return c.begin.Exec()
+}
+
+// close frees the connection and its database, each statement on its own:
+// one failing must not keep the others open.
+func (c *sqlConn) close() error {
+	defer mvcc.Delete(c.name) // the pages: freed whatever happens below
+	if c.conn == nil {
+		return nil
+	}
+	c.clearStmts()
+	c.closeBudget()
+	for _, s := range []*sqlite3.Stmt{c.spBegin, c.spCommit, c.spUndo, c.rollback, c.begin} {
+		if s != nil {
+			catchOOM(s.Close)
+		}
+	}
+	err := catchOOM(c.conn.Close)
+	c.conn = nil
+	return err
+}
+
+// clearStmts drops the cached guest statements (after out of memory, a
+// statement may be left half-run).
+func (c *sqlConn) clearStmts() {
+	for k, s := range c.stmts {
+		catchOOM(func() error { return s.stmt.Close() })
+		delete(c.stmts, k)
+	}
+}
