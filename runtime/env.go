@@ -49,8 +49,8 @@ type Options struct {
 	// (default 256 MiB, at most 4095). Running out is an error, never a panic.
 	SQLMemoryMB int
 	// ConnPool is how many idle SQLite connections, rolled back to an
-	// initial state, are kept for the next episodes (default 64; negative:
-	// none, every episode opens its own).
+	// initial state, are kept for the next episodes (default 4×GOMAXPROCS;
+	// negative: none, every episode opens its own).
 	ConnPool int
 }
 
@@ -145,7 +145,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	}
 	e.connPool = opts.ConnPool
 	if e.connPool == 0 {
-		e.connPool = defaultConnPool
+		e.connPool = defaultConnPool * goruntime.GOMAXPROCS(0)
 	}
 	e.sqlTimeout = opts.SQLTimeout
 	if e.sqlTimeout <= 0 {

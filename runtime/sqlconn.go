@@ -53,10 +53,11 @@ type connPool struct {
 	closed bool // the Env closed: keep nothing more
 }
 
-// defaultConnPool is how many idle connections an Env keeps, all initial
-// states together, when Options.ConnPool is zero. An idle connection holds
-// ~400 KiB (its SQLite heap and page cache).
-const defaultConnPool = 64
+// defaultConnPool is how many idle connections an Env keeps per CPU, all
+// initial states together, when Options.ConnPool is zero. Episodes that end
+// while others begin reuse them; an idle connection holds ~400 KiB to a few
+// MiB (its SQLite heap, page cache included, see spilled).
+const defaultConnPool = 4
 
 // connect gives the episode its connection at its first use of SQL: an
 // idle one of its initial state, else a new one.
@@ -86,10 +87,21 @@ func (ep *Episode) disconnect() error {
 	}
 	ep.sqlConn = nil
 	c.ep = nil
-	if ep.lost || c.spoiled || catchOOM(c.restart) != nil || !ep.env.putConn(c) {
+	if ep.lost || c.spoiled || c.spilled() || catchOOM(c.restart) != nil || !ep.env.putConn(c) {
 		return c.close()
 	}
 	return nil
+}
+
+// spilled reports whether the episode changed more pages than the page
+// cache holds (SQLite wrote some to the database mid-transaction). Such an
+// episode grew the connection's SQLite heap (its memory journal holds the
+// original of every changed page) and that heap never shrinks, so the
+// connection is closed rather than kept: a pooled connection then holds at
+// most about twice the cache size.
+func (c *sqlConn) spilled() bool {
+	n, _, err := c.conn.Status(sqlite3.DBSTATUS_CACHE_SPILL, true)
+	return err != nil || n > 0
 }
 
 // takeConn takes an idle connection of an initial state, or nil.

@@ -28,8 +28,8 @@ var connProbe = []struct{ tool, sql string }{
 	{"exec", `UPDATE big SET n = n + 1`},
 	{"exec", `INSERT INTO ck VALUES ('x', 'y', 1)`},
 	{"query", `SELECT last_insert_rowid() AS l, changes() AS c, total_changes() AS t, random() AS r`},
-	{"exec", fillSQL(1200, 1000)},                                   // 1.2 MB: under the 2 MiB budget
-	{"exec", strings.Replace(fillSQL(2000, 1000), "'k'", "'q'", 1)}, // past it: refused
+	{"exec", fillSQL(500, 1000)},                                    // 0.5 MB: under the 1 MiB budget
+	{"exec", strings.Replace(fillSQL(1100, 1000), "'k'", "'q'", 1)}, // past it: refused
 	{"query", `SELECT count(*) AS n, sum(length(v)) AS s FROM nc`},
 }
 
@@ -49,8 +49,8 @@ var connDirt = []struct{ tool, sql string }{
 	{"exec", `PRAGMA reverse_unordered_selects = ON`},
 	{"exec", `PRAGMA cache_size = 1`},
 	{"query", `SELECT * FROM pragma_reverse_unordered_selects(1)`},
-	{"exec", fillSQL(3000, 1000)}, // over the budget: refused
-	{"exec", fillSQL(1500, 1000)}, // under it: kept
+	{"exec", fillSQL(1100, 1000)}, // over the budget: refused
+	{"exec", fillSQL(600, 1000)},  // under it: kept (with the probe's 0.5 MB, over)
 	{"query", `SELECT k FROM nc`},
 	{"exec", `INSERT INTO nc VALUES ('p1', 'v1'), ('p2', 'v2')`}, // as the probe does: cached
 }
@@ -105,7 +105,7 @@ func TestReusedConnectionIsFresh(t *testing.T) { eachEngine(t, testReusedConnect
 
 func testReusedConnectionIsFresh(t *testing.T, engine string) {
 	b := *testBundle(t, "edge", false)
-	e, err := LoadBundle(context.Background(), &b, Options{Engine: engine, MaxWriteMB: 2, ConnPool: 1})
+	e, err := LoadBundle(context.Background(), &b, Options{Engine: engine, MaxWriteMB: 1, ConnPool: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func testReusedConnectionIsFresh(t *testing.T, engine string) {
 	again.Close()
 
 	// With no pool every episode opens its own: the same again.
-	e2, err := LoadBundle(context.Background(), &b, Options{Engine: engine, MaxWriteMB: 2, ConnPool: -1})
+	e2, err := LoadBundle(context.Background(), &b, Options{Engine: engine, MaxWriteMB: 1, ConnPool: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,5 +223,27 @@ func TestEnvCloseFreesPooledConnections(t *testing.T) {
 	}
 	if n := e.idleConns.Load(); n != 0 {
 		t.Fatalf("an episode closed after its Env pooled its connection")
+	}
+}
+
+// An episode that changed more pages than the page cache holds grew its
+// connection's SQLite heap for good: the connection is closed, not kept.
+func TestSpilledConnectionIsNotKept(t *testing.T) {
+	e, err := LoadBundle(context.Background(), testBundle(t, "edge", false), Options{ConnPool: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	small, big := newEpisode(t, e, "", 1), newEpisode(t, e, "", 1)
+	if r := execSQL(t, small, fillSQL(100, 1000)); r.IsError {
+		t.Fatal(r.Content)
+	}
+	if r := execSQL(t, big, fillSQL(4000, 1000)); r.IsError {
+		t.Fatal(r.Content)
+	}
+	small.Close()
+	big.Close()
+	if n := e.idleConns.Load(); n != 1 {
+		t.Fatalf("%d idle connections, want 1 (the small episode's)", n)
 	}
 }
