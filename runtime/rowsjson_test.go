@@ -66,6 +66,9 @@ func mustJSON(t *testing.T, v any) string {
 func TestABI1QueryStillAnswered(t *testing.T) {
 	e := loadEnv(t, "edge")
 	ep := newEpisode(t, e, "", 1)
+	if err := ep.connect(); err != nil { // opened by an episode's first call
+		t.Fatal(err)
+	}
 	req := wire.AppendString([]byte{wire.OpQuery}, `SELECT k, n, 'x' AS s, NULL AS z FROM big WHERE k = ?`)
 	req = wire.AppendInt(wire.AppendUvarint(req, 1), 1)
 	resp := ep.execGuestSQL(&toolCall{ep: ep}, nil, req)
