@@ -6,6 +6,8 @@ import (
 	"go/format"
 	"sort"
 	"strconv"
+
+	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
 // generateMain writes the guest's main package: the dispatcher that maps a
@@ -105,7 +107,12 @@ func (g *gen) writeDecoder(b *bytes.Buffer, t *typ) {
 	if len(required) > 0 {
 		fmt.Fprintf(b, "\tvar seen [%d]bool\n", len(required))
 	}
-	b.WriteString("\terr := d.Object(func(k string) error {\n\t\tswitch k {\n")
+	// A loop over the keys, not d.Object with a closure: no allocation for
+	// the closure and what it captures, and the key is not copied
+	// (switch string(k) compares in place).
+	b.WriteString("\tif err := d.ObjectStart(); err != nil {\n\t\treturn err\n\t}\n")
+	b.WriteString("\tfor first := true; ; first = false {\n\t\tk, more, err := d.ObjectKey(first)\n")
+	b.WriteString("\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t\tif !more {\n\t\t\tbreak\n\t\t}\n\t\tswitch string(k) {\n")
 	ri := 0
 	for _, f := range t.fields {
 		fmt.Fprintf(b, "\t\tcase %q:\n", f.jsonName)
@@ -115,8 +122,7 @@ func (g *gen) writeDecoder(b *bytes.Buffer, t *typ) {
 		}
 		b.WriteString(g.decode(f.t, "v."+f.goName))
 	}
-	b.WriteString("\t\tdefault:\n\t\t\treturn gen.UnknownField(k)\n\t\t}\n\t\treturn nil\n\t})\n")
-	b.WriteString("\tif err != nil {\n\t\treturn err\n\t}\n")
+	b.WriteString("\t\tdefault:\n\t\t\treturn gen.UnknownField(string(k))\n\t\t}\n\t}\n")
 	for i, name := range required {
 		fmt.Fprintf(b, "\tif !seen[%d] {\n\t\treturn gen.MissingField(%q)\n\t}\n", i, name)
 	}
@@ -153,12 +159,16 @@ func (g *gen) decode(t *typ, lv string) string {
 		return fmt.Sprintf("if d.Null() {\n%s = nil\n} else {\nvar %s %s\n%s%s = &%s\n}\n", lv, p, t.elem.gotype, g.decode(t.elem, p), lv, p)
 	case kSlice:
 		s, e := g.tmp("s"), g.tmp("e")
-		return fmt.Sprintf("if d.Null() {\n%s = nil\n} else {\n%s := %s{}\nif err := d.Array(func() error {\nvar %s %s\n%s%s = append(%s, %s)\nreturn nil\n}); err != nil {\nreturn err\n}\n%s = %s\n}\n",
+		return fmt.Sprintf("if d.Null() {\n%s = nil\n} else {\n%s := %s{}\nif err := d.ArrayStart(); err != nil {\nreturn err\n}\n"+
+			"for first := true; ; first = false {\nif more, err := d.ArrayNext(first); err != nil {\nreturn err\n} else if !more {\nbreak\n}\n"+
+			"var %s %s\n%s%s = append(%s, %s)\n}\n%s = %s\n}\n",
 			lv, s, t.gotype, e, t.elem.gotype, g.decode(t.elem, e), s, s, e, lv, s)
 	case kMap:
-		m, e := g.tmp("m"), g.tmp("e")
-		return fmt.Sprintf("if d.Null() {\n%s = nil\n} else {\n%s := %s{}\nif err := d.Object(func(k string) error {\nvar %s %s\n%s%s[k] = %s\nreturn nil\n}); err != nil {\nreturn err\n}\n%s = %s\n}\n",
-			lv, m, t.gotype, e, t.elem.gotype, g.decode(t.elem, e), m, e, lv, m)
+		m, e, k := g.tmp("m"), g.tmp("e"), g.tmp("k")
+		return fmt.Sprintf("if d.Null() {\n%s = nil\n} else {\n%s := %s{}\nif err := d.ObjectStart(); err != nil {\nreturn err\n}\n"+
+			"for first := true; ; first = false {\nkb, more, err := d.ObjectKey(first)\nif err != nil {\nreturn err\n}\nif !more {\nbreak\n}\n"+
+			"%s := string(kb)\nvar %s %s\n%s%s[%s] = %s\n}\n%s = %s\n}\n",
+			lv, m, t.gotype, k, e, t.elem.gotype, g.decode(t.elem, e), m, k, e, lv, m)
 	case kStruct:
 		return fmt.Sprintf("if err := %s(d, &%s); err != nil {\nreturn err\n}\n", g.decoder(t), lv)
 	}
@@ -168,7 +178,9 @@ func (g *gen) decode(t *typ, lv string) string {
 func (g *gen) writeEncoder(b *bytes.Buffer, t *typ) {
 	fmt.Fprintf(b, "\nfunc encode%s(e *sdk.Encoder, v *%s) {\n\te.BeginObject()\n", t.named, t.gotype)
 	for _, f := range t.fields {
-		body := fmt.Sprintf("e.Key(%q)\n%s", f.jsonName, g.encode(f.t, "v."+f.goName))
+		// The key is quoted here, once, not by the encoder on every call.
+		key := string(wire.AppendJSONString(nil, f.jsonName)) + ":"
+		body := fmt.Sprintf("e.QuotedKey(%q)\n%s", key, g.encode(f.t, "v."+f.goName))
 		if f.omitEmpty {
 			body = fmt.Sprintf("if %s {\n%s}\n", nonZero(f.t, "v."+f.goName), body)
 		}
@@ -209,6 +221,9 @@ func (g *gen) encode(t *typ, x string) string {
 	case kNumber:
 		return fmt.Sprintf("e.Raw([]byte(%s))\n", x)
 	case kAny:
+		if t.gotype == "sdk.Row" || t.gotype == "sdk.Rows" {
+			return fmt.Sprintf("%s.MarshalJSONTo(e)\n", x) // not boxed into an interface
+		}
 		return fmt.Sprintf("e.Any(%s)\n", x)
 	case kPtr:
 		return fmt.Sprintf("if %s == nil {\ne.Null()\n} else {\n%s}\n", x, g.encode(t.elem, "(*"+x+")"))

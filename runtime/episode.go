@@ -54,7 +54,7 @@ type Episode struct {
 type guestStmt struct {
 	stmt   *sqlite3.Stmt
 	writes []string
-	keys   [][]byte // the columns as JSON object keys (`"name":`), made on first use (guestsql.go)
+	shape  *rowShape // its columns for OpQueryJSON, made on first use (rowsjson.go)
 }
 
 // maxStmtCache bounds the guest statement cache per episode.

@@ -221,13 +221,13 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 		out = wire.AppendVarint(out, rows)
 		return wire.AppendVarint(out, ep.conn.LastInsertRowID())
 	}
+	if op == wire.OpQueryJSON {
+		return appendRowsJSON(out, gs)
+	}
 	ncol := stmt.ColumnCount()
 	out = wire.AppendUvarint(out, uint64(ncol))
 	for i := 0; i < ncol; i++ {
 		out = wire.AppendString(out, stmt.ColumnName(i))
-	}
-	if op == wire.OpQueryJSON {
-		return appendRowsJSON(out, gs)
 	}
 	// Row count goes before the rows: reserve a fixed-width slot.
 	countAt := len(out)

@@ -20,7 +20,9 @@ import (
 // so it is the text the guest would have produced.
 func appendRowsJSON(out []byte, gs *guestStmt) []byte {
 	stmt := gs.stmt
-	keys := gs.jsonKeys()
+	shape := gs.rowShape()
+	out = append(out, shape.columns...)
+	keys := shape.keys
 	countAt := len(out)
 	out = append(out, make([]byte, 2*wire.FixedUvarintLen)...) // row count, JSON length
 	jsonAt := len(out)
@@ -100,14 +102,24 @@ var rowScratch = sync.Pool{New: func() any { return new(rowBuffers) }}
 // maxKeptScratch bounds the scratch a pooled rowBuffers keeps.
 const maxKeptScratch = 1 << 20
 
-// jsonKeys are the statement's column names as JSON object keys.
-func (gs *guestStmt) jsonKeys() [][]byte {
-	if gs.keys == nil {
+// rowShape is what OpQueryJSON writes of a statement's columns: the
+// column block the guest caches its names by, and the JSON object keys.
+type rowShape struct {
+	columns []byte   // uvarint length + (uvarint ncols, ncols × (uvarint len + name))
+	keys    [][]byte // `"name":` per column
+}
+
+func (gs *guestStmt) rowShape() *rowShape {
+	if gs.shape == nil {
 		n := gs.stmt.ColumnCount()
-		gs.keys = make([][]byte, n)
+		names := wire.AppendUvarint(nil, uint64(n))
+		keys := make([][]byte, n)
 		for i := range n {
-			gs.keys[i] = append(wire.AppendJSONString(nil, gs.stmt.ColumnName(i)), ':')
+			name := gs.stmt.ColumnName(i)
+			names = wire.AppendString(names, name)
+			keys[i] = append(wire.AppendJSONString(nil, name), ':')
 		}
+		gs.shape = &rowShape{columns: wire.AppendString(nil, string(names)), keys: keys}
 	}
-	return gs.keys
+	return gs.shape
 }

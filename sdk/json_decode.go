@@ -20,9 +20,10 @@ const maxDepth = 512
 // Decoder reads JSON from a byte slice without reflection. Generated argument
 // decoders call it; tool code may use it, or ParseJSON, for JSON columns.
 type Decoder struct {
-	b     []byte
-	i     int
-	depth int
+	b       []byte
+	i       int
+	depth   int
+	scratch []byte // strings with escapes are decoded here
 }
 
 // NewDecoder reads b.
@@ -126,6 +127,77 @@ func (d *Decoder) Object(field func(key string) error) error {
 	}
 }
 
+// ObjectStart consumes the '{' of an object whose keys ObjectKey reads: the
+// loop form of Object, which generated decoders use (no closure per call).
+func (d *Decoder) ObjectStart() error {
+	if d.peek() != '{' {
+		return d.errorf("expected object")
+	}
+	if d.depth++; d.depth > maxDepth {
+		return d.errorf("nesting too deep")
+	}
+	d.i++
+	return nil
+}
+
+// ObjectKey reads the next key of an object begun with ObjectStart, and
+// the ':' after it; the caller then consumes the key's value. first says
+// no key was read yet. After the closing '}' it returns ok = false. The
+// key aliases the input or the decoder's scratch: it is valid until the
+// next ObjectKey.
+func (d *Decoder) ObjectKey(first bool) (key []byte, ok bool, err error) {
+	switch c := d.peek(); {
+	case c == '}':
+		d.i++
+		d.depth--
+		return nil, false, nil
+	case first:
+	case c == ',':
+		d.i++
+	default:
+		return nil, false, d.errorf("expected ',' or '}'")
+	}
+	if key, err = d.stringBytes(); err != nil {
+		return nil, false, err
+	}
+	if d.peek() != ':' {
+		return nil, false, d.errorf("expected ':'")
+	}
+	d.i++
+	return key, true, nil
+}
+
+// ArrayStart consumes the '[' of an array whose elements ArrayNext steps
+// through: the loop form of Array.
+func (d *Decoder) ArrayStart() error {
+	if d.peek() != '[' {
+		return d.errorf("expected array")
+	}
+	if d.depth++; d.depth > maxDepth {
+		return d.errorf("nesting too deep")
+	}
+	d.i++
+	return nil
+}
+
+// ArrayNext reports whether another element follows (the caller then
+// consumes it); after the closing ']' it returns false. first says no
+// element was read yet.
+func (d *Decoder) ArrayNext(first bool) (bool, error) {
+	switch c := d.peek(); {
+	case c == ']':
+		d.i++
+		d.depth--
+		return false, nil
+	case first:
+		return true, nil
+	case c == ',':
+		d.i++
+		return true, nil
+	}
+	return false, d.errorf("expected ',' or ']'")
+}
+
 // Array calls elem for each element; elem must consume it.
 func (d *Decoder) Array(elem func() error) error {
 	if d.peek() != '[' {
@@ -211,6 +283,9 @@ func (d *Decoder) number() (string, error) {
 // Int reads an integer. A number with a fraction or exponent is accepted
 // when its value is integral (JSON Schema's "integer" allows 1.0).
 func (d *Decoder) Int() (int64, error) {
+	if v, ok := d.smallInt(); ok {
+		return v, nil
+	}
 	s, err := d.number()
 	if err != nil {
 		return 0, err
@@ -223,6 +298,38 @@ func (d *Decoder) Int() (int64, error) {
 		return 0, d.errorf("expected integer, got %s", s)
 	}
 	return int64(f), nil
+}
+
+// smallInt reads an integer of at most 18 digits written without fraction
+// or exponent, with no allocation; anything else it leaves to number.
+func (d *Decoder) smallInt() (int64, bool) {
+	d.ws()
+	i, neg := d.i, false
+	if i < len(d.b) && d.b[i] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	var v int64
+	for i < len(d.b) && i-start < 18 && d.b[i] >= '0' && d.b[i] <= '9' {
+		v = v*10 + int64(d.b[i]-'0')
+		i++
+	}
+	n := i - start
+	if n == 0 || (n > 1 && d.b[start] == '0') {
+		return 0, false
+	}
+	if i < len(d.b) {
+		switch c := d.b[i]; {
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E':
+			return 0, false
+		}
+	}
+	d.i = i
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // Number reads a number and returns its text as written.
@@ -246,8 +353,19 @@ func (d *Decoder) Float() (float64, error) {
 
 // String reads a string, decoding escapes.
 func (d *Decoder) String() (string, error) {
+	b, err := d.stringBytes()
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// stringBytes reads a string, decoding escapes. The result aliases the
+// input, or the decoder's scratch when there were escapes: it is valid
+// until the next read.
+func (d *Decoder) stringBytes() ([]byte, error) {
 	if d.peek() != '"' {
-		return "", d.errorf("expected string")
+		return nil, d.errorf("expected string")
 	}
 	d.i++
 	start := d.i
@@ -255,7 +373,7 @@ func (d *Decoder) String() (string, error) {
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		if c == '"' {
-			s := string(d.b[start:d.i])
+			s := d.b[start:d.i:d.i]
 			d.i++
 			return s, nil
 		}
@@ -264,15 +382,16 @@ func (d *Decoder) String() (string, error) {
 		}
 		d.i++
 	}
-	out := append([]byte(nil), d.b[start:d.i]...)
+	out := append(d.scratch[:0], d.b[start:d.i]...)
+	defer func() { d.scratch = out[:0] }()
 	for d.i < len(d.b) {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
 			d.i++
-			return string(out), nil
+			return out, nil
 		case c < 0x20:
-			return "", d.errorf("control character in string")
+			return nil, d.errorf("control character in string")
 		case c != '\\':
 			out = append(out, c)
 			d.i++
@@ -300,7 +419,7 @@ func (d *Decoder) String() (string, error) {
 		case 'u':
 			r, ok := d.hex4()
 			if !ok {
-				return "", d.errorf("bad \\u escape")
+				return nil, d.errorf("bad \\u escape")
 			}
 			if utf16.IsSurrogate(r) {
 				r2 := rune(-1)
@@ -311,10 +430,10 @@ func (d *Decoder) String() (string, error) {
 			}
 			out = utf8.AppendRune(out, r)
 		default:
-			return "", d.errorf("bad escape")
+			return nil, d.errorf("bad escape")
 		}
 	}
-	return "", d.errorf("unterminated string")
+	return nil, d.errorf("unterminated string")
 }
 
 func (d *Decoder) hex4() (rune, bool) {

@@ -66,6 +66,14 @@ func (e *Encoder) Key(k string) {
 	e.key = true
 }
 
+// QuotedKey writes an object key given already quoted with its colon
+// (`"name":`), as generated encoders do; the next value belongs to it.
+func (e *Encoder) QuotedKey(k string) {
+	e.sep()
+	e.buf = append(e.buf, k...)
+	e.key = true
+}
+
 // String writes a JSON string.
 func (e *Encoder) String(s string) { e.sep(); e.buf = appendQuoted(e.buf, s) }
 

@@ -50,10 +50,10 @@ var errMalformed = errors.New("sdk: malformed query response")
 // parseResult reads an OpQueryJSON response (after its status byte).
 func parseResult(resp []byte) (*result, error) {
 	r := wire.NewReader(resp)
-	cols := columns(resp, r)
+	cols := columns(r)
 	n := r.Uvarint()
 	jsonText := r.Bytes()
-	if r.Err() != nil || n > uint64(r.Len())/4 {
+	if r.Err() != nil || n > uint64(r.Len())/4 || (cols == nil && n > 0) {
 		return nil, errMalformed
 	}
 	rest := resp[len(resp)-r.Len():]
@@ -346,25 +346,27 @@ var columnSets = map[string][]string{}
 
 const maxColumnSets = 256
 
-// columns reads a result's column names.
-func columns(resp []byte, r *wire.Reader) []string {
-	start := len(resp) - r.Len()
-	n := r.Uvarint()
-	for i := uint64(0); i < n && r.Err() == nil; i++ {
-		r.Bytes()
-	}
+// columns reads a result's column block: the names, looked up by the
+// block's bytes and decoded only for a shape not seen yet.
+func columns(r *wire.Reader) []string {
+	span := r.Bytes()
 	if r.Err() != nil {
 		return nil
 	}
-	span := resp[start : len(resp)-r.Len()]
 	if cols, ok := columnSets[string(span)]; ok {
 		return cols
 	}
-	cols := make([]string, n)
 	names := wire.NewReader(span)
-	names.Uvarint()
+	n := names.Uvarint()
+	if n > uint64(len(span)) {
+		return nil
+	}
+	cols := make([]string, n)
 	for i := range cols {
 		cols[i] = names.String()
+	}
+	if names.Err() != nil || names.Len() != 0 {
+		return nil
 	}
 	if len(columnSets) >= maxColumnSets {
 		clear(columnSets)

@@ -19,7 +19,8 @@
 //
 // OpQueryJSON answers a query with its rows also rendered as JSON by the
 // host, so that a tool returning them does not decode and re-encode each
-// value: uvarint ncols, ncols × (uvarint len + name), uvarint nrows,
+// value: uvarint len + a column block (uvarint ncols, ncols × (uvarint
+// len + name)), which the guest reads once per query shape, uvarint nrows,
 // uvarint len + the rows as a JSON array of objects in column order (written
 // as the guest's encoder writes them; empty when a value cannot be JSON,
 // such as an infinite float), nrows × 4-byte little-endian offset of each
