@@ -112,7 +112,7 @@ func ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (string, erro
 		changed = true
 	}
 	if changed {
-		if err := save("users", uid, user); err != nil {
+		if _, err := save("users", uid, user); err != nil {
 			return "", err
 		}
 	}
@@ -136,10 +136,7 @@ func ModifyUserAddress(args ModifyUserAddressArgs) (string, error) {
 		return "", errors.New("user not found")
 	}
 	user.Set("address", newAddress(args.Address1, args.Address2, args.City, args.State, args.Country, args.Zip))
-	if err := save("users", args.UserID, user); err != nil {
-		return "", err
-	}
-	return user.Encode(), nil
+	return save("users", args.UserID, user)
 }
 
 type ModifyUserAddressArgs struct {

@@ -49,7 +49,7 @@ func CancelPendingOrder(args CancelPendingOrderArgs) (string, error) {
 	order.Set("cancel_reason", py.Str(args.Reason))
 	history.Append(refunds...)
 	if user != nil {
-		if err := save("users", uid, user); err != nil {
+		if _, err := save("users", uid, user); err != nil {
 			return "", err
 		}
 	}
@@ -65,10 +65,7 @@ type CancelPendingOrderArgs struct {
 
 // saveOrder writes the order back and returns json.dumps(order).
 func saveOrder(id string, order *py.Value) (string, error) {
-	if err := save("orders", id, order); err != nil {
-		return "", err
-	}
-	return order.Encode(), nil
+	return save("orders", id, order)
 }
 
 // priceDifference checks the new items of an exchange or modification and
@@ -186,7 +183,7 @@ func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
 			return "", errors.New("insufficient gift card balance to pay for the new item")
 		}
 		pm.Set("balance", py.Number(balance.Sub(diff).Round2()))
-		if err := save("users", uid, user); err != nil {
+		if _, err := save("users", uid, user); err != nil {
 			return "", err
 		}
 	}

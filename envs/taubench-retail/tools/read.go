@@ -25,11 +25,16 @@ type CalculateArgs struct {
 
 // Find user id by email. If the user is not found, the function will return an error message.
 func FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
-	rows, err := sdk.Query(`SELECT id, json_extract(data, '$.email') AS email FROM users ORDER BY rowid`)
+	// The candidates: the users whose ASCII email lowers to the argument
+	// lowered (email_key, indexed), and the few whose email SQLite cannot
+	// lower as Python does (email_key NULL). Python's comparison decides, in
+	// file order.
+	want := py.Lower(args.Email)
+	rows, err := sdk.Query(`SELECT id, data ->> '$.email' AS email FROM users
+		WHERE email_key = ? OR email_key IS NULL ORDER BY rowid`, want)
 	if err != nil {
 		return "", err
 	}
-	want := py.Lower(args.Email)
 	for _, r := range rows.All() {
 		if email, ok := r.Value("email").(string); ok && py.Lower(email) == want {
 			return r.String("id"), nil
@@ -45,18 +50,18 @@ type FindUserIDByEmailArgs struct {
 
 // Find user id by first name, last name, and zip code. If the user is not found, the function will return an error message. By default, find user id by email, and only call this function if the user is not found by email or cannot remember email.
 func FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error) {
-	rows, err := sdk.Query(`SELECT id, json_extract(data, '$.name.first_name') AS first,
-		json_extract(data, '$.name.last_name') AS last, json_extract(data, '$.address.zip') AS zip
-		FROM users ORDER BY rowid`)
+	// The zip is compared exactly (zip, indexed): only the users living
+	// there are read, and the names are compared as Python lowers them.
+	rows, err := sdk.Query(`SELECT id, data ->> '$.name.first_name' AS first,
+		data ->> '$.name.last_name' AS last FROM users WHERE zip = ? ORDER BY rowid`, args.Zip)
 	if err != nil {
 		return "", err
 	}
 	first, last := py.Lower(args.FirstName), py.Lower(args.LastName)
 	for _, r := range rows.All() {
-		f, _ := r.Value("first").(string)
-		l, _ := r.Value("last").(string)
-		z, zok := r.Value("zip").(string)
-		if py.Lower(f) == first && py.Lower(l) == last && zok && z == args.Zip {
+		f, fok := r.Value("first").(string)
+		l, lok := r.Value("last").(string)
+		if fok && lok && py.Lower(f) == first && py.Lower(l) == last {
 			return r.String("id"), nil
 		}
 	}
@@ -102,51 +107,90 @@ type GetUserDetailsArgs struct {
 	UserID string `json:"user_id"`
 }
 
-// details returns json.dumps of a record.
+// details returns json.dumps of a record: its stored text.
 func details(table, id, notFound string) (string, error) {
-	v, err := load(table, id)
+	text, err := loadText(table, id)
 	if err != nil {
 		return "", err
 	}
-	if v == nil {
+	if text == "" {
 		return "", errors.New(notFound)
 	}
-	return v.Encode(), nil
+	return text, nil
 }
 
 // List the name and product id of all product types. Each product type has a variety of different items with unique item ids and options. There are only 50 product types in the store.
 func ListAllProductTypes() (string, error) {
-	rows, err := sdk.Query(`SELECT data FROM products ORDER BY rowid`)
+	// {product["name"]: product["product_id"] for product in products.values()},
+	// sorted by name: a later product of the same name keeps the first one's
+	// place and gives its id. Only the two members are read, not the records.
+	rows, err := sdk.Query(`SELECT data ->> '$.name' AS name, data -> '$.product_id' AS pid
+		FROM products ORDER BY rowid`)
 	if err != nil {
 		return "", err
 	}
-	// {product["name"]: product["product_id"] for product in products.values()}, sorted by name
-	ids := map[string]*py.Value{}
-	var names []string
-	for _, r := range rows.All() {
-		p, err := py.Parse(r.String("data"))
-		if err != nil {
-			return "", err
-		}
-		name := p.Get("name")
-		if !name.IsString() {
+	all := rows.All()
+	ids := make(map[string]string, len(all))
+	names := make([]string, 0, len(all))
+	for _, r := range all {
+		name, ok := r.Value("name").(string)
+		if !ok {
 			return "", py.KeyError("name")
 		}
-		if _, seen := ids[name.Text()]; !seen {
-			names = append(names, name.Text())
-		}
-		pid := p.Get("product_id")
-		if pid == nil {
+		pid, ok := r.Value("pid").(string)
+		if !ok {
 			return "", py.KeyError("product_id")
 		}
-		ids[name.Text()] = pid
+		if _, seen := ids[name]; !seen {
+			names = append(names, name)
+		}
+		ids[name] = pid
 	}
 	sort.Strings(names)
-	out := py.Object()
-	for _, n := range names {
-		out.Set(n, ids[n])
+	b := make([]byte, 0, 64*len(names))
+	b = append(b, '{')
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = py.AppendString(b, n)
+		b = append(b, ": "...)
+		b = appendJSONAsDumps(b, ids[n])
 	}
-	return out.Encode(), nil
+	return string(append(b, '}')), nil
+}
+
+// appendJSONAsDumps appends a JSON text (SQLite's rendering of a member) as
+// json.dumps would write its value: a string or an integer as it is when
+// json.dumps would write the same bytes, anything else parsed and encoded.
+func appendJSONAsDumps(b []byte, text string) []byte {
+	if plainJSON(text) {
+		return append(b, text...)
+	}
+	v, err := py.Parse(text)
+	if err != nil {
+		return append(b, text...)
+	}
+	return v.AppendTo(b)
+}
+
+// plainJSON reports whether text is a string of printable ASCII without
+// escapes, or a non-negative integer: JSON that json.dumps writes byte for byte alike.
+func plainJSON(text string) bool {
+	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		for i := 1; i < len(text)-1; i++ {
+			if c := text[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(text) > 0
 }
 
 // Use the tool to think about something. It will not obtain new information or change the database, but just append the thought to the log. Use it when complex reasoning is needed.

@@ -9,11 +9,10 @@ import (
 )
 
 // Each collection is a table (id TEXT PRIMARY KEY, data TEXT) holding the
-// τ-bench record as JSON text; rowid order is the order of the data file,
-// which is the iteration order of τ-bench's Python dicts.
+// τ-bench record as the text Python's json.dumps writes; rowid order is the
+// order of the data file, which is the iteration order of τ-bench's Python
+// dicts. A record that is only read is returned as stored, without parsing.
 
-// load returns the record of a collection ("orders", "products", "users"),
-// or nil when there is none.
 // orderIn loads an order and checks its status, with τ-bench's errors and
 // check order: "order not found", then the tool's own status error.
 func orderIn(id, status, statusErr string) (*py.Value, error) {
@@ -30,42 +29,38 @@ func orderIn(id, status, statusErr string) (*py.Value, error) {
 	return order, nil
 }
 
-func load(table, id string) (*py.Value, error) {
+// loadText returns the stored text of a record, or "" when there is none.
+func loadText(table, id string) (string, error) {
 	row, err := sdk.QueryRow(`SELECT data FROM `+table+` WHERE id = ?`, id)
 	if err == sdk.ErrNoRows {
-		return nil, nil
+		return "", nil
 	}
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	return py.Parse(row.String("data"))
+	return row.String("data"), nil
 }
 
-// save writes a record back. A record equal (as Python's == would say) to
-// the stored one is not written, and one equal to its initial value gets its
-// initial text back: the exported diff compares texts, τ-bench's compares
-// dicts, so this keeps a no-op change (an address replaced by the same
-// address, or changed and changed back) out of the diff, as in τ-bench.
-func save(table, id string, v *py.Value) error {
-	row, err := sdk.QueryRow(`SELECT data, init_data FROM `+table+` WHERE id = ?`, id)
-	if err != nil {
-		return err
+// load returns the record of a collection ("orders", "products", "users")
+// as an ordered JSON value, or nil when there is none. Its members stay raw
+// json.dumps text until a tool reads them (py.ParseLazy), and unread members
+// are written back as they are.
+func load(table, id string) (*py.Value, error) {
+	text, err := loadText(table, id)
+	if err != nil || text == "" {
+		return nil, err
 	}
-	cur, err := py.Parse(row.String("data"))
-	if err != nil {
-		return err
-	}
-	if py.Equal(cur, v) {
-		return nil
-	}
+	return py.ParseLazy(text)
+}
+
+// save writes a record back as json.dumps text and returns that text. The
+// runtime's diff compares JSON values (dicts without regard to key order,
+// numbers as written), as τ-bench's state hash does, so a record written
+// unchanged, or changed and changed back (an address), adds nothing to it.
+func save(table, id string, v *py.Value) (string, error) {
 	text := v.Encode()
-	if initText := row.String("init_data"); initText != "" {
-		if init, err := py.Parse(initText); err == nil && py.Equal(init, v) {
-			text = initText
-		}
-	}
-	_, err = sdk.Exec(`UPDATE `+table+` SET data = ? WHERE id = ?`, text, id)
-	return err
+	_, err := sdk.Exec(`UPDATE `+table+` SET data = ? WHERE id = ?`, text, id)
+	return text, err
 }
 
 // userOf returns the user record of an order, or a KeyError.
