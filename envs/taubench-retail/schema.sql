@@ -24,10 +24,45 @@ CREATE TABLE users (
 CREATE INDEX users_email ON users (email_key);
 CREATE INDEX users_zip ON users (zip);
 
+-- products is never written by a tool. list_all_product_types reads the
+-- index products_names (name and product_id, derived from the record) and
+-- the exchange and item-modification tools read one variant's row in
+-- variants (filled by the triggers below) instead of the product's record.
 CREATE TABLE products (
-  id   TEXT PRIMARY KEY,
-  data TEXT NOT NULL
+  id         TEXT PRIMARY KEY,
+  data       TEXT NOT NULL,
+  name       AS (data ->> '$.name'),     -- the SQL value (a str is text)
+  product_id AS (data -> '$.product_id') -- the JSON text
 );
+
+CREATE INDEX products_names ON products (name, product_id);
+
+-- products[product]["variants"][item]: the variant's JSON text ('null'
+-- for a variant that is not an object); a repeated key keeps its last value,
+-- as in Python.
+CREATE TABLE variants (
+  product TEXT NOT NULL,
+  item    TEXT NOT NULL,
+  data    TEXT NOT NULL,
+  PRIMARY KEY (product, item)
+) WITHOUT ROWID;
+
+CREATE TRIGGER products_variants_insert AFTER INSERT ON products BEGIN
+  INSERT OR REPLACE INTO variants (product, item, data)
+    SELECT NEW.id, key, CASE WHEN type = 'object' THEN value ELSE 'null' END
+    FROM json_each(NEW.data, '$.variants') WHERE json_type(NEW.data, '$.variants') = 'object';
+END;
+
+CREATE TRIGGER products_variants_update AFTER UPDATE ON products BEGIN
+  DELETE FROM variants WHERE product = OLD.id;
+  INSERT OR REPLACE INTO variants (product, item, data)
+    SELECT NEW.id, key, CASE WHEN type = 'object' THEN value ELSE 'null' END
+    FROM json_each(NEW.data, '$.variants') WHERE json_type(NEW.data, '$.variants') = 'object';
+END;
+
+CREATE TRIGGER products_variants_delete AFTER DELETE ON products BEGIN
+  DELETE FROM variants WHERE product = OLD.id;
+END;
 
 CREATE TABLE orders (
   id   TEXT PRIMARY KEY,

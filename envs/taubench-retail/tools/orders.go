@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/wasmenv/wasmenv/sdk"
 	"github.com/wasmenv/wasmenv/sdk/py"
 )
 
@@ -96,16 +97,23 @@ func priceDifference(order *py.Value, itemIDs, newItemIDs []string) (py.Num, err
 }
 
 // variantOf returns products[productID]["variants"][itemID], nil when the
-// product has no such variant, or a KeyError for an unknown product.
+// product has no such variant, or a KeyError for an unknown product. It
+// reads the variant's row (variants, derived from the product's record),
+// not the product's record.
 func variantOf(productID, itemID string) (*py.Value, error) {
-	product, err := load("products", productID)
+	row, err := sdk.QueryRow(`SELECT EXISTS (SELECT 1 FROM products WHERE id = ?1) AS found,
+		(SELECT data FROM variants WHERE product = ?1 AND item = ?2) AS variant`, productID, itemID)
 	if err != nil {
 		return nil, err
 	}
-	if product == nil {
+	if row.Int("found") == 0 {
 		return nil, py.KeyError(productID)
 	}
-	return product.Get("variants").Get(itemID), nil
+	text, ok := row.Value("variant").(string)
+	if !ok {
+		return nil, nil
+	}
+	return py.Parse(text)
 }
 
 // Exchange items in a delivered order to new items of the same product type. For a delivered order, return or exchange can be only done once by the agent. The agent needs to explain the exchange detail and ask for explicit user confirmation (yes/no) to proceed.

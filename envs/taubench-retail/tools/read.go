@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"sort"
 
 	"github.com/wasmenv/wasmenv/sdk"
 	"github.com/wasmenv/wasmenv/sdk/py"
@@ -122,40 +121,46 @@ func details(table, id, notFound string) (string, error) {
 // List the name and product id of all product types. Each product type has a variety of different items with unique item ids and options. There are only 50 product types in the store.
 func ListAllProductTypes() (string, error) {
 	// {product["name"]: product["product_id"] for product in products.values()},
-	// sorted by name: a later product of the same name keeps the first one's
-	// place and gives its id. Only the two members are read, not the records.
-	rows, err := sdk.Query(`SELECT data ->> '$.name' AS name, data -> '$.product_id' AS pid
-		FROM products ORDER BY rowid`)
+	// sorted by name. Both members come from the index products_names, in
+	// name order; among products of one name the last in file order gives
+	// the id, as the dict comprehension keeps the last value.
+	rows, err := sdk.Query(`SELECT rowid AS r, name, product_id AS pid
+		FROM products INDEXED BY products_names ORDER BY name, rowid`)
 	if err != nil {
 		return "", err
 	}
 	all := rows.All()
-	ids := make(map[string]string, len(all))
-	names := make([]string, 0, len(all))
+	// Python fails on the first product in file order that lacks a str name
+	// (KeyError, as this port words it) or an id.
+	var bad error
+	badRow := int64(-1)
 	for _, r := range all {
-		name, ok := r.Value("name").(string)
-		if !ok {
-			return "", py.KeyError("name")
+		var err error
+		if _, ok := r.Value("name").(string); !ok {
+			err = py.KeyError("name")
+		} else if _, ok := r.Value("pid").(string); !ok {
+			err = py.KeyError("product_id")
 		}
-		pid, ok := r.Value("pid").(string)
-		if !ok {
-			return "", py.KeyError("product_id")
+		if err != nil && (badRow < 0 || r.Int("r") < badRow) {
+			bad, badRow = err, r.Int("r")
 		}
-		if _, seen := ids[name]; !seen {
-			names = append(names, name)
-		}
-		ids[name] = pid
 	}
-	sort.Strings(names)
-	b := make([]byte, 0, 64*len(names))
+	if bad != nil {
+		return "", bad
+	}
+	b := make([]byte, 0, 48*len(all))
 	b = append(b, '{')
-	for i, n := range names {
-		if i > 0 {
+	for i, r := range all {
+		name := r.String("name")
+		if i+1 < len(all) && all[i+1].String("name") == name {
+			continue // a later product of the same name
+		}
+		if len(b) > 1 {
 			b = append(b, ", "...)
 		}
-		b = py.AppendString(b, n)
+		b = py.AppendString(b, name)
 		b = append(b, ": "...)
-		b = appendJSONAsDumps(b, ids[n])
+		b = appendJSONAsDumps(b, r.String("pid"))
 	}
 	return string(append(b, '}')), nil
 }
