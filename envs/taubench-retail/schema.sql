@@ -24,18 +24,33 @@ CREATE TABLE users (
 CREATE INDEX users_email ON users (email_key);
 CREATE INDEX users_zip ON users (zip);
 
--- products is never written by a tool. list_all_product_types reads the
--- index products_names (name and product_id, derived from the record) and
--- the exchange and item-modification tools read one variant's row in
--- variants (filled by the triggers below) instead of the product's record.
+-- products is never written by a tool. The triggers below keep, beside
+-- each record, its name and product_id (product_names: list_all_product_types
+-- reads 50 small rows instead of 50 records of 2 KB) and its variants
+-- (variants: the exchange and item-modification tools read one small row per
+-- item instead of the product's record).
 CREATE TABLE products (
-  id         TEXT PRIMARY KEY,
-  data       TEXT NOT NULL,
-  name       AS (data ->> '$.name'),     -- the SQL value (a str is text)
-  product_id AS (data -> '$.product_id') -- the JSON text
+  id   TEXT PRIMARY KEY,
+  data TEXT NOT NULL
 );
 
-CREATE INDEX products_names ON products (name, product_id);
+-- products' rowid (file order), product["name"] as an SQL value (a str is
+-- text; no declared type, so a number stays a number) and
+-- product["product_id"] as JSON text (NULL when missing).
+CREATE TABLE product_names (
+  product_rowid INTEGER PRIMARY KEY,
+  name,
+  product_id
+);
+
+-- list_all_product_types's answer, rendered by SQLite whenever products
+-- change (one row; out is NULL when a name is not printable ASCII or an id
+-- not a plain string, where json_quote could write other bytes than
+-- json.dumps: the tool then builds it from product_names).
+CREATE TABLE product_list (
+  one INTEGER PRIMARY KEY CHECK (one = 1),
+  out TEXT
+);
 
 -- products[product]["variants"][item]: the variant's JSON text ('null'
 -- for a variant that is not an object); a repeated key keeps its last value,
@@ -47,21 +62,46 @@ CREATE TABLE variants (
   PRIMARY KEY (product, item)
 ) WITHOUT ROWID;
 
-CREATE TRIGGER products_variants_insert AFTER INSERT ON products BEGIN
+CREATE TRIGGER products_derive_insert AFTER INSERT ON products BEGIN
+  INSERT INTO product_names VALUES (NEW.rowid, NEW.data ->> '$.name', NEW.data -> '$.product_id');
   INSERT OR REPLACE INTO variants (product, item, data)
     SELECT NEW.id, key, CASE WHEN type = 'object' THEN value ELSE 'null' END
     FROM json_each(NEW.data, '$.variants') WHERE json_type(NEW.data, '$.variants') = 'object';
+  INSERT OR REPLACE INTO product_list (one, out) SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM product_names
+      WHERE NOT (typeof(name) = 'text' AND name NOT GLOB '*[^ -~]*'
+        AND product_id GLOB '"*"' AND product_id NOT GLOB '*[^ -~]*' AND product_id NOT GLOB '*\*'))
+    THEN NULL
+    ELSE '{' || coalesce((SELECT group_concat(json_quote(name) || ': ' || product_id, ', ' ORDER BY name)
+      FROM product_names WHERE product_rowid IN (SELECT max(product_rowid) FROM product_names GROUP BY name)), '') || '}'
+    END;
 END;
 
-CREATE TRIGGER products_variants_update AFTER UPDATE ON products BEGIN
+CREATE TRIGGER products_derive_update AFTER UPDATE ON products BEGIN
+  DELETE FROM product_names WHERE product_rowid = OLD.rowid;
+  INSERT INTO product_names VALUES (NEW.rowid, NEW.data ->> '$.name', NEW.data -> '$.product_id');
   DELETE FROM variants WHERE product = OLD.id;
   INSERT OR REPLACE INTO variants (product, item, data)
     SELECT NEW.id, key, CASE WHEN type = 'object' THEN value ELSE 'null' END
     FROM json_each(NEW.data, '$.variants') WHERE json_type(NEW.data, '$.variants') = 'object';
+  INSERT OR REPLACE INTO product_list (one, out) SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM product_names
+      WHERE NOT (typeof(name) = 'text' AND name NOT GLOB '*[^ -~]*'
+        AND product_id GLOB '"*"' AND product_id NOT GLOB '*[^ -~]*' AND product_id NOT GLOB '*\*'))
+    THEN NULL
+    ELSE '{' || coalesce((SELECT group_concat(json_quote(name) || ': ' || product_id, ', ' ORDER BY name)
+      FROM product_names WHERE product_rowid IN (SELECT max(product_rowid) FROM product_names GROUP BY name)), '') || '}'
+    END;
 END;
 
-CREATE TRIGGER products_variants_delete AFTER DELETE ON products BEGIN
+CREATE TRIGGER products_derive_delete AFTER DELETE ON products BEGIN
+  DELETE FROM product_names WHERE product_rowid = OLD.rowid;
   DELETE FROM variants WHERE product = OLD.id;
+  INSERT OR REPLACE INTO product_list (one, out) SELECT 1, CASE WHEN EXISTS (SELECT 1 FROM product_names
+      WHERE NOT (typeof(name) = 'text' AND name NOT GLOB '*[^ -~]*'
+        AND product_id GLOB '"*"' AND product_id NOT GLOB '*[^ -~]*' AND product_id NOT GLOB '*\*'))
+    THEN NULL
+    ELSE '{' || coalesce((SELECT group_concat(json_quote(name) || ': ' || product_id, ', ' ORDER BY name)
+      FROM product_names WHERE product_rowid IN (SELECT max(product_rowid) FROM product_names GROUP BY name)), '') || '}'
+    END;
 END;
 
 CREATE TABLE orders (
