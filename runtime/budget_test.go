@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	goruntime "runtime"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +62,49 @@ func TestDiffStopsAtItsLimit(t *testing.T) {
 	}
 	if d, _, err := ep.DiffAndHash(); err != nil || len(d["nc"]) != 16000 {
 		t.Fatalf("the unlimited diff after: %d records, %v", len(d["nc"]), err)
+	}
+}
+
+// The write budget's cheap bound (growthBound) never lets through a call
+// the exact page count refuses: the same calls, checked either way, give
+// the same outcomes and end in the same state, with and without spills.
+func TestWriteBudgetBoundAgreesWithExact(t *testing.T) {
+	// 1 MiB: the bound decides near the limit (no spill); 3 MiB: the
+	// episode spills first and the exact count takes over.
+	for _, c := range []struct{ mb, rows int }{{1, 100}, {3, 300}} {
+		t.Run(itoa(c.mb)+"MiB", func(t *testing.T) { testWriteBudgetBound(t, c.mb, c.rows) })
+	}
+}
+
+func testWriteBudgetBound(t *testing.T, mb, rows int) {
+	b := *testBundle(t, "edge", false)
+	e, err := LoadBundle(context.Background(), &b, Options{MaxWriteMB: mb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	run := func(bound bool) string {
+		budgetBound = bound
+		defer func() { budgetBound = true }()
+		ep := newEpisode(t, e, "", 1)
+		defer ep.Close()
+		var out strings.Builder
+		for i := range 20 {
+			sql := strings.Replace(fillSQL(rows, 1000), "'k' || x", "'k"+itoa(i)+"-' || x", 1)
+			if i%5 == 4 {
+				sql = `DELETE FROM nc WHERE k LIKE 'k` + itoa(i-2) + `-%'`
+			}
+			r := execSQL(t, ep, sql)
+			fmt.Fprintf(&out, "%d %v %s %s\n", i, r.IsError, r.Outcome, r.Content)
+		}
+		fmt.Fprintf(&out, "%s\n", hash(t, ep))
+		return out.String()
+	}
+	exact, fast := run(false), run(true)
+	if !strings.Contains(exact, " quota ") {
+		t.Fatalf("no call went over the budget:\n%s", exact)
+	}
+	if fast != exact {
+		t.Fatalf("with the bound:\n%s\nexact:\n%s", fast, exact)
 	}
 }
