@@ -55,6 +55,7 @@ type guestStmt struct {
 	stmt   *sqlite3.Stmt
 	writes []string
 	shape  *rowShape // its columns for OpQueryJSON, made on first use (rowsjson.go)
+	ints   []boundInt // per parameter: the integer it holds, if any (guestsql.go)
 }
 
 // maxStmtCache bounds the guest statement cache per episode.

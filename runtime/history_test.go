@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"github.com/ncruces/go-sqlite3"
 	"strings"
 	"testing"
 )
@@ -147,5 +148,39 @@ func testCallsDoNotDependOnHistory(t *testing.T, engine string) {
 	fmt.Fprintf(&out, "diff %+v\nhash %s\n", d, h)
 	if out.String() != first {
 		t.Errorf("interleaved:\n%s\nfirst run:\n%s", out.String(), first)
+	}
+}
+
+// A statement with a bound LIMIT is not prepared again when the limit is
+// unchanged (SQLite expires it whenever that parameter is bound or
+// cleared), and its results follow every change of its parameters.
+func TestBoundLimitIsNotPreparedAgain(t *testing.T) {
+	e := loadEnv(t, "history")
+	ep := newEpisode(t, e, "", 1)
+	call(t, ep, "add", `{"name":"three"}`)
+	for i, c := range [][2]string{
+		{`{"limit":1,"offset":0}`, `[{"name":"one"}]`},
+		{`{"limit":1,"offset":0}`, `[{"name":"one"}]`},
+		{`{"limit":1,"offset":1}`, `[{"name":"two"}]`},
+		{`{"limit":2,"offset":1}`, `[{"name":"two"},{"name":"three"}]`},
+		{`{"limit":2,"offset":1}`, `[{"name":"two"},{"name":"three"}]`},
+		{`{"limit":0,"offset":0}`, `[]`},
+		{`{"limit":1,"offset":2}`, `[{"name":"three"}]`},
+	} {
+		if r := call(t, ep, "page", c[0]); r.Content != c[1] {
+			t.Errorf("call %d page(%s) = %s, want %s", i, c[0], r.Content, c[1])
+		}
+	}
+	const page = `SELECT name FROM item ORDER BY id LIMIT ? OFFSET ?`
+	gs := ep.stmts[page]
+	if gs == nil {
+		t.Fatal("page statement not cached")
+	}
+	before := gs.stmt.Status(sqlite3.STMTSTATUS_REPREPARE, false)
+	for range 5 {
+		call(t, ep, "page", `{"limit":2,"offset":0}`)
+	}
+	if n := gs.stmt.Status(sqlite3.STMTSTATUS_REPREPARE, false) - before; n > 1 {
+		t.Errorf("prepared again %d times in 5 calls with the same limit", n)
 	}
 }

@@ -100,3 +100,17 @@ type RemoveArgs struct {
 func Remove(args RemoveArgs) (map[string]int64, error) {
 	return result(sdk.Exec(`DELETE FROM item WHERE id = ?`, args.ID))
 }
+
+// PageArgs selects a page of items.
+type PageArgs struct {
+	// Items per page.
+	Limit int `json:"limit"`
+	// Items to skip.
+	Offset int `json:"offset"`
+}
+
+// Page lists item names a page at a time (a bound LIMIT, which SQLite plans
+// with: the runtime keeps an unchanged one bound rather than re-prepare).
+func Page(args PageArgs) (sdk.Rows, error) {
+	return sdk.Query(`SELECT name FROM item ORDER BY id LIMIT ? OFFSET ?`, args.Limit, args.Offset)
+}
