@@ -62,17 +62,11 @@ func (p *jparser) skip() error {
 	for p.i < len(p.s) {
 		switch c := p.s[p.i]; c {
 		case '"':
-			p.i++
-			for p.i < len(p.s) && p.s[p.i] != '"' {
-				if p.s[p.i] == '\\' {
-					p.i++
-				}
-				p.i++
-			}
-			if p.i >= len(p.s) {
+			end := closingQuote(p.s, p.i+1)
+			if end < 0 {
 				return errJSON()
 			}
-			p.i++
+			p.i = end + 1
 		case '{', '[':
 			depth++
 			p.i++
@@ -103,6 +97,77 @@ func (p *jparser) skip() error {
 	return nil
 }
 
+// isFloatRepr reports whether t is a float literal that Python's repr
+// writes back unchanged: fixed notation (no exponent), an integer part
+// without leading zeros, at least one fraction digit and no trailing zero
+// (except "x.0"), at most 15 significant digits (any two such decimals are
+// distinct doubles, so none shorter reads back the same), and a magnitude
+// in [1e-4, 1e15), where repr uses fixed notation. The data's prices and
+// amounts are such literals; the rest takes the float round trip.
+func isFloatRepr(t string) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	intStart := i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	intDigits := i - intStart
+	if intDigits == 0 || (intDigits > 1 && t[intStart] == '0') || i >= len(t) || t[i] != '.' {
+		return false
+	}
+	i++
+	fracStart := i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	frac := t[fracStart:i]
+	if i != len(t) || len(frac) == 0 {
+		return false
+	}
+	if frac == "0" {
+		return intDigits <= 15
+	}
+	if frac[len(frac)-1] == '0' {
+		return false
+	}
+	sig := intDigits + len(frac)
+	if t[intStart] == '0' { // 0.xxx: leading fraction zeros are not significant
+		zeros := 0
+		for zeros < len(frac) && frac[zeros] == '0' {
+			zeros++
+		}
+		if zeros > 3 {
+			return false // below 1e-4: exponent notation
+		}
+		sig = len(frac) - zeros
+	}
+	return sig <= 15
+}
+
+// closingQuote returns the index of the quote that closes a string whose
+// contents start at i, or -1. It jumps from quote to quote with
+// strings.IndexByte (assembly on wasm, where a byte loop in Go is slow) and
+// skips quotes escaped by an odd run of backslashes.
+func closingQuote(s string, i int) int {
+	for {
+		j := strings.IndexByte(s[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		n := 0
+		for k := j - 1; k >= i && s[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+}
+
 // Parse parses a JSON document, keeping key order and number text.
 func Parse(s string) (*Value, error) {
 	p := &jparser{s: s}
@@ -125,9 +190,9 @@ type jparser struct {
 
 func (p *jparser) node(kind byte, str string) *Value {
 	if len(p.slab) == 0 {
-		// about one value per 12 bytes of JSON text, at least 16: one
+		// about one value per 12 bytes of JSON text (one for a scalar): one
 		// allocation for most documents (each allocation is costly in the guest)
-		p.slab = make([]Value, max(16, (len(p.s)-p.i)/12))
+		p.slab = make([]Value, (len(p.s)-p.i)/12+1)
 	}
 	v := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -247,6 +312,9 @@ func (p *jparser) value(depth int) (*Value, error) {
 		if plainInt && t != "-" && t != "-0" && len(t) <= 18 && (t[0] != '0' || len(t) == 1) {
 			return p.node('n', t), nil // an int literal: Python writes it back the same
 		}
+		if isFloatRepr(t) {
+			return p.node('n', t), nil // already Python's spelling: no float round trip
+		}
 		if _, err := strconv.ParseFloat(t, 64); err != nil {
 			return nil, errJSON()
 		}
@@ -260,14 +328,10 @@ func (p *jparser) string() (string, error) {
 		return "", errJSON()
 	}
 	// fast path: no escape before the closing quote, a substring of the input
-	for j := p.i; j < len(p.s); j++ {
-		if c := p.s[j]; c == '"' {
-			out := p.s[p.i:j]
-			p.i = j + 1
-			return out, nil
-		} else if c == '\\' {
-			break
-		}
+	if j := strings.IndexByte(p.s[p.i:], '"'); j >= 0 && strings.IndexByte(p.s[p.i:p.i+j], '\\') < 0 {
+		out := p.s[p.i : p.i+j]
+		p.i += j + 1
+		return out, nil
 	}
 	var sb strings.Builder
 	for p.i < len(p.s) {

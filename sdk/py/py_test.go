@@ -2,6 +2,8 @@ package py
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -66,6 +68,42 @@ func TestParseLazy(t *testing.T) {
 	}
 	if _, err := ParseLazy(`{"a": 1} 2`); err == nil {
 		t.Error("ParseLazy with trailing data: no error")
+	}
+}
+
+// isFloatRepr's fast path agrees with the float round trip it skips.
+func TestIsFloatRepr(t *testing.T) {
+	cases := []string{"1.5", "47.84", "-0.5", "0.0", "-0.0", "5.0", "100.0", "0.1", "0.0001", "0.00001",
+		"1.50", "01.5", "1.", ".5", "1e5", "1.5e3", "123456789012345.0", "1234567890123456.0",
+		"0.123456789012345", "0.1234567890123456", "12345678901234.5", "123456789012345.6",
+		"0.30000000000000004", "2.675", "1.2.3", "-", "1.0000000000000002", "9999999999999.99"}
+	for _, c := range cases {
+		if !isFloatRepr(c) {
+			continue
+		}
+		f, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			t.Errorf("isFloatRepr(%q) but it is not a number", c)
+			continue
+		}
+		if got := FloatRepr(f); got != c {
+			t.Errorf("isFloatRepr(%q) but repr is %q", c, got)
+		}
+	}
+	for _, c := range []string{"1.5", "47.84", "0.0001", "5.0", "123456789012345.0"} {
+		if !isFloatRepr(c) {
+			t.Errorf("isFloatRepr(%q) = false", c)
+		}
+	}
+	for i := 0; i < 20000; i++ {
+		f := float64(i*7919%1000003) / []float64{1, 10, 100, 1000, 7}[i%5]
+		r := FloatRepr(f)
+		if strings.Contains(r, "e") {
+			continue
+		}
+		if !isFloatRepr(r) && len(strings.TrimLeft(strings.ReplaceAll(r, ".", ""), "-0")) <= 15 && f >= 1e-4 {
+			t.Errorf("repr %q not recognized", r)
+		}
 	}
 }
 
