@@ -71,7 +71,7 @@ func saveOrder(id string, order *py.Value) (string, error) {
 
 // priceDifference checks the new items of an exchange or modification and
 // returns Σ(new price − old price), accumulated as τ-bench does.
-func priceDifference(order *py.Value, itemIDs, newItemIDs []string) (py.Num, error) {
+func priceDifference(order *py.Value, itemIDs, newItemIDs []string, vs variants) (py.Num, error) {
 	if id, ok := checkItemsExist(order, itemIDs); !ok {
 		return py.Num{}, errors.New(id + " not found")
 	}
@@ -82,7 +82,7 @@ func priceDifference(order *py.Value, itemIDs, newItemIDs []string) (py.Num, err
 	for i, itemID := range itemIDs {
 		newID := newItemIDs[i]
 		item := firstItem(order, itemID)
-		variant, err := variantOf(item.Get("product_id").Text(), newID)
+		variant, err := vs.of(item.Get("product_id").Text(), newID)
 		if err != nil {
 			return py.Num{}, err
 		}
@@ -94,6 +94,23 @@ func priceDifference(order *py.Value, itemIDs, newItemIDs []string) (py.Num, err
 		diff = diff.Add(newPrice.Sub(oldPrice))
 	}
 	return diff, nil
+}
+
+// variants are the variants a call has read, by product and item id (a
+// tool call reads each once: products do not change during a call).
+type variants map[[2]string]*py.Value
+
+// of is variantOf, remembered.
+func (vs variants) of(productID, itemID string) (*py.Value, error) {
+	k := [2]string{productID, itemID}
+	if v, ok := vs[k]; ok {
+		return v, nil
+	}
+	v, err := variantOf(productID, itemID)
+	if err == nil {
+		vs[k] = v
+	}
+	return v, err
 }
 
 // variantOf returns products[productID]["variants"][itemID], nil when the
@@ -122,7 +139,8 @@ func ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs) (string, 
 	if err != nil {
 		return "", err
 	}
-	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs)
+	vs := variants{}
+	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs, vs)
 	if err != nil {
 		return "", err
 	}
@@ -169,7 +187,8 @@ func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs)
+	vs := variants{}
+	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs, vs)
 	if err != nil {
 		return "", err
 	}
@@ -212,7 +231,7 @@ func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
 			return "", errors.New("list index out of range")
 		}
 		newID := args.NewItemIDs[i]
-		variant, err := variantOf(item.Get("product_id").Text(), newID)
+		variant, err := vs.of(item.Get("product_id").Text(), newID)
 		if err != nil {
 			return "", err
 		}
@@ -244,11 +263,15 @@ func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, erro
 	if err != nil {
 		return "", err
 	}
-	user, _, err := userOf(order)
+	uid := order.Get("user_id").Text()
+	check, err := precheckOf(args.OrderID, uid, args.PaymentMethodID, args.ItemIDs)
 	if err != nil {
 		return "", err
 	}
-	if paymentMethod(user, args.PaymentMethodID) == nil {
+	if !check.userFound {
+		return "", py.KeyError(uid)
+	}
+	if !check.hasMethod {
 		return "", errors.New("payment method not found")
 	}
 	if !strings.Contains(args.PaymentMethodID, "gift_card") {
@@ -260,7 +283,7 @@ func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, erro
 			return "", errors.New("payment method should be either the original payment method or a gift card")
 		}
 	}
-	if _, ok := checkItemsExist(order, args.ItemIDs); !ok {
+	if check.anyMissing {
 		return "", errors.New("some item not found")
 	}
 	order.Set("status", py.Str("return requested"))

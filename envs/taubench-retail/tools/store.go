@@ -63,6 +63,46 @@ func save(table, id string, v *py.Value) (string, error) {
 	return text, err
 }
 
+// precheck is what a return or an exchange checks about the user and the
+// items without changing them, answered by SQLite in one query instead of
+// loading and parsing the user's record and the order's items in the guest.
+type precheck struct {
+	userFound  bool   // users[order["user_id"]] exists
+	hasMethod  bool   // ...and has the payment method
+	missing    string // the first item id listed more often than the order has it
+	anyMissing bool
+}
+
+// precheckOf runs the checks for the order orderID (stored as it was loaded:
+// a check runs before any write), its user uid, the payment method pmID and
+// the item ids (τ-bench's duplicate-aware check: every id of itemIDs occurs
+// in itemIDs at most as often as among the order's items; ids compare as
+// Python's == does, a str never equals a number).
+func precheckOf(orderID, uid, pmID string, itemIDs []string) (precheck, error) {
+	row, err := sdk.QueryRow(`SELECT
+		EXISTS (SELECT 1 FROM users WHERE id = ?1) AS user_found,
+		EXISTS (SELECT 1 FROM users u, json_each(u.data, '$.payment_methods') pm
+			WHERE u.id = ?1 AND pm.key = ?2) AS has_method,
+		(SELECT json_quote(w.value) FROM json_each(?3) w
+			WHERE (SELECT count(*) FROM json_each(?3) x WHERE x.value = w.value)
+				> (SELECT count(*) FROM orders o, json_each(o.data, '$.items') it
+					WHERE o.id = ?4 AND it.value ->> '$.item_id' = w.value)
+			ORDER BY w.key LIMIT 1) AS missing`,
+		uid, pmID, py.Strings(itemIDs).Encode(), orderID)
+	if err != nil {
+		return precheck{}, err
+	}
+	c := precheck{userFound: row.Int("user_found") != 0, hasMethod: row.Int("has_method") != 0}
+	if m, ok := row.Value("missing").(string); ok {
+		v, err := py.Parse(m)
+		if err != nil {
+			return precheck{}, err
+		}
+		c.missing, c.anyMissing = v.Text(), true
+	}
+	return c, nil
+}
+
 // userOf returns the user record of an order, or a KeyError.
 func userOf(order *py.Value) (*py.Value, string, error) {
 	uid := order.Get("user_id").Text()
