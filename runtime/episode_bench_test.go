@@ -112,3 +112,25 @@ func residentBytes(tb testing.TB) int64 {
 	pages, _ := strconv.ParseInt(f[1], 10, 64)
 	return pages * int64(os.Getpagesize())
 }
+
+// BenchmarkEpisodeWriteBudget is the write budget's check after a
+// single-row write: the cache bound (what runs) and the exact page count
+// (what ran on every writing call before).
+func BenchmarkEpisodeWriteBudget(b *testing.B) {
+	e := loadBenchEnv(b)
+	ep := newEpisode(b, e, "", 1)
+	benchCall(b, ep, "set_order_status", []byte(`{"order_id":17,"status":"cancelled"}`))
+	for _, bound := range []bool{true, false} {
+		name := map[bool]string{true: "bound", false: "exact"}[bound]
+		b.Run(name, func(b *testing.B) {
+			budgetBound = bound
+			defer func() { budgetBound = true }()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, over := ep.overBudget(); over {
+					b.Fatal("over budget")
+				}
+			}
+		})
+	}
+}
