@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"os"
 	goruntime "runtime"
 	"runtime/debug"
@@ -66,6 +67,23 @@ func BenchmarkEpisodeOpenClose(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			ep, err := e.NewEpisode("", 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchCall(b, ep, "get_order", args)
+			ep.Close()
+		}
+	})
+	// Without the pool every episode opens its connection at its first call.
+	unpooled, err := LoadBundle(context.Background(), benchBundle, Options{ConnPool: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer unpooled.Close()
+	b.Run("one-read-unpooled", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ep, err := unpooled.NewEpisode("", 1)
 			if err != nil {
 				b.Fatal(err)
 			}
