@@ -22,12 +22,16 @@ type Result struct {
 
 // Query runs a read statement with ? parameters and returns all rows.
 func Query(sql string, args ...any) (Rows, error) {
-	resp, err := roundTrip(wire.OpQueryJSON, sql, args)
+	n, err := send(wire.OpQueryJSON, sql, args)
 	if err != nil {
 		return Rows{}, err
 	}
-	res, err := parseResult(resp)
-	if err != nil {
+	res, buf := newResult(n)
+	hostTake(buf)
+	if err := status(buf); err != nil {
+		return Rows{}, err
+	}
+	if err := res.parse(buf[1:]); err != nil {
 		return Rows{}, err
 	}
 	return Rows{res}, nil
@@ -47,11 +51,19 @@ func QueryRow(sql string, args ...any) (Row, error) {
 
 // Exec runs a write statement with ? parameters.
 func Exec(sql string, args ...any) (Result, error) {
-	resp, err := roundTrip(wire.OpExec, sql, args)
+	n, err := send(wire.OpExec, sql, args)
 	if err != nil {
 		return Result{}, err
 	}
-	r := wire.NewReader(resp)
+	if cap(respBuf) < n {
+		respBuf = make([]byte, n)
+	}
+	resp := respBuf[:n]
+	hostTake(resp)
+	if err := status(resp); err != nil {
+		return Result{}, err
+	}
+	r := wire.NewReader(resp[1:])
 	res := Result{RowsAffected: r.Varint(), LastInsertID: r.Varint()}
 	if r.Err() != nil {
 		return Result{}, errors.New("sdk: malformed exec response")
@@ -59,29 +71,38 @@ func Exec(sql string, args ...any) (Result, error) {
 	return res, nil
 }
 
-func roundTrip(op byte, sql string, args []any) ([]byte, error) {
+// respBuf holds the responses nothing keeps (Exec's), reused.
+var respBuf []byte
+
+// send sends a request and returns the size of its response, which
+// hostTake then copies out.
+func send(op byte, sql string, args []any) (int, error) {
 	req := append(reqBuf[:0], op)
 	req = wire.AppendString(req, sql)
 	req = wire.AppendUvarint(req, uint64(len(args)))
 	for i, a := range args {
 		var err error
 		if req, err = wire.AppendValue(req, a); err != nil {
-			return nil, fmt.Errorf("sdk: SQL parameter %d: %T not supported", i+1, a)
+			return 0, fmt.Errorf("sdk: SQL parameter %d: %T not supported", i+1, a)
 		}
 	}
 	reqBuf = req
-	resp, err := hostSQL(req, op == wire.OpQueryJSON)
+	n, err := hostSend(req)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	if len(resp) == 0 {
-		return nil, errors.New("sdk: empty response from host")
+	if n == 0 {
+		return 0, errors.New("sdk: empty response from host")
 	}
+	return n, nil
+}
+
+// status is the error a response reports, if any.
+func status(resp []byte) error {
 	if resp[0] == wire.StatusError {
-		r := wire.NewReader(resp[1:])
-		return nil, errors.New(r.String())
+		return errors.New(wire.NewReader(resp[1:]).String())
 	}
-	return resp[1:], nil
+	return nil
 }
 
 // reqBuf is reused across requests: a guest runs one call at a time.

@@ -19,32 +19,21 @@ func wasmenvRandom() uint64
 //go:wasmimport wasmenv log
 func wasmenvLog(msg unsafe.Pointer, n uint32)
 
-var respBuf []byte
-
-// hostSQL sends a request and receives the response in two steps: the host
-// answers with the response size, the guest makes room and takes it. A
-// response the caller keeps (a query's rows) gets a buffer of its own;
-// others reuse one.
-func hostSQL(req []byte, keep bool) ([]byte, error) {
+// hostSend sends a request; the host answers with the response size, and
+// keeps the response until hostTake copies it into a buffer of that size
+// (the caller's, which decides whether the response is kept).
+func hostSend(req []byte) (int, error) {
 	n := wasmenvSQL(unsafe.Pointer(unsafe.SliceData(req)), uint32(len(req)))
 	if n < 0 {
-		return nil, errHost
+		return 0, errHost
 	}
-	if keep {
-		b := make([]byte, n)
-		if n > 0 {
-			wasmenvTake(unsafe.Pointer(unsafe.SliceData(b)))
-		}
-		return b, nil
+	return int(n), nil
+}
+
+func hostTake(dst []byte) {
+	if len(dst) > 0 {
+		wasmenvTake(unsafe.Pointer(unsafe.SliceData(dst)))
 	}
-	if cap(respBuf) < int(n) {
-		respBuf = make([]byte, n)
-	}
-	respBuf = respBuf[:n]
-	if n > 0 {
-		wasmenvTake(unsafe.Pointer(unsafe.SliceData(respBuf)))
-	}
-	return respBuf, nil
 }
 
 func hostClock() int64   { return wasmenvClock() }

@@ -29,7 +29,8 @@ type Row struct {
 // queried hands the JSON on as is, without boxing and re-encoding every
 // value in the guest.
 type result struct {
-	cols  []string // shared with columnSets: never modified, copied out
+	block []byte   // the column block as sent (names decoded on first use)
+	cols  []string // the names, shared with columnSets: never modified, copied out
 	n     int      // rows
 	json  []byte   // the rows as a JSON array; nil when the host could not write them
 	offs  []byte   // n × 4-byte little-endian offset of each row's object in json
@@ -47,21 +48,62 @@ type cell struct {
 
 var errMalformed = errors.New("sdk: malformed query response")
 
-// parseResult reads an OpQueryJSON response (after its status byte).
-func parseResult(resp []byte) (*result, error) {
-	r := wire.NewReader(resp)
-	cols := columns(r)
-	n := r.Uvarint()
-	jsonText := r.Bytes()
-	if r.Err() != nil || n > uint64(r.Len())/4 || (cols == nil && n > 0) {
-		return nil, errMalformed
+// newResult makes a result and the buffer of n bytes its response goes
+// into: a small response lives inside the result, one allocation for both.
+func newResult(n int) (*result, []byte) {
+	if n <= inlineResponse {
+		r := &inlineResult{}
+		return &r.result, r.buf[:n]
 	}
-	rest := resp[len(resp)-r.Len():]
-	res := &result{cols: cols, n: int(n), offs: rest[:4*n], vals: rest[4*n:]}
+	return &result{}, make([]byte, n)
+}
+
+// inlineResponse is the largest response kept inside its result (a few
+// rows of a few columns: a point read's).
+const inlineResponse = 256
+
+type inlineResult struct {
+	result
+	buf [inlineResponse]byte
+}
+
+// parse reads an OpQueryJSON response (after its status byte). The column
+// names are not decoded here: a tool that returns the rows never needs them.
+func (q *result) parse(resp []byte) error {
+	block, rest, ok := lenPrefixed(resp)
+	n, w := binary.Uvarint(rest)
+	if !ok || w <= 0 {
+		return errMalformed
+	}
+	jsonText, rest, ok := lenPrefixed(rest[w:])
+	if !ok || n > uint64(len(rest))/4 {
+		return errMalformed
+	}
+	q.block, q.n, q.offs, q.vals = block, int(n), rest[:4*n], rest[4*n:]
 	if len(jsonText) > 0 {
-		res.json = jsonText
+		q.json = jsonText
 	}
-	return res, nil
+	return nil
+}
+
+// lenPrefixed splits a uvarint-length-prefixed span off b.
+func lenPrefixed(b []byte) (span, rest []byte, ok bool) {
+	l, w := binary.Uvarint(b)
+	if w <= 0 || l > uint64(len(b)-w) {
+		return nil, nil, false
+	}
+	return b[w : w+int(l)], b[w+int(l):], true
+}
+
+// columns are the result's column names.
+func (q *result) columns() []string {
+	if q.cols == nil {
+		q.cols = columns(q.block)
+		if q.cols == nil {
+			panic(errMalformed)
+		}
+	}
+	return q.cols
 }
 
 // decode fills cells from vals.
@@ -69,7 +111,7 @@ func (q *result) decode() {
 	if q.cells != nil || q.n == 0 {
 		return
 	}
-	cells := make([]cell, q.n*len(q.cols))
+	cells := make([]cell, q.n*len(q.columns()))
 	b, at := q.vals, 0
 	for k := range cells {
 		if at >= len(b) {
@@ -157,7 +199,7 @@ func (r Rows) Columns() []string {
 	if r.res == nil {
 		return nil
 	}
-	return append([]string(nil), r.res.cols...)
+	return append([]string(nil), r.res.columns()...)
 }
 
 // Values are the rows' values, per row, per column: nil, int64, float64,
@@ -189,7 +231,7 @@ func (r Row) cells() []cell {
 		return nil
 	}
 	r.res.decode()
-	k := len(r.res.cols)
+	k := len(r.res.columns())
 	return r.res.cells[r.i*k : (r.i+1)*k]
 }
 
@@ -207,7 +249,7 @@ func (r Row) column(col string) int {
 	if r.res == nil {
 		return -1
 	}
-	for j, c := range r.res.cols {
+	for j, c := range r.res.columns() {
 		if c == col {
 			return j
 		}
@@ -220,7 +262,7 @@ func (r Row) Columns() []string {
 	if r.res == nil {
 		return nil
 	}
-	return append([]string(nil), r.res.cols...)
+	return append([]string(nil), r.res.columns()...)
 }
 
 // Value is the raw value of a column (nil if absent or NULL): nil, int64,
@@ -250,7 +292,7 @@ func (r Row) must(col string) *cell {
 	if j < 0 {
 		var cols []string
 		if r.res != nil {
-			cols = r.res.cols
+			cols = r.res.columns()
 		}
 		panic(fmt.Sprintf("sdk: row has no column %q (columns: %s)", col, strings.Join(cols, ", ")))
 	}
@@ -309,7 +351,7 @@ func (r Row) Map() map[string]any {
 	}
 	cells := r.cells()
 	m := make(map[string]any, len(cells))
-	for j, c := range r.res.cols {
+	for j, c := range r.res.columns() {
 		m[c] = r.res.value(&cells[j])
 	}
 	return m
@@ -331,7 +373,7 @@ func (r Row) MarshalJSONTo(e *Encoder) {
 	e.BeginObject()
 	if r.res != nil {
 		cells := r.cells()
-		for j, c := range r.res.cols {
+		for j, c := range r.res.columns() {
 			e.Key(c)
 			e.Any(r.res.value(&cells[j]))
 		}
@@ -346,13 +388,9 @@ var columnSets = map[string][]string{}
 
 const maxColumnSets = 256
 
-// columns reads a result's column block: the names, looked up by the
-// block's bytes and decoded only for a shape not seen yet.
-func columns(r *wire.Reader) []string {
-	span := r.Bytes()
-	if r.Err() != nil {
-		return nil
-	}
+// columns decodes a column block: the names, looked up by the block's
+// bytes and decoded only for a shape not seen yet (nil if malformed).
+func columns(span []byte) []string {
 	if cols, ok := columnSets[string(span)]; ok {
 		return cols
 	}
