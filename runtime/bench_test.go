@@ -23,7 +23,7 @@ var (
 	benchErr    error
 )
 
-func loadBenchEnv(b *testing.B) *Env {
+func loadBenchEnv(b testing.TB) *Env {
 	b.Helper()
 	benchOnce.Do(func() {
 		dir := filepath.Join("..", "bench", "testdata", "benchenv")

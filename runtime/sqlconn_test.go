@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // A connection an earlier episode used (pooled, sqlconn.go) and one opened
@@ -245,5 +247,26 @@ func TestSpilledConnectionIsNotKept(t *testing.T) {
 	big.Close()
 	if n := e.idleConns.Load(); n != 1 {
 		t.Fatalf("%d idle connections, want 1 (the small episode's)", n)
+	}
+}
+
+// A tool's statement is prepared once per connection, whatever arguments
+// are bound to it: plans do not look at bound values (QPSG), so new
+// arguments (a bound LIMIT here) do not expire it.
+func TestStatementsAreNotReprepared(t *testing.T) {
+	e := loadBenchEnv(t)
+	ep := newEpisode(t, e, "", 1)
+	for i := range 20 {
+		call(t, ep, "list_orders", fmt.Sprintf(`{"user_id":%d,"limit":%d}`, i%7+1, i%10+1))
+	}
+	n := 0
+	for sql, s := range ep.stmts {
+		if got := s.stmt.Status(sqlite3.STMTSTATUS_REPREPARE, false); got != 0 {
+			t.Errorf("%s: re-prepared %d times", sql, got)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no cached statement")
 	}
 }
