@@ -84,7 +84,29 @@ func TestGoReplay(t *testing.T) {
 	if b.Call.N != 607 || b.Reset.N != 135 || b.Call.N != b.CallRead.N+b.CallWrite.N || len(b.TotalNS) != 1 || b.Reward.N != 135 {
 		t.Errorf("sample counts: %+v", b)
 	}
+
+	// Isolated replays each call after its episode's earlier calls and
+	// checks its output: a tool per name of the first episodes' calls.
+	few := eps[:10]
+	per, err := Isolated(ctx, env, few, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ep := range few {
+		for _, c := range ep.Calls {
+			if per[c.Name] <= 0 {
+				t.Errorf("Isolated: no time for %s", c.Name)
+			}
+		}
+	}
+	broken := []RefEpisode{eps[0]}
+	broken[0].Outputs = append([]*string{ptr("not the output")}, eps[0].Outputs[1:]...)
+	if _, err := Isolated(ctx, env, broken, 1); err == nil {
+		t.Error("Isolated with a wrong reference output: no error")
+	}
 }
+
+func ptr(s string) *string { return &s }
 
 // TestAirlinePythonBaselineVerifies runs baseline_airline.py's verification
 // (outputs byte for byte, diffs, rewards) on the first airline episodes and

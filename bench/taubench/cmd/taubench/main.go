@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"sort"
 	"strings"
 	"time"
 
@@ -51,6 +52,7 @@ func run() error {
 	out := flag.String("out", "", "markdown report (default: stdout)")
 	jsonOut := flag.String("json", "", "raw figures as JSON (optional)")
 	render := flag.String("render", "", "only render the markdown from a JSON file written by -json")
+	isolated := flag.Int("isolated", 0, "only time each wasmenv call on its own, best of N runs (no Python), and print per tool the median of those bests")
 	flag.Parse()
 	if *render != "" {
 		return renderOnly(*render, *out, *section)
@@ -69,6 +71,9 @@ func run() error {
 	eps, err := taubench.LoadRefs(refs...)
 	if err != nil {
 		return err
+	}
+	if *isolated > 0 {
+		return printIsolated(ctx, *bundle, *envDir, eps, *isolated)
 	}
 	calls := 0
 	for _, ep := range eps {
@@ -129,6 +134,30 @@ func run() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// printIsolated prints taubench.Isolated's figures, one tool a line.
+func printIsolated(ctx context.Context, bundlePath, envDir string, eps []taubench.RefEpisode, n int) error {
+	env, _, err := taubench.LoadEnv(ctx, bundlePath, envDir)
+	if err != nil {
+		return err
+	}
+	defer env.Close()
+	per, err := taubench.Isolated(ctx, env, eps, n)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(per))
+	for name := range per {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	fmt.Printf("%s, %s: per tool, median over its reference calls of the best of %d runs (load average %s)\n",
+		env.Bundle.Manifest.Name, env.Bundle.Hash, n, loadavg())
+	for _, name := range names {
+		fmt.Printf("%-34s %8.1f µs\n", name, float64(per[name].Nanoseconds())/1e3)
+	}
+	return nil
 }
 
 // writeMarkdown writes the report to path, or stdout when path is empty;
