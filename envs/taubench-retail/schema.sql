@@ -62,7 +62,12 @@ CREATE TABLE variants (
   PRIMARY KEY (product, item)
 ) WITHOUT ROWID;
 
+-- An INSERT OR REPLACE deletes the row it replaces without firing the delete
+-- trigger (recursive triggers are off), so the insert trigger first drops
+-- what no product owns any more.
 CREATE TRIGGER products_derive_insert AFTER INSERT ON products BEGIN
+  DELETE FROM product_names WHERE product_rowid NOT IN (SELECT rowid FROM products);
+  DELETE FROM variants WHERE product = NEW.id OR product NOT IN (SELECT id FROM products);
   INSERT INTO product_names VALUES (NEW.rowid, NEW.data ->> '$.name', NEW.data -> '$.product_id');
   INSERT OR REPLACE INTO variants (product, item, data)
     SELECT NEW.id, key, CASE WHEN type = 'object' THEN value ELSE 'null' END

@@ -42,8 +42,10 @@ calls_a = [
 def apply_a(d):
     for k, v in NEW_PRODUCTS: d["products"][k] = json.loads(v)
     for k, v in NEW_USERS: d["users"][k] = json.loads(v)
+REPLACED = ("1656367028", '{"name": "Zebra Keyboard", "product_id": "1656367028", "variants": {"1151293680": {"item_id": "1151293680", "options": {"switch type": "linear"}, "available": true, "price": 100.0}}}')
 setup_b = """UPDATE products SET data = replace(data, '"name": "Water Bottle"', '"name": "Flask"') WHERE id = '8310926033';
 DELETE FROM products WHERE id = '4354588079';
+INSERT OR REPLACE INTO products (id, data) VALUES (""" + sql_quote(REPLACED[0]) + ", " + sql_quote(REPLACED[1]) + """);
 UPDATE users SET data = replace(data, '"zip": "80279"', '"zip": "11111"') WHERE id = 'noah_brown_6181';"""
 calls_b = [
  ("list_all_product_types", {}),
@@ -51,10 +53,17 @@ calls_b = [
  ("find_user_id_by_name_zip", {"first_name": "Noah", "last_name": "Brown", "zip": "11111"}),
  ("find_user_id_by_name_zip", {"first_name": "Noah", "last_name": "Brown", "zip": "80279"}),
  ("exchange_delivered_order_items", {"order_id": "#W5866402", "item_ids": ["6242772310"], "new_item_ids": ["1111111111"], "payment_method_id": "paypal_8049766"}),
+ ("get_product_details", {"product_id": "1656367028"}),
+ ("exchange_delivered_order_items", {"order_id": "#W2378156", "item_ids": ["1151293680"], "new_item_ids": ["7706410293"], "payment_method_id": "credit_card_9513926"}),
+ ("exchange_delivered_order_items", {"order_id": "#W2378156", "item_ids": ["1151293680"], "new_item_ids": ["1151293680"], "payment_method_id": "credit_card_9513926"}),
 ]
 def apply_b(d):
     d["products"]["8310926033"]["name"] = "Flask"
     del d["products"]["4354588079"]
+    # INSERT OR REPLACE gives the row a new rowid: the product moves last,
+    # as a Python dict's del and re-insert would
+    del d["products"][REPLACED[0]]
+    d["products"][REPLACED[0]] = json.loads(REPLACED[1])
     d["users"]["noah_brown_6181"]["address"]["zip"] = "11111"
 out = []
 for tid, setup, apply, calls in [("derived-insert", setup_a, apply_a, calls_a), ("derived-update", setup_b, apply_b, calls_b)]:
