@@ -152,3 +152,21 @@ func BenchmarkEpisodeWriteBudget(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEpisodeVaryingArgs calls list_orders with new arguments each
+// time (user and a bound LIMIT), as an agent does: the statement must not
+// be re-prepared per call (TestStatementsAreNotReprepared).
+func BenchmarkEpisodeVaryingArgs(b *testing.B) {
+	e := loadBenchEnv(b)
+	ep := newEpisode(b, e, "", 1)
+	args := make([][]byte, 70)
+	for i := range args {
+		args[i] = []byte(`{"user_id":` + strconv.Itoa(i*7%500+1) + `,"limit":` + strconv.Itoa(i%10+1) + `}`)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		benchCall(b, ep, "list_orders", args[i%len(args)])
+		i++
+	}
+}
