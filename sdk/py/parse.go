@@ -147,25 +147,18 @@ func isFloatRepr(t string) bool {
 }
 
 // closingQuote returns the index of the quote that closes a string whose
-// contents start at i, or -1. It jumps from quote to quote with
-// strings.IndexByte (assembly on wasm, where a byte loop in Go is slow) and
-// skips quotes escaped by an odd run of backslashes.
+// contents start at i, or -1 (a byte loop: the data's strings are short, and
+// a call to IndexByte costs more than scanning them in Go compiled to wasm).
 func closingQuote(s string, i int) int {
-	for {
-		j := strings.IndexByte(s[i:], '"')
-		if j < 0 {
-			return -1
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			return i
+		case '\\':
+			i++
 		}
-		j += i
-		n := 0
-		for k := j - 1; k >= i && s[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j
-		}
-		i = j + 1
 	}
+	return -1
 }
 
 // Parse parses a JSON document, keeping key order and number text.
@@ -186,6 +179,21 @@ type jparser struct {
 	s    string
 	i    int
 	slab []Value // values are carved from chunks: fewer allocations for the guest's GC
+	// objects' key and value slices, carved likewise (an object with more
+	// members than its share grows into a slice of its own)
+	keySlab []string
+	valSlab []*Value
+}
+
+// members returns empty key and value slices of capacity n for an object.
+func (p *jparser) members(n int) ([]string, []*Value) {
+	if len(p.keySlab) < n {
+		size := max(2*n, (len(p.s)-p.i)/12)
+		p.keySlab, p.valSlab = make([]string, size), make([]*Value, size)
+	}
+	keys, vals := p.keySlab[:0:n], p.valSlab[:0:n]
+	p.keySlab, p.valSlab = p.keySlab[n:], p.valSlab[n:]
+	return keys, vals
 }
 
 func (p *jparser) node(kind byte, str string) *Value {
@@ -228,7 +236,7 @@ func (p *jparser) value(depth int) (*Value, error) {
 	case c == '{':
 		p.i++
 		o := p.node('o', "")
-		o.keys, o.vals = make([]string, 0, 8), make([]*Value, 0, 8)
+		o.keys, o.vals = p.members(8)
 		p.ws()
 		if p.lit("}") {
 			return o, nil
@@ -328,10 +336,16 @@ func (p *jparser) string() (string, error) {
 		return "", errJSON()
 	}
 	// fast path: no escape before the closing quote, a substring of the input
-	if j := strings.IndexByte(p.s[p.i:], '"'); j >= 0 && strings.IndexByte(p.s[p.i:p.i+j], '\\') < 0 {
-		out := p.s[p.i : p.i+j]
-		p.i += j + 1
-		return out, nil
+	// (a byte loop: the data's strings are short, and a call to IndexByte
+	// costs more than scanning them in Go compiled to wasm)
+	for j := p.i; j < len(p.s); j++ {
+		if c := p.s[j]; c == '"' {
+			out := p.s[p.i:j]
+			p.i = j + 1
+			return out, nil
+		} else if c == '\\' {
+			break
+		}
 	}
 	var sb strings.Builder
 	for p.i < len(p.s) {
