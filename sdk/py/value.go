@@ -87,6 +87,9 @@ func (v *Value) Set(key string, val *Value) {
 			return
 		}
 	}
+	if v.keys == nil { // a dict being built: room for a record's members at once
+		v.keys, v.vals = make([]string, 0, 8), make([]*Value, 0, 8)
+	}
 	v.keys = append(v.keys, key)
 	v.vals = append(v.vals, val)
 }
