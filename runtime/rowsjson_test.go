@@ -90,3 +90,36 @@ func TestABI1QueryStillAnswered(t *testing.T) {
 		t.Fatalf("rows %d cols %v vals %v err %v rest %d", rows, cols, vals, r.Err(), r.Len())
 	}
 }
+
+// The accessors read the values the host sent (decoded lazily, text
+// aliasing the response): every type through every accessor. The expected
+// text is what the sdk before host-rendered rows (eager []any values)
+// printed for the same query, byte for byte.
+func TestRowAccessorsReadHostValues(t *testing.T) {
+	e := loadEnv(t, "edge")
+	ep := newEpisode(t, e, "", 1)
+	r := call(t, ep, "read_each", `{"sql":"SELECT 42 AS i, -7 AS neg, 2.75 AS f, 'héllo' AS s, '' AS empty, NULL AS n, x'00ff41' AS b, '12' AS num_text UNION ALL SELECT 0, 1, -0.5, 'x', 'y', NULL, x'', '0'"}`)
+	if r.IsError {
+		t.Fatal(r.Content)
+	}
+	want := `[[` +
+		`{"string":"42","int":42,"float":42,"bool":true,"is_null":false,"has":true,"value":42,"type":"int64"},` +
+		`{"string":"-7","int":-7,"float":-7,"bool":true,"is_null":false,"has":true,"value":-7,"type":"int64"},` +
+		`{"string":"2.75","int":2,"float":2.75,"bool":true,"is_null":false,"has":true,"value":2.75,"type":"float64"},` +
+		`{"string":"héllo","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"héllo","type":"string"},` +
+		`{"string":"","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"","type":"string"},` +
+		`{"string":"","int":0,"float":0,"bool":false,"is_null":true,"has":true,"value":null,"type":"nil"},` +
+		`{"string":"\u0000\ufffdA","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"\u0000\ufffdA","type":"bytes"},` +
+		`{"string":"12","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"12","type":"string"}],[` +
+		`{"string":"0","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":0,"type":"int64"},` +
+		`{"string":"1","int":1,"float":1,"bool":true,"is_null":false,"has":true,"value":1,"type":"int64"},` +
+		`{"string":"-0.5","int":0,"float":-0.5,"bool":false,"is_null":false,"has":true,"value":-0.5,"type":"float64"},` +
+		`{"string":"x","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"x","type":"string"},` +
+		`{"string":"y","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"y","type":"string"},` +
+		`{"string":"","int":0,"float":0,"bool":false,"is_null":true,"has":true,"value":null,"type":"nil"},` +
+		`{"string":"","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"","type":"bytes"},` +
+		`{"string":"0","int":0,"float":0,"bool":false,"is_null":false,"has":true,"value":"0","type":"string"}]]`
+	if r.Content != want {
+		t.Errorf("got  %s\nwant %s", r.Content, want)
+	}
+}

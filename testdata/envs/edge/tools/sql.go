@@ -49,3 +49,49 @@ func QueryBoth(args SQLArgs) (BothRenderings, error) {
 	}
 	return BothRenderings{Host: rows, Rows: rows.All(), Guest: e.Bytes()}, nil
 }
+
+// ColumnReading is what each accessor of a row answers for one column.
+type ColumnReading struct {
+	String string  `json:"string"`
+	Int    int64   `json:"int"`
+	Float  float64 `json:"float"`
+	Bool   bool    `json:"bool"`
+	IsNull bool    `json:"is_null"`
+	Has    bool    `json:"has"`
+	Value  any     `json:"value"`
+	Type   string  `json:"type"`
+}
+
+// ReadEach runs a read statement and reads every column of every row
+// through each accessor.
+func ReadEach(args SQLArgs) ([][]ColumnReading, error) {
+	rows, err := sdk.Query(args.SQL)
+	if err != nil {
+		return nil, err
+	}
+	out := [][]ColumnReading{}
+	for _, r := range rows.All() {
+		var cols []ColumnReading
+		for _, c := range r.Columns() {
+			v := r.Value(c)
+			typ := "nil"
+			switch x := v.(type) {
+			case int64:
+				typ = "int64"
+			case float64:
+				typ = "float64"
+			case string:
+				typ = "string"
+			case []byte:
+				typ, v = "bytes", string(x)
+			}
+			cols = append(cols, ColumnReading{String: r.String(c), Int: r.Int(c), Float: r.Float(c), Bool: r.Bool(c),
+				IsNull: r.IsNull(c), Has: r.Has(c), Value: v, Type: typ})
+		}
+		if len(r.Map()) != len(r.Columns()) {
+			cols = append(cols, ColumnReading{Type: "map lost a column"})
+		}
+		out = append(out, cols)
+	}
+	return out, nil
+}
