@@ -11,6 +11,7 @@ demo:
 # against a real `wasmenv serve`, then the PyTorch learner's tests (Debian's
 # /usr/bin/python3 with python3-torch).
 test:
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	go vet ./...
 	go vet -tags wasmtime ./runtime/
 	go test -count=1 -timeout 25m ./...
