@@ -59,6 +59,17 @@ type connPool struct {
 // MiB (its SQLite heap, page cache included, see spilled).
 const defaultConnPool = 4
 
+// Connect gives the episode its SQLite connection now (a pooled one, or a
+// new one: ~0.3 ms, a few hundred KiB) instead of at its first call. For a
+// caller that accounts memory when it creates episodes, such as a server
+// with a memory cap; others need not call it.
+func (ep *Episode) Connect() error {
+	if ep.closed {
+		return ErrClosed
+	}
+	return ep.connect()
+}
+
 // connect gives the episode its connection at its first use of SQL: an
 // idle one of its initial state, else a new one.
 func (ep *Episode) connect() error {

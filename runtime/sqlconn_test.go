@@ -270,3 +270,25 @@ func TestStatementsAreNotReprepared(t *testing.T) {
 		t.Fatal("no cached statement")
 	}
 }
+
+// Connect opens the connection before the first call; the episode then
+// behaves as one whose first call opened it.
+func TestConnectBeforeFirstCall(t *testing.T) {
+	e := loadEnv(t, "mini")
+	lazy, eager := newEpisode(t, e, "", 3), newEpisode(t, e, "", 3)
+	if err := eager.Connect(); err != nil || eager.sqlConn == nil {
+		t.Fatalf("Connect: %v, connection %p", err, eager.sqlConn)
+	}
+	for _, c := range [][2]string{{"roll", `{}`}, {"put", `{"key":"z","value":"1"}`}, {"roll", `{}`}} {
+		if a, b := call(t, lazy, c[0], c[1]).Content, call(t, eager, c[0], c[1]).Content; a != b {
+			t.Errorf("%s: lazy %s, connected first %s", c[0], a, b)
+		}
+	}
+	if hash(t, lazy) != hash(t, eager) {
+		t.Error("state hashes differ")
+	}
+	eager.Close()
+	if err := eager.Connect(); err != ErrClosed {
+		t.Errorf("Connect after Close: %v", err)
+	}
+}

@@ -298,6 +298,13 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 	eps := make([]*episode, 0, n)
 	for range n {
 		rep, err := env.NewEpisode(task, seed)
+		if err == nil && s.opts.MaxMemoryBytes > 0 {
+			// Under a memory cap an episode's memory is counted when it
+			// is created: its connection is opened now, not at its first call.
+			if err = rep.Connect(); err != nil {
+				rep.Close()
+			}
+		}
 		if err != nil {
 			for _, e := range eps {
 				e.close(context.Background())
