@@ -49,8 +49,9 @@ type Options struct {
 	// (default 256 MiB, at most 4095). Running out is an error, never a panic.
 	SQLMemoryMB int
 	// ConnPool is how many idle SQLite connections, rolled back to an
-	// initial state, are kept for the next episodes (default 4×GOMAXPROCS;
-	// negative: none, every episode opens its own).
+	// initial state, are kept for the next episodes however long unused
+	// (default 4×GOMAXPROCS); more are kept under load, each closed after a
+	// second unused. Negative: none, every episode opens its own.
 	ConnPool int
 }
 
@@ -84,8 +85,9 @@ type Env struct {
 	epSeq    atomic.Int64
 	closed   atomic.Bool
 
-	connPool  int          // idle connections kept, at most (Options.ConnPool)
+	connPool  int          // idle connections kept at least (Options.ConnPool; connpool.go)
 	idleConns atomic.Int64 // idle connections kept now, all initial states
+	trimming  atomic.Bool  // a trimConns is scheduled
 }
 
 type gtKey struct {

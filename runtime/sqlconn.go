@@ -2,7 +2,7 @@ package runtime
 
 import (
 	"fmt"
-	"sync"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/ncruces/go-sqlite3/vfs/mvcc"
@@ -38,26 +38,14 @@ type sqlConn struct {
 	begin    *sqlite3.Stmt
 	budget   writeBudget
 
-	authGuest bool     // the authorizer applies guest rules
-	writes    []string // tables written by the statement being prepared
-	changes   int64    // rows the last guest write changed, since reset (SQL changes())
-	totalBase int64    // the connection's total changes at reset (SQL total_changes())
-	resp      []byte   // SQL response buffer, kept between calls (see call.end)
-	spoiled   bool     // SQLite ran out of memory on it: closed, never pooled
+	authGuest bool      // the authorizer applies guest rules
+	writes    []string  // tables written by the statement being prepared
+	changes   int64     // rows the last guest write changed, since reset (SQL changes())
+	totalBase int64     // the connection's total changes at reset (SQL total_changes())
+	resp      []byte    // SQL response buffer, kept between calls (see call.end)
+	spoiled   bool      // SQLite ran out of memory on it: closed, never pooled
+	idleSince time.Time // when it went back to the pool
 }
-
-// connPool is an initial state's idle connections.
-type connPool struct {
-	mu     sync.Mutex
-	idle   []*sqlConn
-	closed bool // the Env closed: keep nothing more
-}
-
-// defaultConnPool is how many idle connections an Env keeps per CPU, all
-// initial states together, when Options.ConnPool is zero. Episodes that end
-// while others begin reuse them; an idle connection holds ~400 KiB to a few
-// MiB (its SQLite heap, page cache included, see spilled).
-const defaultConnPool = 4
 
 // Connect gives the episode its SQLite connection now (a pooled one, or a
 // new one: ~0.3 ms, a few hundred KiB) instead of at its first call. For a
@@ -113,53 +101,6 @@ func (ep *Episode) disconnect() error {
 func (c *sqlConn) spilled() bool {
 	n, _, err := c.conn.Status(sqlite3.DBSTATUS_CACHE_SPILL, true)
 	return err != nil || n > 0
-}
-
-// takeConn takes an idle connection of an initial state, or nil.
-func (e *Env) takeConn(s *initState) *sqlConn {
-	p := &s.conns
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	n := len(p.idle)
-	if n == 0 {
-		return nil
-	}
-	c := p.idle[n-1]
-	p.idle[n-1] = nil
-	p.idle = p.idle[:n-1]
-	e.idleConns.Add(-1)
-	return c
-}
-
-// putConn keeps a rolled-back connection for the next episode of its
-// initial state, unless the pool is full or the Env closed.
-func (e *Env) putConn(c *sqlConn) bool {
-	if c.resp != nil && cap(c.resp) > maxKeptResponse {
-		c.resp = nil
-	}
-	p := &c.init.conns
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if e.closed.Load() || p.closed || e.idleConns.Load() >= int64(e.connPool) {
-		return false
-	}
-	e.idleConns.Add(1)
-	p.idle = append(p.idle, c)
-	return true
-}
-
-// closeConns closes an initial state's idle connections; later ones are
-// not kept.
-func (e *Env) closeConns(s *initState) {
-	p := &s.conns
-	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
-	e.idleConns.Add(-int64(len(idle)))
-	p.mu.Unlock()
-	for _, c := range idle {
-		c.close()
-	}
 }
 
 // openSQLConn opens a connection on a new mvcc database over an initial

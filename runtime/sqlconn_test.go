@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -290,5 +291,39 @@ func TestConnectBeforeFirstCall(t *testing.T) {
 	eager.Close()
 	if err := eager.Connect(); err != ErrClosed {
 		t.Errorf("Connect after Close: %v", err)
+	}
+}
+
+// Under load the pool keeps every connection given back; once unused for
+// connIdleTTL, those over the floor are closed.
+func TestPoolFollowsLoadAndShrinks(t *testing.T) {
+	e, err := LoadBundle(context.Background(), testBundle(t, "mini", false), Options{ConnPool: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	eps := make([]*Episode, 10)
+	for i := range eps {
+		eps[i] = newEpisode(t, e, "", 1)
+		if err := eps[i].Connect(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ep := range eps {
+		ep.Close()
+	}
+	if n := e.idleConns.Load(); n != 10 {
+		t.Fatalf("%d idle connections after closing 10, want 10", n)
+	}
+	for i := 0; i < 50 && e.idleConns.Load() > 1; i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := e.idleConns.Load(); n != 1 {
+		t.Fatalf("%d idle connections %s after the load, want the floor of 1", n, 5*time.Second)
+	}
+	// The one kept is still good.
+	ep := newEpisode(t, e, "", 1)
+	if r := call(t, ep, "get", `{"key":"a"}`); r.IsError {
+		t.Fatal(r.Content)
 	}
 }
