@@ -110,6 +110,26 @@ func (e *Env) trimConns() {
 	}
 }
 
+// CloseIdleConns closes the SQLite connections kept for later episodes
+// (the pool's floor included), giving their memory back now: for a memory
+// measurement, or a server short of memory.
+func (e *Env) CloseIdleConns() {
+	var drop []*sqlConn
+	e.mu.Lock()
+	for _, s := range e.inits {
+		p := &s.conns
+		p.mu.Lock()
+		drop = append(drop, p.idle...)
+		e.idleConns.Add(-int64(len(p.idle)))
+		p.idle = nil
+		p.mu.Unlock()
+	}
+	e.mu.Unlock()
+	for _, c := range drop {
+		c.close()
+	}
+}
+
 // closeConns closes an initial state's idle connections; later ones are
 // not kept.
 func (e *Env) closeConns(s *initState) {

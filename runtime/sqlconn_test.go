@@ -326,4 +326,9 @@ func TestPoolFollowsLoadAndShrinks(t *testing.T) {
 	if r := call(t, ep, "get", `{"key":"a"}`); r.IsError {
 		t.Fatal(r.Content)
 	}
+	ep.Close()
+	e.CloseIdleConns()
+	if n := e.idleConns.Load(); n != 0 {
+		t.Fatalf("%d idle connections after CloseIdleConns", n)
+	}
 }

@@ -276,6 +276,9 @@ func measureScale(sys system, w *workload, cfg *Config, f *Figures) error {
 		n = min(n, cfg.Episodes)
 		var before int64
 		if last {
+			if c, ok := sys.(interface{ closeIdle() }); ok {
+				c.closeIdle() // the earlier rounds' pooled connections
+			}
 			before = rss()
 		}
 		eps := make([]episode, 0, n)

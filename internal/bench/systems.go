@@ -48,6 +48,10 @@ func newWasmenv(ctx context.Context, label string, b *envpkg.Bundle, opts runtim
 func (s *wasmenvSystem) name() string { return s.label }
 func (s *wasmenvSystem) close()       { s.env.Close() }
 
+// closeIdle frees the connections the runtime keeps for later episodes, so
+// that a memory measurement starts from none (see measureScale).
+func (s *wasmenvSystem) closeIdle() { s.env.CloseIdleConns() }
+
 func (s *wasmenvSystem) newEpisode() (episode, error) {
 	ep, err := s.env.NewEpisode("", 1)
 	if err != nil {
