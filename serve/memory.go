@@ -8,13 +8,21 @@ import (
 )
 
 // memoryCheck refuses a new episode while the process's resident memory is
-// over Options.MaxMemoryBytes.
+// over Options.MaxMemoryBytes, after freeing the runtime's idle connections.
 func (s *Server) memoryCheck() error {
 	if s.opts.MaxMemoryBytes <= 0 {
 		return nil
 	}
 	rss := residentBytes()
 	if rss <= s.opts.MaxMemoryBytes {
+		return nil
+	}
+	// The runtime keeps closed episodes' SQLite connections for a while to
+	// reuse them: give that memory back before refusing anyone.
+	for _, e := range s.envs {
+		e.CloseIdleConns()
+	}
+	if rss = residentBytes(); rss <= s.opts.MaxMemoryBytes {
 		return nil
 	}
 	e := errf(http.StatusTooManyRequests, "memory", "the server uses %d MiB, over its memory cap of %d MiB; retry later or delete episodes",
