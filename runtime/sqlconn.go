@@ -18,10 +18,12 @@ import (
 // connection, and gives it back at Close to its initial state's pool, rolled
 // back to that state, so the next episode skips what opening costs: a new
 // SQLite module, reading two schemas, preparing statements
-// (BenchmarkEpisodeOpenClose). Whatever a connection carries from one
-// episode to the next is reset on taking it (takeConn); the pool tests
-// (sqlconn_test.go) replay episodes on fresh, reused and lazily opened
-// connections and require byte-identical results.
+// (BenchmarkEpisodeOpenClose; the pool itself is connpool.go). Whatever a
+// connection carries from one episode to the next is undone when it is
+// given back (disconnect: a rollback) and when it is taken (connect: the
+// counters; the callbacks act for c.ep); the tests in sqlconn_test.go
+// replay episodes on fresh, reused and lazily opened connections and
+// require byte-identical results.
 type sqlConn struct {
 	init *initState
 	name string // the mvcc database
