@@ -21,10 +21,13 @@ func (inst *instance) hostSQL(ptr, n uint32) (size int32) {
 	defer c.ep.catchGuestOOM(&c.resp, &size)
 	c.resp = c.ep.execGuestSQL(c, c.resp[:0], req)
 	if len(c.resp) > maxResponse {
-		c.resp = errorResponse(c.resp[:0], "query result too large (over 32 MiB): select fewer rows or columns")
+		c.resp = errorResponse(c.resp[:0], errTooLarge)
 	}
 	return int32(len(c.resp))
 }
+
+// errTooLarge is the guest's error for a response over maxResponse.
+const errTooLarge = "query result too large (over 32 MiB): select fewer rows or columns"
 
 func (inst *instance) hostTake(ptr uint32) {
 	if c := inst.cur; c != nil {

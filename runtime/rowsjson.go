@@ -73,7 +73,7 @@ func appendRowsJSON(out []byte, gs *guestStmt) []byte {
 		}
 		out = append(out, '}')
 		if len(out)+len(offs)+len(vals) > maxResponse {
-			return out // the caller replaces it with an error
+			return errorResponse(out[:0], errTooLarge)
 		}
 	}
 	out = append(out, ']')

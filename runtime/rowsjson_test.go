@@ -123,3 +123,20 @@ func TestRowAccessorsReadHostValues(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", r.Content, want)
 	}
 }
+
+// A result over the response limit is an error, never a shorter result:
+// the host stops rendering rows as soon as the limit is passed.
+func TestLargeResultIsAnError(t *testing.T) {
+	e := loadEnv(t, "edge")
+	ep := newEpisode(t, e, "", 1)
+	sql := `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 200000)
+		SELECT x, printf('%.100c', 'a') AS t FROM c`
+	r := call(t, ep, "query", mustJSON(t, map[string]string{"sql": sql}))
+	if !r.IsError || !strings.Contains(r.Content, "too large") {
+		t.Fatalf("want a 'too large' error; got is_error=%v %.200s", r.IsError, r.Content)
+	}
+	// The episode goes on.
+	if r := call(t, ep, "query", `{"sql":"SELECT 1 AS one"}`); r.Content != `[{"one":1}]` {
+		t.Fatalf("after the error: %+v", r)
+	}
+}
