@@ -54,8 +54,7 @@ type Episode struct {
 type guestStmt struct {
 	stmt   *sqlite3.Stmt
 	writes []string
-	shape  *rowShape  // its columns for OpQueryJSON, made on first use (rowsjson.go)
-	ints   []boundInt // per parameter: the integer it holds, if any (guestsql.go)
+	shape  *rowShape // its columns for OpQueryJSON, made on first use (rowsjson.go)
 }
 
 // maxStmtCache bounds the guest statement cache per episode.

@@ -147,22 +147,6 @@ func isRefused(err error) bool {
 	return errors.As(err, &r) || errors.Is(err, sqlite3.AUTH)
 }
 
-// boundInt is the integer a statement parameter holds from an earlier call.
-type boundInt struct {
-	v   int64
-	set bool
-}
-
-// maxKeptBindings is how many bytes of text and blob parameters a cached
-// statement may keep bound until its next call.
-const maxKeptBindings = 4 << 10
-
-// unbind clears a statement's parameters and what is known of them.
-func (gs *guestStmt) unbind() {
-	gs.stmt.ClearBindings()
-	clear(gs.ints)
-}
-
 // execGuestSQL decodes a wire request, runs it and appends the wire response.
 func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	r := wire.NewReader(req)
@@ -185,55 +169,29 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	}
 	stmt := gs.stmt
 	defer stmt.Reset()
+	defer stmt.ClearBindings() // with QPSG (sqlconn.go) clearing expires nothing
 	if int(nparams) != stmt.BindCount() {
 		return errorResponse(out, sqlErrorf("statement has %d parameters, %d given", stmt.BindCount(), nparams))
 	}
-	if len(gs.ints) != int(nparams) {
-		gs.ints = make([]boundInt, nparams)
-	}
-	large := 0
 	for i := 1; i <= int(nparams); i++ {
 		var err error
-		b := &gs.ints[i-1]
 		switch r.Byte() {
 		case wire.TagNull:
 			err = stmt.BindNull(i)
-			b.set = false
 		case wire.TagInt:
-			// Binding a LIMIT parameter again expires the statement (SQLite
-			// plans with its value), so an unchanged integer is left bound:
-			// a list tool's `LIMIT ?` would otherwise be prepared anew on
-			// every call.
-			v := r.Varint()
-			if b.set && b.v == v {
-				continue
-			}
-			err = stmt.BindInt64(i, v)
-			*b = boundInt{v: v, set: err == nil}
+			err = stmt.BindInt64(i, r.Varint())
 		case wire.TagFloat:
 			err = stmt.BindFloat(i, r.Float())
-			b.set = false
 		case wire.TagText:
-			t := r.Bytes()
-			large += len(t)
-			err = stmt.BindRawText(i, t)
-			b.set = false
+			err = stmt.BindRawText(i, r.Bytes())
 		case wire.TagBlob:
-			t := r.Bytes()
-			large += len(t)
-			err = stmt.BindBlob(i, t)
-			b.set = false
+			err = stmt.BindBlob(i, r.Bytes())
 		default:
-			gs.unbind()
 			return errorResponse(out, "malformed SQL parameter")
 		}
 		if err != nil {
-			gs.unbind()
 			return errorResponse(out, err.Error())
 		}
-	}
-	if large > maxKeptBindings {
-		defer gs.unbind() // do not keep large texts in SQLite's heap between calls
 	}
 	if r.Err() != nil {
 		return errorResponse(out, "malformed SQL request")

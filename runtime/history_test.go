@@ -151,8 +151,8 @@ func testCallsDoNotDependOnHistory(t *testing.T, engine string) {
 	}
 }
 
-// A statement with a bound LIMIT is not prepared again when the limit is
-// unchanged (SQLite expires it whenever that parameter is bound or
+// A statement with a bound LIMIT is not prepared again call after call
+// (without QPSG, SQLite expires it whenever that parameter is bound or
 // cleared), and its results follow every change of its parameters.
 func TestBoundLimitIsNotPreparedAgain(t *testing.T) {
 	e := loadEnv(t, "history")
