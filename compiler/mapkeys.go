@@ -17,13 +17,20 @@ import (
 // type names, type parameters by their constraint, and a short list of
 // standard types; any other qualified type is refused, to be safe.
 func checkMapKeys(files []*ast.File, at func(token.Pos, string, ...any)) {
-	k := keyChecker{types: map[string][]ast.Expr{}, params: map[string][]ast.Expr{}}
+	k := keyChecker{types: map[string][]ast.Expr{}, params: map[string][]ast.Expr{}, typeParams: map[string][]ast.Expr{}}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.TypeSpec:
 				k.types[x.Name.Name] = append(k.types[x.Name.Name], x.Type)
 				k.addParams(x.TypeParams)
+				if x.TypeParams != nil {
+					for _, f := range x.TypeParams.List {
+						for range f.Names {
+							k.typeParams[x.Name.Name] = append(k.typeParams[x.Name.Name], f.Type)
+						}
+					}
+				}
 			case *ast.FuncType:
 				k.addParams(x.TypeParams)
 			}
@@ -31,7 +38,24 @@ func checkMapKeys(files []*ast.File, at func(token.Pos, string, ...any)) {
 		})
 	}
 	for _, f := range files {
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok {
+				k.addReceiverParams(fn.Recv)
+			}
+		}
+	}
+	for _, f := range files {
+		imports := importNames(f)
 		ast.Inspect(f, func(n ast.Node) bool {
+			// maps.Collect makes a map whose key type is inferred, with no
+			// map type in the source for the rule to check.
+			if c, ok := n.(*ast.CallExpr); ok {
+				if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
+					if id, ok := sel.X.(*ast.Ident); ok && imports[id.Name] == "maps" && sel.Sel.Name == "Collect" {
+						at(c.Pos(), "maps.Collect is not allowed in tool code: its key type is inferred, so wasmenv cannot check that it holds no address; make the map with its type and fill it with maps.Insert")
+					}
+				}
+			}
 			if m, ok := n.(*ast.MapType); ok {
 				if why := k.holdsAddress(m.Key, map[string]bool{}); why != "" {
 					at(m.Key.Pos(), "map key type %s %s: Go hashes it by address, so the map's order would depend on what ran before on the instance; key the map by a value (an id, a string)", typeString(m.Key), why)
@@ -45,6 +69,46 @@ func checkMapKeys(files []*ast.File, at func(token.Pos, string, ...any)) {
 type keyChecker struct {
 	types  map[string][]ast.Expr // the package's type names (any scope)
 	params map[string][]ast.Expr // type parameters: their constraints
+	// typeParams are each generic type's parameter constraints in order,
+	// for its methods' receivers (func (b box[P]) ...).
+	typeParams map[string][]ast.Expr
+}
+
+// addReceiverParams records a method's receiver type parameters
+// (func (b box[P]) ...), which may be renamed from the type's: each gets
+// the constraint of the type's parameter at its position. Recorded after
+// the types are collected (checkMapKeys' second pass).
+func (k *keyChecker) addReceiverParams(recv *ast.FieldList) {
+	if recv == nil {
+		return
+	}
+	for _, f := range recv.List {
+		t := f.Type
+		if st, ok := t.(*ast.StarExpr); ok {
+			t = st.X
+		}
+		var base ast.Expr
+		var idx []ast.Expr
+		switch x := t.(type) {
+		case *ast.IndexExpr:
+			base, idx = x.X, []ast.Expr{x.Index}
+		case *ast.IndexListExpr:
+			base, idx = x.X, x.Indices
+		}
+		var constraints []ast.Expr
+		if id, ok := base.(*ast.Ident); ok {
+			constraints = k.typeParams[id.Name]
+		}
+		for i, e := range idx {
+			if id, ok := e.(*ast.Ident); ok {
+				var c ast.Expr = ast.NewIdent("any") // unknown: refused
+				if i < len(constraints) {
+					c = constraints[i]
+				}
+				k.params[id.Name] = append(k.params[id.Name], c)
+			}
+		}
+	}
 }
 
 func (k *keyChecker) addParams(fl *ast.FieldList) {
@@ -97,26 +161,30 @@ func (k *keyChecker) holdsAddress(e ast.Expr, seen map[string]bool) string {
 		}
 		return "may hold a pointer (time.Time holds a *time.Location)"
 	case *ast.Ident:
-		switch {
-		case basicTypes[x.Name]:
-			return ""
-		case x.Name == "any" || x.Name == "error" || x.Name == "comparable":
-			return "is an interface (it can hold a pointer)"
-		case seen[x.Name]:
+		if seen[x.Name] {
 			return ""
 		}
 		seen[x.Name] = true
-		for _, c := range k.params[x.Name] {
+		// The package's own names first: they may shadow a basic type's
+		// (type int *byte).
+		params, types := k.params[x.Name], k.types[x.Name]
+		for _, c := range params {
 			if !k.ordered(c) {
 				return "is a type parameter that may be a pointer (constrain it with cmp.Ordered)"
 			}
 		}
-		for _, t := range k.types[x.Name] {
+		for _, t := range types {
 			if why := k.holdsAddress(t, seen); why != "" {
 				return "(" + x.Name + ") " + why
 			}
 		}
-		return ""
+		switch {
+		case len(params) > 0 || len(types) > 0 || basicTypes[x.Name]:
+			return ""
+		case x.Name == "any" || x.Name == "error" || x.Name == "comparable":
+			return "is an interface (it can hold a pointer)"
+		}
+		return "is a type wasmenv cannot see (it may hold a pointer)"
 	}
 	return "is not a type wasmenv can check"
 }

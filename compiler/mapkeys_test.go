@@ -72,3 +72,40 @@ var _ = map[float64]map[*int]bool{}
 		t.Fatalf("want one violation at line 15, got %v", got)
 	}
 }
+
+// Ways around the rule found in review: a method's renamed receiver type
+// parameter, a key type inferred by maps.Collect, a basic type's name
+// shadowed by a pointer type.
+func TestMapKeyRuleHasNoSyntaxBypass(t *testing.T) {
+	for name, src := range map[string]string{
+		"receiver type parameter renamed": "package tools\ntype box[K comparable] struct{ k K }\nfunc (b box[P]) order(ks []P) int {\n\tm := map[P]int{}\n\treturn len(m)\n}\n",
+		"maps.Collect infers the key":     "package tools\nimport \"maps\"\nfunc order(ps []*int) int {\n\tm := maps.Collect(func(yield func(*int, int) bool) {})\n\treturn len(m)\n}\n",
+		"shadowed basic name":             "package tools\ntype int *byte\nvar _ = map[int]bool{}\n",
+	} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "tools/x.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
+			got = append(got, fset.Position(p).String())
+		})
+		if len(got) == 0 {
+			t.Errorf("%s: no violation reported", name)
+		}
+	}
+}
+
+// A method of a generic type keeps its type's constraint under a new name.
+func TestMapKeyReceiverKeepsOrderedConstraint(t *testing.T) {
+	src := "package tools\nimport \"cmp\"\ntype box[K cmp.Ordered] struct{ k K }\nfunc (b *box[P]) n() int { return len(map[P]int{}) }\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "tools/x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
+		t.Errorf("%s: refused an ordered receiver parameter", fset.Position(p))
+	})
+}
