@@ -112,6 +112,7 @@ func build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, []byt
 		return nil, nil, err
 	}
 	src.manifest.Toolchain = goVersion
+	src.manifest.GuestPatches = GuestPatchLevel
 	b := &envpkg.Bundle{Manifest: src.manifest, Module: module, DB: db, Tasks: src.tasks}
 	data, err := envpkg.Encode(b) // validates and fills the hash
 	if err != nil {

@@ -30,6 +30,10 @@ type guestPatch struct {
 	old, new string // old must occur exactly once; "" old: new is a whole new file
 }
 
+// GuestPatchLevel is recorded in the manifest (envpkg.Manifest.GuestPatches);
+// it changes whenever guestPatches change what a module can observe.
+const GuestPatchLevel = 1
+
 // hiddenAddress is what fmt prints for any non-nil address in the guest.
 const hiddenAddress = 0xadd7e55
 

@@ -32,6 +32,11 @@ type Manifest struct {
 	Limits      Limits       `json:"limits"`
 	DBBytes     int64        `json:"db_bytes"`
 	Toolchain   string       `json:"toolchain"`
+	// GuestPatches is the level of the compiler's patches to the guest's Go
+	// runtime and fmt (compiler/guestpatch.go) the module was built with;
+	// 0: none, so map order and printed addresses can follow what ran
+	// before on an instance (bundles built before they existed).
+	GuestPatches int `json:"guest_patches,omitempty"`
 }
 
 // Tool is one tool in MCP form. Its index in Manifest.Tools is its dispatch

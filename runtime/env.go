@@ -238,6 +238,13 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 // Name is the environment's name.
 func (e *Env) Name() string { return e.Bundle.Manifest.Name }
 
+// HistoryIsolated reports whether the bundle's module was built with the
+// guest patches that keep map order and printed addresses from following
+// what ran before on an instance (docs/ARCHITECTURE.md, "Isolation between
+// episodes"). Bundles built before them run, without that guarantee:
+// rebuild them.
+func (e *Env) HistoryIsolated() bool { return e.Bundle.Manifest.GuestPatches > 0 }
+
 // Tools lists the tools in MCP form.
 func (e *Env) Tools() []envpkg.Tool { return e.Bundle.Manifest.Tools }
 

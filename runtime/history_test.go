@@ -184,3 +184,23 @@ func TestBoundLimitIsNotPreparedAgain(t *testing.T) {
 		t.Errorf("prepared again %d times in 5 calls with the same limit", n)
 	}
 }
+
+// A bundle says whether its module has the guest patches; one built before
+// them (no guest_patches in its manifest) loads, and says it has not.
+func TestBundleSaysItIsHistoryIsolated(t *testing.T) {
+	b := testBundle(t, "history", false)
+	e := loadEnv(t, "history")
+	if !e.HistoryIsolated() || b.Manifest.GuestPatches == 0 {
+		t.Fatalf("a bundle built now: HistoryIsolated %v, guest_patches %d", e.HistoryIsolated(), b.Manifest.GuestPatches)
+	}
+	old := *b
+	old.Manifest.GuestPatches = 0
+	oe, err := LoadBundle(context.Background(), &old, Options{PoolSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oe.Close()
+	if oe.HistoryIsolated() {
+		t.Fatal("a bundle without guest patches claims isolation")
+	}
+}

@@ -63,6 +63,9 @@ func serveCmd() *cobra.Command {
 				if err != nil {
 					return withPath(path, err)
 				}
+				if !e.HistoryIsolated() {
+					log.Warn("bundle built before the guest patches: map order and printed addresses may follow what ran before on an instance; rebuild it", "bundle", path)
+				}
 				envs = append(envs, e)
 			}
 			srv, err := serve.New(envs, opts)
