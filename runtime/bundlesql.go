@@ -87,7 +87,7 @@ func (e *Env) initFor(task *envpkg.Task) (*initState, error) {
 	if err == nil {
 		err = catchOOM(func() error {
 			return e.underDeadline(context.Background(), conn, func() error {
-				if err := restrict(conn); err != nil {
+				if err := restrict(conn, e.epoch); err != nil {
 					return err
 				}
 				return execRestricted(conn, task.Setup)

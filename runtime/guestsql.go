@@ -33,9 +33,12 @@ func guestAllowed(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema 
 }
 
 // restrict applies the guest rules to a whole connection (task setup) and
-// makes random() deterministic on it.
-func restrict(conn *sqlite3.Conn) error {
+// makes its date functions' 'now' the epoch (unix ns).
+func restrict(conn *sqlite3.Conn, epoch int64) error {
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
+	if err := sqlClock(conn, func() int64 { return epoch }); err != nil {
+		return err
+	}
 	return conn.SetAuthorizer(sqlrules.Authorizer)
 }
 

@@ -145,6 +145,16 @@ func (c *sqlConn) open(e *Env) error {
 	if err := seededRandom(conn, func() uint64 { return c.ep.rng.Uint64() }); err != nil {
 		return err
 	}
+	// 'now' is the episode clock (during a call, what sdk.Now returns), or
+	// the epoch while no episode holds the connection.
+	if err := sqlClock(conn, func() int64 {
+		if c.ep == nil {
+			return e.epoch
+		}
+		return c.ep.clockNanos()
+	}); err != nil {
+		return err
+	}
 	if err := c.episodeCounters(); err != nil {
 		return err
 	}
