@@ -9,8 +9,9 @@ import (
 
 // Allowed is the authorizer rule for bundle SQL: reads, and row writes on
 // main; no ATTACH, PRAGMA, transactions or DDL (CREATE INDEX included); no
-// functions that read the host's clock (the episode clock is sdk.Now) or
-// load code.
+// CURRENT_TIME/DATE/TIMESTAMP (they read the host's clock; the episode clock
+// is sdk.Now) and no loading code. The date functions stay allowed: the
+// runtime gives them the episode clock for 'now' (runtime/sqlclock.go).
 func Allowed(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema string) bool {
 	switch action {
 	case sqlite3.AUTH_SELECT, sqlite3.AUTH_READ, sqlite3.AUTH_RECURSIVE:
