@@ -241,3 +241,48 @@ func TestSQLNowInSchemaObjects(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSQLDateFunction: what replacing the date functions costs a
+// query, per date computed: SQLite's own against the replacement (which
+// evaluates SQLite's own on a side connection).
+func BenchmarkSQLDateFunction(b *testing.B) {
+	for _, c := range []struct{ name, sql string }{
+		{"now", `SELECT date('now')`},
+		{"1000rows", `SELECT count(date(d, '+1 day')) FROM t`},
+	} {
+		for _, clocked := range []bool{false, true} {
+			name := c.name + "/builtin"
+			if clocked {
+				name = c.name + "/episode-clock"
+			}
+			b.Run(name, func(b *testing.B) {
+				conn, err := sqlite3.Open(":memory:")
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer conn.Close()
+				if clocked {
+					if err := sqlClock(conn, func() int64 { return 0 }); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := conn.Exec(`CREATE TABLE t (d TEXT);
+					WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 999)
+					INSERT INTO t SELECT '2024-01-01 10:00:00' FROM n`); err != nil {
+					b.Fatal(err)
+				}
+				stmt, _, err := conn.Prepare(c.sql)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer stmt.Close()
+				for b.Loop() {
+					if !stmt.Step() {
+						b.Fatal(stmt.Err())
+					}
+					stmt.Reset()
+				}
+			})
+		}
+	}
+}
