@@ -78,3 +78,26 @@ func TestBundleSQLHasADeadline(t *testing.T) {
 		t.Fatalf("after the interrupted hash: %s", r.Content)
 	}
 }
+
+// TestTaskSetupRandomIsSeeded: a task setup's random() and randomblob() are
+// the same in every process that loads the bundle (the setup runs once per
+// Env, so two Envs stand for two processes).
+func TestTaskSetupRandomIsSeeded(t *testing.T) {
+	var got []string
+	for range 2 {
+		e := loadEnv(t, "edge")
+		s, err := e.initFor(&envpkg.Task{ID: "rand", Setup: `INSERT INTO nc VALUES ('r', random() || hex(randomblob(8)));`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn, err := e.openConn(s.name, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, evalOne(conn, `(SELECT v FROM nc WHERE k = 'r')`))
+		conn.Close()
+	}
+	if got[0] != got[1] {
+		t.Fatalf("setup's random() differs between loads: %s, %s", got[0], got[1])
+	}
+}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -32,10 +33,15 @@ func guestAllowed(action sqlite3.AuthorizerActionCode, name3rd, name4th, schema 
 	return sqlrules.Allowed(action, name3rd, name4th, schema)
 }
 
-// restrict applies the guest rules to a whole connection (task setup) and
-// makes its date functions' 'now' the epoch (unix ns).
+// restrict applies the guest rules to a whole connection (task setup),
+// makes random() deterministic on it (a fixed seed: the setup runs once per
+// Env, and every process must build the same initial state) and its date
+// functions' 'now' the epoch (unix ns).
 func restrict(conn *sqlite3.Conn, epoch int64) error {
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0)
+	if err := seededRandom(conn, rand.NewPCG(0, 0x9e3779b97f4a7c15).Uint64); err != nil {
+		return err
+	}
 	if err := sqlClock(conn, func() int64 { return epoch }); err != nil {
 		return err
 	}
