@@ -54,7 +54,13 @@ func sqlClock(conn *sqlite3.Conn, clock func() int64) error {
 	for _, f := range clockFuncs {
 		// DETERMINISTIC as the built-ins are (SQLite treats them as
 		// constant within a statement), so index expressions and generated
-		// columns over date(col) keep working.
+		// columns over date(col) keep working. The one difference it makes:
+		// SQLite refuses 'now' in an index expression, a CHECK or a
+		// generated column at run time ("non-deterministic use of date()"),
+		// and the public API does not say where a function is called from,
+		// so there the replacement answers the episode time instead. Only
+		// schema.sql can declare those (bundle SQL has no DDL), and the
+		// answer is still a function of the episode.
 		flags := sqlite3.DETERMINISTIC | sqlite3.INNOCUOUS
 		if err := conn.CreateFunction(f.name, f.nArg, flags, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
 			f.call(ctx, arg, clock)
