@@ -169,7 +169,11 @@ var sideConns struct {
 }
 
 // maxIdleSideConns bounds the side connections kept; more are closed.
-const maxIdleSideConns = 4
+// maxSideStmts bounds the statements one keeps prepared.
+const (
+	maxIdleSideConns = 4
+	maxSideStmts     = 64
+)
 
 func takeSideConn() (*sideConn, error) {
 	sideConns.Lock()
@@ -211,6 +215,12 @@ func (s *sideConn) stmt(name string, n int) (*sqlite3.Stmt, error) {
 	k := sideKey{name, n}
 	if st, ok := s.stmts[k]; ok {
 		return st, nil
+	}
+	if len(s.stmts) >= maxSideStmts { // a bundle calling every arity up to SQLite's limit
+		for k, st := range s.stmts {
+			st.Close()
+			delete(s.stmts, k)
+		}
 	}
 	sql := make([]byte, 0, 16+len(name)+3*n)
 	sql = append(sql, "SELECT "...)

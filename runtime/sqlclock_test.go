@@ -174,6 +174,13 @@ func TestSQLDateFunctionsMatchBuiltins(t *testing.T) {
 			t.Errorf("%s = %s, SQLite's own: %s", x, got, want)
 		}
 	}
+	// More arities than a side connection keeps prepared.
+	for n := 1; n <= 2*maxSideStmts; n++ {
+		x := "datetime('2024-02-29'" + strings.Repeat(", '+1 day'", n-1) + ")"
+		if got, want := evalOne(clocked, x), evalOne(builtin, x); got != want {
+			t.Fatalf("%s = %s, SQLite's own: %s", x, got, want)
+		}
+	}
 	if t.Failed() {
 		return
 	}
