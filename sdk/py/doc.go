@@ -13,6 +13,8 @@
 //     str.lower().
 //   - Calculate: τ-bench's calculate tool, eval of an arithmetic expression
 //     with Python 3.11's results and error texts.
+//   - RecordText, LoadRecord, SaveRecord: a collection's records kept as
+//     json.dumps text in a table (id, data), the ports' one storage layout.
 //
 // It is guest code: tool packages import it like sdk, the compiler embeds
 // and stages it with sdk, and the rules of tool code hold for it (no

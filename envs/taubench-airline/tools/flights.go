@@ -81,7 +81,7 @@ func priceFlight(entry *py.Value, n int64, cabin string) (py.Num, error) {
 
 // Update the flight information of a reservation.
 func UpdateReservationFlights(args UpdateReservationFlightsArgs) (string, error) {
-	res, err := load("reservations", args.ReservationID)
+	res, err := py.LoadRecord("reservations", args.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -139,7 +139,7 @@ func UpdateReservationFlights(args UpdateReservationFlightsArgs) (string, error)
 	if pm.Get("source").IsStr("gift_card") {
 		amount, _ := numAt(pm, "amount")
 		pm.Set("amount", py.Number(amount.Sub(total)))
-		if _, err := save("users", uid, user); err != nil {
+		if _, err := py.SaveRecord("users", uid, user); err != nil {
 			return "", err
 		}
 	}
@@ -147,7 +147,7 @@ func UpdateReservationFlights(args UpdateReservationFlightsArgs) (string, error)
 	if !total.IsZero() {
 		res.Get("payment_history").Append(paymentEntry(args.PaymentID, total))
 	}
-	return save("reservations", args.ReservationID, res)
+	return py.SaveRecord("reservations", args.ReservationID, res)
 }
 
 type UpdateReservationFlightsArgs struct {

@@ -18,7 +18,7 @@ type CalculateArgs struct {
 
 // Get the details of a reservation.
 func GetReservationDetails(args GetReservationDetailsArgs) (string, error) {
-	text, err := loadText("reservations", args.ReservationID)
+	text, err := py.RecordText("reservations", args.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -35,7 +35,7 @@ type GetReservationDetailsArgs struct {
 
 // Get the details of an user, including their reservations.
 func GetUserDetails(args GetUserDetailsArgs) (string, error) {
-	text, err := loadText("users", args.UserID)
+	text, err := py.RecordText("users", args.UserID)
 	if err != nil {
 		return "", err
 	}

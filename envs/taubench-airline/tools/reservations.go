@@ -39,7 +39,7 @@ func passengerList(ps []PassengerArg) *py.Value {
 
 // Book a reservation.
 func BookReservation(args BookReservationArgs) (string, error) {
-	user, err := load("users", args.UserID)
+	user, err := py.LoadRecord("users", args.UserID)
 	if err != nil {
 		return "", err
 	}
@@ -50,7 +50,7 @@ func BookReservation(args BookReservationArgs) (string, error) {
 	// booking overwrites HATHAV
 	resID := "HATHAT"
 	for _, next := range []string{"HATHAU", "HATHAV"} {
-		if row, err := loadText("reservations", resID); err != nil {
+		if row, err := py.RecordText("reservations", resID); err != nil {
 			return "", err
 		} else if row == "" {
 			break
@@ -107,7 +107,7 @@ func BookReservation(args BookReservationArgs) (string, error) {
 	for _, p := range args.PaymentMethods {
 		pm := methods.Get(p.PaymentID)
 		if pm == nil {
-			if _, err := save("users", args.UserID, user); err != nil {
+			if _, err := py.SaveRecord("users", args.UserID, user); err != nil {
 				return "", err
 			}
 			return "Error: " + py.StrRepr(p.PaymentID), nil
@@ -142,10 +142,10 @@ func BookReservation(args BookReservationArgs) (string, error) {
 
 	var text string
 	if resID == "HATHAV" {
-		if old, err := loadText("reservations", resID); err != nil {
+		if old, err := py.RecordText("reservations", resID); err != nil {
 			return "", err
 		} else if old != "" { // overwritten in place
-			text, err = save("reservations", resID, res)
+			text, err = py.SaveRecord("reservations", resID, res)
 			if err != nil {
 				return "", err
 			}
@@ -161,7 +161,7 @@ func BookReservation(args BookReservationArgs) (string, error) {
 		return "", err
 	}
 	reservations.Append(py.Str(resID))
-	if _, err := save("users", args.UserID, user); err != nil {
+	if _, err := py.SaveRecord("users", args.UserID, user); err != nil {
 		return "", err
 	}
 	return text, nil
@@ -194,7 +194,7 @@ type BookReservationArgs struct {
 
 // Cancel the whole reservation.
 func CancelReservation(args CancelReservationArgs) (string, error) {
-	res, err := load("reservations", args.ReservationID)
+	res, err := py.LoadRecord("reservations", args.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -224,7 +224,7 @@ func CancelReservation(args CancelReservationArgs) (string, error) {
 	}
 	history.Append(refunds...)
 	res.Set("status", py.Str("cancelled"))
-	return save("reservations", args.ReservationID, res)
+	return py.SaveRecord("reservations", args.ReservationID, res)
 }
 
 type CancelReservationArgs struct {
@@ -234,7 +234,7 @@ type CancelReservationArgs struct {
 
 // Send a certificate to a user. Be careful!
 func SendCertificate(args SendCertificateArgs) (sdk.RawJSON, error) {
-	user, err := load("users", args.UserID)
+	user, err := py.LoadRecord("users", args.UserID)
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func SendCertificate(args SendCertificateArgs) (sdk.RawJSON, error) {
 		c.Set("amount", py.Number(amount))
 		c.Set("id", py.Str(id))
 		methods.Set(id, c)
-		if _, err := save("users", args.UserID, user); err != nil {
+		if _, err := py.SaveRecord("users", args.UserID, user); err != nil {
 			return nil, err
 		}
 		return sdk.RawJSON("Certificate " + id + " added to user " + args.UserID + " with amount " + amount.Str() + "."), nil
@@ -273,7 +273,7 @@ type SendCertificateArgs struct {
 
 // Update the baggage information of a reservation.
 func UpdateReservationBaggages(args UpdateReservationBaggagesArgs) (string, error) {
-	res, err := load("reservations", args.ReservationID)
+	res, err := py.LoadRecord("reservations", args.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -301,14 +301,14 @@ func UpdateReservationBaggages(args UpdateReservationBaggagesArgs) (string, erro
 	if pm.Get("source").IsStr("gift_card") { // even when the fee is 0
 		amount, _ := numAt(pm, "amount")
 		pm.Set("amount", py.Number(amount.Sub(fee)))
-		if _, err := save("users", uid, user); err != nil {
+		if _, err := py.SaveRecord("users", uid, user); err != nil {
 			return "", err
 		}
 	}
 	if !fee.IsZero() {
 		res.Get("payment_history").Append(paymentEntry(args.PaymentID, fee))
 	}
-	return save("reservations", args.ReservationID, res)
+	return py.SaveRecord("reservations", args.ReservationID, res)
 }
 
 type UpdateReservationBaggagesArgs struct {
@@ -324,7 +324,7 @@ type UpdateReservationBaggagesArgs struct {
 
 // Update the passenger information of a reservation.
 func UpdateReservationPassengers(args UpdateReservationPassengersArgs) (string, error) {
-	res, err := load("reservations", args.ReservationID)
+	res, err := py.LoadRecord("reservations", args.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -339,7 +339,7 @@ func UpdateReservationPassengers(args UpdateReservationPassengersArgs) (string, 
 		return "", errors.New("number of passengers does not match")
 	}
 	res.Set("passengers", passengerList(args.Passengers))
-	return save("reservations", args.ReservationID, res)
+	return py.SaveRecord("reservations", args.ReservationID, res)
 }
 
 type UpdateReservationPassengersArgs struct {

@@ -9,39 +9,8 @@ import (
 
 // Each collection is a table (id TEXT PRIMARY KEY, data TEXT) holding the
 // τ-bench record as the text Python's json.dumps writes, so a record that is
-// only read is returned as stored, without parsing.
-
-// loadText returns the stored text of a record, or "" when there is none.
-func loadText(table, id string) (string, error) {
-	row, err := sdk.QueryRow(`SELECT data FROM `+table+` WHERE id = ?`, id)
-	if err == sdk.ErrNoRows {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return row.String("data"), nil
-}
-
-// load returns a record as an ordered JSON value, or nil when there is none.
-// The members stay raw json.dumps text until a tool reads them (parseLazy).
-func load(table, id string) (*py.Value, error) {
-	text, err := loadText(table, id)
-	if err != nil || text == "" {
-		return nil, err
-	}
-	return py.ParseLazy(text)
-}
-
-// save writes a record back as json.dumps text, and returns that text. The
-// runtime's diff compares values (numbers as written, so 5 and 5.0 differ
-// as in τ-bench's state hash), so writing a record that did not change, or
-// that changed back, adds nothing to the diff.
-func save(table, id string, v *py.Value) (string, error) {
-	text := v.Encode()
-	_, err := sdk.Exec(`UPDATE `+table+` SET data = ? WHERE id = ?`, text, id)
-	return text, err
-}
+// only read is returned as stored, without parsing (py.RecordText,
+// py.LoadRecord, py.SaveRecord).
 
 // insert stores a new record (a new key of τ-bench's dict, so it goes last).
 func insert(table, id string, v *py.Value) (string, error) {
@@ -84,7 +53,7 @@ func ownerPaymentMethod(res *py.Value, paymentID string) (pm, user *py.Value, ui
 		return nil, nil, "", err
 	}
 	uid = uidV.Text()
-	if user, err = load("users", uid); err != nil {
+	if user, err = py.LoadRecord("users", uid); err != nil {
 		return nil, nil, "", err
 	}
 	if user == nil {

@@ -112,7 +112,7 @@ func ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (string, erro
 		changed = true
 	}
 	if changed {
-		if _, err := save("users", uid, user); err != nil {
+		if _, err := py.SaveRecord("users", uid, user); err != nil {
 			return "", err
 		}
 	}
@@ -128,7 +128,7 @@ type ModifyPendingOrderPaymentArgs struct {
 
 // Modify the default address of a user. The agent needs to explain the modification detail and ask for explicit user confirmation (yes/no) to proceed.
 func ModifyUserAddress(args ModifyUserAddressArgs) (string, error) {
-	user, err := load("users", args.UserID)
+	user, err := py.LoadRecord("users", args.UserID)
 	if err != nil {
 		return "", err
 	}
@@ -136,7 +136,7 @@ func ModifyUserAddress(args ModifyUserAddressArgs) (string, error) {
 		return "", errors.New("user not found")
 	}
 	user.Set("address", newAddress(args.Address1, args.Address2, args.City, args.State, args.Country, args.Zip))
-	return save("users", args.UserID, user)
+	return py.SaveRecord("users", args.UserID, user)
 }
 
 type ModifyUserAddressArgs struct {

@@ -50,7 +50,7 @@ func CancelPendingOrder(args CancelPendingOrderArgs) (string, error) {
 	order.Set("cancel_reason", py.Str(args.Reason))
 	history.Append(refunds...)
 	if user != nil {
-		if _, err := save("users", uid, user); err != nil {
+		if _, err := py.SaveRecord("users", uid, user); err != nil {
 			return "", err
 		}
 	}
@@ -66,7 +66,7 @@ type CancelPendingOrderArgs struct {
 
 // saveOrder writes the order back and returns json.dumps(order).
 func saveOrder(id string, order *py.Value) (string, error) {
-	return save("orders", id, order)
+	return py.SaveRecord("orders", id, order)
 }
 
 // priceDifference checks the new items of an exchange or modification and
@@ -210,7 +210,7 @@ func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
 			return "", errors.New("insufficient gift card balance to pay for the new item")
 		}
 		pm.Set("balance", py.Number(balance.Sub(diff).Round2()))
-		if _, err := save("users", uid, user); err != nil {
+		if _, err := py.SaveRecord("users", uid, user); err != nil {
 			return "", err
 		}
 	}

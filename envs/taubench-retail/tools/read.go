@@ -108,7 +108,7 @@ type GetUserDetailsArgs struct {
 
 // details returns json.dumps of a record: its stored text.
 func details(table, id, notFound string) (string, error) {
-	text, err := loadText(table, id)
+	text, err := py.RecordText(table, id)
 	if err != nil {
 		return "", err
 	}

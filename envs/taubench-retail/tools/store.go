@@ -11,12 +11,13 @@ import (
 // Each collection is a table (id TEXT PRIMARY KEY, data TEXT) holding the
 // τ-bench record as the text Python's json.dumps writes; rowid order is the
 // order of the data file, which is the iteration order of τ-bench's Python
-// dicts. A record that is only read is returned as stored, without parsing.
+// dicts. A record that is only read is returned as stored, without parsing
+// (py.RecordText, py.LoadRecord, py.SaveRecord).
 
 // orderIn loads an order and checks its status, with τ-bench's errors and
 // check order: "order not found", then the tool's own status error.
 func orderIn(id, status, statusErr string) (*py.Value, error) {
-	order, err := load("orders", id)
+	order, err := py.LoadRecord("orders", id)
 	if err != nil {
 		return nil, err
 	}
@@ -27,40 +28,6 @@ func orderIn(id, status, statusErr string) (*py.Value, error) {
 		return nil, errors.New(statusErr)
 	}
 	return order, nil
-}
-
-// loadText returns the stored text of a record, or "" when there is none.
-func loadText(table, id string) (string, error) {
-	row, err := sdk.QueryRow(`SELECT data FROM `+table+` WHERE id = ?`, id)
-	if err == sdk.ErrNoRows {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return row.String("data"), nil
-}
-
-// load returns the record of a collection ("orders", "products", "users")
-// as an ordered JSON value, or nil when there is none. Its members stay raw
-// json.dumps text until a tool reads them (py.ParseLazy), and unread members
-// are written back as they are.
-func load(table, id string) (*py.Value, error) {
-	text, err := loadText(table, id)
-	if err != nil || text == "" {
-		return nil, err
-	}
-	return py.ParseLazy(text)
-}
-
-// save writes a record back as json.dumps text and returns that text. The
-// runtime's diff compares JSON values (dicts without regard to key order,
-// numbers as written), as τ-bench's state hash does, so a record written
-// unchanged, or changed and changed back (an address), adds nothing to it.
-func save(table, id string, v *py.Value) (string, error) {
-	text := v.Encode()
-	_, err := sdk.Exec(`UPDATE `+table+` SET data = ? WHERE id = ?`, text, id)
-	return text, err
 }
 
 // precheck is what a return or an exchange checks about the user and the
@@ -106,7 +73,7 @@ func precheckOf(orderID, uid, pmID string, itemIDs []string) (precheck, error) {
 // userOf returns the user record of an order, or a KeyError.
 func userOf(order *py.Value) (*py.Value, string, error) {
 	uid := order.Get("user_id").Text()
-	user, err := load("users", uid)
+	user, err := py.LoadRecord("users", uid)
 	if err != nil {
 		return nil, "", err
 	}
