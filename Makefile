@@ -26,6 +26,7 @@ bench:
 	go build -tags wasmtime -o /tmp/wasmenv-bench ./cmd/wasmenv
 	/tmp/wasmenv-bench build bench/testdata/benchenv -o /tmp/benchenv.wasm
 	/tmp/wasmenv-bench bench /tmp/benchenv.wasm --json docs/img/bench.json --plots docs/img > docs/img/bench.txt
-	go run ./bench/taubench/cmd/taubench -out docs/BENCHMARKS-taubench.md -json bench/taubench/results.json
+	go run ./bench/taubench/cmd/taubench -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results.json
+	go run ./bench/taubench/cmd/taubench -env envs/taubench-airline -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results-airline.json
 	/tmp/wasmenv-bench build testdata/envs/mini -o /tmp/mini.wasm
 	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --episodes 1000 --calls 1000000 --duration 3m --json > docs/img/serve-bench.json
