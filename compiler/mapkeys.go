@@ -12,73 +12,80 @@ import (
 // before on the instance. The runtime's random state is reset per call
 // (guestpatch.go); addresses cannot be.
 //
-// It runs over a whole package: a key's named type may be declared in
-// another file. Without type information it resolves the package's own
-// type names, type parameters by their constraint, and a short list of
-// standard types; any other qualified type is refused, to be safe.
+// It reads syntax, over a whole package (a key's named type may be declared
+// in another file): it resolves the package's own type names (generic ones
+// through their instantiation's arguments), type parameters by their
+// constraint in the declaration they belong to (a method's receiver
+// parameters by its type's), and a short list of standard types. Anything
+// it cannot resolve is refused, to be safe, and so is maps.Collect, whose
+// key type is inferred with no map type in the source.
 func checkMapKeys(files []*ast.File, at func(token.Pos, string, ...any)) {
-	k := keyChecker{types: map[string][]ast.Expr{}, params: map[string][]ast.Expr{}, typeParams: map[string][]ast.Expr{}}
+	k := keyChecker{types: map[string][]*ast.TypeSpec{}}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.TypeSpec:
-				k.types[x.Name.Name] = append(k.types[x.Name.Name], x.Type)
-				k.addParams(x.TypeParams)
-				if x.TypeParams != nil {
-					for _, f := range x.TypeParams.List {
-						for range f.Names {
-							k.typeParams[x.Name.Name] = append(k.typeParams[x.Name.Name], f.Type)
-						}
-					}
-				}
-			case *ast.FuncType:
-				k.addParams(x.TypeParams)
+			if x, ok := n.(*ast.TypeSpec); ok {
+				k.types[x.Name.Name] = append(k.types[x.Name.Name], x)
 			}
 			return true
 		})
-	}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if fn, ok := d.(*ast.FuncDecl); ok {
-				k.addReceiverParams(fn.Recv)
-			}
-		}
 	}
 	for _, f := range files {
 		imports := importNames(f)
-		ast.Inspect(f, func(n ast.Node) bool {
-			// maps.Collect makes a map whose key type is inferred, with no
-			// map type in the source for the rule to check.
-			if c, ok := n.(*ast.CallExpr); ok {
-				if sel, ok := c.Fun.(*ast.SelectorExpr); ok {
-					if id, ok := sel.X.(*ast.Ident); ok && imports[id.Name] == "maps" && sel.Sel.Name == "Collect" {
-						at(c.Pos(), "maps.Collect is not allowed in tool code: its key type is inferred, so wasmenv cannot check that it holds no address; make the map with its type and fill it with maps.Insert")
+		check := func(root ast.Node, scope map[string]ast.Expr) {
+			ast.Inspect(root, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.SelectorExpr:
+					if id, ok := x.X.(*ast.Ident); ok && imports[id.Name] == "maps" && x.Sel.Name == "Collect" {
+						at(x.Pos(), "maps.Collect is not allowed in tool code: its key type is inferred, so wasmenv cannot check that it holds no address; make the map with its type and fill it with maps.Insert")
+					}
+				case *ast.MapType:
+					if why := k.holdsAddress(x.Key, scope, map[string]bool{}); why != "" {
+						at(x.Key.Pos(), "map key type %s %s: Go hashes it by address, so the map's order would depend on what ran before on the instance; key the map by a value (an id, a string)", typeString(x.Key), why)
 					}
 				}
-			}
-			if m, ok := n.(*ast.MapType); ok {
-				if why := k.holdsAddress(m.Key, map[string]bool{}); why != "" {
-					at(m.Key.Pos(), "map key type %s %s: Go hashes it by address, so the map's order would depend on what ran before on the instance; key the map by a value (an id, a string)", typeString(m.Key), why)
+				return true
+			})
+		}
+		for _, d := range f.Decls {
+			switch x := d.(type) {
+			case *ast.FuncDecl:
+				scope := map[string]ast.Expr{}
+				addParams(scope, x.Type.TypeParams)
+				k.addReceiverParams(scope, x.Recv)
+				check(x, scope)
+			case *ast.GenDecl:
+				for _, spec := range x.Specs {
+					scope := map[string]ast.Expr{}
+					if ts, ok := spec.(*ast.TypeSpec); ok {
+						addParams(scope, ts.TypeParams)
+					}
+					check(spec, scope)
 				}
 			}
-			return true
-		})
+		}
 	}
 }
 
 type keyChecker struct {
-	types  map[string][]ast.Expr // the package's type names (any scope)
-	params map[string][]ast.Expr // type parameters: their constraints
-	// typeParams are each generic type's parameter constraints in order,
-	// for its methods' receivers (func (b box[P]) ...).
-	typeParams map[string][]ast.Expr
+	types map[string][]*ast.TypeSpec // the package's type names (any scope)
+}
+
+// addParams records type parameters with their constraints.
+func addParams(scope map[string]ast.Expr, fl *ast.FieldList) {
+	if fl == nil {
+		return
+	}
+	for _, f := range fl.List {
+		for _, n := range f.Names {
+			scope[n.Name] = f.Type
+		}
+	}
 }
 
 // addReceiverParams records a method's receiver type parameters
 // (func (b box[P]) ...), which may be renamed from the type's: each gets
-// the constraint of the type's parameter at its position. Recorded after
-// the types are collected (checkMapKeys' second pass).
-func (k *keyChecker) addReceiverParams(recv *ast.FieldList) {
+// the constraint of the type's parameter at its position.
+func (k *keyChecker) addReceiverParams(scope map[string]ast.Expr, recv *ast.FieldList) {
 	if recv == nil {
 		return
 	}
@@ -87,17 +94,16 @@ func (k *keyChecker) addReceiverParams(recv *ast.FieldList) {
 		if st, ok := t.(*ast.StarExpr); ok {
 			t = st.X
 		}
-		var base ast.Expr
-		var idx []ast.Expr
-		switch x := t.(type) {
-		case *ast.IndexExpr:
-			base, idx = x.X, []ast.Expr{x.Index}
-		case *ast.IndexListExpr:
-			base, idx = x.X, x.Indices
-		}
+		base, idx := instance(t)
 		var constraints []ast.Expr
-		if id, ok := base.(*ast.Ident); ok {
-			constraints = k.typeParams[id.Name]
+		if id, ok := base.(*ast.Ident); ok && len(k.types[id.Name]) == 1 {
+			if tp := k.types[id.Name][0].TypeParams; tp != nil {
+				for _, f := range tp.List {
+					for range f.Names {
+						constraints = append(constraints, f.Type)
+					}
+				}
+			}
 		}
 		for i, e := range idx {
 			if id, ok := e.(*ast.Ident); ok {
@@ -105,21 +111,21 @@ func (k *keyChecker) addReceiverParams(recv *ast.FieldList) {
 				if i < len(constraints) {
 					c = constraints[i]
 				}
-				k.params[id.Name] = append(k.params[id.Name], c)
+				scope[id.Name] = c
 			}
 		}
 	}
 }
 
-func (k *keyChecker) addParams(fl *ast.FieldList) {
-	if fl == nil {
-		return
+// instance splits a generic instantiation T[A, B] into T and its arguments.
+func instance(e ast.Expr) (base ast.Expr, args []ast.Expr) {
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		return x.X, []ast.Expr{x.Index}
+	case *ast.IndexListExpr:
+		return x.X, x.Indices
 	}
-	for _, f := range fl.List {
-		for _, n := range f.Names {
-			k.params[n.Name] = append(k.params[n.Name], f.Type)
-		}
-	}
+	return e, nil
 }
 
 // addressFree are the standard types that hold no address and may key a map.
@@ -135,11 +141,15 @@ var basicTypes = map[string]bool{
 	"float32": true, "float64": true, "complex64": true, "complex128": true,
 }
 
+// safeParam marks a type parameter whose argument was already checked.
+var safeParam = ast.NewIdent("wasmenv checked argument")
+
 // holdsAddress says why a key type can hold an address ("" if it cannot).
-func (k *keyChecker) holdsAddress(e ast.Expr, seen map[string]bool) string {
+// scope maps the type parameters in force to their constraints.
+func (k *keyChecker) holdsAddress(e ast.Expr, scope map[string]ast.Expr, seen map[string]bool) string {
 	switch x := e.(type) {
 	case *ast.ParenExpr:
-		return k.holdsAddress(x.X, seen)
+		return k.holdsAddress(x.X, scope, seen)
 	case *ast.StarExpr:
 		return "is a pointer"
 	case *ast.ChanType:
@@ -147,12 +157,36 @@ func (k *keyChecker) holdsAddress(e ast.Expr, seen map[string]bool) string {
 	case *ast.InterfaceType:
 		return "is an interface (it can hold a pointer)"
 	case *ast.ArrayType:
-		return k.holdsAddress(x.Elt, seen)
+		return k.holdsAddress(x.Elt, scope, seen)
 	case *ast.StructType:
 		for _, f := range x.Fields.List {
-			if why := k.holdsAddress(f.Type, seen); why != "" {
+			if why := k.holdsAddress(f.Type, scope, seen); why != "" {
 				return "has a field that " + why
 			}
+		}
+		return ""
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		base, args := instance(x)
+		for _, a := range args {
+			if why := k.holdsAddress(a, scope, seen); why != "" {
+				return "has a type argument that " + why
+			}
+		}
+		id, ok := base.(*ast.Ident)
+		if !ok || len(k.types[id.Name]) != 1 {
+			return "is a generic type wasmenv cannot see (it may hold a pointer)"
+		}
+		spec := k.types[id.Name][0]
+		inner := map[string]ast.Expr{}
+		if spec.TypeParams != nil {
+			for _, f := range spec.TypeParams.List {
+				for _, n := range f.Names {
+					inner[n.Name] = safeParam
+				}
+			}
+		}
+		if why := k.holdsAddress(spec.Type, inner, seen); why != "" {
+			return "(" + id.Name + ") " + why
 		}
 		return ""
 	case *ast.SelectorExpr:
@@ -161,25 +195,29 @@ func (k *keyChecker) holdsAddress(e ast.Expr, seen map[string]bool) string {
 		}
 		return "may hold a pointer (time.Time holds a *time.Location)"
 	case *ast.Ident:
+		if c, ok := scope[x.Name]; ok {
+			if c == safeParam || k.ordered(c, 0) {
+				return ""
+			}
+			return "is a type parameter that may be a pointer (constrain it with cmp.Ordered)"
+		}
 		if seen[x.Name] {
 			return ""
 		}
-		seen[x.Name] = true
 		// The package's own names first: they may shadow a basic type's
 		// (type int *byte).
-		params, types := k.params[x.Name], k.types[x.Name]
-		for _, c := range params {
-			if !k.ordered(c) {
-				return "is a type parameter that may be a pointer (constrain it with cmp.Ordered)"
+		if specs := k.types[x.Name]; len(specs) > 0 {
+			seen[x.Name] = true
+			defer delete(seen, x.Name)
+			for _, s := range specs {
+				if why := k.holdsAddress(s.Type, map[string]ast.Expr{}, seen); why != "" {
+					return "(" + x.Name + ") " + why
+				}
 			}
-		}
-		for _, t := range types {
-			if why := k.holdsAddress(t, seen); why != "" {
-				return "(" + x.Name + ") " + why
-			}
+			return ""
 		}
 		switch {
-		case len(params) > 0 || len(types) > 0 || basicTypes[x.Name]:
+		case basicTypes[x.Name]:
 			return ""
 		case x.Name == "any" || x.Name == "error" || x.Name == "comparable":
 			return "is an interface (it can hold a pointer)"
@@ -189,24 +227,36 @@ func (k *keyChecker) holdsAddress(e ast.Expr, seen map[string]bool) string {
 	return "is not a type wasmenv can check"
 }
 
-// ordered reports a constraint that admits only basic types: cmp.Ordered, or
-// a union of basic types (~int | ~string).
-func (k *keyChecker) ordered(c ast.Expr) bool {
+// ordered reports a constraint that admits only basic types: cmp.Ordered, a
+// union of basic types (~int | ~string), or the package's own interface of
+// one.
+func (k *keyChecker) ordered(c ast.Expr, depth int) bool {
+	if depth > 8 {
+		return false
+	}
 	switch x := c.(type) {
 	case *ast.SelectorExpr:
 		id, ok := x.X.(*ast.Ident)
 		return ok && id.Name == "cmp" && x.Sel.Name == "Ordered"
 	case *ast.BinaryExpr:
-		return x.Op == token.OR && k.ordered(x.X) && k.ordered(x.Y)
+		return x.Op == token.OR && k.ordered(x.X, depth+1) && k.ordered(x.Y, depth+1)
 	case *ast.UnaryExpr:
-		return x.Op == token.TILDE && k.ordered(x.X)
+		return x.Op == token.TILDE && k.ordered(x.X, depth+1)
+	case *ast.ParenExpr:
+		return k.ordered(x.X, depth+1)
 	case *ast.Ident:
+		if specs := k.types[x.Name]; len(specs) == 1 {
+			if _, isIface := specs[0].Type.(*ast.InterfaceType); isIface {
+				return k.ordered(specs[0].Type, depth+1)
+			}
+			return false
+		}
 		return basicTypes[x.Name]
 	case *ast.InterfaceType:
 		if x.Methods == nil || len(x.Methods.List) != 1 || len(x.Methods.List[0].Names) != 0 {
 			return false
 		}
-		return k.ordered(x.Methods.List[0].Type)
+		return k.ordered(x.Methods.List[0].Type, depth+1)
 	}
 	return false
 }
@@ -230,6 +280,9 @@ func typeString(e ast.Expr) string {
 		return "interface{...}"
 	case *ast.StructType:
 		return "struct{...}"
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		base, _ := instance(x)
+		return typeString(base) + "[...]"
 	}
 	return "?"
 }

@@ -109,3 +109,40 @@ func TestMapKeyReceiverKeepsOrderedConstraint(t *testing.T) {
 		t.Errorf("%s: refused an ordered receiver parameter", fset.Position(p))
 	})
 }
+
+// Second review: an instantiated maps.Collect is refused too, and ordinary
+// generic code is not (type parameters are scoped to their declaration,
+// named constraint interfaces resolve, a generic type's instance is checked
+// through its arguments).
+func TestMapKeyRuleScopesAndInstances(t *testing.T) {
+	check := func(src string) []string {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "tools/x.go", src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
+			got = append(got, fset.Position(p).String())
+		})
+		return got
+	}
+	for name, src := range map[string]string{
+		"Collect instantiated":             "package tools\nimport \"maps\"\nfunc f() int {\n\tm := maps.Collect[*int, int](func(yield func(*int, int) bool) {})\n\treturn len(m)\n}\n",
+		"Collect as a value":               "package tools\nimport \"maps\"\nfunc f() int {\n\tc := maps.Collect[*int, int]\n\treturn len(c(nil))\n}\n",
+		"instance with a pointer argument": "package tools\ntype pair[A, B comparable] struct{ a A; b B }\nvar _ = map[pair[*int, int]]bool{}\n",
+	} {
+		if len(check(src)) == 0 {
+			t.Errorf("%s: not refused", name)
+		}
+	}
+	for name, src := range map[string]string{
+		"same parameter name, other constraint": "package tools\nimport \"cmp\"\nfunc groupBy[T any, K cmp.Ordered](xs []T) map[K][]T { return nil }\nfunc contains[K comparable](xs []K, x K) bool { return false }\n",
+		"named constraint":                      "package tools\ntype ID interface{ ~int64 | ~string }\nfunc f[K ID]() map[K]int { return nil }\n",
+		"generic instance key":                  "package tools\ntype pair[A, B comparable] struct{ a A; b B }\nvar _ = map[pair[string, int]]bool{}\n",
+	} {
+		if got := check(src); len(got) != 0 {
+			t.Errorf("%s: refused at %v", name, got)
+		}
+	}
+}

@@ -80,6 +80,7 @@ func seededRandom(conn *sqlite3.Conn, rng func() uint64) error {
 		return err
 	}
 	return conn.CreateFunction("randomblob", 1, 0, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
+		defer resultOnPanic(ctx, "randomblob")
 		n := min(max(arg[0].Int64(), 1), 1<<20)
 		b := make([]byte, n)
 		for i := range b {
@@ -177,8 +178,8 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 		return errorResponse(out, err.Error())
 	}
 	stmt := gs.stmt
+	defer stmt.ClearBindings() // after Reset (defers run last first); with QPSG (sqlconn.go) clearing expires nothing
 	defer stmt.Reset()
-	defer stmt.ClearBindings() // with QPSG (sqlconn.go) clearing expires nothing
 	if int(nparams) != stmt.BindCount() {
 		return errorResponse(out, sqlErrorf("statement has %d parameters, %d given", stmt.BindCount(), nparams))
 	}

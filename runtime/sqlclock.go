@@ -1,6 +1,10 @@
 package runtime
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -63,6 +67,7 @@ func sqlClock(conn *sqlite3.Conn, clock func() int64) error {
 		// answer is still a function of the episode.
 		flags := sqlite3.DETERMINISTIC | sqlite3.INNOCUOUS
 		if err := conn.CreateFunction(f.name, f.nArg, flags, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
+			defer resultOnPanic(ctx, f.name)
 			f.call(ctx, arg, clock)
 		}); err != nil {
 			return err
@@ -184,7 +189,7 @@ func takeSideConn() (*sideConn, error) {
 		return s, nil
 	}
 	sideConns.Unlock()
-	conn, err := sqlite3.Open(":memory:")
+	conn, err := sqlite3.OpenContext(sqlite3.WithMaxMemory(context.Background(), maxSideMemory), ":memory:")
 	if err != nil {
 		return nil, err
 	}
@@ -201,6 +206,13 @@ func putSideConn(s *sideConn) {
 	if s != nil {
 		s.close()
 	}
+}
+
+// discard closes a side connection a panic went through; if closing it
+// panics too, it is left to the garbage collector.
+func (s *sideConn) discard() {
+	defer func() { _ = recover() }()
+	s.close()
 }
 
 func (s *sideConn) close() {
@@ -244,18 +256,69 @@ func (s *sideConn) stmt(name string, n int) (*sqlite3.Stmt, error) {
 
 // evalBuiltin sets ctx's result to SQLite's own name(args...).
 func evalBuiltin(ctx sqlite3.Context, name string, args []clockArg) {
+	res, err := sideEval(name, args)
+	if err != nil {
+		ctx.ResultError(err)
+		return
+	}
+	switch res.typ {
+	case sqlite3.NULL:
+		ctx.ResultNull()
+	case sqlite3.INTEGER:
+		ctx.ResultInt64(res.i)
+	case sqlite3.FLOAT:
+		ctx.ResultFloat(res.f)
+	case sqlite3.TEXT:
+		ctx.ResultRawText(res.b) // may run the episode's SQLite out of memory: resultOnPanic
+	default:
+		ctx.ResultBlob(res.b)
+	}
+}
+
+// maxSideMemory bounds a side connection's SQLite heap, and maxPooledArgs
+// the argument bytes after which a side connection is closed rather than
+// kept: a date function's working memory is not the episode's to keep.
+const (
+	maxSideMemory = 64 << 20
+	maxPooledArgs = 64 << 10
+)
+
+// errDateTooLarge is a date function whose arguments or result do not fit
+// the side connection: the statement fails, the episode goes on.
+var errDateTooLarge = errors.New("date function: argument or result too large")
+
+// sideEval runs name(args...) on a side connection and copies the result
+// out. A side connection that panicked (its heap ran out while binding or
+// reading) is closed, never reused: the panic skipped SQLite's cleanup.
+func sideEval(name string, args []clockArg) (res clockArg, err error) {
 	s, err := takeSideConn()
 	if err != nil {
-		ctx.ResultError(err)
-		return
+		return res, err
 	}
-	defer putSideConn(s)
+	size := 0
+	for _, a := range args {
+		size += len(a.b)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			s.discard()
+			res, err = clockArg{}, errDateTooLarge
+			if !isOOM(v) {
+				err = fmt.Errorf("date function %s: %v", name, v)
+			}
+			return
+		}
+		if size > maxPooledArgs || len(res.b) > maxPooledArgs {
+			s.close()
+		} else {
+			putSideConn(s)
+		}
+	}()
 	st, err := s.stmt(name, len(args))
 	if err != nil {
-		ctx.ResultError(err)
-		return
+		return res, err
 	}
-	defer st.ClearBindings()
+	defer st.ClearBindings() // after Reset (defers run last first)
 	defer st.Reset()
 	for i, a := range args {
 		p := i + 1
@@ -272,28 +335,51 @@ func evalBuiltin(ctx sqlite3.Context, name string, args []clockArg) {
 			err = st.BindBlob(p, a.b)
 		}
 		if err != nil {
-			ctx.ResultError(err)
-			return
+			return res, sideError(err)
 		}
 	}
 	if !st.Step() {
 		if err := st.Err(); err != nil {
-			ctx.ResultError(err)
-		} else {
-			ctx.ResultNull()
+			return res, sideError(err)
 		}
-		return
+		return clockArg{typ: sqlite3.NULL}, nil
 	}
-	switch st.ColumnType(0) {
-	case sqlite3.NULL:
-		ctx.ResultNull()
+	res.typ = st.ColumnType(0)
+	switch res.typ {
 	case sqlite3.INTEGER:
-		ctx.ResultInt64(st.ColumnInt64(0))
+		res.i = st.ColumnInt64(0)
 	case sqlite3.FLOAT:
-		ctx.ResultFloat(st.ColumnFloat(0))
+		res.f = st.ColumnFloat(0)
 	case sqlite3.TEXT:
-		ctx.ResultRawText(st.ColumnRawText(0))
-	default:
-		ctx.ResultBlob(st.ColumnRawBlob(0))
+		res.b, res.text = bytes.Clone(st.ColumnRawText(0)), true
+	case sqlite3.BLOB:
+		res.b = bytes.Clone(st.ColumnRawBlob(0))
+	}
+	return res, nil
+}
+
+// sideError keeps the side connection's running out of memory (or over
+// its length limit) from reading as the episode's: SQLite would roll the
+// episode back on NOMEM.
+func sideError(err error) error {
+	if errors.Is(err, sqlite3.NOMEM) || errors.Is(err, sqlite3.TOOBIG) {
+		return errDateTooLarge
+	}
+	return err
+}
+
+// resultOnPanic turns a panic inside a replaced function into the
+// function's error. A panic must not unwind through SQLite's own frames:
+// it would skip SQLite's cleanup and leave the episode's connection broken
+// (and, repeated, SQLite's stack pointer wrapped). go-sqlite3 panics when
+// setting a result runs the episode's heap out: that is SQLite's NOMEM, as
+// a built-in function would report it.
+func resultOnPanic(ctx sqlite3.Context, name string) {
+	if v := recover(); v != nil {
+		if isOOM(v) {
+			ctx.ResultError(sqlite3.NOMEM)
+			return
+		}
+		ctx.ResultError(fmt.Errorf("%s: %v", name, v))
 	}
 }

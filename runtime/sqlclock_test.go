@@ -293,3 +293,56 @@ func BenchmarkSQLDateFunction(b *testing.B) {
 		}
 	}
 }
+
+// A date function whose result does not fit the episode's SQLite heap fails
+// the call as a built-in would (out of memory), again and again, and
+// leaves the episode usable: the panic go-sqlite3 raises while setting the
+// result must not unwind through SQLite (it broke the connection, and after
+// ~90 of them crashed the process on Close). Control: upper() of the same.
+func TestDateFunctionOutOfMemoryLeavesEpisodeUsable(t *testing.T) {
+	e, err := LoadBundle(context.Background(), testBundle(t, "edge", false), Options{SQLMemoryMB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	n := 150
+	if testing.Short() {
+		n = 30
+	}
+	for _, fn := range []string{"upper", "strftime"} {
+		ep := newEpisode(t, e, "", 1)
+		q := mustJSON(t, map[string]string{"sql": "SELECT length(" + fn + "(printf('%.*c', 7340032, 'x'))) AS n"})
+		for i := range n {
+			r := call(t, ep, "query", q)
+			if !r.IsError && r.Content != `[{"n":7340032}]` || r.IsError && r.Outcome != OutcomeOutOfMemory {
+				t.Fatalf("%s call %d: %+v", fn, i, r)
+			}
+			if i == 0 && testing.Verbose() {
+				t.Logf("%s: %s %.80s", fn, r.Outcome, r.Content)
+			}
+		}
+		if err := ep.Reset(); err != nil {
+			t.Fatalf("%s: reset: %v", fn, err)
+		}
+		if r := call(t, ep, "query", `{"sql":"SELECT 1 AS one"}`); r.Content != `[{"one":1}]` {
+			t.Fatalf("%s: after reset: %+v", fn, r)
+		}
+		if err := ep.Close(); err != nil {
+			t.Fatalf("%s: close: %v", fn, err)
+		}
+	}
+}
+
+// A date function's argument too large for the side connection is an
+// error of that statement, not the episode's out of memory.
+func TestDateFunctionTooLargeForSideConnection(t *testing.T) {
+	e := loadEnv(t, "edge")
+	ep := newEpisode(t, e, "", 1)
+	r := call(t, ep, "query", `{"sql":"SELECT strftime(printf('%.*c', 70000000, 'x')) AS s"}`)
+	if !r.IsError || !strings.Contains(r.Content, "too large") {
+		t.Fatalf("want a 'too large' error, got %.200s", r.Content)
+	}
+	if r := call(t, ep, "query", `{"sql":"SELECT date('2024-01-02', '+1 day') AS d"}`); r.Content != `[{"d":"2024-01-03"}]` {
+		t.Fatalf("after: %+v", r)
+	}
+}
