@@ -58,17 +58,9 @@ var _ = map[time.Duration]bool{}
 var _ = map[struct{ a int; b string }]bool{}
 var _ = map[float64]map[*int]bool{}
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "tools/ok.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
-		got = append(got, fset.Position(p).String())
-	})
+	got := keyViolations(t, src)
 	// Only the inner map[*int] of the last line.
-	if len(got) != 1 || !strings.HasPrefix(got[0], "tools/ok.go:15:") {
+	if len(got) != 1 || !strings.HasPrefix(got[0], "tools/x.go:15:") {
 		t.Fatalf("want one violation at line 15, got %v", got)
 	}
 }
@@ -82,16 +74,7 @@ func TestMapKeyRuleHasNoSyntaxBypass(t *testing.T) {
 		"maps.Collect infers the key":     "package tools\nimport \"maps\"\nfunc order(ps []*int) int {\n\tm := maps.Collect(func(yield func(*int, int) bool) {})\n\treturn len(m)\n}\n",
 		"shadowed basic name":             "package tools\ntype int *byte\nvar _ = map[int]bool{}\n",
 	} {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "tools/x.go", src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
-			got = append(got, fset.Position(p).String())
-		})
-		if len(got) == 0 {
+		if len(keyViolations(t, src)) == 0 {
 			t.Errorf("%s: no violation reported", name)
 		}
 	}
@@ -100,14 +83,9 @@ func TestMapKeyRuleHasNoSyntaxBypass(t *testing.T) {
 // A method of a generic type keeps its type's constraint under a new name.
 func TestMapKeyReceiverKeepsOrderedConstraint(t *testing.T) {
 	src := "package tools\nimport \"cmp\"\ntype box[K cmp.Ordered] struct{ k K }\nfunc (b *box[P]) n() int { return len(map[P]int{}) }\n"
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "tools/x.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
+	if got := keyViolations(t, src); len(got) != 0 {
+		t.Errorf("refused an ordered receiver parameter at %v", got)
 	}
-	checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
-		t.Errorf("%s: refused an ordered receiver parameter", fset.Position(p))
-	})
 }
 
 // Second review: an instantiated maps.Collect is refused too, and ordinary
@@ -115,24 +93,12 @@ func TestMapKeyReceiverKeepsOrderedConstraint(t *testing.T) {
 // named constraint interfaces resolve, a generic type's instance is checked
 // through its arguments).
 func TestMapKeyRuleScopesAndInstances(t *testing.T) {
-	check := func(src string) []string {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, "tools/x.go", src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
-			got = append(got, fset.Position(p).String())
-		})
-		return got
-	}
 	for name, src := range map[string]string{
 		"Collect instantiated":             "package tools\nimport \"maps\"\nfunc f() int {\n\tm := maps.Collect[*int, int](func(yield func(*int, int) bool) {})\n\treturn len(m)\n}\n",
 		"Collect as a value":               "package tools\nimport \"maps\"\nfunc f() int {\n\tc := maps.Collect[*int, int]\n\treturn len(c(nil))\n}\n",
 		"instance with a pointer argument": "package tools\ntype pair[A, B comparable] struct{ a A; b B }\nvar _ = map[pair[*int, int]]bool{}\n",
 	} {
-		if len(check(src)) == 0 {
+		if len(keyViolations(t, src)) == 0 {
 			t.Errorf("%s: not refused", name)
 		}
 	}
@@ -141,8 +107,24 @@ func TestMapKeyRuleScopesAndInstances(t *testing.T) {
 		"named constraint":                      "package tools\ntype ID interface{ ~int64 | ~string }\nfunc f[K ID]() map[K]int { return nil }\n",
 		"generic instance key":                  "package tools\ntype pair[A, B comparable] struct{ a A; b B }\nvar _ = map[pair[string, int]]bool{}\n",
 	} {
-		if got := check(src); len(got) != 0 {
+		if got := keyViolations(t, src); len(got) != 0 {
 			t.Errorf("%s: refused at %v", name, got)
 		}
 	}
+}
+
+// keyViolations runs the map-key rule on one file and returns where it
+// refused something.
+func keyViolations(t *testing.T, src string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "tools/x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	checkMapKeys([]*ast.File{f}, func(p token.Pos, format string, args ...any) {
+		got = append(got, fset.Position(p).String())
+	})
+	return got
 }

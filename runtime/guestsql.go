@@ -71,16 +71,41 @@ func execRestricted(conn *sqlite3.Conn, script string) error {
 	}
 }
 
+// createFunction registers a SQL function whose panics never unwind
+// through SQLite (see resultOnPanic): every function wasmenv adds to a
+// connection that runs bundle SQL goes through it.
+func createFunction(conn *sqlite3.Conn, name string, nArg int, flags sqlite3.FunctionFlag, fn sqlite3.ScalarFunction) error {
+	return conn.CreateFunction(name, nArg, flags, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
+		defer resultOnPanic(ctx, name)
+		fn(ctx, arg...)
+	})
+}
+
+// resultOnPanic turns a panic inside a replaced function into the
+// function's error. A panic must not unwind through SQLite's own frames:
+// it would skip SQLite's cleanup and leave the episode's connection broken
+// (and, repeated, SQLite's stack pointer wrapped). go-sqlite3 panics when
+// setting a result runs the episode's heap out: that is SQLite's NOMEM, as
+// a built-in function would report it.
+func resultOnPanic(ctx sqlite3.Context, name string) {
+	if v := recover(); v != nil {
+		if isOOM(v) {
+			ctx.ResultError(sqlite3.NOMEM)
+			return
+		}
+		ctx.ResultError(fmt.Errorf("%s: %v", name, v))
+	}
+}
+
 // seededRandom replaces SQLite's random() and randomblob() with the
 // episode's generator, so SQL in tool code is as reproducible as sdk.Rand.
 func seededRandom(conn *sqlite3.Conn, rng func() uint64) error {
-	if err := conn.CreateFunction("random", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+	if err := createFunction(conn, "random", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
 		ctx.ResultInt64(int64(rng()))
 	}); err != nil {
 		return err
 	}
-	return conn.CreateFunction("randomblob", 1, 0, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
-		defer resultOnPanic(ctx, "randomblob")
+	return createFunction(conn, "randomblob", 1, 0, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
 		n := min(max(arg[0].Int64(), 1), 1<<20)
 		b := make([]byte, n)
 		for i := range b {

@@ -78,11 +78,7 @@ func runScript(t *testing.T, ep *Episode) string {
 		r := call(t, ep, c[0], c[1])
 		fmt.Fprintf(&b, "%s %s -> %v %s\n", c[0], c[1], r.IsError, r.Content)
 	}
-	d, err := ep.Diff()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := ep.StateHash()
+	d, h, err := ep.DiffAndHash()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,8 +139,10 @@ func testCallsDoNotDependOnHistory(t *testing.T, engine string) {
 		r := call(t, a, c[0], c[1])
 		fmt.Fprintf(&out, "%s %s -> %v %s\n", c[0], c[1], r.IsError, r.Content)
 	}
-	d, _ := a.Diff()
-	h, _ := a.StateHash()
+	d, h, err := a.DiffAndHash()
+	if err != nil {
+		t.Fatal(err)
+	}
 	fmt.Fprintf(&out, "diff %+v\nhash %s\n", d, h)
 	if out.String() != first {
 		t.Errorf("interleaved:\n%s\nfirst run:\n%s", out.String(), first)

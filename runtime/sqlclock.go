@@ -66,8 +66,7 @@ func sqlClock(conn *sqlite3.Conn, clock func() int64) error {
 		// schema.sql can declare those (bundle SQL has no DDL), and the
 		// answer is still a function of the episode.
 		flags := sqlite3.DETERMINISTIC | sqlite3.INNOCUOUS
-		if err := conn.CreateFunction(f.name, f.nArg, flags, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
-			defer resultOnPanic(ctx, f.name)
+		if err := createFunction(conn, f.name, f.nArg, flags, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
 			f.call(ctx, arg, clock)
 		}); err != nil {
 			return err
@@ -269,7 +268,7 @@ func evalBuiltin(ctx sqlite3.Context, name string, args []clockArg) {
 	case sqlite3.FLOAT:
 		ctx.ResultFloat(res.f)
 	case sqlite3.TEXT:
-		ctx.ResultRawText(res.b) // may run the episode's SQLite out of memory: resultOnPanic
+		ctx.ResultRawText(res.b) // may run the episode's SQLite out of memory: createFunction's guard
 	default:
 		ctx.ResultBlob(res.b)
 	}
@@ -366,20 +365,4 @@ func sideError(err error) error {
 		return errDateTooLarge
 	}
 	return err
-}
-
-// resultOnPanic turns a panic inside a replaced function into the
-// function's error. A panic must not unwind through SQLite's own frames:
-// it would skip SQLite's cleanup and leave the episode's connection broken
-// (and, repeated, SQLite's stack pointer wrapped). go-sqlite3 panics when
-// setting a result runs the episode's heap out: that is SQLite's NOMEM, as
-// a built-in function would report it.
-func resultOnPanic(ctx sqlite3.Context, name string) {
-	if v := recover(); v != nil {
-		if isOOM(v) {
-			ctx.ResultError(sqlite3.NOMEM)
-			return
-		}
-		ctx.ResultError(fmt.Errorf("%s: %v", name, v))
-	}
 }

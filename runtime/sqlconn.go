@@ -178,12 +178,12 @@ func (c *sqlConn) open(e *Env) error {
 // after a reset and on a reused connection (last_insert_rowid is reset with
 // the connection's own setter, see restartCounters).
 func (c *sqlConn) episodeCounters() error {
-	if err := c.conn.CreateFunction("changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+	if err := createFunction(c.conn, "changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
 		ctx.ResultInt64(c.changes)
 	}); err != nil {
 		return err
 	}
-	return c.conn.CreateFunction("total_changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+	return createFunction(c.conn, "total_changes", 0, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
 		ctx.ResultInt64(c.conn.TotalChanges() - c.totalBase)
 	})
 }

@@ -93,11 +93,7 @@ func probeEpisode(t *testing.T, ep *Episode) string {
 		t.Fatal(err)
 	}
 	out := "hash before " + h0 + "\n" + runConnSteps(t, ep, connProbe)
-	d, err := ep.Diff()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := ep.StateHash()
+	d, h, err := ep.DiffAndHash()
 	if err != nil {
 		t.Fatal(err)
 	}

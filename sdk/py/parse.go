@@ -21,39 +21,54 @@ func ParseLazy(s string) (*Value, error) {
 	}
 	o := p.node('o', "")
 	o.keys, o.vals = make([]string, 0, 16), make([]*Value, 0, 16)
-	p.ws()
-	if p.lit("}") {
-		return o, nil
-	}
-	for {
-		p.ws()
-		k, err := p.string()
-		if err != nil {
-			return nil, err
-		}
-		p.ws()
-		if !p.lit(":") {
-			return nil, errJSON()
-		}
-		p.ws()
-		start := p.i
-		if err := p.skip(); err != nil {
-			return nil, err
-		}
-		o.Set(k, p.node('r', p.s[start:p.i]))
-		p.ws()
-		if p.lit("}") {
-			break
-		}
-		if !p.lit(",") {
-			return nil, errJSON()
-		}
+	if err := p.object(o, 0, true); err != nil {
+		return nil, err
 	}
 	p.ws()
 	if p.i != len(p.s) {
 		return nil, errors.New("json: trailing data")
 	}
 	return o, nil
+}
+
+// object reads an object's members into o, after its '{'. lazy keeps each
+// member value as its raw text (ParseLazy); otherwise values are parsed.
+// A repeated key keeps its first position and its last value, as in Python.
+func (p *jparser) object(o *Value, depth int, lazy bool) error {
+	p.ws()
+	if p.lit("}") {
+		return nil
+	}
+	for {
+		p.ws()
+		k, err := p.string()
+		if err != nil {
+			return err
+		}
+		p.ws()
+		if !p.lit(":") {
+			return errJSON()
+		}
+		var val *Value
+		if lazy {
+			p.ws()
+			start := p.i
+			if err := p.skip(); err != nil {
+				return err
+			}
+			val = p.node('r', p.s[start:p.i])
+		} else if val, err = p.value(depth + 1); err != nil {
+			return err
+		}
+		o.Set(k, val)
+		p.ws()
+		if p.lit("}") {
+			return nil
+		}
+		if !p.lit(",") {
+			return errJSON()
+		}
+	}
 }
 
 // skip moves past one value: strings with their escapes, nested brackets.
@@ -237,33 +252,10 @@ func (p *jparser) value(depth int) (*Value, error) {
 		p.i++
 		o := p.node('o', "")
 		o.keys, o.vals = p.members(8)
-		p.ws()
-		if p.lit("}") {
-			return o, nil
+		if err := p.object(o, depth, false); err != nil {
+			return nil, err
 		}
-		for {
-			p.ws()
-			k, err := p.string()
-			if err != nil {
-				return nil, err
-			}
-			p.ws()
-			if !p.lit(":") {
-				return nil, errJSON()
-			}
-			val, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			o.Set(k, val) // a repeated key keeps its first position, last value (as in Python)
-			p.ws()
-			if p.lit("}") {
-				return o, nil
-			}
-			if !p.lit(",") {
-				return nil, errJSON()
-			}
-		}
+		return o, nil
 	case c == '[':
 		p.i++
 		a := p.node('a', "")
