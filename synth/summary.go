@@ -20,9 +20,11 @@ type Timing struct {
 
 // Summary is the report of a FromDB run.
 type Summary struct {
-	Tables        int            `json:"tables"`
-	Rows          int64          `json:"rows"`
-	InferredFKs   []string       `json:"inferred_foreign_keys,omitempty"`
+	Tables      int      `json:"tables"`
+	Rows        int64    `json:"rows"`
+	InferredFKs []string `json:"inferred_foreign_keys,omitempty"`
+	// Skipped names what of the source was left out or changed, and why.
+	Skipped       []string       `json:"skipped,omitempty"`
 	Tools         int            `json:"tools"`
 	ToolsPerTable map[string]int `json:"tools_per_table"`
 	ToolsByKind   map[string]int `json:"tools_by_kind"`
@@ -37,6 +39,7 @@ type Summary struct {
 
 func (s *Summary) fill(r *Result, st tasks.Stats) {
 	s.Tables = len(r.Model.Tables)
+	s.Skipped = r.Model.Skipped
 	s.ToolsPerTable, s.ToolsByKind = map[string]int{}, map[string]int{}
 	for _, t := range r.Model.Tables {
 		s.Rows += t.Rows
@@ -84,6 +87,9 @@ func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "database: %d tables, %d rows, %d inferred references\n", s.Tables, s.Rows, len(s.InferredFKs))
 	for _, fk := range s.InferredFKs {
 		fmt.Fprintf(w, "  inferred: %s\n", fk)
+	}
+	for _, sk := range s.Skipped {
+		fmt.Fprintf(w, "  skipped: %s\n", sk)
 	}
 	kinds := sortedKeys(s.ToolsByKind)
 	var parts []string

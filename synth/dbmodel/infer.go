@@ -8,25 +8,18 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// checkExprs returns the CHECK expressions of a CREATE TABLE statement.
+// checkExprs returns the CHECK expressions of a CREATE TABLE statement,
+// without comments (a CHECK written inside a comment is not one).
 func checkExprs(sql string) []string {
+	sql, ok := stripComments(sql)
+	if !ok {
+		return nil
+	}
 	var out []string
 	up := strings.ToUpper(sql)
 	for i := 0; i < len(sql); i++ {
-		switch sql[i] {
-		case '\'', '"', '`':
-			if j := strings.IndexByte(sql[i+1:], sql[i]); j >= 0 {
-				i += j + 1
-			}
-			continue
-		case '-':
-			if strings.HasPrefix(sql[i:], "--") {
-				if j := strings.IndexByte(sql[i:], '\n'); j >= 0 {
-					i += j
-				} else {
-					i = len(sql)
-				}
-			}
+		if j := skipQuoted(sql, i); j > i {
+			i = j
 			continue
 		}
 		if !strings.HasPrefix(up[i:], "CHECK") || (i > 0 && isWord(sql[i-1])) || (i+5 < len(sql) && isWord(sql[i+5])) {
@@ -47,6 +40,32 @@ func checkExprs(sql string) []string {
 	return out
 }
 
+// skipQuoted returns the index of the last byte of the literal or quoted
+// identifier starting at i, or i when none starts there.
+func skipQuoted(s string, i int) int {
+	end := s[i]
+	switch end {
+	case '[':
+		end = ']'
+	case '\'', '"', '`':
+	default:
+		return i
+	}
+	j := i + 1
+	for {
+		k := strings.IndexByte(s[j:], end)
+		if k < 0 {
+			return len(s) - 1
+		}
+		j += k + 1
+		if end != ']' && j < len(s) && s[j] == end {
+			j++
+			continue
+		}
+		return j - 1
+	}
+}
+
 func isWord(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
@@ -55,11 +74,11 @@ func isWord(b byte) bool {
 func matchParen(s string, open int) int {
 	depth := 0
 	for i := open; i < len(s); i++ {
+		if j := skipQuoted(s, i); j > i {
+			i = j
+			continue
+		}
 		switch s[i] {
-		case '\'', '"', '`':
-			if j := strings.IndexByte(s[i+1:], s[i]); j >= 0 {
-				i += j + 1
-			}
 		case '(':
 			depth++
 		case ')':
@@ -106,22 +125,10 @@ func isBoolList(vals []string) bool {
 	return vals[0] == "0" && vals[1] == "1" || vals[0] == "1" && vals[1] == "0"
 }
 
-// inferForeignKeys completes declared references (an omitted parent column
-// means the parent's primary key) and adds references found by name and
+// inferForeignKeys adds references found by name and
 // confirmed by the data: every non-NULL value of the column exists in the
 // parent's key.
 func inferForeignKeys(conn *sqlite3.Conn, m *Model) error {
-	for _, t := range m.Tables {
-		for i := range t.ForeignKeys {
-			fk := &t.ForeignKeys[i]
-			p := m.Table(fk.RefTable)
-			for j, rc := range fk.RefColumns {
-				if rc == "" && p != nil && j < len(p.PrimaryKey) {
-					fk.RefColumns[j] = p.PrimaryKey[j]
-				}
-			}
-		}
-	}
 	for _, t := range m.Tables {
 		for _, c := range t.Columns {
 			if t.ForeignKeyOf(c.Name) != nil || (t.IsKey(c.Name) && len(t.PrimaryKey) == 1) || c.Kind == Real || c.Kind == Blob {

@@ -28,7 +28,8 @@ func Open(path string, opts Options) (*Model, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("dbmodel: %w", err)
 	}
-	conn, err := sqlite3.OpenFlags("file:"+path+"?mode=ro", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	// A plain path, not a URI: a file name with '#' or '%41' is that file.
+	conn, err := sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY)
 	if err != nil {
 		return nil, fmt.Errorf("dbmodel: open %s: %w", path, err)
 	}
@@ -50,12 +51,31 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 		return nil, ErrNoTables
 	}
 	m := &Model{}
+	virtual, err := queryStrings(conn, `SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL%'`)
+	if err != nil {
+		return nil, fmt.Errorf("dbmodel: %w", err)
+	}
 	for _, name := range names {
-		t, err := readTable(conn, name, opts)
+		if slices.Contains(virtual, name) {
+			m.skip("table %s: a virtual table (its module's data is not copied)", name)
+			continue
+		}
+		if shadow := shadowOf(name, virtual); shadow != "" {
+			m.skip("table %s: holds the data of virtual table %s", name, shadow)
+			continue
+		}
+		t, err := readTable(conn, m, name, opts)
 		if err != nil {
-			return nil, fmt.Errorf("dbmodel: table %s: %w", name, err)
+			m.skip("table %s: %v", name, err)
+			continue
 		}
 		m.Tables = append(m.Tables, t)
+	}
+	if len(m.Tables) == 0 {
+		return nil, fmt.Errorf("%w that can be read: %s", ErrNoTables, strings.Join(m.Skipped, "; "))
+	}
+	if err := checkReferences(conn, m); err != nil {
+		return nil, fmt.Errorf("dbmodel: %w", err)
 	}
 	if !opts.NoInferFK {
 		if err := inferForeignKeys(conn, m); err != nil {
@@ -68,21 +88,43 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 	return m, nil
 }
 
-func readTable(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
+// shadowOf returns the virtual table whose data table name is, or "".
+func shadowOf(name string, virtual []string) string {
+	for _, v := range virtual {
+		if strings.HasPrefix(name, v+"_") {
+			return v
+		}
+	}
+	return ""
+}
+
+func readTable(conn *sqlite3.Conn, m *Model, name string, opts Options) (*Table, error) {
 	t := &Table{Name: name}
 	q := quote(name)
-	rows, err := queryRows(conn, `SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid`, name)
+	rows, err := queryRows(conn, `SELECT name, type, "notnull", dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid`, name)
 	if err != nil {
 		return nil, err
 	}
 	var pk []*Column
 	for _, r := range rows {
-		c := &Column{Name: r[0].(string), DeclType: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4]))}
-		if r[3] != nil {
-			d := asString(r[3])
-			c.Default = &d
+		c := &Column{Name: asString(r[0]), DeclType: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4]))}
+		if h := asInt(r[5]); h == 2 || h == 3 {
+			c.Computed = h
+		} else if h != 0 {
+			continue // a virtual table's hidden column
 		}
 		c.Kind = affinity(c.DeclType)
+		if !ValidType(c.DeclType) {
+			m.skip("%s.%s: declared type %q is not a type name SQLite reads back; written as %s", name, c.Name, c.DeclType, affinityType(c.Kind))
+			c.DeclType = affinityType(c.Kind)
+		}
+		if r[3] != nil {
+			if d, ok := CleanDefault(asString(r[3])); ok {
+				c.Default = &d
+			} else {
+				m.skip("%s.%s: DEFAULT %q is not one expression; left out", name, c.Name, asString(r[3]))
+			}
+		}
 		t.Columns = append(t.Columns, c)
 		if c.PK > 0 {
 			pk = append(pk, c)
@@ -109,7 +151,19 @@ func readTable(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
 		pk[0].NotNull = true
 	}
 	if len(createSQL) > 0 {
-		t.Checks = checkExprs(createSQL[0])
+		if err := computedExprs(createSQL[0], t); err != nil {
+			m.skip("%s: %v", name, err)
+		}
+		for _, chk := range checkExprs(createSQL[0]) {
+			if c, ok := stripComments(chk); ok && c != "" {
+				t.Checks = append(t.Checks, c)
+			} else {
+				m.skip("%s: CHECK (%s) is not one expression; left out", name, chk)
+			}
+		}
+		t.WithoutRowID = withoutRowID
+		t.Strict = regexp.MustCompile(`(?i)\)\s*(WITHOUT\s+ROWID\s*,\s*)?STRICT\s*(,\s*WITHOUT\s+ROWID\s*)?$`).MatchString(strings.TrimSpace(createSQL[0]))
+		t.AutoIncrement = regexp.MustCompile(`(?i)\bAUTOINCREMENT\b`).MatchString(createSQL[0])
 	}
 	for _, chk := range t.Checks {
 		for col, vals := range inLists(chk) {

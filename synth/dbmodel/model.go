@@ -1,6 +1,9 @@
 package dbmodel
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Kind is a column's value type as tools see it.
 type Kind string
@@ -17,7 +20,19 @@ const (
 // Model is a database's tables, in database order.
 type Model struct {
 	Tables []*Table `json:"tables"`
+	// Skipped names what of the source was left out or changed, with the
+	// reason (a reference the data breaks, a declared type SQLite would not
+	// parse back, a view that does not compile).
+	Skipped []string `json:"skipped,omitempty"`
 }
+
+// skip records something left out.
+func (m *Model) skip(format string, args ...any) {
+	m.Skipped = append(m.Skipped, CommentText(fmt.Sprintf(format, args...)))
+}
+
+// Skip records something left out, with its reason.
+func (m *Model) Skip(format string, args ...any) { m.skip(format, args...) }
 
 // Table is one table.
 type Table struct {
@@ -30,8 +45,12 @@ type Table struct {
 	RowID       bool         `json:"rowid_key,omitempty"`
 	ForeignKeys []ForeignKey `json:"foreign_keys,omitempty"`
 	Uniques     [][]string   `json:"uniques,omitempty"` // multi-column UNIQUE constraints
-	Checks      []string     `json:"checks,omitempty"`  // CHECK expressions, as written
-	Rows        int64        `json:"rows"`
+	Checks      []string     `json:"checks,omitempty"`  // CHECK expressions, without comments
+	// WithoutRowID, Strict and AutoIncrement are kept in the emitted table.
+	WithoutRowID  bool  `json:"without_rowid,omitempty"`
+	Strict        bool  `json:"strict,omitempty"`
+	AutoIncrement bool  `json:"autoincrement,omitempty"`
+	Rows          int64 `json:"rows"`
 	// NaturalKeys are unique, human-readable columns (names, emails, codes)
 	// by which a user would identify a row, best first.
 	NaturalKeys []string `json:"natural_keys,omitempty"`
@@ -65,7 +84,15 @@ type Column struct {
 	// Generated marks a rowid alias (INTEGER PRIMARY KEY): left out of
 	// create tools, SQLite assigns it.
 	Generated bool `json:"generated,omitempty"`
+	// Computed is 2 for a virtual and 3 for a stored generated column
+	// (GENERATED ALWAYS AS (Expr)), 0 for a plain one. Tools read it and
+	// never write it; the seed leaves it out.
+	Computed int64  `json:"computed,omitempty"`
+	Expr     string `json:"expr,omitempty"`
 }
+
+// Writable reports whether tools and the seed may write the column.
+func (c *Column) Writable() bool { return c.Computed == 0 }
 
 // ForeignKey is a reference from Columns to RefTable's RefColumns.
 type ForeignKey struct {

@@ -64,7 +64,9 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 		if err != nil {
 			return nil, fmt.Errorf("toolgen: table %s: %w", t.Name, err)
 		}
-		spec.Files[g.names[t.Name].id+".go"] = src
+		// "_tools.go": a table named x_test, x_windows or x_amd64 must not
+		// give a file the Go tool skips, nor one named like zz_common.go.
+		spec.Files[g.names[t.Name].id+"_tools.go"] = src
 	}
 	spec.Files["zz_common.go"] = []byte(commonSource)
 	return spec, nil
@@ -128,7 +130,7 @@ func (g *gen) param(t *dbmodel.Table, c *dbmodel.Column, op Op, name string, req
 	case OpSet:
 		p.Doc = "The " + what + "."
 		if c.Default != nil && !required {
-			p.Doc += " Default: " + *c.Default + "."
+			p.Doc += " Default: " + dbmodel.CommentText(*c.Default) + "."
 		}
 	}
 	if p.Ref != "" && !p.External {
@@ -227,7 +229,7 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 		plainWords(n.sing), keyDesc, plainWords(n.sing)))
 	up.Params = g.keyParams(t)
 	for _, c := range t.Columns {
-		if !t.IsKey(c.Name) && c.Kind != dbmodel.Blob {
+		if !t.IsKey(c.Name) && c.Kind != dbmodel.Blob && c.Writable() {
 			up.Params = append(up.Params, g.param(t, c, OpSet, n.cols[c.Name], false))
 		}
 	}
@@ -338,7 +340,7 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 	n := g.names[t.Name]
 	cr := g.newTool("create_"+n.sing, Create, t, fmt.Sprintf("Creates a %s and returns it.", plainWords(n.sing)))
 	for _, c := range t.Columns {
-		if c.Generated {
+		if c.Generated || !c.Writable() {
 			continue
 		}
 		required := c.NotNull && (c.Default == nil || nonDeterministicDefault(*c.Default))
