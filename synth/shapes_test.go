@@ -6,11 +6,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth"
 )
@@ -122,5 +124,70 @@ INSERT INTO notes VALUES (1, 'first', 'x'), (2, 'second', 'y');
 	}
 	if r.Outcome != runtime.OutcomeOK || !strings.Contains(r.Content, `"body":"empty"`) {
 		t.Errorf("create_note {}: %s %s", r.Outcome, r.Content)
+	}
+}
+
+// TestOddDatabase: issue 25 finding 10, each of which crashed the run or
+// made a wrong environment: an empty table, ±inf REALs, a 20 MB TEXT, a
+// CHECK on a generated column, tables named like Go build constraints
+// (*_test, *_windows) or like the helpers' file (zz_common), an empty
+// column name, a path with '#' and '%41'.
+func TestOddDatabase(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "odd#%41")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	db := sqlDB(t, dir, "lib%41#.sqlite", `
+CREATE TABLE members (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, first TEXT, last TEXT,
+  full TEXT GENERATED ALWAYS AS (first || ' ' || last) VIRTUAL, CHECK (length(full) < 80));
+CREATE TABLE empty_things (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE readings (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE, value REAL);
+CREATE TABLE notes_test (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, body TEXT);
+CREATE TABLE files_windows (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE zz_common (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, "" TEXT);
+INSERT INTO members (id, email, first, last) VALUES (1, 'a@example.org', 'Ana', 'Lopez'), (2, 'b@example.org', 'Bo', 'Chen');
+INSERT INTO readings VALUES (1, 'hot', 9e999), (2, 'cold', -9e999), (3, 'mild', 20.5);
+INSERT INTO notes_test VALUES (1, 'big', zeroblob(0)), (2, 'small', 'x');
+UPDATE notes_test SET body = printf('%.*c', 20000000, 'x') WHERE id = 1;
+INSERT INTO files_windows VALUES (1, 'boot.ini'), (2, 'autoexec.bat');
+INSERT INTO zz_common VALUES (1, 'A1', 'first'), (2, 'B2', 'second');
+`)
+	res, out := synthShape(t, db, 10)
+	for _, f := range []string{"notes_test_tools.go", "files_windows_tools.go", "zz_common_tools.go", "zz_common.go"} {
+		if _, err := os.Stat(filepath.Join(out, "tools", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, tool := range []string{"get_notes_test", "get_files_window", "get_zz_common", "get_empty_thing", "get_reading", "create_member"} {
+		if res.Spec.Tool(tool) == nil || !slices.ContainsFunc(res.Bundle.Manifest.Tools, func(m envpkg.Tool) bool { return m.Name == tool }) {
+			t.Errorf("tool %s missing from the spec or the bundle", tool)
+		}
+	}
+	if c := res.Model.Table("members").Column("full"); c == nil || c.Expr == "" {
+		t.Errorf("generated column: %+v", c)
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ep, err := env.NewEpisode("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	for _, c := range []struct{ tool, args, want string }{
+		{"create_member", `{"email": "c@example.org", "first": "Cy", "last": "Diaz"}`, `"full":"Cy Diaz"`},
+		{"get_reading", `{"id": 1}`, `"label":"hot"`},
+		{"get_notes_test", `{"id": 2}`, `"body":"x"`},
+		{"delete_zz_common", `{"id": 2}`, `deleted`},
+	} {
+		r, err := ep.Call(context.Background(), c.tool, json.RawMessage(c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != runtime.OutcomeOK || !strings.Contains(r.Content, c.want) {
+			t.Errorf("%s %s: %s %.200s", c.tool, c.args, r.Outcome, r.Content)
+		}
 	}
 }
