@@ -79,16 +79,33 @@ func execScript(conn *sqlite3.Conn, path, script string, leads ...func(string) e
 				return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
 			}
 		}
-		stmt, tail, err := conn.Prepare(rest)
+		// Prepare only this statement's text: handing SQLite the whole
+		// rest of the script copied it into SQLite's heap once per
+		// statement (quadratic; a 13 MB seed ran out of memory). A
+		// trigger's body holds ';', so an incomplete piece grows to the
+		// next one.
+		end := statementEnd(rest, 0)
+		var stmt *sqlite3.Stmt
+		var tail string
+		var err error
+		for {
+			stmt, tail, err = conn.Prepare(rest[:end])
+			if err != nil && end < len(rest) && strings.Contains(err.Error(), "incomplete input") {
+				end = statementEnd(rest, end)
+				continue
+			}
+			break
+		}
 		if err != nil {
 			// A syntax error names the token at fault: report its line.
 			var se *sqlite3.Error
-			if errors.As(err, &se) && se.SQL() != "" && strings.HasSuffix(rest, se.SQL()) {
-				at := len(script) - len(se.SQL())
+			if errors.As(err, &se) && se.SQL() != "" && strings.HasSuffix(rest[:end], se.SQL()) {
+				at := len(script) - len(rest) + end - len(se.SQL())
 				line = 1 + strings.Count(script[:at], "\n")
 			}
 			return errAt(fmt.Sprintf("%s:%d", path, line), "%v", err)
 		}
+		tail += rest[end:]
 		if stmt == nil {
 			return nil
 		}
@@ -106,6 +123,44 @@ func execScript(conn *sqlite3.Conn, path, script string, leads ...func(string) e
 		}
 		rest = tail
 	}
+}
+
+// statementEnd returns the index just after the first ';' at or after
+// from that is outside string literals, quoted names and comments, or
+// len(s).
+func statementEnd(s string, from int) int {
+	for i := from; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ';':
+			return i + 1
+		case '\'', '"', '`', '[':
+			if c == '[' {
+				c = ']'
+			}
+			j := strings.IndexByte(s[i+1:], c)
+			if j < 0 {
+				return len(s)
+			}
+			i += j + 1 // a doubled quote reads as two literals: same end
+		case '-':
+			if strings.HasPrefix(s[i:], "--") {
+				j := strings.IndexByte(s[i:], '\n')
+				if j < 0 {
+					return len(s)
+				}
+				i += j
+			}
+		case '/':
+			if strings.HasPrefix(s[i:], "/*") {
+				j := strings.Index(s[i+2:], "*/")
+				if j < 0 {
+					return len(s)
+				}
+				i += j + 3
+			}
+		}
+	}
+	return len(s)
 }
 
 func leadingSpace(s string) int {

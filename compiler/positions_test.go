@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,28 @@ func TestSourceErrorsNameTheLine(t *testing.T) {
 				t.Errorf("a raw Go struct in: %v", err)
 			}
 		})
+	}
+}
+
+// TestLargeSeedLoadsStatementByStatement: a seed of many statements loads
+// (each statement alone was given to SQLite with the whole rest of the
+// script: quadratic, and out of SQLite's memory at ~13 MB: issue 25
+// finding 8); a trigger whose body holds ';' and literals holding ';' and
+// "--" still parse as one statement each.
+func TestLargeSeedLoadsStatementByStatement(t *testing.T) {
+	var seed strings.Builder
+	seed.WriteString("CREATE TABLE log (n INTEGER);\n")
+	seed.WriteString("CREATE TRIGGER kv_log AFTER INSERT ON kv BEGIN INSERT INTO log VALUES (1); INSERT INTO log VALUES (2); END;\n")
+	pad := strings.Repeat("x", 3000)
+	for i := range 6000 {
+		fmt.Fprintf(&seed, "INSERT INTO kv VALUES ('k%d', '%s;-- /* [x] %d');\n", i, pad, i)
+	}
+	dir := writeEnv(t, okTool, map[string]string{"seed.sql": seed.String()})
+	b, err := Build(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.DB) < 18<<20 {
+		t.Errorf("database of %d bytes, want all 6000 rows", len(b.DB))
 	}
 }
