@@ -61,14 +61,22 @@ func Smoke(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, src *sqlit
 }
 
 // emptyTable reports whether the row a tool needs comes from a table with
-// no rows.
+// no rows (or, for a reference, no row that has it set).
 func emptyTable(spec *toolgen.Spec, t *toolgen.Tool) bool {
 	table := t.Table
 	if t.Kind == toolgen.Parent || t.Kind == toolgen.Children {
 		table = t.Parent
 	}
 	tb := spec.Model.Table(table)
-	return tb != nil && tb.Rows == 0
+	if tb == nil {
+		return false
+	}
+	if t.Kind == toolgen.Parent && t.Via != nil && len(t.Via.Columns) == 1 {
+		if c := tb.Column(t.Via.Columns[0]); c != nil && c.Nulls == tb.Rows {
+			return true // no row has the reference set
+		}
+	}
+	return tb.Rows == 0
 }
 
 // smokeArgs builds arguments for t from one row of its table.
