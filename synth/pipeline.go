@@ -76,6 +76,16 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	if opts.WriteShare == 0 {
 		opts.WriteShare = 0.5
 	}
+	// Preconditions first, not after the work: where the output goes, and
+	// that the source can be read.
+	if err := emit.CheckOut(opts.Out); err != nil {
+		return nil, err
+	}
+	if opts.Bundle != "" {
+		if fi, err := os.Stat(filepath.Dir(filepath.Clean(opts.Bundle))); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("synth: the bundle's folder %s does not exist", filepath.Dir(opts.Bundle))
+		}
+	}
 	res := &Result{}
 	sum := &res.Summary
 	t0 := time.Now()
@@ -96,7 +106,8 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	defer cleanup()
 	step("source", start)
 	if opts.Name == "" {
-		opts.Name = emit.EnvName(strings.TrimSuffix(filepath.Base(filepath.Clean(src)), filepath.Ext(src)) + "-synth")
+		// Named after the database: library.sqlite gives "library".
+		opts.Name = emit.EnvName(strings.TrimSuffix(filepath.Base(filepath.Clean(src)), filepath.Ext(src)))
 	}
 	// A plain path, not a URI: a file name with '#' or '%41' is that file.
 	conn, err := sqlite3.OpenFlags(dbPath, sqlite3.OPEN_READONLY)

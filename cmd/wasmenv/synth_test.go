@@ -20,13 +20,13 @@ func TestSynthFromDBAndGraph(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "kept 40") || !strings.Contains(stdout, "smoke tests passed 100/100") {
 		t.Fatalf("from-db: %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, f := range []string{"env.yaml", "schema.sql", "seed.sql", "tasks.jsonl", "tools/orders.go", "graph.dot", "synth-summary.json"} {
+	for _, f := range []string{"env.yaml", "schema.sql", "seed.sql", "tasks.jsonl", "tools/orders_tools.go", "graph.dot", "synth-summary.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
 	}
 	stdout, stderr, code = run(t, "", "test", bundle)
-	if code != 0 || !strings.Contains(stdout, "ok store-synth: 40 tasks") {
+	if code != 0 || !strings.Contains(stdout, "ok store: 40 tasks") {
 		t.Fatalf("test: %d\n%s\n%s", code, stdout, stderr)
 	}
 	stdout, _, code = run(t, "", "synth", "graph", bundle, "--dot")
@@ -56,7 +56,7 @@ func TestSynthFromDBAndGraph(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "no task could be made") {
 		t.Errorf("no natural key: %d %s", code, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "nokeys", "tools", "t.go")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "nokeys", "tools", "t_tools.go")); err != nil {
 		t.Error("tools not written:", err)
 	}
 	// Bad input: a clear error, nothing written.

@@ -1,8 +1,10 @@
 package dbmodel
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
@@ -102,5 +104,82 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := Open(makeDB(t, `SELECT 1`), Options{}); err != ErrNoTables {
 		t.Errorf("empty database: %v", err)
+	}
+}
+
+// TestEnumsOnlyForClosedSets: a status is an enumeration; surnames,
+// cities and titles with few distinct values are not (issue 28: a 12-value
+// last_name enum refused every new member).
+func TestEnumsOnlyForClosedSets(t *testing.T) {
+	sql := "CREATE TABLE people (id INTEGER PRIMARY KEY, last_name TEXT, city TEXT, status TEXT, tier TEXT, visit_kind TEXT);\n"
+	last := []string{"Brown", "Cohen", "García", "Li"}
+	for i := range 40 {
+		sql += fmt.Sprintf("INSERT INTO people VALUES (%d, '%s', '%s', '%s', '%s', '%s');\n", i, last[i%4], []string{"Lisbon", "Osaka"}[i%2],
+			[]string{"active", "on_hold"}[i%2], []string{"Gold", "Silver"}[i%2], []string{"a", "b"}[i%2])
+	}
+	m, err := Open(makeDB(t, sql), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Table("people")
+	for col, want := range map[string]bool{"last_name": false, "city": false, "status": true, "tier": true, "visit_kind": true} {
+		if got := p.Column(col).Enum != nil; got != want {
+			t.Errorf("%s: enum %v, want %v", col, p.Column(col).Enum, want)
+		}
+	}
+}
+
+// TestReferencesChecked: references to a missing table, to columns that
+// are not a key, or broken by the data are dropped and named; the rows stay.
+func TestReferencesChecked(t *testing.T) {
+	m, err := Open(makeDB(t, `PRAGMA foreign_keys = OFF;
+CREATE TABLE a (id INTEGER PRIMARY KEY, code TEXT);
+CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER REFERENCES a(id), a_code TEXT REFERENCES a(code), x_id INTEGER REFERENCES nothere(id), a2 INTEGER REFERENCES a);
+INSERT INTO a VALUES (1, 'one');
+INSERT INTO b VALUES (1, 1, 'one', 7, 1), (2, 5, NULL, NULL, 1);`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := m.Table("b")
+	if len(b.ForeignKeys) != 1 || b.ForeignKeys[0].Columns[0] != "a2" || b.ForeignKeys[0].RefColumns[0] != "id" {
+		t.Errorf("kept references %+v, want only a2 → a(id)", b.ForeignKeys)
+	}
+	all := strings.Join(m.Skipped, "\n")
+	for _, want := range []string{"b.a_id → a: 1 row refers to a missing a row", "a(code) is not a key of a", "table nothere does not exist"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("skipped %q lacks %q", all, want)
+		}
+	}
+	if b.Rows != 2 {
+		t.Errorf("rows %d", b.Rows)
+	}
+}
+
+// TestHostileTextCleaned: a declared type that is SQL, a CHECK inside a
+// comment, a CHECK whose text holds a comment and brackets (issue 25
+// finding 2).
+func TestHostileTextCleaned(t *testing.T) {
+	m, err := Open(makeDB(t, `CREATE TABLE c (id INTEGER PRIMARY KEY,
+  name 'TEXT); CREATE TRIGGER t AFTER UPDATE ON c BEGIN DELETE FROM c; END; CREATE TABLE zz (x',
+  x TEXT /* CHECK (x <> 'a') */, [odd ) name] TEXT CHECK ([odd ) name] <> ')' /* ) */),
+  d TEXT DEFAULT 'a;b', g TEXT GENERATED ALWAYS AS (upper(x) /* ) */) VIRTUAL);`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := m.Table("c")
+	if got := c.Column("name").DeclType; got != "BLOB" && got != "TEXT" {
+		t.Errorf("hostile declared type kept as %q", got)
+	}
+	if len(c.Checks) != 1 || c.Checks[0] != "[odd ) name] <> ')'" {
+		t.Errorf("checks %q", c.Checks)
+	}
+	if d := c.Column("d").Default; d == nil || *d != "'a;b'" {
+		t.Errorf("default %v", d)
+	}
+	if g := c.Column("g"); g.Computed != 2 || g.Expr != "upper(x)" {
+		t.Errorf("generated column %+v", g)
+	}
+	if !strings.Contains(strings.Join(m.Skipped, "\n"), "declared type") {
+		t.Errorf("skipped: %q", m.Skipped)
 	}
 }

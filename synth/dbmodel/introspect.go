@@ -261,7 +261,13 @@ func readStats(conn *sqlite3.Conn, t *Table, q string, opts Options) error {
 			if err != nil {
 				return err
 			}
-			c.Enum, c.EnumInferred = vals, true
+			// Only a closed set: codes ('active', 'on_hold') or a column
+			// named for a category. Names, surnames, cities and free
+			// text with few distinct values are still open: an enum
+			// would refuse every new one.
+			if closedSetName(c.Name) || codeLike(vals) && !nameish(c.Name) {
+				c.Enum, c.EnumInferred = vals, true
+			}
 		}
 	}
 	return nil
@@ -291,6 +297,42 @@ func boolName(n string) bool {
 	n = strings.ToLower(n)
 	return strings.HasPrefix(n, "is_") || strings.HasPrefix(n, "has_") || strings.HasPrefix(n, "can_") ||
 		n == "active" || n == "enabled" || n == "deleted" || n == "verified" || n == "archived" || n == "final_sale"
+}
+
+// closedSetName marks columns named for a category.
+func closedSetName(n string) bool {
+	n = strings.ToLower(n)
+	for _, s := range []string{"status", "state", "type", "kind", "category", "level", "tier", "class", "role", "method", "mode",
+		"priority", "stage", "cabin", "membership", "currency", "unit", "channel", "format", "gender", "source", "rating", "severity"} {
+		if n == s || strings.HasSuffix(n, "_"+s) || strings.HasPrefix(n, s+"_") {
+			return !nameish(n) || n == s
+		}
+	}
+	return false
+}
+
+var codeRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_\-]{0,23}$`)
+
+// codeLike: every value is a short lower-case code, not a word a person
+// writes with capitals (a name, a city).
+func codeLike(vals []string) bool {
+	for _, v := range vals {
+		if !codeRE.MatchString(v) {
+			return false
+		}
+	}
+	return len(vals) > 0
+}
+
+// nameish marks columns holding names of people, places or things.
+func nameish(n string) bool {
+	n = strings.ToLower(n)
+	for _, s := range []string{"name", "email", "city", "country", "title", "street", "address", "phone", "author", "label", "company"} {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // freeTextName marks columns whose values are prose even when few distinct.

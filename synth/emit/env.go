@@ -210,6 +210,23 @@ func Write(dir string, e *Env) error {
 	return nil
 }
 
+// CheckOut reports whether dir can receive an environment: absent, an
+// empty folder, or a folder holding an environment (which Write replaces).
+// Run it before long work, so that a mistyped -o fails at once.
+func CheckOut(dir string) error {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("emit: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("emit: %s exists and is not a directory", dir)
+	}
+	return checkReplaceable(dir)
+}
+
 // checkReplaceable refuses to replace a non-empty directory that does not
 // look like an environment, so a mistyped -o cannot delete someone's files.
 func checkReplaceable(dir string) error {
