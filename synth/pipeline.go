@@ -129,6 +129,11 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	if objects, err = emit.CheckSchema(m, objects); err != nil {
 		return nil, err
 	}
+	for _, o := range objects {
+		if o.Type == "trigger" {
+			m.MarkMaintained(o.Name, o.Table, o.SQL)
+		}
+	}
 	seed, err := emit.SeedSQL(conn, m, objects...)
 	if err != nil {
 		return nil, err

@@ -191,3 +191,64 @@ INSERT INTO zz_common VALUES (1, 'A1', 'first'), (2, 'B2', 'second');
 		}
 	}
 }
+
+// TestViewsTriggersRules: on the issue-28 library, the view becomes a
+// read-only tool, the audit trigger is kept (creating a loan writes its
+// audit row) and its table is not offered for writing by hand, a CHECK
+// surfaces as a tool error, lookups fold Unicode case, and surnames are
+// not an enumeration.
+func TestViewsTriggersRules(t *testing.T) {
+	db := sqlDB(t, t.TempDir(), "library.sqlite", librarySQL)
+	res, _ := synthShape(t, db, 20)
+	if res.Bundle.Manifest.Name != "library" {
+		t.Errorf("environment named %q, want library", res.Bundle.Manifest.Name)
+	}
+	if tl := res.Spec.Tool("list_open_loans"); tl == nil || tl.Kind != "view" {
+		t.Errorf("view tool: %+v", tl)
+	}
+	for _, name := range []string{"create_audit_log", "update_audit_log", "delete_audit_log"} {
+		if res.Spec.Tool(name) != nil {
+			t.Errorf("%s offered: the trigger writes that table", name)
+		}
+	}
+	if e := res.Model.Table("members").Column("last_name").Enum; e != nil {
+		t.Errorf("last_name became an enumeration: %q", e)
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ep, err := env.NewEpisode("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	for _, c := range []struct {
+		tool, args string
+		outcome    runtime.Outcome
+		want       string
+	}{
+		{"list_open_loans", `{"limit": 2}`, runtime.OutcomeOK, `"total":`},
+		{"find_member_by_email", `{"email": "LUCÍA.BROWN7@EXAMPLE.ORG"}`, runtime.OutcomeOK, `"id":7`},
+		{"create_loan", `{"copy_id": 1, "member_id": 2, "checked_out_by": 3, "loaned_on": "2024-06-01", "due_on": "2024-05-01"}`, runtime.OutcomeToolError, "breaks the rule"},
+		{"create_loan", `{"copy_id": 1, "member_id": 2, "checked_out_by": 3, "loaned_on": "2024-06-01", "due_on": "2024-06-21"}`, runtime.OutcomeOK, `"due_on":"2024-06-21"`},
+		{"create_member", `{"email": "new@example.org", "first_name": "Ann", "last_name": "Zielińska", "joined_on": "2024-06-01"}`, runtime.OutcomeOK, `"status":"active"`},
+	} {
+		r, err := ep.Call(context.Background(), c.tool, json.RawMessage(c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != c.outcome || !strings.Contains(r.Content, c.want) {
+			t.Errorf("%s %s: %s %.300s", c.tool, c.args, r.Outcome, r.Content)
+		}
+	}
+	d, err := ep.Diff()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(d)
+	if !strings.Contains(string(raw), "audit_log") || !strings.Contains(string(raw), "2024-06-01") {
+		t.Errorf("creating a loan wrote no audit row: %.600s", raw)
+	}
+}

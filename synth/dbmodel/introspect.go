@@ -74,6 +74,18 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 	if len(m.Tables) == 0 {
 		return nil, fmt.Errorf("%w that can be read: %s", ErrNoTables, strings.Join(m.Skipped, "; "))
 	}
+	views, err := queryStrings(conn, `SELECT name FROM sqlite_schema WHERE type = 'view' ORDER BY rowid`)
+	if err != nil {
+		return nil, fmt.Errorf("dbmodel: %w", err)
+	}
+	for _, name := range views {
+		v, err := readView(conn, name, opts)
+		if err != nil {
+			m.skip("view %s: %v", name, err)
+			continue
+		}
+		m.Views = append(m.Views, v)
+	}
 	if err := checkReferences(conn, m); err != nil {
 		return nil, fmt.Errorf("dbmodel: %w", err)
 	}
@@ -86,6 +98,30 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 		chooseNaturalKeys(t)
 	}
 	return m, nil
+}
+
+// readView reads a view's columns and statistics.
+func readView(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
+	t := &Table{Name: name}
+	rows, err := queryRows(conn, `SELECT name, type FROM pragma_table_info(?) ORDER BY cid`, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("no columns")
+	}
+	for _, r := range rows {
+		c := &Column{Name: asString(r[0]), DeclType: asString(r[1])}
+		c.Kind = affinity(c.DeclType)
+		if c.DeclType == "" {
+			c.Kind = Blob // an expression: the data decides
+		}
+		t.Columns = append(t.Columns, c)
+	}
+	if err := readStats(conn, t, quote(name), opts); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // shadowOf returns the virtual table whose data table name is, or "".

@@ -20,6 +20,9 @@ const (
 // Model is a database's tables, in database order.
 type Model struct {
 	Tables []*Table `json:"tables"`
+	// Views are the source's views, read-only: columns and statistics, no
+	// key.
+	Views []*Table `json:"views,omitempty"`
 	// Skipped names what of the source was left out or changed, with the
 	// reason (a reference the data breaks, a declared type SQLite would not
 	// parse back, a view that does not compile).
@@ -57,6 +60,9 @@ type Table struct {
 	// KeyIsNatural: the (text) primary key is the natural key, for want of
 	// another: the get tool is where a user starts.
 	KeyIsNatural bool `json:"key_is_natural,omitempty"`
+	// MaintainedBy names the trigger that writes this table (an audit
+	// log): tools read it but do not offer to write it by hand.
+	MaintainedBy string `json:"maintained_by,omitempty"`
 	// Label is the column that names a row in prose (a natural key, or a
 	// name-like column), "" when none.
 	Label string `json:"label,omitempty"`
@@ -111,6 +117,16 @@ const RowIDColumn = "row_id"
 // Table returns the table named name, or nil.
 func (m *Model) Table(name string) *Table {
 	for _, t := range m.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// View returns the view named name, or nil.
+func (m *Model) View(name string) *Table {
+	for _, t := range m.Views {
 		if t.Name == name {
 			return t
 		}

@@ -54,11 +54,24 @@ func CheckSchema(m *dbmodel.Model, objects []Object) ([]Object, error) {
 		sql, ok := stripSQL(o.SQL)
 		if !ok {
 			m.Skip("%s %s: its SQL is not one statement; left out", o.Type, o.Name)
+			dropView(m, o)
 			continue
 		}
 		if err := createsOnly(conn, sql, o.Type, o.Name); err != nil {
 			m.Skip("%s %s: %v; left out", o.Type, o.Name, err)
+			dropView(m, o)
 			continue
+		}
+		if o.Type == "view" {
+			// A view over a missing table is created, then fails on use.
+			if stmt, _, err := conn.Prepare("SELECT * FROM " + dbmodel.Quote(o.Name) + " LIMIT 0"); err != nil {
+				m.Skip("view %s: %v; left out", o.Name, err)
+				dropObject(conn, "VIEW", o.Name)
+				dropView(m, o)
+				continue
+			} else {
+				stmt.Close()
+			}
 		}
 		o.SQL = sql
 		kept = append(kept, o)
@@ -177,6 +190,12 @@ func dropTable(m *dbmodel.Model, name string) {
 	m.Tables = slices.DeleteFunc(m.Tables, func(t *dbmodel.Table) bool { return t.Name == name })
 	for _, t := range m.Tables {
 		t.ForeignKeys = slices.DeleteFunc(t.ForeignKeys, func(fk dbmodel.ForeignKey) bool { return fk.RefTable == name })
+	}
+}
+
+func dropView(m *dbmodel.Model, o Object) {
+	if o.Type == "view" {
+		m.Views = slices.DeleteFunc(m.Views, func(t *dbmodel.Table) bool { return t.Name == o.Name })
 	}
 }
 

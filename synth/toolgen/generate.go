@@ -2,6 +2,7 @@ package toolgen
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,7 +33,7 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 	}
 	g := &gen{m: m, opts: opts, names: map[string]*tableNames{}, toolNames: namer{}}
 	tn := namer{}
-	for i, t := range m.Tables {
+	for i, t := range append(slices.Clip(m.Tables), m.Views...) {
 		id := tn.unique(ident(t.Name), fmt.Sprintf("table%c", 'a'+i%26))
 		sing := ident(dbmodel.Singular(id))
 		if sing == "" {
@@ -53,7 +54,14 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 		}
 		spec.Tools = append(spec.Tools, tools...)
 	}
-	for _, t := range m.Tables {
+	for _, v := range m.Views {
+		l := g.listTool(v)
+		l.Kind = View
+		l.Doc = fmt.Sprintf("Lists rows of the view %s (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.", plainWords(g.names[v.Name].id))
+		uniqueParams(l)
+		spec.Tools = append(spec.Tools, l)
+	}
+	for _, t := range append(slices.Clip(m.Tables), m.Views...) {
 		var mine []*Tool
 		for _, tool := range spec.Tools {
 			if tool.Table == t.Name {
@@ -220,6 +228,11 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 	}
 
 	if g.opts.ReadOnly {
+		return out
+	}
+	if t.MaintainedBy != "" {
+		m := g.m
+		m.Skip("table %s: written by trigger %s; no create, update or delete tools (the database keeps it)", t.Name, t.MaintainedBy)
 		return out
 	}
 	if cr := g.createTool(t); cr != nil {

@@ -18,7 +18,7 @@ func (g *gen) render(t *dbmodel.Table, tools []*Tool) ([]byte, error) {
 		switch tool.Kind {
 		case Get, Find:
 			g.renderGet(&b, tool)
-		case List, Children:
+		case List, Children, View:
 			g.renderList(&b, tool)
 		case Parent:
 			g.renderParent(&b, tool)
@@ -131,10 +131,16 @@ func describeKey(params []Param) string {
 
 func (g *gen) renderGet(b *bytes.Buffer, t *Tool) {
 	w, args := keyWhere(t.Params, "")
+	what := plainWords(g.names[t.Table].sing)
+	if t.Kind == Find && len(t.Params) == 1 && t.Params[0].goType == "string" {
+		p := t.Params[0]
+		fmt.Fprintf(b, "\treturn oneFold(%s+\" not found\", %s, %s, %s, a.%s)\n", describeKey(t.Params),
+			q(dbmodel.Quote(t.Table)), q(dbmodel.Quote(p.Column)), q(p.Column), p.goName)
+		return
+	}
 	if t.Kind == Find {
 		w = strings.Replace(w, " = ?", " = ? COLLATE NOCASE", 1)
 	}
-	what := plainWords(g.names[t.Table].sing)
 	fmt.Fprintf(b, "\treturn one(%s, %s+\" not found\", %s, %s)\n", q(what), describeKey(t.Params),
 		q("SELECT * FROM "+dbmodel.Quote(t.Table)+" WHERE "+w), strings.Join(args, ", "))
 }
@@ -161,8 +167,15 @@ func (g *gen) renderList(b *bytes.Buffer, t *Tool) {
 			q(dbmodel.Quote(t.Parent)), q(dbmodel.Quote(t.Via.RefColumns[0])), argExpr(kp, false), plainWords(pn.sing), kp.goName)
 		fmt.Fprintf(b, "\twhere = append(where, %s)\n\targs = append(args, %s)\n", q(dbmodel.Quote(kp.Column)+" = ?"), argExpr(kp, false))
 	}
-	tbl := g.m.Table(t.Table)
+	tbl := g.table(t.Table)
 	order := quoteCols(tbl.PrimaryKey)
+	if len(tbl.PrimaryKey) == 0 { // a view: every column, for a stable order
+		var cols []string
+		for _, c := range tbl.Columns {
+			cols = append(cols, c.Name)
+		}
+		order = quoteCols(cols)
+	}
 	var sortCase strings.Builder
 	for _, p := range t.Params {
 		col := dbmodel.Quote(p.Column)
@@ -190,9 +203,17 @@ func (g *gen) renderList(b *bytes.Buffer, t *Tool) {
 	fmt.Fprintf(b, "\torder := %s\n", q(order))
 	if t.Param("sort_by") != nil {
 		fmt.Fprintf(b, "\tif a.SortBy != nil {\n\t\tswitch *a.SortBy {\n%s\t\tdefault:\n\t\t\treturn nil, fmt.Errorf(\"cannot sort by %%q\", *a.SortBy)\n\t\t}\n", sortCase.String())
-		fmt.Fprintf(b, "\t\tif a.Descending != nil && *a.Descending {\n\t\t\torder += \" DESC\"\n\t\t}\n\t\torder += \", \" + %s\n\t}\n", q(quoteCols(tbl.PrimaryKey)))
+		fmt.Fprintf(b, "\t\tif a.Descending != nil && *a.Descending {\n\t\t\torder += \" DESC\"\n\t\t}\n\t\torder += \", \" + %s\n\t}\n", q(order))
 	}
 	fmt.Fprintf(b, "\treturn listPage(%s, where, args, order, a.Limit, a.Offset)\n", q(dbmodel.Quote(t.Table)))
+}
+
+// table returns the table or view named name.
+func (g *gen) table(name string) *dbmodel.Table {
+	if t := g.m.Table(name); t != nil {
+		return t
+	}
+	return g.m.View(name)
 }
 
 func quoteCols(cols []string) string {
@@ -316,6 +337,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wasmenv/wasmenv/sdk"
 )
@@ -330,6 +352,41 @@ func one(table, missing, sql string, args ...any) (any, error) {
 		return nil, err
 	}
 	return row, nil
+}
+
+// oneFold returns the row whose col equals v, ignoring case. SQLite's
+// NOCASE folds ASCII letters only, so after a miss a value with other
+// letters is looked for among the rows of its length whose ASCII prefix
+// matches, and compared with Unicode case folding.
+func oneFold(missing, table, qcol, col, v string) (any, error) {
+	row, err := sdk.QueryRow("SELECT * FROM "+table+" WHERE "+qcol+" = ? COLLATE NOCASE", v)
+	if err == nil {
+		return row, nil
+	}
+	if !errors.Is(err, sdk.ErrNoRows) {
+		return nil, err
+	}
+	prefix := 0
+	for _, r := range v {
+		if r >= utf8.RuneSelf {
+			break
+		}
+		prefix++
+	}
+	n := utf8.RuneCountInString(v)
+	if prefix == n {
+		return nil, errors.New(missing)
+	}
+	rows, err := sdk.Query("SELECT * FROM "+table+" WHERE length("+qcol+") = ? AND substr("+qcol+", 1, ?) = ? COLLATE NOCASE LIMIT 1000", n, prefix, v[:prefix])
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows.All() {
+		if strings.EqualFold(r.String(col), v) {
+			return r, nil
+		}
+	}
+	return nil, errors.New(missing)
 }
 
 // listPage counts the matching rows and returns one page of them.

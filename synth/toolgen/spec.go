@@ -15,6 +15,7 @@ const (
 	Create   Kind = "create"
 	Update   Kind = "update"
 	Delete   Kind = "delete"
+	View     Kind = "view" // rows of a view, with filters (read-only)
 )
 
 // Writes reports whether tools of this kind change the state.
