@@ -252,3 +252,35 @@ func TestViewsTriggersRules(t *testing.T) {
 		t.Errorf("creating a loan wrote no audit row: %.600s", raw)
 	}
 }
+
+// TestBlobsAreSizes: a BLOB column is no tool argument, and tools return
+// its size, not its bytes.
+func TestBlobsAreSizes(t *testing.T) {
+	db := sqlDB(t, t.TempDir(), "pics.sqlite", `
+CREATE TABLE categories (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, picture BLOB);
+INSERT INTO categories VALUES (1, 'Beverages', randomblob(5000)), (2, 'Condiments', NULL), (3, 'Seafood', x'00ff');
+`)
+	res, _ := synthShape(t, db, 3)
+	if p := res.Spec.Tool("create_category").Param("picture"); p != nil {
+		t.Errorf("picture is a create argument: %+v", p)
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ep, err := env.NewEpisode("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	for tool, args := range map[string]string{"get_category": `{"id": 1}`, "find_category_by_name": `{"name": "beverages"}`, "list_categories": `{}`} {
+		r, err := ep.Call(context.Background(), tool, json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != runtime.OutcomeOK || !strings.Contains(r.Content, `"picture_bytes":5000`) || len(r.Content) > 1000 {
+			t.Errorf("%s: %s %.300s", tool, r.Outcome, r.Content)
+		}
+	}
+}

@@ -134,15 +134,15 @@ func (g *gen) renderGet(b *bytes.Buffer, t *Tool) {
 	what := plainWords(g.names[t.Table].sing)
 	if t.Kind == Find && len(t.Params) == 1 && t.Params[0].goType == "string" {
 		p := t.Params[0]
-		fmt.Fprintf(b, "\treturn oneFold(%s+\" not found\", %s, %s, %s, a.%s)\n", describeKey(t.Params),
-			q(dbmodel.Quote(t.Table)), q(dbmodel.Quote(p.Column)), q(p.Column), p.goName)
+		fmt.Fprintf(b, "\treturn oneFold(%s+\" not found\", %s, %s, %s, %s, a.%s)\n", describeKey(t.Params),
+			q(g.sel(t.Table)), q(dbmodel.Quote(t.Table)), q(dbmodel.Quote(p.Column)), q(p.Column), p.goName)
 		return
 	}
 	if t.Kind == Find {
 		w = strings.Replace(w, " = ?", " = ? COLLATE NOCASE", 1)
 	}
 	fmt.Fprintf(b, "\treturn one(%s, %s+\" not found\", %s, %s)\n", q(what), describeKey(t.Params),
-		q("SELECT * FROM "+dbmodel.Quote(t.Table)+" WHERE "+w), strings.Join(args, ", "))
+		q("SELECT "+g.sel(t.Table)+" FROM "+dbmodel.Quote(t.Table)+" WHERE "+w), strings.Join(args, ", "))
 }
 
 func (g *gen) renderParent(b *bytes.Buffer, t *Tool) {
@@ -155,7 +155,7 @@ func (g *gen) renderParent(b *bytes.Buffer, t *Tool) {
 	fmt.Fprintf(b, "\tif ref.IsNull(\"ref\") {\n\t\treturn nil, fmt.Errorf(\"%s %%s has no %s\", %s)\n\t}\n", cw, plainWords(g.names[child.Name].cols[col]), describeKey(t.Params))
 	fmt.Fprintf(b, "\treturn one(%s, fmt.Sprintf(\"%s %%v not found\", ref.Value(\"ref\")), %s, ref.Value(\"ref\"))\n",
 		q(plainWords(g.names[t.Table].sing)), plainWords(g.names[t.Table].sing),
-		q("SELECT * FROM "+dbmodel.Quote(t.Table)+" WHERE "+dbmodel.Quote(t.Via.RefColumns[0])+" = ?"))
+		q("SELECT "+g.sel(t.Table)+" FROM "+dbmodel.Quote(t.Table)+" WHERE "+dbmodel.Quote(t.Via.RefColumns[0])+" = ?"))
 }
 
 func (g *gen) renderList(b *bytes.Buffer, t *Tool) {
@@ -205,7 +205,30 @@ func (g *gen) renderList(b *bytes.Buffer, t *Tool) {
 		fmt.Fprintf(b, "\tif a.SortBy != nil {\n\t\tswitch *a.SortBy {\n%s\t\tdefault:\n\t\t\treturn nil, fmt.Errorf(\"cannot sort by %%q\", *a.SortBy)\n\t\t}\n", sortCase.String())
 		fmt.Fprintf(b, "\t\tif a.Descending != nil && *a.Descending {\n\t\t\torder += \" DESC\"\n\t\t}\n\t\torder += \", \" + %s\n\t}\n", q(order))
 	}
-	fmt.Fprintf(b, "\treturn listPage(%s, where, args, order, a.Limit, a.Offset)\n", q(dbmodel.Quote(t.Table)))
+	fmt.Fprintf(b, "\treturn listPage(%s, %s, where, args, order, a.Limit, a.Offset)\n", q(g.sel(t.Table)), q(dbmodel.Quote(t.Table)))
+}
+
+// sel is the select list of a table's tools: every column, but a BLOB
+// as its size in bytes ("picture_bytes"): an agent cannot read a
+// picture, and a tool result is capped.
+func (g *gen) sel(table string) string {
+	t := g.table(table)
+	blob := false
+	for _, c := range t.Columns {
+		blob = blob || c.Kind == dbmodel.Blob && !t.IsKey(c.Name)
+	}
+	if !blob {
+		return "*"
+	}
+	var cols []string
+	for _, c := range t.Columns {
+		if c.Kind == dbmodel.Blob && !t.IsKey(c.Name) {
+			cols = append(cols, "length("+dbmodel.Quote(c.Name)+") AS "+dbmodel.Quote(c.Name+"_bytes"))
+		} else {
+			cols = append(cols, dbmodel.Quote(c.Name))
+		}
+	}
+	return strings.Join(cols, ", ")
 }
 
 // table returns the table or view named name.
@@ -260,7 +283,7 @@ func (g *gen) renderCreate(b *bytes.Buffer, t *Tool) {
 	b.WriteString("\tres, err := sdk.Exec(sql, args...)\n")
 	fmt.Fprintf(b, "\tif err != nil {\n\t\treturn nil, explain(err, %s)\n\t}\n", q("cannot create the "+what))
 	if len(tbl.PrimaryKey) == 1 && tbl.Column(tbl.PrimaryKey[0]).Generated {
-		fmt.Fprintf(b, "\treturn one(%s, \"created row not found\", %s, res.LastInsertID)\n", q(what), q("SELECT * FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+dbmodel.Quote(tbl.PrimaryKey[0])+" = ?"))
+		fmt.Fprintf(b, "\treturn one(%s, \"created row not found\", %s, res.LastInsertID)\n", q(what), q("SELECT "+g.sel(tbl.Name)+" FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+dbmodel.Quote(tbl.PrimaryKey[0])+" = ?"))
 		return
 	}
 	b.WriteString("\t_ = res\n")
@@ -273,7 +296,7 @@ func (g *gen) renderCreate(b *bytes.Buffer, t *Tool) {
 			}
 		}
 	}
-	fmt.Fprintf(b, "\treturn one(%s, \"created row not found\", %s, %s)\n", q(what), q("SELECT * FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+strings.Join(w, " AND ")), strings.Join(args, ", "))
+	fmt.Fprintf(b, "\treturn one(%s, \"created row not found\", %s, %s)\n", q(what), q("SELECT "+g.sel(tbl.Name)+" FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+strings.Join(w, " AND ")), strings.Join(args, ", "))
 }
 
 func (g *gen) renderUpdate(b *bytes.Buffer, t *Tool) {
@@ -292,7 +315,7 @@ func (g *gen) renderUpdate(b *bytes.Buffer, t *Tool) {
 	fmt.Fprintf(b, "\tres, err := sdk.Exec(%s+strings.Join(sets, \", \")+%s, args...)\n", q("UPDATE "+dbmodel.Quote(tbl.Name)+" SET "), q(" WHERE "+w))
 	fmt.Fprintf(b, "\tif err != nil {\n\t\treturn nil, explain(err, %s)\n\t}\n", q("cannot update the "+what))
 	fmt.Fprintf(b, "\tif res.RowsAffected == 0 {\n\t\treturn nil, fmt.Errorf(\"%s %%s not found\", %s)\n\t}\n", what, describeKey(t.Params))
-	fmt.Fprintf(b, "\treturn one(%s, \"updated row not found\", %s, %s)\n", q(what), q("SELECT * FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+w), strings.Join(keyArgs, ", "))
+	fmt.Fprintf(b, "\treturn one(%s, \"updated row not found\", %s, %s)\n", q(what), q("SELECT "+g.sel(tbl.Name)+" FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+w), strings.Join(keyArgs, ", "))
 }
 
 func (g *gen) renderDelete(b *bytes.Buffer, t *Tool) {
@@ -358,8 +381,8 @@ func one(table, missing, sql string, args ...any) (any, error) {
 // NOCASE folds ASCII letters only, so after a miss a value with other
 // letters is looked for among the rows of its length whose ASCII prefix
 // matches, and compared with Unicode case folding.
-func oneFold(missing, table, qcol, col, v string) (any, error) {
-	row, err := sdk.QueryRow("SELECT * FROM "+table+" WHERE "+qcol+" = ? COLLATE NOCASE", v)
+func oneFold(missing, sel, table, qcol, col, v string) (any, error) {
+	row, err := sdk.QueryRow("SELECT "+sel+" FROM "+table+" WHERE "+qcol+" = ? COLLATE NOCASE", v)
 	if err == nil {
 		return row, nil
 	}
@@ -377,7 +400,7 @@ func oneFold(missing, table, qcol, col, v string) (any, error) {
 	if prefix == n {
 		return nil, errors.New(missing)
 	}
-	rows, err := sdk.Query("SELECT * FROM "+table+" WHERE length("+qcol+") = ? AND substr("+qcol+", 1, ?) = ? COLLATE NOCASE LIMIT 1000", n, prefix, v[:prefix])
+	rows, err := sdk.Query("SELECT "+sel+" FROM "+table+" WHERE length("+qcol+") = ? AND substr("+qcol+", 1, ?) = ? COLLATE NOCASE LIMIT 1000", n, prefix, v[:prefix])
 	if err != nil {
 		return nil, err
 	}
@@ -390,7 +413,7 @@ func oneFold(missing, table, qcol, col, v string) (any, error) {
 }
 
 // listPage counts the matching rows and returns one page of them.
-func listPage(from string, where []string, args []any, order string, limit, offset *int64) (any, error) {
+func listPage(sel, from string, where []string, args []any, order string, limit, offset *int64) (any, error) {
 	lim, off := int64(20), int64(0)
 	if limit != nil {
 		if *limit < 1 || *limit > 100 {
@@ -412,7 +435,7 @@ func listPage(from string, where []string, args []any, order string, limit, offs
 	if err != nil {
 		return nil, err
 	}
-	rows, err := sdk.Query("SELECT * FROM "+from+w+" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, lim, off)...)
+	rows, err := sdk.Query("SELECT "+sel+" FROM "+from+w+" ORDER BY "+order+" LIMIT ? OFFSET ?", append(args, lim, off)...)
 	if err != nil {
 		return nil, err
 	}
