@@ -10,7 +10,17 @@ import (
 func ident(s string) string {
 	var b strings.Builder
 	under := false
-	for _, r := range s {
+	rs := []rune(s)
+	for i, r := range rs {
+		// CamelCase words are words: InvoiceLine → invoice_line,
+		// customerID → customer_id, HTTPServer → http_server.
+		if r >= 'A' && r <= 'Z' && i > 0 && !under && b.Len() > 0 {
+			prev := rs[i-1]
+			lowerNext := i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z'
+			if prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9' || prev >= 'A' && prev <= 'Z' && lowerNext {
+				b.WriteByte('_')
+			}
+		}
 		switch {
 		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 			if r >= '0' && r <= '9' && under && b.Len() > 0 {

@@ -15,7 +15,7 @@ import (
 func TestMain(m *testing.M) { testcache.Main(m) }
 
 func TestNamesRoundTrip(t *testing.T) {
-	for in, want := range map[string]string{"Order Items": "order_items", "customerID": "customerid", "t-2": "t2",
+	for in, want := range map[string]string{"Order Items": "order_items", "customerID": "customer_id", "InvoiceLine": "invoice_line", "HTTPServer": "http_server", "ArtistId": "artist_id", "t-2": "t2",
 		"生产": "", "2024_sales": "n2024_sales", "a__b": "a_b", "Größe": "gr_e"} {
 		got := ident(in)
 		if got != want {
