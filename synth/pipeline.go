@@ -36,6 +36,10 @@ type Options struct {
 	MaxChain   int     // most calls per task (default 5)
 	WriteShare float64 // share of write tasks (default 0.5)
 	ReadOnly   bool    // generate no create/update/delete tools
+	// MaxRows caps the rows a table brings into the seed (default
+	// emit.DefaultMaxRows); larger tables are sampled with the rows
+	// their kept rows refer to.
+	MaxRows int
 	// StateReward adds "final state equals ground truth" to write tasks.
 	StateReward bool
 
@@ -134,7 +138,11 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 			m.MarkMaintained(o.Name, o.Table, o.SQL)
 		}
 	}
-	seed, err := emit.SeedSQL(conn, m, objects...)
+	sample, err := emit.Sample(conn, m, opts.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := emit.SeedSQL(conn, m, sample, objects...)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/serdes"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -284,3 +286,79 @@ INSERT INTO categories VALUES (1, 'Beverages', randomblob(5000)), (2, 'Condiment
 		}
 	}
 }
+
+// TestSampleClosure: tables over the row cap are sampled, and every kept
+// row's references point to kept rows (the bundle builds with its
+// references enforced), through a chain, a self-reference and a cycle.
+func TestSampleClosure(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`PRAGMA foreign_keys = OFF;
+CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, referrer_id INTEGER REFERENCES customers(id), team_id INTEGER REFERENCES teams(id));
+CREATE TABLE teams (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, captain_id INTEGER REFERENCES customers(id));
+CREATE TABLE orders (id INTEGER PRIMARY KEY, number TEXT NOT NULL UNIQUE, customer_id INTEGER NOT NULL REFERENCES customers(id));
+CREATE TABLE items (order_id INTEGER NOT NULL REFERENCES orders(id), line INTEGER NOT NULL, sku TEXT NOT NULL, PRIMARY KEY (order_id, line)) WITHOUT ROWID;
+BEGIN;
+`)
+	for i := 1; i <= 400; i++ {
+		var ref any = i / 2 // a chain of referrers down to customer 1
+		if i == 1 {
+			ref = "NULL"
+		}
+		fmt.Fprintf(&b, "INSERT INTO customers VALUES (%d, 'c%d@example.org', %v, %d);\n", i, i, ref, 1+i%50)
+	}
+	for i := 1; i <= 50; i++ {
+		fmt.Fprintf(&b, "INSERT INTO teams VALUES (%d, 'Team %s', %d);\n", i, word(i), 1+(i*91)%400)
+	}
+	for i := 1; i <= 600; i++ {
+		fmt.Fprintf(&b, "INSERT INTO orders VALUES (%d, 'N-%05d', %d);\n", i, i, 1+(i*13)%400)
+		for l := 1; l <= 3; l++ {
+			fmt.Fprintf(&b, "INSERT INTO items VALUES (%d, %d, 'SKU-%d');\n", i, l, (i*l)%97)
+		}
+	}
+	b.WriteString("COMMIT;\n")
+	db := sqlDB(t, t.TempDir(), "big.sqlite", b.String())
+	out := filepath.Join(t.TempDir(), "env")
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: out, Tasks: 10, Seed: 3, MaxRows: sampleCap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Items and orders keep their first 100 rows; customers, more: the
+	// ones kept orders, teams and customers refer to.
+	for name, want := range map[string]int64{"items": 100, "orders": 100, "teams": 50} {
+		if got := res.Model.Table(name).Rows; got != want {
+			t.Errorf("%s: %d rows in the seed, want %d", name, got, want)
+		}
+	}
+	if n := res.Model.Table("customers").Rows; n <= 100 || n >= 400 {
+		t.Errorf("customers: %d rows in the seed", n)
+	}
+	skipped := strings.Join(res.Summary.Skipped, "\n")
+	for _, want := range []string{"table customers: 400 rows, seeded with", "table items: 1800 rows, seeded with"} {
+		if !strings.Contains(skipped, want) {
+			t.Errorf("summary %q lacks %q", skipped, want)
+		}
+	}
+	// The built database agrees with the model and keeps its references.
+	conn, err := sqlite3.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := serdesLoad(conn, res.Bundle.DB); err != nil {
+		t.Fatal(err)
+	}
+	stmt, _, err := conn.Prepare("SELECT COUNT(*) FROM pragma_foreign_key_check")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	if stmt.Step(); stmt.ColumnInt(0) != 0 {
+		t.Errorf("%d broken references in the seed", stmt.ColumnInt(0))
+	}
+}
+
+func serdesLoad(conn *sqlite3.Conn, img []byte) error {
+	return serdes.Deserialize(conn, "main", slices.Clone(img))
+}
+
+var sampleCap = 100

@@ -57,6 +57,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.Float64Var(&opts.WriteShare, "write-share", 0.5, "share of write tasks")
 	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
+	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")
 	cmd.MarkFlagRequired("output")
 	return cmd
 }
