@@ -121,7 +121,11 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	defer conn.Close()
 
 	start = time.Now()
-	m, err := dbmodel.Read(conn, dbmodel.Options{})
+	tables := NewProgress(opts.Log, "tables")
+	if opts.Log == nil {
+		tables = nil
+	}
+	m, err := dbmodel.Read(conn, dbmodel.Options{Progress: tables.Update})
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,8 @@ type Options struct {
 	MaxEnum int
 	// NoInferFK turns off foreign-key inference.
 	NoInferFK bool
+	// Progress, if set, is told after each table is read (done of total).
+	Progress func(done, total int)
 }
 
 // Open opens a SQLite file read-only and reads its model.
@@ -55,7 +57,10 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dbmodel: %w", err)
 	}
-	for _, name := range names {
+	for i, name := range names {
+		if opts.Progress != nil {
+			opts.Progress(i, len(names))
+		}
 		if slices.Contains(virtual, name) {
 			m.skip("table %s: a virtual table (its module's data is not copied)", name)
 			continue
@@ -70,6 +75,9 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 			continue
 		}
 		m.Tables = append(m.Tables, t)
+	}
+	if opts.Progress != nil {
+		opts.Progress(len(names), len(names))
 	}
 	if len(m.Tables) == 0 {
 		return nil, fmt.Errorf("%w that can be read: %s", ErrNoTables, strings.Join(m.Skipped, "; "))
