@@ -183,3 +183,18 @@ func TestHostileTextCleaned(t *testing.T) {
 		t.Errorf("skipped: %q", m.Skipped)
 	}
 }
+
+// TestPersonReference: user_id refers to members when members is the
+// only table of people (and every value is there).
+func TestPersonReference(t *testing.T) {
+	m, err := Open(makeDB(t, `CREATE TABLE members (id INTEGER PRIMARY KEY, email TEXT UNIQUE);
+CREATE TABLE loans (id INTEGER PRIMARY KEY, user_id INTEGER, book TEXT);
+INSERT INTO members VALUES (1, 'a@x.io'), (2, 'b@x.io');
+INSERT INTO loans VALUES (1, 1, 'x'), (2, 2, 'y'), (3, 2, 'z');`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fk := m.Table("loans").ForeignKeyOf("user_id"); fk == nil || fk.RefTable != "members" || !fk.Inferred {
+		t.Errorf("user_id: %+v", fk)
+	}
+}

@@ -139,7 +139,7 @@ func inferForeignKeys(conn *sqlite3.Conn, m *Model) error {
 					continue
 				}
 				pk := p.Column(p.PrimaryKey[0])
-				reason := nameMatch(c.Name, t, p, pk.Name)
+				reason := nameMatch(m, c.Name, t, p, pk.Name)
 				if reason == "" || (pk.Kind != c.Kind && !(c.Kind == Text || pk.Kind == Text)) {
 					continue
 				}
@@ -160,7 +160,7 @@ func inferForeignKeys(conn *sqlite3.Conn, m *Model) error {
 }
 
 // nameMatch says why column col of t could reference p's key, or "".
-func nameMatch(col string, t, p *Table, pk string) string {
+func nameMatch(m *Model, col string, t, p *Table, pk string) string {
 	lc := strings.ToLower(col)
 	if p == t {
 		return "" // self references need a declaration (parent_id → which table?)
@@ -182,7 +182,33 @@ func nameMatch(col string, t, p *Table, pk string) string {
 	if base == pn || base == strings.ToLower(Singular(p.Name)) {
 		return fmt.Sprintf("%s names table %s", col, p.Name)
 	}
+	// user_id when the people are called members: a column named for a
+	// person refers to the database's only table of people.
+	if personWord(base) && personWord(strings.ToLower(Singular(p.Name))) && onlyPeople(m, p) {
+		return fmt.Sprintf("%s names a person and %s is the only table of people", col, p.Name)
+	}
 	return ""
+}
+
+var personWords = []string{"user", "customer", "member", "person", "people", "client", "account", "patron", "patient", "student", "subscriber", "player", "guest", "passenger"}
+
+func personWord(w string) bool {
+	for _, p := range personWords {
+		if w == p {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyPeople reports whether p is the one table of m named for people.
+func onlyPeople(m *Model, p *Table) bool {
+	for _, t := range m.Tables {
+		if t != p && personWord(strings.ToLower(Singular(t.Name))) {
+			return false
+		}
+	}
+	return true
 }
 
 // valuesContained reports whether every non-NULL value of t.col exists in
