@@ -2,10 +2,13 @@ package arena
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -92,6 +95,12 @@ const outcomeMalformed = "malformed"
 // category maps it to a category ("" or missing: the name itself).
 func BuildReport(ctx context.Context, envs map[string]*runtime.Env, category map[string]string, recs []Record) (*Report, error) {
 	rep := &Report{Outcomes: map[string]int{}, Finish: map[string]int{}, Causes: map[Cause]int{}}
+	// A rollout file's line order depends on which group finished first;
+	// the report must not.
+	recs = slices.Clone(recs)
+	slices.SortStableFunc(recs, func(a, b Record) int {
+		return cmp.Or(strings.Compare(a.Env, b.Env), strings.Compare(a.Task, b.Task), cmp.Compare(a.Seed, b.Seed))
+	})
 	byEnv := map[string]*EnvReport{}
 	for i := range recs {
 		rec := &recs[i]
