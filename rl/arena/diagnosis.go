@@ -45,8 +45,9 @@ type Diagnoser interface {
 }
 
 // Procedural diagnoses from the report's counts alone: an environment is
-// weak when its success rate is below the arena's (or below MinSuccess),
-// ranked by failed rollouts; at most MaxWeak are kept.
+// weak when its success rate is below the arena's (or below MinSuccess;
+// when none is, every environment short of 1.0), ranked by failed
+// rollouts; at most MaxWeak are kept.
 type Procedural struct {
 	MaxWeak    int     // default 3
 	MinSuccess float64 // also weak below this rate; default 0 (only the arena mean counts)
@@ -82,15 +83,19 @@ func (p Procedural) Diagnose(_ context.Context, rep *Report) (*Diagnosis, error)
 		failed int
 	}
 	var cands []cand
-	for i := range rep.Envs {
-		er := &rep.Envs[i]
-		n := er.Rollouts - er.EnvFaults
-		if n == 0 {
-			continue
+	pick := func(weak func(*EnvReport) bool) {
+		for i := range rep.Envs {
+			er := &rep.Envs[i]
+			if n := er.Rollouts - er.EnvFaults; n > 0 && weak(er) {
+				cands = append(cands, cand{er, n - er.Succeeded})
+			}
 		}
-		if er.SuccessRate < rep.SuccessRate || er.SuccessRate < p.MinSuccess {
-			cands = append(cands, cand{er, n - er.Succeeded})
-		}
+	}
+	pick(func(er *EnvReport) bool { return er.SuccessRate < rep.SuccessRate || er.SuccessRate < p.MinSuccess })
+	if len(cands) == 0 {
+		// All alike (say, all failing): every environment short of
+		// perfect is weak, ranked by its failures.
+		pick(func(er *EnvReport) bool { return er.SuccessRate < 1 })
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		if cands[i].failed != cands[j].failed {
