@@ -80,6 +80,7 @@ func arenaCmd() *cobra.Command {
 	fl.IntVar(&cfg.Group, "group", 4, "rollouts per evaluation task")
 	fl.IntVar(&cfg.Targeted, "targeted", 50, "targeted tasks per weak environment")
 	fl.IntVar(&cfg.MaxTurns, "max-turns", 20, "assistant turns per rollout")
+	fl.BoolVar(&cfg.NoComplexify, "no-complexify", false, "draw targeted tasks from the weak environment's own database (no distractor rows)")
 	fl.Float64Var(&cfg.MinGain, "min-gain", 0.01, "stop when arena success gains less than this over the previous round")
 	fl.StringVar(&diagnose, "diagnose", "procedural", "procedural or llm")
 	fl.StringVar(&diagModel, "diagnose-model", "", "llm diagnosis: model (endpoint: --base-url)")

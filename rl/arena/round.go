@@ -39,6 +39,9 @@ type Config struct {
 	Pool      int    // candidates the targeted tasks are picked from; default 4×Targeted
 	MaxTurns  int    // default 20
 	MinGain   float64
+	// NoComplexify draws targeted candidates from the environment's own
+	// database instead of one with distractor rows (Complexify).
+	NoComplexify bool
 
 	Policy    rl.Policy // evaluated each round (its weights move between rounds through Train)
 	Diagnoser Diagnoser // default Procedural{}
@@ -61,8 +64,11 @@ type RoundResult struct {
 	Weak        []string           `json:"weak_environments"`
 	Targeted    map[string]int     `json:"targeted_tasks"`
 	Control     map[string]int     `json:"control_tasks"`
-	Gain        *float64           `json:"gain_over_previous,omitempty"`
-	Stopped     bool               `json:"stopped"` // the gain fell below MinGain
+	// Complexified is what distractor rows each weak environment's
+	// database got before its candidates were drawn.
+	Complexified map[string]*Complexified `json:"complexified,omitempty"`
+	Gain         *float64                 `json:"gain_over_previous,omitempty"`
+	Stopped      bool                     `json:"stopped"` // the gain fell below MinGain
 }
 
 func (c *Config) defaults() error {
@@ -243,7 +249,7 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 	// 4. Targeted tasks (and the same number of untargeted ones, the
 	// control) for every weak environment, from a fresh candidate pool.
 	res := &RoundResult{Round: n, SuccessRate: rep.SuccessRate, ByEnv: map[string]float64{}, ByCategory: map[string]float64{},
-		Targeted: map[string]int{}, Control: map[string]int{}}
+		Targeted: map[string]int{}, Control: map[string]int{}, Complexified: map[string]*Complexified{}}
 	for _, er := range rep.Envs {
 		res.ByEnv[er.Env] = er.SuccessRate
 	}
@@ -257,7 +263,15 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 			return nil, fmt.Errorf("weak environment %q is not an arena source", w.Env)
 		}
 		res.Weak = append(res.Weak, w.Env)
-		poolPath, err := cfg.synthesize(ctx, *src, filepath.Join(dir, "pool"), cfg.Pool, candSeed)
+		poolSrc := *src
+		if !cfg.NoComplexify {
+			cx, db, err := complexified(ctx, cfg, envs[w.Env].Bundle, filepath.Join(dir, "complex"), w.Env, candSeed)
+			if err != nil {
+				return nil, err
+			}
+			res.Complexified[w.Env], poolSrc.DB = cx, db
+		}
+		poolPath, err := cfg.synthesize(ctx, poolSrc, filepath.Join(dir, "pool"), cfg.Pool, candSeed)
 		if err != nil {
 			return nil, err
 		}
@@ -296,6 +310,30 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 	}
 	cfg.logf("round %d: arena success %.3f, weak %v", n, res.SuccessRate, res.Weak)
 	return res, nil
+}
+
+// complexified writes (or finds) dir/NAME.sqlite: the evaluation bundle's
+// database with distractors that keep every evaluation task's ground
+// truth, and dir/NAME.json, what was added.
+func complexified(ctx context.Context, cfg *Config, b *envpkg.Bundle, dir, name string, seed int64) (*Complexified, string, error) {
+	db, stats := filepath.Join(dir, name+".sqlite"), filepath.Join(dir, name+".json")
+	var cx Complexified
+	if data, err := os.ReadFile(stats); err == nil {
+		if _, err := os.Stat(db); err == nil && json.Unmarshal(data, &cx) == nil {
+			return &cx, db, nil
+		}
+	}
+	nb, got, err := Complexify(ctx, b, ComplexifyOptions{Seed: seed, Runtime: cfg.Synth.Runtime})
+	if err != nil {
+		return nil, "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, "", err
+	}
+	if err := envpkg.WriteFileAtomic(db, nb.DB); err != nil {
+		return nil, "", err
+	}
+	return got, db, writeJSON(stats, got)
 }
 
 func (c *Config) source(name string) *Source {

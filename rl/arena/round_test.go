@@ -84,6 +84,11 @@ func TestArenaRoundsResumeAfterKill(t *testing.T) {
 		if len(r.Weak) == 0 || r.Gain == nil && r.Round == 2 {
 			t.Fatalf("round %+v", r)
 		}
+		for _, w := range r.Weak {
+			if cx := r.Complexified[w]; cx == nil || len(cx.Rows) == 0 {
+				t.Errorf("round %d: %s got no distractors: %+v", r.Round, w, cx)
+			}
+		}
 		for _, f := range []string{"report.json", "report.txt", "diagnosis.json", "rollouts.jsonl"} {
 			if _, err := os.Stat(filepath.Join(out, "round-"+string(rune('0'+r.Round)), f)); err != nil {
 				t.Error(err)
