@@ -47,6 +47,9 @@ func CheckSchema(m *dbmodel.Model, objects []Object) ([]Object, error) {
 	}
 	var kept []Object
 	for _, o := range objects {
+		if o.Type == "view" && m.View(o.Name) == nil {
+			continue // dbmodel could not read it, and said why
+		}
 		if o.Table != "" && m.Table(o.Table) == nil {
 			m.Skip("%s %s: on table %s, which was left out", o.Type, o.Name, o.Table)
 			continue
