@@ -362,3 +362,27 @@ func serdesLoad(conn *sqlite3.Conn, img []byte) error {
 }
 
 var sampleCap = 100
+
+// TestQuotedNumbersAreEntryPoints: a database whose only thing a user can
+// name is an invoice number (an integer) still gives tasks (it gave "no
+// task could be made").
+func TestQuotedNumbersAreEntryPoints(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`CREATE TABLE invoices (id INTEGER PRIMARY KEY, invoice_number INTEGER NOT NULL UNIQUE, total_cents INTEGER NOT NULL, paid INTEGER NOT NULL);
+CREATE TABLE lines (id INTEGER PRIMARY KEY, invoice_id INTEGER NOT NULL REFERENCES invoices(id), qty INTEGER NOT NULL, cents INTEGER NOT NULL);
+`)
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO invoices VALUES (%d, %d, %d, %d);\n", i, 100000+i*37, 1000+i*7, i%2)
+		for l := 1; l <= 1+i%3; l++ {
+			fmt.Fprintf(&b, "INSERT INTO lines (invoice_id, qty, cents) VALUES (%d, %d, %d);\n", i, l, 100*l+i)
+		}
+	}
+	db := sqlDB(t, t.TempDir(), "invoices.sqlite", b.String())
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(t.TempDir(), "env"), Tasks: 10, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Spec.Tool("find_invoice_by_invoice_number") == nil || len(res.Tasks) < 5 {
+		t.Errorf("find tool %v, %d tasks", res.Spec.Tool("find_invoice_by_invoice_number") != nil, len(res.Tasks))
+	}
+}

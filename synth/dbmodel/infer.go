@@ -235,7 +235,10 @@ func chooseNaturalKeys(t *Table) {
 	var cands []cand
 	nonNull := func(c *Column) int64 { return t.Rows - c.Nulls }
 	for _, c := range t.Columns {
-		if c.Kind != Text || t.ForeignKeyOf(c.Name) != nil || c.Enum != nil || freeTextName(c.Name) {
+		// Text, or an integer a user quotes: an invoice or order number
+		// (not the surrogate key, which stays internal).
+		quotedNumber := c.Kind == Integer && numberName(c.Name) && !(t.IsKey(c.Name) && len(t.PrimaryKey) == 1) && !c.Bool
+		if c.Kind != Text && !quotedNumber || t.ForeignKeyOf(c.Name) != nil || c.Enum != nil || freeTextName(c.Name) {
 			continue
 		}
 		// A declared UNIQUE column counts; a column that merely happens to be
@@ -285,6 +288,12 @@ func chooseNaturalKeys(t *Table) {
 			}
 		}
 	}
+}
+
+// numberName marks columns holding numbers people quote.
+func numberName(col string) bool {
+	l := strings.ToLower(col)
+	return strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "_num") || strings.HasSuffix(l, "_nr")
 }
 
 func nameRanked(col string) bool {
