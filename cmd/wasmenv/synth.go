@@ -17,7 +17,7 @@ func init() { register(synthCmd) }
 
 func synthCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "synth", Short: "Synthesize environments and tasks"}
-	cmd.AddCommand(synthFromDBCmd(), synthGraphCmd(), synthLLMCmd())
+	cmd.AddCommand(synthFromDBCmd(), synthGraphCmd(), synthLLMCmd(), synthReportCmd())
 	return cmd
 }
 
