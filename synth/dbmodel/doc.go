@@ -2,9 +2,15 @@
 // collections, imported first) into a model that the rest of synth works
 // from: tables, primary keys (rowid tables and composite keys included),
 // foreign keys (declared, and inferred from names and values), column types,
-// NOT NULL, UNIQUE, CHECK, defaults, enumerations (from CHECK ... IN lists and
-// from low-cardinality text columns) and natural keys (unique human-readable
-// columns such as names and emails).
+// NOT NULL, UNIQUE, CHECK, defaults, generated columns, enumerations (from
+// CHECK ... IN lists and from closed sets of codes) and natural keys (unique
+// human-readable columns such as names and emails, and numbers users quote),
+// and its views.
+//
+// Everything the database says about itself is data: declared types,
+// DEFAULTs and CHECKs are kept only when they are one clean expression;
+// references the data breaks or that point nowhere are dropped. What is left
+// out is listed in Model.Skipped, with the reason.
 //
 // The model is plain data: the tool generator, the graph and the task
 // synthesizer read it, and the LLM pipeline may build one by hand.

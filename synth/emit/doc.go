@@ -4,5 +4,10 @@
 // failed or interrupted run never leaves a half-written environment.
 //
 // It also renders a database model as schema.sql and a database's rows as
-// seed.sql, so that an emitted environment rebuilds the same data.
+// seed.sql (parents first, in one transaction with deferred reference
+// checks; large tables sampled with their references' closure), so that an
+// emitted environment rebuilds the same data. CheckSchema tries every table
+// and copied object in a scratch database and keeps what SQLite accepts;
+// VerifySchema refuses a schema that creates an object the source did not
+// have.
 package emit
