@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
 
 func TestWriteAtomicReplace(t *testing.T) {
@@ -63,5 +64,27 @@ func TestEnvName(t *testing.T) {
 		if got := EnvName(in); got != want {
 			t.Errorf("EnvName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestReferenceOrder: parents first whatever the names' order; a cycle and
+// a self-reference do not stop the ordering.
+func TestReferenceOrder(t *testing.T) {
+	fk := func(to string) dbmodel.ForeignKey { return dbmodel.ForeignKey{Columns: []string{"x"}, RefTable: to, RefColumns: []string{"id"}} }
+	m := &dbmodel.Model{Tables: []*dbmodel.Table{
+		{Name: "a_lines", ForeignKeys: []dbmodel.ForeignKey{fk("b_orders")}},
+		{Name: "b_orders", ForeignKeys: []dbmodel.ForeignKey{fk("c_customers")}},
+		{Name: "c_customers", ForeignKeys: []dbmodel.ForeignKey{fk("c_customers"), fk("d_teams")}},
+		{Name: "d_teams", ForeignKeys: []dbmodel.ForeignKey{fk("c_customers")}},
+	}}
+	var got []string
+	for _, tb := range ReferenceOrder(m) {
+		got = append(got, tb.Name)
+	}
+	// The cycle is entered at its first table; everything else follows
+	// its parents (a_lines was placed first when a stuck pass took the
+	// first unplaced table).
+	if o := strings.Join(got, " "); o != "c_customers b_orders d_teams a_lines" {
+		t.Errorf("order %v", got)
 	}
 }

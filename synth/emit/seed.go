@@ -73,13 +73,9 @@ func ReferenceOrder(m *dbmodel.Model) []*dbmodel.Table {
 			}
 		}
 		if !progress { // a cycle: place its first table, the rest follows
-			for _, t := range m.Tables {
-				if !placed[t.Name] {
-					placed[t.Name] = true
-					out = append(out, t)
-					break
-				}
-			}
+			t := firstOnCycle(m, placed)
+			placed[t.Name] = true
+			out = append(out, t)
 		}
 	}
 	return out
@@ -90,6 +86,44 @@ func ReferenceOrder(m *dbmodel.Model) []*dbmodel.Table {
 // tool result is capped; a 20 MB text would make every read of its row
 // fail.
 const MaxValueBytes = 64 << 10
+
+// firstOnCycle returns the first unplaced table (in database order) that
+// reaches itself through the declared references of unplaced tables: the
+// tables waiting on it can then follow.
+func firstOnCycle(m *dbmodel.Model, placed map[string]bool) *dbmodel.Table {
+	parents := func(t *dbmodel.Table) []string {
+		var out []string
+		for _, fk := range t.ForeignKeys {
+			if !fk.Inferred && fk.RefTable != t.Name && !placed[fk.RefTable] && m.Table(fk.RefTable) != nil {
+				out = append(out, fk.RefTable)
+			}
+		}
+		return out
+	}
+	var first *dbmodel.Table
+	for _, t := range m.Tables {
+		if placed[t.Name] {
+			continue
+		}
+		if first == nil {
+			first = t
+		}
+		seen := map[string]bool{}
+		stack := parents(t)
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n == t.Name {
+				return t
+			}
+			if !seen[n] {
+				seen[n] = true
+				stack = append(stack, parents(m.Table(n))...)
+			}
+		}
+	}
+	return first
+}
 
 func seedTable(b *strings.Builder, conn *sqlite3.Conn, m *dbmodel.Model, t *dbmodel.Table, where string) error {
 	var sel, cols []string
