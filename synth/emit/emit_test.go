@@ -70,7 +70,9 @@ func TestEnvName(t *testing.T) {
 // TestReferenceOrder: parents first whatever the names' order; a cycle and
 // a self-reference do not stop the ordering.
 func TestReferenceOrder(t *testing.T) {
-	fk := func(to string) dbmodel.ForeignKey { return dbmodel.ForeignKey{Columns: []string{"x"}, RefTable: to, RefColumns: []string{"id"}} }
+	fk := func(to string) dbmodel.ForeignKey {
+		return dbmodel.ForeignKey{Columns: []string{"x"}, RefTable: to, RefColumns: []string{"id"}}
+	}
 	m := &dbmodel.Model{Tables: []*dbmodel.Table{
 		{Name: "a_lines", ForeignKeys: []dbmodel.ForeignKey{fk("b_orders")}},
 		{Name: "b_orders", ForeignKeys: []dbmodel.ForeignKey{fk("c_customers")}},
