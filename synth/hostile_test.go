@@ -131,3 +131,23 @@ func exportedFuncs(t *testing.T, files map[string][]byte) int {
 	}
 	return n
 }
+
+// TestHostileNamesInGo: issue 25 finding 3: a newline in a reference
+// column's name (and in a DEFAULT) injected a function into the generated
+// Go; the bundle must have exactly the tools the summary counts.
+func TestHostileNamesInGo(t *testing.T) {
+	db := sqlDB(t, t.TempDir(), "hostile.sqlite", "CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE);\n"+
+		"CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, \"cust\nfunc P() (any, error) { return \"\"pwned\"\", nil }\n//\" INTEGER REFERENCES customers(id),"+
+		" body TEXT DEFAULT 'x\nfunc Q() (any, error) { return 1, nil }\n//');\n"+
+		"INSERT INTO customers VALUES (1, 'a@example.org'), (2, 'b@example.org');\n"+
+		"INSERT INTO notes (id, title, \"cust\nfunc P() (any, error) { return \"\"pwned\"\", nil }\n//\") VALUES (1, 'one', 1), (2, 'two', 2);\n")
+	res, _ := synthShape(t, db, 5)
+	if len(res.Bundle.Manifest.Tools) != len(res.Spec.Tools) || res.Summary.Tools != len(res.Spec.Tools) {
+		t.Errorf("bundle has %d tools, spec %d, summary %d", len(res.Bundle.Manifest.Tools), len(res.Spec.Tools), res.Summary.Tools)
+	}
+	for _, tl := range res.Bundle.Manifest.Tools {
+		if tl.Name == "p" || tl.Name == "q" {
+			t.Errorf("injected tool %s", tl.Name)
+		}
+	}
+}
