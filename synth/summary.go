@@ -28,13 +28,15 @@ type Summary struct {
 	Tools         int            `json:"tools"`
 	ToolsPerTable map[string]int `json:"tools_per_table"`
 	ToolsByKind   map[string]int `json:"tools_by_kind"`
-	SmokePassed   int            `json:"smoke_passed"`
-	SmokeFailed   []string       `json:"smoke_failed,omitempty"`
-	Graph         graph.Stats    `json:"graph"`
-	Tasks         tasks.Stats    `json:"tasks"`
-	Chain3Plus    float64        `json:"share_chain_3plus"`
-	Timings       []Timing       `json:"timings"`
-	Seconds       float64        `json:"seconds"`
+	// ToolsCovered counts the tools some kept task calls.
+	ToolsCovered int         `json:"tools_covered_by_tasks"`
+	SmokePassed  int         `json:"smoke_passed"`
+	SmokeFailed  []string    `json:"smoke_failed,omitempty"`
+	Graph        graph.Stats `json:"graph"`
+	Tasks        tasks.Stats `json:"tasks"`
+	Chain3Plus   float64     `json:"share_chain_3plus"`
+	Timings      []Timing    `json:"timings"`
+	Seconds      float64     `json:"seconds"`
 }
 
 func (s *Summary) fill(r *Result, st tasks.Stats) {
@@ -58,6 +60,13 @@ func (s *Summary) fill(r *Result, st tasks.Stats) {
 		s.ToolsPerTable[tbl]++
 		s.ToolsByKind[string(t.Kind)]++
 	}
+	used := map[string]bool{}
+	for _, t := range r.Tasks {
+		for _, c := range t.Calls {
+			used[c.Name] = true
+		}
+	}
+	s.ToolsCovered = len(used)
 	for _, sm := range r.Smoke {
 		if sm.Passed {
 			s.SmokePassed++
@@ -96,7 +105,7 @@ func (s *Summary) Print(w io.Writer) {
 	for _, k := range kinds {
 		parts = append(parts, fmt.Sprintf("%s %d", k, s.ToolsByKind[k]))
 	}
-	fmt.Fprintf(w, "tools: %d (%s); smoke tests passed %d/%d\n", s.Tools, strings.Join(parts, ", "), s.SmokePassed, s.Tools)
+	fmt.Fprintf(w, "tools: %d (%s); smoke tests passed %d/%d; %d used by the tasks\n", s.Tools, strings.Join(parts, ", "), s.SmokePassed, s.Tools, s.ToolsCovered)
 	fmt.Fprintf(w, "graph: %d independent tools, %d strong and %d weak edges, %d external and %d internal parameters\n",
 		s.Graph.Independent, s.Graph.Strong, s.Graph.Weak, s.Graph.External, s.Graph.Internal)
 	t := s.Tasks
