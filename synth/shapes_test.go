@@ -386,3 +386,22 @@ CREATE TABLE lines (id INTEGER PRIMARY KEY, invoice_id INTEGER NOT NULL REFERENC
 		t.Errorf("find tool %v, %d tasks", res.Spec.Tool("find_invoice_by_invoice_number") != nil, len(res.Tasks))
 	}
 }
+
+// TestPreconditionsFirst: a non-empty output folder that holds no
+// environment is refused before any work (it was refused after the whole
+// run), as is a bundle path in a folder that does not exist.
+func TestPreconditionsFirst(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The source does not exist either: the output folder is checked first.
+	_, err := synth.FromDB(context.Background(), filepath.Join(dir, "missing.sqlite"), synth.Options{Out: dir})
+	if err == nil || !strings.Contains(err.Error(), "refusing to replace it") {
+		t.Errorf("non-empty output folder: %v", err)
+	}
+	_, err = synth.FromDB(context.Background(), filepath.Join(dir, "missing.sqlite"), synth.Options{Out: filepath.Join(dir, "new"), Bundle: filepath.Join(dir, "nowhere", "x.wasm")})
+	if err == nil || !strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), "nowhere") {
+		t.Errorf("bundle folder: %v", err)
+	}
+}
