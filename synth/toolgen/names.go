@@ -75,3 +75,12 @@ func (n namer) unique(base, fallback string) string {
 
 // plainWords renders an identifier for prose ("order_items" → "order items").
 func plainWords(s string) string { return strings.ReplaceAll(s, "_", " ") }
+
+// article puts "a" or "an" before a noun ("an audit log", "a user"), by
+// its first letter: a rule of thumb that misses "an hour" and "a unit".
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/compiler"
@@ -85,5 +86,25 @@ func oddNames(t *testing.T, readOnly bool) {
 	}
 	if spec.Tool("get_order_item") == nil || spec.Tool("get_order_item").Param("order_id") == nil || (spec.Tool("delete_order_item") != nil) == readOnly {
 		t.Errorf("composite key tool: %+v", spec.Tool("get_order_item"))
+	}
+}
+
+// TestToolDocsRead: articles and self-references read as English (issue
+// 28: "Creates a audit log", "Lists the staff of a staff").
+func TestToolDocsRead(t *testing.T) {
+	m := &dbmodel.Model{Tables: []*dbmodel.Table{
+		{Name: "staff", PrimaryKey: []string{"id"}, Columns: []*dbmodel.Column{{Name: "id", Kind: dbmodel.Integer, PK: 1, Generated: true}, {Name: "supervisor_id", Kind: dbmodel.Integer}},
+			ForeignKeys: []dbmodel.ForeignKey{{Columns: []string{"supervisor_id"}, RefTable: "staff", RefColumns: []string{"id"}}}},
+		{Name: "audit_logs", PrimaryKey: []string{"id"}, Columns: []*dbmodel.Column{{Name: "id", Kind: dbmodel.Integer, PK: 1, Generated: true}, {Name: "what", Kind: dbmodel.Text}}},
+	}}
+	spec, err := Generate(m, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tool, want := range map[string]string{"create_audit_log": "Creates an audit log", "list_staff_by_supervisor": "Lists the staff whose supervisor is the given staff",
+		"get_supervisor_of_staff": "that a staff refers to"} {
+		if tl := spec.Tool(tool); tl == nil || !strings.Contains(tl.Doc, want) {
+			t.Errorf("%s: %+v, want %q", tool, tl, want)
+		}
 	}
 }
