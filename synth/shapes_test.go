@@ -405,3 +405,39 @@ func TestPreconditionsFirst(t *testing.T) {
 		t.Errorf("bundle folder: %v", err)
 	}
 }
+
+// TestTriggerOnSkippedTable: a trigger that writes a table that was left
+// out (here: no key and already a column named row_id) is left out too and
+// named; the table it fires on keeps working.
+func TestTriggerOnSkippedTable(t *testing.T) {
+	db := sqlDB(t, t.TempDir(), "notes.sqlite", `
+CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, body TEXT);
+CREATE TABLE note_log (row_id INTEGER, msg TEXT);
+CREATE TRIGGER notes_ai AFTER INSERT ON notes BEGIN INSERT INTO note_log (row_id, msg) VALUES (new.id, new.title); END;
+INSERT INTO notes VALUES (1, 'first', 'hello'), (2, 'second', 'world'), (3, 'third', 'again');
+`)
+	res, _ := synthShape(t, db, 3)
+	skipped := strings.Join(res.Summary.Skipped, "\n")
+	for _, want := range []string{"table note_log: has no primary key and already a column named row_id", "trigger notes_ai: writes table note_log"} {
+		if !strings.Contains(skipped, want) {
+			t.Errorf("skipped %q lacks %q", skipped, want)
+		}
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ep, err := env.NewEpisode("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	r, err := ep.Call(context.Background(), "create_note", json.RawMessage(`{"title": "fourth", "body": "x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != runtime.OutcomeOK {
+		t.Errorf("create_note: %s %s", r.Outcome, r.Content)
+	}
+}

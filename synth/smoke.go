@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -47,6 +48,10 @@ func Smoke(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, src *sqlit
 		switch {
 		case res.Outcome == runtime.OutcomeOK:
 			r.Passed = true
+		case res.Outcome == runtime.OutcomeToolError && brokenSQL(res.Content):
+			// Not a refusal: the environment's own SQL (a copied trigger,
+			// a view) names what does not exist.
+			r.Detail = res.Content
 		case res.Outcome == runtime.OutcomeToolError && (t.Kind.Writes() || emptyTable(spec, t)):
 			// A refused write, or a lookup in a table with no rows: a
 			// clear tool error is the right answer.
@@ -58,6 +63,17 @@ func Smoke(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, src *sqlit
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// brokenSQL reports whether a tool error comes from SQL that cannot run
+// rather than from a rule the call broke.
+func brokenSQL(msg string) bool {
+	for _, s := range []string{"no such table", "no such column", "no such function", "SQL logic error"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // emptyTable reports whether the row a tool needs comes from a table with

@@ -54,6 +54,12 @@ func CheckSchema(m *dbmodel.Model, objects []Object) ([]Object, error) {
 			m.Skip("%s %s: on table %s, which was left out", o.Type, o.Name, o.Table)
 			continue
 		}
+		if o.Type == "trigger" {
+			if missing := missingTarget(m, o.SQL); missing != "" {
+				m.Skip("trigger %s: writes table %s, which was left out; left out", o.Name, missing)
+				continue
+			}
+		}
 		sql, ok := stripSQL(o.SQL)
 		if !ok {
 			m.Skip("%s %s: its SQL is not one statement; left out", o.Type, o.Name)
@@ -194,6 +200,22 @@ func dropTable(m *dbmodel.Model, name string) {
 	for _, t := range m.Tables {
 		t.ForeignKeys = slices.DeleteFunc(t.ForeignKeys, func(fk dbmodel.ForeignKey) bool { return fk.RefTable == name })
 	}
+}
+
+// missingTarget returns a table a trigger writes that the model lacks
+// (SQLite resolves a trigger's body only when it fires: every write to
+// its table would fail), or "".
+func missingTarget(m *dbmodel.Model, sql string) string {
+	for _, t := range dbmodel.TriggerTargets(sql) {
+		found := false
+		for _, mt := range m.Tables {
+			found = found || strings.EqualFold(mt.Name, t)
+		}
+		if !found {
+			return t
+		}
+	}
+	return ""
 }
 
 func dropView(m *dbmodel.Model, o Object) {
