@@ -456,3 +456,25 @@ CREATE TRIGGER notes_stamp AFTER INSERT ON notes BEGIN UPDATE notes SET body = L
 		t.Errorf("skipped: %q", s)
 	}
 }
+
+// TestBrokenToolLeftOut: a tool that fails its smoke test is left out and
+// named, and the rest of the environment is built (the run failed). Here
+// a view's rows hold an infinite REAL the seed cannot clamp (it is
+// computed), so listing the view cannot be answered in JSON.
+func TestBrokenToolLeftOut(t *testing.T) {
+	db := sqlDB(t, t.TempDir(), "inf.sqlite", `
+CREATE TABLE readings (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE, value REAL);
+INSERT INTO readings VALUES (1, 'a', 1.5), (2, 'b', 2.5), (3, 'c', 3.5);
+CREATE VIEW overflow AS SELECT label, value * 1e308 * 10 AS big FROM readings;
+`)
+	res, _ := synthShape(t, db, 3)
+	if res.Spec.Tool("list_overflow") != nil || res.Spec.Tool("get_reading") == nil {
+		t.Errorf("tools: list_overflow %v, get_reading %v", res.Spec.Tool("list_overflow") != nil, res.Spec.Tool("get_reading") != nil)
+	}
+	if s := strings.Join(res.Summary.Skipped, "\n"); !strings.Contains(s, "tool list_overflow: its smoke test failed") {
+		t.Errorf("skipped: %q", s)
+	}
+	if len(res.Bundle.Manifest.Tools) != len(res.Spec.Tools) {
+		t.Errorf("bundle %d tools, spec %d", len(res.Bundle.Manifest.Tools), len(res.Spec.Tools))
+	}
+}

@@ -31,7 +31,13 @@ type Model struct {
 
 // skip records something left out.
 func (m *Model) skip(format string, args ...any) {
-	m.Skipped = append(m.Skipped, CommentText(fmt.Sprintf(format, args...)))
+	msg := CommentText(fmt.Sprintf(format, args...))
+	for _, s := range m.Skipped {
+		if s == msg {
+			return // said once (tools are generated again after a smoke failure)
+		}
+	}
+	m.Skipped = append(m.Skipped, msg)
 }
 
 // Skip records something left out, with its reason.

@@ -15,6 +15,9 @@ type Options struct {
 	ReadOnly bool
 	// MaxFilters bounds the filters of one list tool (default 12).
 	MaxFilters int
+	// Drop names tools to leave out (a tool that failed its smoke test);
+	// the others keep their names.
+	Drop map[string]bool
 }
 
 // tableNames holds the identifiers used for one table.
@@ -51,14 +54,20 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 		for _, tl := range tools {
 			uniqueParams(tl)
 		}
-		spec.Tools = append(spec.Tools, tools...)
+		for _, tl := range tools {
+			if !opts.Drop[tl.Name] {
+				spec.Tools = append(spec.Tools, tl)
+			}
+		}
 	}
 	for _, v := range m.Views {
 		l := g.listTool(v)
 		l.Kind = View
 		l.Doc = fmt.Sprintf("Lists rows of the view %s (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.", plainWords(g.names[v.Name].id))
 		uniqueParams(l)
-		spec.Tools = append(spec.Tools, l)
+		if !opts.Drop[l.Name] {
+			spec.Tools = append(spec.Tools, l)
+		}
 	}
 	for _, t := range append(slices.Clip(m.Tables), m.Views...) {
 		var mine []*Tool
