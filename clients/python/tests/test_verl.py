@@ -26,7 +26,9 @@ import types
 import unittest
 import uuid
 
-from tests.server import Server
+import subprocess
+
+from tests.server import Server, built
 from wasmenv_client import Client
 from wasmenv_client import verl as wverl
 
@@ -136,6 +138,24 @@ class VerlTest(unittest.TestCase):
             "a": {"type": ["integer", "null"]}, "b": {"enum": [1, 2]}}}})
         self.assertEqual(s["function"]["parameters"], {"type": "object", "required": [], "properties": {
             "a": {"type": "integer"}, "b": {"type": "string"}}})
+
+    def test_export_command_writes_the_same_schemas(self):
+        # `wasmenv export verl-tools` (Go) and verl_schema (Python) follow one rule.
+        try:
+            import yaml
+        except ImportError:
+            self.skipTest("no PyYAML to read the YAML")
+        binary, bundle = built()
+        out = subprocess.run([binary, "export", "verl-tools", bundle, "--url", self.server.url,
+                              "--token-env", "MY_TOKEN"], check=True, capture_output=True, text=True).stdout
+        doc = yaml.safe_load(out)
+        tools = {t["name"]: t for t in self.client.tools("mini")}
+        self.assertEqual([t["tool_schema"]["function"]["name"] for t in doc["tools"]], list(tools))
+        for entry in doc["tools"]:
+            self.assertEqual(entry["class_name"], wverl.CLASS_NAME)
+            self.assertEqual(entry["config"], {"type": "native", "url": self.server.url, "env": "mini",
+                                               "token_env": "MY_TOKEN"})
+            self.assertEqual(entry["tool_schema"], wverl.verl_schema(tools[entry["tool_schema"]["function"]["name"]]))
 
     def test_class_needs_verl(self):
         try:

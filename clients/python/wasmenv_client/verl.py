@@ -3,7 +3,8 @@ until verl asks for the class.
 
 The tools YAML (write it with `wasmenv export verl-tools BUNDLE --url URL`)
 names `wasmenv_client.verl.WasmenvTool` once per bundle tool, with config
-{type: native, url, env[, token]} and the tool's schema. verl's tool
+{type: native, url, env[, token_env: the variable holding the bearer token]}
+and the tool's schema. verl's tool
 registry imports this module and reads WasmenvTool, which subclasses
 verl.tools.base_tool.BaseTool at that moment.
 
@@ -28,6 +29,7 @@ the task's score now (0.0 when the environment failed; metrics say so).
 """
 
 import asyncio
+import os
 import threading
 import uuid
 import weakref
@@ -83,13 +85,14 @@ def _get_shared(config: Dict[str, Any]) -> _Shared:
     url, env = config.get("url"), config.get("env")
     if not url or not env:
         raise ValueError("the wasmenv tool's config needs url and env (see `wasmenv export verl-tools`)")
+    token = config.get("token") or (os.environ.get(config["token_env"]) if config.get("token_env") else None)
     loop = asyncio.get_running_loop()
-    key = (url, env, config.get("token"))
+    key = (url, env, token)
     with _shared_mu:
         per_loop = _shared.setdefault(loop, {})
         s = per_loop.get(key)
         if s is None:
-            s = per_loop[key] = _Shared(url, env, config.get("token"), int(config.get("max_connections", 32)))
+            s = per_loop[key] = _Shared(url, env, token, int(config.get("max_connections", 32)))
         return s
 
 
@@ -194,6 +197,8 @@ def verl_schema(tool: Dict[str, Any]) -> Dict[str, Any]:
     enums only, "required" always present; nested items and properties are
     not part of verl's model (docs/INTEGRATIONS.md)."""
     schema = tool.get("inputSchema") or {}
+    if not isinstance(schema, dict):
+        raise ValueError("tool %r: inputSchema is not an object" % tool.get("name"))
     props = {}
     for name, ps in (schema.get("properties") or {}).items():
         ps = ps if isinstance(ps, dict) else {}
