@@ -78,6 +78,9 @@ class VerlTest(unittest.TestCase):
                 for text, reward, _ in outs:
                     texts.append(text)
                     ad.tool_rewards.append(reward)
+            # verl's reward function sees the tool rewards in extra_info.
+            self.assertAlmostEqual(wverl.compute_score("wasmenv", "", None, {"tool_rewards": ad.tool_rewards}),
+                                   sum(ad.tool_rewards))
             score = await wverl.release_trajectory(config, ad.request_id)
             return texts, ad.tool_rewards, score
 
@@ -99,6 +102,19 @@ class VerlTest(unittest.TestCase):
         async def self_client_stats():
             return self.client.stats()
 
+        asyncio.run(main())
+
+    def test_trajectories_bounded(self):
+        tools, config = self.tools(max_trajectories=3)
+
+        async def main():
+            for i in range(5):
+                ad = types.SimpleNamespace(request_id="r%d" % i, tools_kwargs={})
+                await self.call_tool(tools, "get", '{"key": "a"}', ad)
+            self.assertEqual(self.client.stats()["episodes"], 3)
+            for i in range(5):
+                await wverl.release_trajectory(config, "r%d" % i)
+            self.assertEqual(self.client.stats()["episodes"], 0)
         asyncio.run(main())
 
     def test_per_trajectory_contract(self):

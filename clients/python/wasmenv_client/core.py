@@ -9,7 +9,7 @@ calls made on it, and its score.
     r.close()                          # environment failed during the rollout
 
 reward() is None, not 0, when the environment (not the agent) failed: a
-timeout, a trap, the episode lost. A trainer should drop such a rollout from
+timeout, a trap, the episode lost (and when the episode has no task). A trainer should drop such a rollout from
 its batch rather than teach the policy that its actions were wrong.
 AsyncRollout is the same over AsyncClient.
 """
@@ -94,8 +94,8 @@ class Rollout(_Base):
     def reward(self, answer: Optional[str] = None) -> Optional[float]:
         """The task's reward for the state reached (and the final answer,
         when the task checks one); None when the environment failed."""
-        if self.episode is None or self.env_fault:
-            return None
+        if self.episode is None or self.env_fault or not self.episode.task:
+            return None  # nothing to score: no episode, a failed one, or no task
         try:
             return float(self.episode.score(answer)["reward"])
         except EnvironmentFault as e:
@@ -146,7 +146,7 @@ class AsyncRollout(_Base):
             return self._fault(e)
 
     async def reward(self, answer: Optional[str] = None) -> Optional[float]:
-        if self.episode is None or self.env_fault:
+        if self.episode is None or self.env_fault or not self.episode.task:
             return None
         try:
             return float((await self.episode.score(answer))["reward"])

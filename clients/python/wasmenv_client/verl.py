@@ -140,6 +140,7 @@ class WasmenvToolLogic:
         if traj is None:
             task, seed = self._task(ck, agent_data)
             traj = shared.trajectories[key] = _Trajectory(AsyncRollout(shared.client, shared.env, task, seed))
+            await self._bound(shared)
         async with traj.lock:
             if not traj.started:
                 await traj.rollout.start()
@@ -154,6 +155,15 @@ class WasmenvToolLogic:
                 if now is not None:
                     delta, traj.score = now - traj.score, now
         return _response(res.content), delta, metrics
+
+    async def _bound(self, shared: _Shared) -> None:
+        # ToolAgentLoop never says when a trajectory ends: keep at most
+        # max_trajectories episodes, ending the oldest (far more than the
+        # rollouts in flight at once; the server's idle reaper is the backstop).
+        limit = int(self.config.get("max_trajectories", 4096))
+        while len(shared.trajectories) > limit:
+            old = next(iter(shared.trajectories))
+            await _end(self.config, old)
 
     async def calc_reward(self, instance_id: str, **kwargs) -> float:
         shared = _get_shared(self.config)
@@ -189,6 +199,18 @@ async def release_trajectory(config: Dict[str, Any], request_id: str) -> Optiona
             score = await traj.rollout.reward()
     await _end(config, "req:" + str(request_id))
     return score
+
+
+def compute_score(data_source: Any = None, solution_str: str = "", ground_truth: Any = None,
+                  extra_info: Optional[Dict[str, Any]] = None, **kwargs) -> float:
+    """A verl custom_reward_function: the trajectory's final task score, the
+    sum of its tool rewards. verl's reward loop merges the agent loop's
+    extra_fields (tool_rewards among them) into extra_info
+    (verl/experimental/reward_loop/reward_manager/naive.py)."""
+    rewards = (extra_info or {}).get("tool_rewards")
+    if rewards is None:
+        return 0.0
+    return float(sum(float(r) for r in rewards if r is not None))
 
 
 def verl_schema(tool: Dict[str, Any]) -> Dict[str, Any]:
