@@ -51,6 +51,10 @@ func (s *Server) nemoGymRoutes(m *http.ServeMux) {
 				h(w, r)
 			}
 		}
+		// NeMo Gym waits for a server until GET / answers (setup_liveness).
+		m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+		})
 		m.HandleFunc("POST /seed_session", root(s.ngSeedSession))
 		m.HandleFunc("POST /verify", root(s.ngVerify))
 		m.HandleFunc("POST /{tool}", root(s.ngTool))

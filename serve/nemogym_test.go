@@ -240,6 +240,9 @@ func TestNeMoGymRoot(t *testing.T) {
 	if code, m := c.postJSON("verify", ngVerifyBody("ok")); code != 200 || m["reward"] != 1.0 {
 		t.Fatalf("root verify: HTTP %d %v", code, m)
 	}
+	if code, m := ts.do("GET", "/", ""); code != 200 || m["status"] != "ok" {
+		t.Errorf("liveness GET /: HTTP %d %v", code, m)
+	}
 	// The server's own root routes are still there.
 	if code, m := ts.do("POST", "/reset", `{}`); code != 200 || m["observation"] == nil {
 		t.Errorf("OpenEnv /reset under a NeMo Gym root: HTTP %d %v", code, m)

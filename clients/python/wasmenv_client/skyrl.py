@@ -2,8 +2,9 @@
 skyrl-gym until SkyRL asks for the class.
 
     from wasmenv_client.skyrl import register
-    register()   # env_class "wasmenv"; the skyrl_gym config section "wasmenv"
-                 # holds {url, env[, token]}; each row's extras "task", "seed"
+    register()   # env_class "wasmenv"; each row carries "task", "seed" and
+                 # where the server is ("wasmenv_url", "wasmenv_env"), or the
+                 # skyrl_gym config section "wasmenv" holds {url, env[, token]}
 
 SkyRL's generator (skyrl/train/generators/skyrl_gym_generator.py) makes one
 environment per trajectory with skyrl_gym.make(env_class, env_config=...,
@@ -23,6 +24,7 @@ An environment failure gives reward 0.0 (SkyRL wants a number) with
 metadata["env_fault"] saying why, so a trainer can drop the trajectory.
 """
 
+import os
 import threading
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -67,13 +69,19 @@ class WasmenvTextEnvLogic:
 
     def __init__(self, env_config: Any = None, extras: Optional[Dict[str, Any]] = None):
         extras = extras or {}
-        url = _get(env_config, "url")
+        # Where the server is: the skyrl_gym config section, else the row
+        # (wasmenv_url, wasmenv_env: a row reaches every Ray worker), else
+        # $WASMENV_URL / $WASMENV_ENV / $WASMENV_TOKEN.
+        url = _get(env_config, "url") or extras.get("wasmenv_url") or os.environ.get("WASMENV_URL")
         if not url:
-            raise ValueError("the wasmenv environment's config needs url (skyrl_gym config section %r)" % ENV_ID)
+            raise ValueError("the wasmenv environment needs the server's url: skyrl_gym config %r, "
+                             "the row's wasmenv_url, or $WASMENV_URL" % ENV_ID)
+        env = _get(env_config, "env") or extras.get("wasmenv_env") or os.environ.get("WASMENV_ENV")
+        token = _get(env_config, "token") or os.environ.get("WASMENV_TOKEN")
         task, seed = task_and_seed(_row(extras))
         self.turns = 0
         self.max_turns = int(extras.get("max_turns") or _get(env_config, "max_turns", 8))
-        self.rollout = Rollout(_client(url, _get(env_config, "token")), _get(env_config, "env"), task, seed)
+        self.rollout = Rollout(_client(url, token), env, task, seed)
         self.done = False
 
     def init(self, prompt: List[Dict[str, str]]) -> Tuple[List[Dict[str, str]], Dict[str, Any]]:
