@@ -90,6 +90,7 @@ class ExamplesTest(unittest.TestCase):
             await put.release(iid)
             self.assertEqual(wverl.compute_score(extra_info={"tool_rewards": [reward]}), 1.0)
             self.assertEqual(await wverl.release_trajectory(config, "row-put-d"), 1.0)
+            await wverl.aclose()
         asyncio.run(main())
 
     def test_skyrl(self):

@@ -98,6 +98,7 @@ class VerlTest(unittest.TestCase):
             # No tool call at all: no episode, nothing to score.
             self.assertIsNone(await wverl.release_trajectory(config, "never-called"))
             self.assertEqual((await self_client_stats())["episodes"], 0)
+            await wverl.aclose()
 
         async def self_client_stats():
             return self.client.stats()
@@ -115,6 +116,7 @@ class VerlTest(unittest.TestCase):
             for i in range(5):
                 await wverl.release_trajectory(config, "r%d" % i)
             self.assertEqual(self.client.stats()["episodes"], 0)
+            await wverl.aclose()
         asyncio.run(main())
 
     def test_per_trajectory_contract(self):
@@ -138,6 +140,7 @@ class VerlTest(unittest.TestCase):
             self.assertIn("env_fault", metrics)
             self.assertEqual(reward, 0.0)
             await abuse.release(iid)
+            await wverl.aclose()
         asyncio.run(main())
 
     def test_schema_fits_verls_model(self):

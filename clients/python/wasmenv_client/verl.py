@@ -201,6 +201,18 @@ async def release_trajectory(config: Dict[str, Any], request_id: str) -> Optiona
     return score
 
 
+async def aclose() -> None:
+    """End the episodes and close the connections of this event loop's tools
+    (a worker shutting down; tests)."""
+    with _shared_mu:
+        per_loop = _shared.pop(asyncio.get_running_loop(), {})
+    for sh in per_loop.values():
+        for traj in list(sh.trajectories.values()):
+            await traj.rollout.close()
+        sh.trajectories.clear()
+        await sh.client.aclose()
+
+
 def compute_score(data_source: Any = None, solution_str: str = "", ground_truth: Any = None,
                   extra_info: Optional[Dict[str, Any]] = None, **kwargs) -> float:
     """A verl custom_reward_function: the trajectory's final task score, the
