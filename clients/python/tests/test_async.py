@@ -85,6 +85,8 @@ class AsyncClientTest(unittest.TestCase):
                     await c.create(task="no-such-task")
                 self.assertEqual((cm.exception.status, cm.exception.code), (404, "unknown_task"))
                 ep = (await c.create())[0]
+                self.assertEqual([t["function"]["name"] for t in await ep.openai_tools()],
+                                 [t["name"] for t in await c.tools("mini")])
                 r = await ep.call("get", {"key": 5})
                 self.assertEqual((r.is_error, r.outcome, r.env_fault), (True, "invalid_args", False))
                 await ep.delete()

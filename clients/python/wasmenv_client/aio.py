@@ -279,6 +279,10 @@ class AsyncEpisode:
     async def tools(self) -> List[Dict[str, Any]]:
         return await self.client.tools(self.env)
 
+    async def openai_tools(self) -> List[Dict[str, Any]]:
+        from .openai import openai_tools
+        return openai_tools(await self.tools())
+
     async def call(self, name: str, arguments: Any = None) -> ToolResult:
         """Call a tool; its errors and the agent's come back in the result."""
         r = await self.client.request("POST", self._path("/call"), {"name": name, "arguments": arguments or {}})
