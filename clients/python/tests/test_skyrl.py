@@ -46,6 +46,10 @@ class ParserTest(unittest.TestCase):
         self.assertEqual(parse_tool_calls("Your order is cancelled."), [])
         self.assertEqual(parse_tool_calls('<tool_call>{"name": "x", "parameters": {"a": 1}}</tool_call>')[0].arguments,
                          '{"a":1}')
+        # An empty object stays an object (tests/test_toolcall_parity.py found it read as []).
+        self.assertEqual(parse_tool_calls('<tool_call>{"name": "x", "arguments": {}}</tool_call>')[0].arguments, "{}")
+        self.assertEqual(parse_tool_calls('<tool_call>{"name": "x", "arguments": {"a": {}, "b": []}}</tool_call>')[0]
+                         .arguments, '{"a":{},"b":[]}')
         self.assertEqual(parse_tool_calls('<tool_call>{"arguments": {}}</tool_call>')[0].malformed,
                          'the <tool_call> block has no "name"')
 

@@ -28,9 +28,13 @@ class TextToolCall:
     malformed: str = ""
 
 
+class _Pairs(list):
+    """A JSON object as its key-value pairs, in order (duplicates kept)."""
+
+
 def _plain(v):
-    # object_pairs_hook leaves objects as lists of pairs: back to dicts.
-    if isinstance(v, list) and v and all(isinstance(p, tuple) for p in v):
+    # Objects were read as _Pairs: back to dicts, the last duplicate winning.
+    if isinstance(v, _Pairs):
         return {k: _plain(x) for k, x in v}
     if isinstance(v, list):
         return [_plain(x) for x in v]
@@ -62,8 +66,8 @@ def _parse_one(body: str) -> TextToolCall:
     err = ""
     f = None
     try:
-        v = json.loads(body, object_pairs_hook=lambda pairs: pairs)
-        if not isinstance(v, list) or (v and not isinstance(v[0], tuple)):
+        v = json.loads(body, object_pairs_hook=_Pairs)
+        if not isinstance(v, _Pairs):
             raise ValueError("not an object")
         f = _fields(v)
         if f["name"] is not _ABSENT and f["name"] is not None and not isinstance(f["name"], str):
