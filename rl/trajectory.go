@@ -62,4 +62,12 @@ const (
 	FinishPolicyError Finish = "policy_error" // a policy request failed for good
 	FinishEnvError    Finish = "env_error"    // the episode could not be started or scored
 	FinishCancelled   Finish = "cancelled"    // the run was cancelled
+
+	// The agent's mistakes that end a rollout (Limits); each is also a
+	// format error.
+	FinishMaxCalls        Finish = "max_calls_per_turn" // more tool calls in one message than Limits.CallsPerTurn
+	FinishMaxMessageBytes Finish = "max_message_bytes"  // one message larger than Limits.MessageBytes
+	// FinishMaxConversation: the conversation outgrew Limits.ConversationBytes
+	// (a budget, as max_turns).
+	FinishMaxConversation Finish = "max_conversation_bytes"
 )

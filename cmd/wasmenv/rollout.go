@@ -67,6 +67,10 @@ func rolloutCmd() *cobra.Command {
 	fl.IntVar(&cfg.HistoryWindow, "history-window", 0, "split rollouts into one sample per turn keeping this many earlier turns (AWM; 0: off)")
 	fl.StringVar(&f.format, "tool-format", "auto", "where tool calls are read: auto, openai (tool_calls) or hermes (<tool_call> text)")
 	fl.BoolVar(&cfg.MetaTools, "meta-tools", false, "offer AWM's list_tools/call_tool instead of the tools")
+	fl.IntVar(&cfg.Limits.CallsPerTurn, "max-calls-per-turn", rl.DefaultCallsPerTurn, "tool calls in one assistant message; more ends the rollout (max_calls_per_turn)")
+	fl.IntVar(&cfg.Limits.MessageBytes, "max-message-bytes", rl.DefaultMessageBytes, "bytes of one assistant message; more ends the rollout (max_message_bytes)")
+	fl.IntVar(&cfg.Limits.ConversationBytes, "max-conversation-bytes", rl.DefaultConversationBytes, "bytes of the conversation sent to the policy; more ends the rollout (max_conversation_bytes)")
+	fl.IntVar(&cfg.Limits.ErrorBytes, "max-error-bytes", rl.DefaultErrorBytes, "bytes of error text kept in a trajectory (policy_error, environment errors)")
 	fl.StringVarP(&f.output, "output", "o", "", "output file: .jsonl, .parquet, or - (JSONL on stdout)")
 	fl.StringVar(&f.summary, "summary-json", "", "also write the summary as JSON to this file")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is drawn only on a terminal anyway)")
@@ -92,6 +96,9 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	// rl.Config reads 0 as "the default"; on the command line it is a mistake.
 	if cfg.Group < 1 || cfg.MaxTurns < 1 || cfg.Concurrency < 1 {
 		return fmt.Errorf("--group, --max-turns and --concurrency must be at least 1")
+	}
+	if l := cfg.Limits; l.CallsPerTurn < 1 || l.MessageBytes < 1 || l.ConversationBytes < 1 || l.ErrorBytes < 1 {
+		return fmt.Errorf("--max-calls-per-turn, --max-message-bytes, --max-conversation-bytes and --max-error-bytes must be at least 1")
 	}
 	var err error
 	if cfg.Format, err = rl.ParseToolFormat(f.format); err != nil {
