@@ -28,18 +28,18 @@ type episodeRun struct {
 	known  map[string]bool
 	tools  []envpkg.OpenAITool
 	ep     *runtime.Episode
-	r      *Rollout
+	r      *rollout
 }
 
 // runRollout runs one rollout to its end and always closes its episode.
-func (e *engine) runRollout(ctx context.Context, j job) *Rollout {
+func (e *engine) runRollout(ctx context.Context, j job) *rollout {
 	g := j.g
 	seed := g.seed + int64(j.index)
-	r := &Rollout{
-		Env: g.env.Name(), EnvHash: g.env.Bundle.Hash, Task: g.task.ID, Group: g.id,
-		Index: j.index, Seed: seed, Tools: g.tools, task: g.task,
+	r := &rollout{Rollout: Rollout{
+		Env: g.env.Name(), EnvHash: g.env.Bundle.Hash, Task: g.task.ID, GroupID: g.id,
+		Index: j.index, Seed: seed, Tools: g.tools,
 		RewardComponents: map[string]float64{},
-	}
+	}, task: g.task}
 	start := time.Now()
 	ep, err := g.env.NewEpisode(g.task.ID, seed)
 	r.envSeconds += time.Since(start).Seconds()
