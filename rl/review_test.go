@@ -90,3 +90,27 @@ func TestAnswerOnTheLastTokensIsScored(t *testing.T) {
 		t.Errorf("answer %v, reward %v, finish %s, checks %+v", r.Answer, r.Reward, r.Finish, r.Checks)
 	}
 }
+
+// overwrites is a reward whose own components reuse the base names.
+type overwrites struct{}
+
+func (overwrites) Name() string { return "overwrites" }
+
+func (overwrites) Score(rl.RewardInput) (float64, map[string]float64) {
+	return 0.5, map[string]float64{"all_passed": 0}
+}
+
+// The summary counts successes from the runtime's score (typed), not from
+// a reward component a reward may name as it likes; per-env rows agree.
+func TestSummaryCountsSuccessFromTheScore(t *testing.T) {
+	env := rltest.Load(t, "store")
+	var out rltest.Collect
+	sum, err := rl.Run(context.Background(), []*runtime.Env{env}, rl.Oracle{},
+		rl.Config{Group: 2, Tasks: "cancel-*", Reward: overwrites{}}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Succeeded != sum.Rollouts || sum.Rollouts == 0 || len(sum.Envs) != 1 || sum.Envs[0].SuccessRate != 1 {
+		t.Errorf("succeeded %d of %d, envs %+v", sum.Succeeded, sum.Rollouts, sum.Envs)
+	}
+}
