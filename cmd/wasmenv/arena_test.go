@@ -36,7 +36,7 @@ func TestArenaReportAndFlags(t *testing.T) {
 	}
 	garbage := filepath.Join(dir, "g.jsonl")
 	os.WriteFile(garbage, []byte("{\"env\":\"mini\"\n"), 0o644)
-	if _, stderr, code := run(t, "", "arena", "report", bundle, "--rollouts", garbage); code == 0 || !strings.Contains(stderr, "line 1") {
+	if _, stderr, code := run(t, "", "arena", "report", bundle, "--rollouts", garbage); code == 0 || !strings.Contains(stderr, "record 1") {
 		t.Fatalf("garbage rollouts: %d %s", code, stderr)
 	}
 	for _, c := range []struct {
