@@ -62,12 +62,27 @@ func (r *Record) Succeeded() bool {
 	return true
 }
 
-// Calls lists the tool calls of the rollout in order.
+// Calls lists the tool calls the rollout ran, in order: those answered by
+// a tool message. A call the engine never ran (the rest of a message past
+// the calls-per-turn limit, a message cut for size) has no answer and is
+// left out, so replay runs exactly what the rollout ran.
 func (r *Record) Calls() []ToolCall {
+	answered := map[string]int{}
+	for _, m := range r.Messages {
+		if m.Role == "tool" {
+			answered[m.ToolCallID]++
+		}
+	}
 	var out []ToolCall
 	for _, m := range r.Messages {
-		if m.Role == "assistant" {
-			out = append(out, m.ToolCalls...)
+		if m.Role != "assistant" {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if answered[c.ID] > 0 {
+				answered[c.ID]--
+				out = append(out, c)
+			}
 		}
 	}
 	return out
