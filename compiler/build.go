@@ -16,7 +16,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
@@ -164,7 +164,7 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 	}
 	if !opts.NoCache {
 		if err := os.MkdirAll(filepath.Dir(cached), 0o755); err == nil {
-			_ = envpkg.WriteFileAtomic(cached, b) // a cache write failure only costs a rebuild
+			_ = atomicfile.WriteFile(cached, b) // a cache write failure only costs a rebuild
 		}
 	}
 	return b, tc.version, nil

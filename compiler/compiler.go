@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // Options configure a build.
@@ -59,7 +60,7 @@ func BuildFile(ctx context.Context, dir, out string, opts Options) (*envpkg.Bund
 	if err != nil {
 		return nil, err
 	}
-	if err := envpkg.WriteFileAtomic(out, data); err != nil {
+	if err := atomicfile.WriteFile(out, data); err != nil {
 		return nil, err
 	}
 	return b, nil

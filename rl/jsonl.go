@@ -4,16 +4,15 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
+
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // JSONL writes one rollout per line (docs/ROLLOUT.md).
 type JSONL struct {
-	w    *bufio.Writer
-	f    *os.File // the temp file when writing to a path
-	path string
-	enc  *json.Encoder
+	w   *bufio.Writer
+	f   *atomicfile.File // when writing to a path
+	enc *json.Encoder
 }
 
 // NewJSONL writes to w; Close flushes but does not close w.
@@ -27,12 +26,12 @@ func NewJSONL(w io.Writer) *JSONL {
 // CreateJSONL writes to a temporary file beside path, renamed to path on
 // Close, so a failed or cancelled run never leaves a half-written file.
 func CreateJSONL(path string) (*JSONL, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
 	j := NewJSONL(f)
-	j.f, j.path = f, path
+	j.f = f
 	return j, nil
 }
 
@@ -52,23 +51,16 @@ func (j *JSONL) Close() error {
 	if j.f == nil {
 		return err
 	}
-	if cerr := j.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(j.f.Name(), 0o644) // CreateTemp made it private
-	}
 	if err != nil {
-		os.Remove(j.f.Name())
+		j.f.Abort()
 		return err
 	}
-	return os.Rename(j.f.Name(), j.path)
+	return j.f.Commit()
 }
 
 // Abort drops a file being written to a path.
 func (j *JSONL) Abort() {
 	if j.f != nil {
-		j.f.Close()
-		os.Remove(j.f.Name())
+		j.f.Abort()
 	}
 }

@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
+	"github.com/wasmenv/wasmenv/internal/progress"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/openai"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -125,15 +126,14 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	var bar *progressBar
-	if !f.quiet && isTerminal(stderr) { // a log file gets the summary, not redraws
-		bar = &progressBar{w: stderr}
-		cfg.Progress = bar.update
+	var bar *progress.Bar
+	if !f.quiet && progress.IsTerminal(stderr) { // a log file gets the summary, not redraws
+		bar = progress.New(stderr, "")
+		bar.Note("rollouts")
+		cfg.Progress = bar.Update
 	}
 	sum, err := rl.Run(ctx, envs, policy, cfg, out)
-	if bar != nil {
-		bar.finish()
-	}
+	bar.Done()
 	if err != nil {
 		abort()
 		return err
@@ -144,7 +144,7 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	sum.Print(stderr)
 	if f.summary != "" {
 		b, _ := json.MarshalIndent(sum, "", "  ")
-		if err := writeFileAtomic(f.summary, append(b, '\n')); err != nil {
+		if err := atomicfile.WriteFile(f.summary, append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -213,53 +213,4 @@ func openRolloutOutput(path string, stdout io.Writer) (rl.Exporter, func(), erro
 		return j, j.Abort, nil
 	}
 	return nil, nil, fmt.Errorf("output %q: want a .jsonl or .parquet file, or -", path)
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// progressBar draws "[####....] done/total" on one line, at most ten times
-// a second.
-type progressBar struct {
-	w    io.Writer
-	mu   sync.Mutex
-	last time.Time
-	done int
-	tot  int
-}
-
-func (p *progressBar) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done, p.tot = done, total
-	if done < total && time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	n := width * done / max(total, 1)
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d rollouts", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
-}
-
-func (p *progressBar) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tot > 0 {
-		fmt.Fprintln(p.w)
-	}
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -188,7 +188,7 @@ func (p *pipeline) runEnv(ctx context.Context, sc Scenario) (EnvReport, error) {
 		}
 	}
 	b, _ := json.MarshalIndent(rep, "", "  ")
-	if werr := writeFileAtomic(filepath.Join(p.cfg.OutDir, "reports", sc.Name+".json"), b); werr != nil {
+	if werr := writeFile(filepath.Join(p.cfg.OutDir, "reports", sc.Name+".json"), b); werr != nil {
 		return *rep, werr
 	}
 	return *rep, nil
@@ -241,10 +241,10 @@ func (b *BatchReport) write(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "report.json"), j); err != nil {
+	if err := writeFile(filepath.Join(dir, "report.json"), j); err != nil {
 		return err
 	}
 	var md bytes.Buffer
 	b.WriteMarkdown(&md)
-	return writeFileAtomic(filepath.Join(dir, "report.md"), md.Bytes())
+	return writeFile(filepath.Join(dir, "report.md"), md.Bytes())
 }

@@ -114,7 +114,7 @@ type pipeline struct {
 	cfg     Config
 	prompts *Prompts
 	store   store
-	bar     *progress // nil until the scenarios are known
+	bar     *tally // nil until the scenarios are known
 }
 
 // envRun is one scenario going through the stages.

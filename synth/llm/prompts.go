@@ -68,7 +68,7 @@ func WritePrompts(dir string) error {
 		if err != nil {
 			return err
 		}
-		return writeFileAtomic(dst, b)
+		return writeFile(dst, b)
 	})
 }
 
