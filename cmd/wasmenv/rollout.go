@@ -77,7 +77,7 @@ func rolloutCmd() *cobra.Command {
 	fl.Float64Var(&f.temperature, "temperature", 1, "openai: sampling temperature")
 	fl.IntVar(&f.turnTokens, "turn-max-tokens", 0, "openai: max_tokens per request (0: the server's default)")
 	fl.IntVar(&f.requests, "max-requests", 64, "openai: requests in flight at once")
-	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure (429, 5xx, timeout)")
+	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure (429, 5xx, timeout; 0: none)")
 	fl.DurationVar(&f.timeout, "request-timeout", 2*time.Minute, "openai: limit of one request attempt")
 	fl.StringVar(&f.user, "user", "none", "simulated user: none (the instruction opens, a text reply ends), scripted (says the instruction, then stops) or openai")
 	fl.StringVar(&f.userURL, "user-base-url", "", "user openai: server URL (default: --base-url)")
@@ -169,7 +169,7 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 			return nil, nil, fmt.Errorf("--user openai needs --user-model or --model")
 		}
 		c := openai.NewClient(url, "", f.requests)
-		c.Retries, c.Timeout = f.retries, f.timeout
+		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
 		t := f.temperature
 		user = &openai.User{Client: c, Model: model, Temperature: &t}
 	default:
@@ -185,7 +185,7 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 			return nil, nil, fmt.Errorf("--policy openai needs --model")
 		}
 		c := openai.NewClient(f.baseURL, "", f.requests)
-		c.Retries, c.Timeout = f.retries, f.timeout
+		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
 		t := f.temperature
 		return &openai.Policy{Client: c, Model: f.model, Temperature: &t, MaxTokens: f.turnTokens}, user, nil
 	}
@@ -194,6 +194,15 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 
 // openRolloutOutput opens the exporter for path; abort drops a partly
 // written file.
+// retriesFlag maps --retries to a Client's Retries: 0 means none, not the
+// default.
+func retriesFlag(n int) int {
+	if n <= 0 {
+		return openai.NoRetries
+	}
+	return n
+}
+
 func openRolloutOutput(path string, stdout io.Writer) (rl.Exporter, func(), error) {
 	switch {
 	case path == "-":

@@ -19,8 +19,7 @@ func completion(content string) string {
 }
 
 func hello() *Request {
-	hi := "hi"
-	return &Request{Model: "m", Messages: []Message{{Role: "user", Content: &hi}}}
+	return &Request{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}}
 }
 
 func TestClientRetriesTransientErrors(t *testing.T) {
@@ -41,7 +40,7 @@ func TestClientRetriesTransientErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Load() != 3 || resp.Choices[0].Message.Text() != `{"ok": true}` || resp.Usage == nil || resp.Usage.TotalTokens != 15 {
+	if n.Load() != 3 || resp.Choices[0].Message.Content != `{"ok": true}` || resp.Usage == nil || resp.Usage.TotalTokens != 15 {
 		t.Errorf("after %d requests: %+v", n.Load(), resp)
 	}
 }
@@ -85,7 +84,7 @@ func TestClientRetriesDroppedConnections(t *testing.T) {
 	defer srv.Close()
 	c := &Client{BaseURL: srv.URL, Backoff: time.Millisecond}
 	resp, err := c.Chat(context.Background(), hello())
-	if err != nil || n.Load() != 3 || resp.Choices[0].Message.Text() != "done" {
+	if err != nil || n.Load() != 3 || resp.Choices[0].Message.Content != "done" {
 		t.Fatalf("err %v after %d requests", err, n.Load())
 	}
 	if _, err := c.Chat(context.Background(), hello()); err == nil || n.Load() != 4 {
