@@ -147,7 +147,6 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 	return cmd
 }
 
-
 func readLines(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
