@@ -11,6 +11,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/canonjson"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth/emit"
 )
@@ -24,7 +25,7 @@ type toolTest struct {
 }
 
 func (t toolTest) String() string {
-	return fmt.Sprintf("%s(%s) expecting %s (%s)", t.Tool, compactJSON(t.Arguments), t.Expect, t.Why)
+	return fmt.Sprintf("%s(%s) expecting %s (%s)", t.Tool, canonjson.Encode(t.Arguments), t.Expect, t.Why)
 }
 
 func (r *envRun) runToolTests(ctx context.Context) error {
@@ -204,7 +205,7 @@ func (r *envRun) testTools(ctx context.Context, env *runtime.Env, code map[strin
 		}
 		keep = append(keep, t)
 		problems = append(problems, fmt.Sprintf("tool %s fails test %d: called with %s it should give %s (%s) but returned %s; the judge says the code is wrong: %s",
-			t.Tool, i+1, compactJSON(t.Arguments), expectWord(t.Expect), t.Why, got, v.Reason))
+			t.Tool, i+1, canonjson.Encode(t.Arguments), expectWord(t.Expect), t.Why, got, v.Reason))
 	}
 	r.tests = keep
 	return problems, len(keep), nil
@@ -264,14 +265,6 @@ func (r *envRun) judge(ctx context.Context, t toolTest, got string, code map[str
 	return out, err
 }
 
-func compactJSON(b json.RawMessage) string {
-	var v any
-	if json.Unmarshal(b, &v) != nil {
-		return string(b)
-	}
-	out, _ := json.Marshal(v)
-	return string(out)
-}
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/canonjson"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -101,7 +102,7 @@ func (r *envRun) runProbes(ctx context.Context, env *runtime.Env, tools []envpkg
 				passed++
 				continue
 			}
-			failures = append(failures, fmt.Sprintf("round %d call %d %s(%s): %s", round, res.Index, res.Tool, compactJSON(res.Args), reason[res.Index]))
+			failures = append(failures, fmt.Sprintf("round %d call %d %s(%s): %s", round, res.Index, res.Tool, canonjson.Encode(res.Args), reason[res.Index]))
 		}
 	}
 	if total == 0 {
