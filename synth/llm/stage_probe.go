@@ -39,6 +39,30 @@ type checkerOut struct {
 	} `json:"verdicts"`
 }
 
+// runProbe builds the final state (the code and the kept tasks) once, and
+// assesses it with runProbes; the bundle it built is the one written.
+func (r *envRun) runProbe(ctx context.Context) error {
+	env, b, probs, err := r.build(ctx, r.code, r.final)
+	if err != nil {
+		return err
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("%w: the final build fails: %s", errQuality, strings.Join(probs, "; "))
+	}
+	defer env.Close()
+	rate, failures, err := r.runProbes(ctx, env, b.Manifest.Tools)
+	if err != nil {
+		return err
+	}
+	r.rep.PassRate = rate
+	r.rep.Tools, r.rep.Tasks, r.rep.Tests = len(b.Manifest.Tools), len(r.final), len(r.tests)
+	if rate < r.p.cfg.PassRate {
+		return fmt.Errorf("%w: probe pass rate %.2f is below %.2f: %s", errQuality, rate, r.p.cfg.PassRate, strings.Join(firstN(failures, 3), "; "))
+	}
+	r.bundle = b
+	return nil
+}
+
 // runProbes is EnvScaler's assessment: in each of N rounds a test agent
 // (the model) issues a sequence of calls against the built environment,
 // saying what it expects of each; a checker (the model again) judges every
