@@ -75,4 +75,3 @@ func sameCall(a, b envpkg.Call) bool {
 	}
 	return canonjson.Arguments(a.Arguments) == canonjson.Arguments(b.Arguments) // null means absent
 }
-
