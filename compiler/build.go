@@ -152,10 +152,17 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 		// Settings that change the output but are not in the cache key are
 		// pinned, so a cached module always matches a fresh build.
 		"GOWASM=", "GOEXPERIMENT=", "GOFLAGS=-mod=mod", "GOAMD64=")
+	limitedCommand(cmd, opts.maxBuildMemory())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.Stdout = &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		if limit := opts.maxBuildMemory(); buildMemoryCapped && limit >= 0 && outOfMemory(stderr.String(), err) {
+			return nil, "", errAt(filepath.Join(src.dir, "tools"), "go build ran out of memory under the limit of %s (Options.MaxBuildMemory): the tool code is too large to compile", humanBytes(limit))
+		}
 		return nil, "", goBuildError(stderr.String(), filepath.Join(src.dir, "tools"), err)
 	}
 	b, err := os.ReadFile(out)

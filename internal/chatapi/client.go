@@ -28,6 +28,8 @@ const (
 	// MaxBackoff caps one wait between retries (a longer Retry-After wins,
 	// up to a minute).
 	MaxBackoff = 30 * time.Second
+	// DefaultMaxResponseBytes caps one response body (Client.MaxResponseBytes).
+	DefaultMaxResponseBytes = 64 << 20
 )
 
 // BaseURL returns url, else $OPENAI_BASE_URL, else DefaultBaseURL, as the
@@ -70,6 +72,9 @@ type Client struct {
 	// Limit caps the requests in flight (nil: no limit). A request waiting
 	// to be retried does not hold a slot.
 	Limit *Limit
+	// MaxResponseBytes caps one response body (0: DefaultMaxResponseBytes,
+	// 64 MiB); a longer one is an error, not retried, and not kept.
+	MaxResponseBytes int64
 }
 
 // Limit is a concurrency limit that clients may share.
@@ -125,6 +130,9 @@ func New(baseURL, apiKey string, concurrency int) *Client {
 // ErrStatus is what every StatusError unwraps to: the server answered with
 // an error status and the client gave up.
 var ErrStatus = errors.New("chat completions: the server refused the request")
+
+// ErrTooLarge is a response body over Client.MaxResponseBytes.
+var ErrTooLarge = errors.New("response too large")
 
 // StatusError is a response the client gave up on: a status that is not
 // retried, or the last of its retries.
@@ -249,9 +257,16 @@ func (c *Client) attempt(ctx context.Context, path string, body []byte) ([]byte,
 		return nil, 0, fmt.Errorf("%s: %w", what, err) // network or timeout: retry
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	limit := c.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: reading the response: %w", what, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, -1, fmt.Errorf("%s: %w: the response is over %d bytes", what, ErrTooLarge, limit)
 	}
 	if res.StatusCode != http.StatusOK {
 		e := &StatusError{Code: res.StatusCode, Message: errorMessage(data), Body: string(data)}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -70,5 +71,24 @@ func TestBaseURL(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	if got := BaseURL(""); got != DefaultBaseURL {
 		t.Errorf("default: %q", got)
+	}
+}
+
+// A response over MaxResponseBytes is an error, not retried, and not
+// decoded (a truncated body used to come back as "not JSON").
+func TestResponseSizeCap(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Write([]byte(completion(strings.Repeat("x", 5000))))
+	}))
+	defer srv.Close()
+	c := &Client{BaseURL: srv.URL, Backoff: time.Millisecond, MaxResponseBytes: 4096}
+	if _, err := c.Chat(context.Background(), hello()); !errors.Is(err, ErrTooLarge) || n.Load() != 1 {
+		t.Fatalf("%v after %d requests", err, n.Load())
+	}
+	c.MaxResponseBytes = 1 << 20
+	if resp, err := c.Chat(context.Background(), hello()); err != nil || len(resp.Choices[0].Message.Content) != 5000 {
+		t.Fatalf("under the cap: %v", err)
 	}
 }

@@ -39,6 +39,9 @@ type Client struct {
 	// Timeout bounds one request attempt (0: 120 s; the command's
 	// --request-timeout is 5 minutes, for long generations).
 	Timeout time.Duration
+	// MaxResponseBytes caps one answer's body (0: DefaultMaxAnswerBytes,
+	// 4 MiB); a longer one fails the request.
+	MaxResponseBytes int64
 	// OnRetry, when set, hears of each retry before its wait (the command
 	// prints it, so a slow or absent endpoint is not a silent terminal).
 	OnRetry func(attempt int, wait time.Duration, err error)
@@ -74,8 +77,13 @@ const NoRetries = chatapi.NoRetries
 // transport is the shared chat-completions client with this client's
 // settings; its zero fields take chatapi's defaults.
 func (c *Client) transport() *chatapi.Client {
+	maxBytes := c.MaxResponseBytes
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxAnswerBytes
+	}
 	return &chatapi.Client{BaseURL: c.BaseURL, APIKey: c.APIKey, HTTP: c.HTTP,
-		Timeout: c.Timeout, Retries: c.Retries, Backoff: c.Backoff, OnRetry: c.OnRetry, Limit: c.limit}
+		Timeout: c.Timeout, Retries: c.Retries, Backoff: c.Backoff, OnRetry: c.OnRetry, Limit: c.limit,
+		MaxResponseBytes: maxBytes}
 }
 
 // Message is one chat message: wasmenv's one chat model (internal/chatapi).

@@ -45,8 +45,13 @@ type Config struct {
 	PassRate float64
 	// Jobs is how many scenarios run at once (default 4).
 	Jobs int
-	// Compiler options for every build.
+	// Compiler options for every build. Their zero caps are the
+	// compiler's (1 MiB of source, 1 GiB of build memory per process, on
+	// Linux): each of the Jobs builds at once is bounded.
 	Compiler compiler.Options
+	// MaxCodeBytes caps the code stage's answer, all files together
+	// (default 256 KiB); a longer one is fed back, not built.
+	MaxCodeBytes int
 	// Progress receives a one-line progress bar (nil: none).
 	Progress io.Writer
 	// Log receives a line per repaired or failed attempt (nil: none).
@@ -78,7 +83,19 @@ func (c *Config) defaults() {
 	if c.Jobs == 0 {
 		c.Jobs = 4
 	}
+	if c.MaxCodeBytes == 0 {
+		c.MaxCodeBytes = DefaultMaxCodeBytes
+	}
 }
+
+// DefaultMaxCodeBytes is Config.MaxCodeBytes' default: 256 KiB, some ten
+// times the tool code of a generated environment.
+const DefaultMaxCodeBytes = 256 << 10
+
+// DefaultMaxAnswerBytes caps one model answer (Client.MaxResponseBytes'
+// default): the largest stage answer, the code, is capped at
+// DefaultMaxCodeBytes, so 4 MiB leaves room for JSON and logprobs.
+const DefaultMaxAnswerBytes = 4 << 20
 
 // Scenario is one environment to generate.
 type Scenario struct {

@@ -31,18 +31,7 @@ func (r *envRun) runCode(ctx context.Context) error {
 	var out codeOut
 	err := runStage(ctx, r, stageCall{stage: StageCode, key: r.sc.Name, data: r.base()}, &out, func(ctx context.Context, o *codeOut) verdict {
 		o.KeptTests = nil
-		code := map[string][]byte{}
-		var probs []string
-		for _, f := range o.Files {
-			if !goFileRE.MatchString(f.Name) || strings.HasSuffix(f.Name, "_test.go") {
-				probs = append(probs, fmt.Sprintf("file name %q: use lower_case.go", f.Name))
-				continue
-			}
-			if hostClockSQL.MatchString(f.Content) {
-				probs = append(probs, fmt.Sprintf("%s: SQL reads the host clock (CURRENT_TIMESTAMP or 'now'): use sdk.Now() and pass the time as a parameter", f.Name))
-			}
-			code[f.Name] = []byte(f.Content)
-		}
+		code, probs := codeFiles(o, r.p.cfg.MaxCodeBytes)
 		if len(probs) > 0 {
 			return verdict{Problems: probs}
 		}
@@ -148,4 +137,31 @@ func expectWord(e string) string {
 		return "an error"
 	}
 	return "a result"
+}
+
+// codeFiles checks the code stage's files before anything builds them:
+// their names, no host clock in SQL, and their size, all files together,
+// at most maxBytes (Config.MaxCodeBytes): go build takes ~100-210 MB per
+// MB of a composite literal, and a model can answer megabytes of one.
+func codeFiles(o *codeOut, maxBytes int) (map[string][]byte, []string) {
+	code := map[string][]byte{}
+	var probs []string
+	total := 0
+	for _, f := range o.Files {
+		total += len(f.Content)
+	}
+	if total > maxBytes {
+		return nil, []string{fmt.Sprintf("the code is %d bytes, over the limit of %d: write the tools only, with no large tables or literals (the data is in the database)", total, maxBytes)}
+	}
+	for _, f := range o.Files {
+		if !goFileRE.MatchString(f.Name) || strings.HasSuffix(f.Name, "_test.go") {
+			probs = append(probs, fmt.Sprintf("file name %q: use lower_case.go", f.Name))
+			continue
+		}
+		if hostClockSQL.MatchString(f.Content) {
+			probs = append(probs, fmt.Sprintf("%s: SQL reads the host clock (CURRENT_TIMESTAMP or 'now'): use sdk.Now() and pass the time as a parameter", f.Name))
+		}
+		code[f.Name] = []byte(f.Content)
+	}
+	return code, probs
 }
