@@ -2,21 +2,15 @@ package chatapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-func completion(content string) string {
-	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion",
-		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
-		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
-	return string(b)
-}
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
+)
 
 func hello() *Request {
 	return &Request{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}}
@@ -31,7 +25,7 @@ func TestClientRetriesTransientErrors(t *testing.T) {
 		case 2:
 			http.Error(w, "slow down", http.StatusTooManyRequests)
 		default:
-			w.Write([]byte(completion(`{"ok": true}`)))
+			w.Write([]byte(llmreplay.Completion(`{"ok": true}`)))
 		}
 	}))
 	defer srv.Close()
@@ -76,7 +70,7 @@ func TestClientRetriesDroppedConnections(t *testing.T) {
 		case 2:
 			http.Error(w, "request timeout", http.StatusRequestTimeout)
 		case 3:
-			w.Write([]byte(completion("done")))
+			w.Write([]byte(llmreplay.Completion("done")))
 		default:
 			w.Write([]byte(`{"id":"x","choices":[]}`))
 		}

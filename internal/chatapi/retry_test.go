@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
 )
 
 // base<<attempt overflowed at attempt 35 (500 ms) and rand.N panicked on
@@ -80,7 +82,7 @@ func TestResponseSizeCap(t *testing.T) {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
-		w.Write([]byte(completion(strings.Repeat("x", 5000))))
+		w.Write([]byte(llmreplay.Completion(strings.Repeat("x", 5000))))
 	}))
 	defer srv.Close()
 	c := &Client{BaseURL: srv.URL, Backoff: time.Millisecond, MaxResponseBytes: 4096}
