@@ -70,7 +70,9 @@ func limitedCommand(cmd *exec.Cmd, limit int64) {
 		return
 	}
 	kb := max(limit>>10, 1)
-	cmd.Args = append([]string{"sh", "-c", fmt.Sprintf(`ulimit -d %d && exec "$0" "$@"`, kb), cmd.Path}, cmd.Args[1:]...)
+	// ";" not "&&": a hard limit already lower than ours makes ulimit fail,
+	// and the build then runs under that lower one.
+	cmd.Args = append([]string{"sh", "-c", fmt.Sprintf(`ulimit -d %d 2>/dev/null; exec "$0" "$@"`, kb), cmd.Path}, cmd.Args[1:]...)
 	cmd.Path = sh
 	cmd.Env = append(cmd.Env, fmt.Sprintf("GOMEMLIMIT=%d", limit/10*8))
 }
