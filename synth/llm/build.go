@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,18 +18,27 @@ import (
 // build writes the environment with the given code and tasks to the work
 // directory and compiles it. Compiler errors come back as problems, with
 // paths relative to the environment directory; a loaded Env comes back
-// when the build succeeded.
+// when the build succeeded. A state built before (the verifiers' accepted
+// tasks, built again for the probes) reuses that bundle: one build per
+// state.
 func (r *envRun) build(ctx context.Context, code map[string][]byte, tasks []envpkg.Task) (*runtime.Env, *envpkg.Bundle, []string, error) {
 	src := r.source(code, tasks)
-	if err := emit.Write(r.workDir, src); err != nil {
+	key, err := json.Marshal(src) // map keys sorted: equal states, equal keys
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	b, err := compiler.Build(ctx, r.workDir, r.p.cfg.Compiler)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, nil, nil, ctx.Err()
+	b := r.built[string(key)]
+	if b == nil {
+		if err := emit.Write(r.workDir, src); err != nil {
+			return nil, nil, nil, err
 		}
-		return nil, nil, compilerProblems(err, r.workDir), nil
+		if b, err = compiler.Build(ctx, r.workDir, r.p.cfg.Compiler); err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, nil, ctx.Err()
+			}
+			return nil, nil, compilerProblems(err, r.workDir), nil
+		}
+		r.built = map[string]*envpkg.Bundle{string(key): b} // the last state only
 	}
 	env, err := runtime.LoadBundle(ctx, b, runtime.Options{})
 	if err != nil {

@@ -146,8 +146,9 @@ type envRun struct {
 	spec    []toolSpec
 	tests   []toolTest
 	code    map[string][]byte
-	final   []envpkg.Task  // the tasks that pass the gates (verifiers)
-	bundle  *envpkg.Bundle // built once from the final state (probe)
+	final   []envpkg.Task             // the tasks that pass the gates (verifiers)
+	bundle  *envpkg.Bundle            // built once from the final state (probe)
+	built   map[string]*envpkg.Bundle // the last state built, by its source
 	workDir string
 }
 

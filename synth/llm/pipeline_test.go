@@ -337,4 +337,20 @@ func TestUnrepairedTaskIsDroppedNotTheEnvironment(t *testing.T) {
 		t.Errorf("kept tasks %+v, want book-cardiology-followup only", tasks)
 	}
 	wantDropped(t, *r.rep, "task cancel-dermatology-visit", "fails gate initial")
+
+	// One build per state: the final state built again (the probe stage
+	// after the verifiers') is the same bundle, not a second compile.
+	env1, b1, probs, err := r.build(ctx, r.code, r.final)
+	if err != nil || len(probs) > 0 {
+		t.Fatal(err, probs)
+	}
+	env1.Close()
+	env2, b2, _, err := r.build(ctx, r.code, r.final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env2.Close()
+	if b1 != b2 {
+		t.Error("the same state was compiled twice")
+	}
 }
