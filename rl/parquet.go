@@ -21,7 +21,7 @@ type parquetRow struct {
 	DataSource  string           `parquet:"data_source"`
 	Prompt      []promptMessage  `parquet:"prompt,list"`
 	Messages    []parquetMessage `parquet:"messages,list"`
-	Tools       string           `parquet:"tools"` // JSON: the OpenAI tool list
+	Tools       string           `parquet:"tools,dict"` // JSON: the OpenAI tool list; dictionary-encoded, so stored once per row group
 	Ability     string           `parquet:"ability"`
 	RewardModel rewardModel      `parquet:"reward_model"`
 	ExtraInfo   extraInfo        `parquet:"extra_info"`
@@ -121,8 +121,8 @@ func toParquet(r *Rollout) parquetRow {
 	row := parquetRow{
 		DataSource: r.Env, Ability: "tool_use",
 		RewardModel: rewardModel{Style: "rule", GroundTruth: r.Task},
-		ExtraInfo:   extraInfo{Split: "train", Env: r.Env, Task: r.Task, Group: r.Group, Index: int64(r.Index), Seed: r.Seed},
-		Env:         r.Env, Task: r.Task, Group: r.Group, Index: int64(r.Index), Seed: r.Seed,
+		ExtraInfo:   extraInfo{Split: "train", Env: r.Env, Task: r.Task, Group: r.GroupID, Index: int64(r.Index), Seed: r.Seed},
+		Env:         r.Env, Task: r.Task, Group: r.GroupID, Index: int64(r.Index), Seed: r.Seed,
 		Reward: r.Reward, Advantage: r.Advantage, Turns: int64(r.Turns), ToolCalls: int64(r.ToolCalls),
 		FormatError: r.FormatError, FormatErrors: int64(r.FormatErrors), EnvError: r.EnvError,
 		PolicyError: r.PolicyError, Finish: string(r.Finish), Answer: r.Answer, StateHash: r.StateHash,
