@@ -5,9 +5,9 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // JSONL writes one rollout per line (docs/ROLLOUT.md). By default a line
@@ -21,9 +21,8 @@ type JSONL struct {
 	Inline bool
 
 	w    *bufio.Writer
-	gz   *gzip.Writer // when the path ends in .gz
-	f    *os.File     // the temp file when writing to a path
-	path string
+	gz   *gzip.Writer     // when the path ends in .gz
+	f    *atomicfile.File // when writing to a path
 	enc  *json.Encoder
 	sets toolsets
 	seen map[string]bool // toolsets written
@@ -42,7 +41,7 @@ func NewJSONL(w io.Writer) *JSONL {
 // path ending in .gz is gzip-compressed (Python's gzip module, Hugging
 // Face datasets and ReadRolloutFile read it as is).
 func CreateJSONL(path string) (*JSONL, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +52,7 @@ func CreateJSONL(path string) (*JSONL, error) {
 		w = gz
 	}
 	j := NewJSONL(w)
-	j.f, j.gz, j.path = f, gz, path
+	j.f, j.gz = f, gz
 	return j, nil
 }
 
@@ -96,23 +95,16 @@ func (j *JSONL) Close() error {
 	if j.f == nil {
 		return err
 	}
-	if cerr := j.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(j.f.Name(), 0o644) // CreateTemp made it private
-	}
 	if err != nil {
-		os.Remove(j.f.Name())
+		j.f.Abort()
 		return err
 	}
-	return os.Rename(j.f.Name(), j.path)
+	return j.f.Commit()
 }
 
 // Abort drops a file being written to a path.
 func (j *JSONL) Abort() {
 	if j.f != nil {
-		j.f.Close()
-		os.Remove(j.f.Name())
+		j.f.Abort()
 	}
 }

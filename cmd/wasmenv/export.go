@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 func init() { register(exportCmd) }
@@ -88,7 +89,7 @@ func exportVerlToolsCmd() *cobra.Command {
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
 			}
-			return writeFileAtomic(out, data)
+			return atomicfile.WriteFile(out, data)
 		},
 	}
 	cmd.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "where `wasmenv serve` serves the bundle")

@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
+	"github.com/wasmenv/wasmenv/internal/progress"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/openai"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -82,7 +83,7 @@ func rolloutCmd() *cobra.Command {
 	fl.Float64Var(&f.temperature, "temperature", 1, "openai: sampling temperature")
 	fl.IntVar(&f.turnTokens, "turn-max-tokens", 0, "openai: max_tokens per request (0: the server's default)")
 	fl.IntVar(&f.requests, "max-requests", 64, "openai: requests in flight at once")
-	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure (429, 5xx, timeout)")
+	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure (429, 5xx, timeout; 0: none)")
 	fl.DurationVar(&f.timeout, "request-timeout", 2*time.Minute, "openai: limit of one request attempt")
 	fl.StringVar(&f.user, "user", "none", "simulated user: none (the instruction opens, a text reply ends), scripted (says the instruction, then stops) or openai")
 	fl.StringVar(&f.userURL, "user-base-url", "", "user openai: server URL (default: --base-url)")
@@ -134,15 +135,14 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	var bar *progressBar
-	if !f.quiet && isTerminal(stderr) { // a log file gets the summary, not redraws
-		bar = &progressBar{w: stderr}
-		cfg.Progress = bar.update
+	var bar *progress.Bar
+	if !f.quiet && progress.IsTerminal(stderr) { // a log file gets the summary, not redraws
+		bar = progress.New(stderr, "")
+		bar.Note("rollouts")
+		cfg.Progress = bar.Update
 	}
 	sum, err := rl.Run(ctx, envs, policy, cfg, out)
-	if bar != nil {
-		bar.finish()
-	}
+	bar.Done()
 	if err != nil {
 		abort()
 		return err
@@ -157,7 +157,7 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	}
 	if f.summary != "" {
 		b, _ := json.MarshalIndent(sum, "", "  ")
-		if err := writeFileAtomic(f.summary, append(b, '\n')); err != nil {
+		if err := atomicfile.WriteFile(f.summary, append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -182,7 +182,7 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 			return nil, nil, fmt.Errorf("--user openai needs --user-model or --model")
 		}
 		c := openai.NewClient(url, "", f.requests)
-		c.Retries, c.Timeout = f.retries, f.timeout
+		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
 		t := f.temperature
 		user = &openai.User{Client: c, Model: model, Temperature: &t}
 	default:
@@ -198,11 +198,20 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 			return nil, nil, fmt.Errorf("--policy openai needs --model")
 		}
 		c := openai.NewClient(f.baseURL, "", f.requests)
-		c.Retries, c.Timeout = f.retries, f.timeout
+		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
 		t := f.temperature
 		return &openai.Policy{Client: c, Model: f.model, Temperature: &t, MaxTokens: f.turnTokens}, user, nil
 	}
 	return nil, nil, fmt.Errorf("unknown --policy %q (want random, oracle or openai)", f.policy)
+}
+
+// retriesFlag maps --retries to a Client's Retries: 0 means none, not the
+// default.
+func retriesFlag(n int) int {
+	if n <= 0 {
+		return openai.NoRetries
+	}
+	return n
 }
 
 // openRolloutOutput opens the exporter for path; abort drops a partly
@@ -228,53 +237,4 @@ func openRolloutOutput(path string, stdout io.Writer, inline bool) (rl.Exporter,
 		return j, j.Abort, nil
 	}
 	return nil, nil, fmt.Errorf("output %q: want a .jsonl, .jsonl.gz or .parquet file, or -", path)
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// progressBar draws "[####....] done/total" on one line, at most ten times
-// a second.
-type progressBar struct {
-	w    io.Writer
-	mu   sync.Mutex
-	last time.Time
-	done int
-	tot  int
-}
-
-func (p *progressBar) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done, p.tot = done, total
-	if done < total && time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	n := width * done / max(total, 1)
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d rollouts", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
-}
-
-func (p *progressBar) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tot > 0 {
-		fmt.Fprintln(p.w)
-	}
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
