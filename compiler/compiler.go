@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // Options configure a build.
@@ -28,6 +29,13 @@ type Options struct {
 	// so that a profile or a function listener can name the guest's
 	// functions; the bundle is larger.
 	KeepNames bool
+	// MaxSourceBytes caps the tools' Go source, all files together (0:
+	// DefaultMaxSourceBytes, 1 MiB; negative: no cap).
+	MaxSourceBytes int64
+	// MaxBuildMemory caps the data memory of go build and of each process
+	// it starts, on Linux (0: DefaultMaxBuildMemory, 1 GiB; negative: no
+	// cap). Builds running at once are each bounded.
+	MaxBuildMemory int64
 }
 
 func (o *Options) logf(format string, args ...any) {
@@ -59,7 +67,7 @@ func BuildFile(ctx context.Context, dir, out string, opts Options) (*envpkg.Bund
 	if err != nil {
 		return nil, err
 	}
-	if err := envpkg.WriteFileAtomic(out, data); err != nil {
+	if err := atomicfile.WriteFile(out, data); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -75,6 +83,9 @@ func build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, []byt
 	}
 	src, err := loadSource(dir)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkSourceSize(dir, src.tools, opts.maxSourceBytes()); err != nil {
 		return nil, nil, err
 	}
 	toolsDir := filepath.Join(dir, "tools")

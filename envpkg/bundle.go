@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // Custom section names, in the order they are written.
@@ -98,31 +99,9 @@ func Write(path string, b *Bundle) error {
 	return WriteFileAtomic(path, data)
 }
 
-// WriteFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it into place, so readers never see a half-written file.
+// WriteFileAtomic writes data to path atomically (internal/atomicfile).
 func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after a successful rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, data)
 }
 
 // Read reads and validates a bundle file.

@@ -64,6 +64,10 @@ type Options struct {
 	// that created it, and no other client can see it. Token, if set, adds
 	// a client named "default" without a quota.
 	Clients []Client
+	// NeMoGymRoot, when set, names the environment whose NeMo Gym routes
+	// are also served at the root (POST /seed_session, /verify, /{tool}):
+	// NeMo Gym's client knows a resources server by host and port only.
+	NeMoGymRoot string
 }
 
 func (o *Options) defaults() {
@@ -130,6 +134,9 @@ func New(envs []*runtime.Env, opts Options) (*Server, error) {
 		}
 		s.byName[e.Name()] = e
 	}
+	if err := s.checkNeMoGymRoot(); err != nil {
+		return nil, err
+	}
 	s.table = newTable(opts.MaxEpisodes)
 	if err := s.setClients(); err != nil {
 		return nil, err
@@ -192,6 +199,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /ws", s.oeWebSocket)
 	m.HandleFunc("POST /mcp", s.oeMCP)
 	m.HandleFunc("GET /mcp", s.oeMCPSocket)
+	s.nemoGymRoutes(m)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(http.StatusNotFound, "not_found", "no route for %s %s", r.Method, r.URL.Path))
 	})

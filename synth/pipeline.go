@@ -16,6 +16,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/progress"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/emit"
@@ -116,10 +117,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	defer conn.Close()
 
 	start = time.Now()
-	tables := NewProgress(opts.Log, "tables")
-	if opts.Log == nil {
-		tables = nil
-	}
+	tables := progress.New(opts.Log, "tables") // nil Log: nil bar, draws nothing
 	m, err := dbmodel.Read(conn, dbmodel.Options{Progress: tables.Update})
 	if err != nil {
 		return nil, err
@@ -191,10 +189,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	res.Spec, res.Graph, res.Smoke = spec, stg.graph, stg.smoke
 
 	start = time.Now()
-	bar := NewProgress(opts.Log, "tasks")
-	if opts.Log == nil {
-		bar = nil
-	}
+	bar := progress.New(opts.Log, "tasks") // nil Log: nil bar, draws nothing
 	checker := gates.New(rt, opts.Seed)
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
 		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: opts.WriteShare, StateReward: opts.StateReward, Progress: bar.Update})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,6 +40,13 @@ func arenaCmd() *cobra.Command {
 			if cfg.Out == "" {
 				return fmt.Errorf("--out is required")
 			}
+			// The library reads 0 as "the default"; on the command line it is a mistake.
+			if cfg.Rounds < 1 || cfg.EvalTasks < 1 || cfg.Group < 1 || cfg.Targeted < 1 || cfg.MaxTurns < 1 {
+				return fmt.Errorf("--rounds, --eval-tasks, --group, --targeted and --max-turns must be at least 1")
+			}
+			if trainer != "" && strings.ContainsAny(cfg.Out, " \t\n") {
+				return fmt.Errorf("--out %q: $WASMENV_ARENA_BUNDLES is space-separated, so --out may not contain spaces with --trainer", cfg.Out)
+			}
 			var err error
 			if cfg.Arena, err = arenaSources(sources, filepath.Join(cfg.Out, "sources")); err != nil {
 				return err
@@ -46,6 +54,7 @@ func arenaCmd() *cobra.Command {
 			if cfg.Policy, _, err = rolloutPolicy(&f); err != nil {
 				return err
 			}
+			cfg.PolicyID = fmt.Sprintf("%s model=%q base-url=%q temperature=%g", f.policy, f.model, f.baseURL, f.temperature)
 			switch diagnose {
 			case "procedural":
 			case "llm":
@@ -97,7 +106,8 @@ func arenaCmd() *cobra.Command {
 }
 
 // arenaSources parses NAME=PATH[:CATEGORY]; a bundle's database is written
-// to dir so that from-db can read it.
+// to dir so that from-db can read it (once: a different database under the
+// same name is refused, never overwritten).
 func arenaSources(specs []string, dir string) ([]arena.Source, error) {
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("--arena is required (NAME=DB or NAME=BUNDLE.wasm)")
@@ -108,9 +118,14 @@ func arenaSources(specs []string, dir string) ([]arena.Source, error) {
 		if !ok || name == "" || path == "" {
 			return nil, fmt.Errorf("--arena %q: want NAME=DB or NAME=BUNDLE.wasm[:CATEGORY]", s)
 		}
+		if !envpkg.ValidEnvName(name) {
+			return nil, fmt.Errorf("--arena %q: %q is not an environment name (lower-case letters, digits, - and _)", s, name)
+		}
 		var cat string
-		if i := strings.LastIndex(path, ":"); i > 0 {
-			path, cat = path[:i], path[i+1:]
+		if _, err := os.Stat(path); err != nil {
+			if i := strings.LastIndex(path, ":"); i > 0 {
+				path, cat = path[:i], path[i+1:]
+			}
 		}
 		if strings.HasSuffix(path, ".wasm") {
 			b, err := envpkg.Read(path)
@@ -121,7 +136,11 @@ func arenaSources(specs []string, dir string) ([]arena.Source, error) {
 				return nil, err
 			}
 			db := filepath.Join(dir, name+".sqlite")
-			if err := envpkg.WriteFileAtomic(db, b.DB); err != nil {
+			if old, err := os.ReadFile(db); err == nil {
+				if !bytes.Equal(old, b.DB) {
+					return nil, fmt.Errorf("--arena %s: %s holds another database under that name: use another --out", s, db)
+				}
+			} else if err := envpkg.WriteFileAtomic(db, b.DB); err != nil {
 				return nil, err
 			}
 			path = db

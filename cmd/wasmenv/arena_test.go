@@ -36,7 +36,7 @@ func TestArenaReportAndFlags(t *testing.T) {
 	}
 	garbage := filepath.Join(dir, "g.jsonl")
 	os.WriteFile(garbage, []byte("{\"env\":\"mini\"\n"), 0o644)
-	if _, stderr, code := run(t, "", "arena", "report", bundle, "--rollouts", garbage); code == 0 || !strings.Contains(stderr, "line 1") {
+	if _, stderr, code := run(t, "", "arena", "report", bundle, "--rollouts", garbage); code == 0 || !strings.Contains(stderr, "record 1") {
 		t.Fatalf("garbage rollouts: %d %s", code, stderr)
 	}
 	for _, c := range []struct {
@@ -47,9 +47,14 @@ func TestArenaReportAndFlags(t *testing.T) {
 		{[]string{"arena", "--out", dir + "/b", "--arena", "nope"}, "want NAME=DB"},
 		{[]string{"arena", "--arena", "x=" + bundle}, "--out is required"},
 		{[]string{"arena", "--out", dir + "/c", "--arena", "x=" + bundle, "--diagnose", "astrology"}, "unknown --diagnose"},
+		{[]string{"arena", "--out", dir + "/d/e", "--arena", "../../escaped=" + bundle}, "is not an environment name"},
+		{[]string{"arena", "--out", dir + "/f", "--arena", "x=" + bundle, "--targeted", "-1"}, "at least 1"},
 	} {
 		if _, stderr, code := run(t, "", c.args...); code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: %d %s", c.args, code, stderr)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "escaped.sqlite")); err == nil {
+		t.Error("a refused name still wrote outside --out")
 	}
 }

@@ -1,6 +1,8 @@
 package arena
 
 import (
+	"strings"
+
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/runtime"
 )
@@ -12,14 +14,14 @@ type Cause string
 // the first that applies, walking the agent's calls against the task's
 // ground-truth chain.
 const (
-	CauseStepLimit       Cause = "step_limit"       // the turn or token budget ran out
+	CauseStepLimit       Cause = "step_limit"       // a budget ran out: turns, tokens, conversation or message size
 	CauseWrongTool       Cause = "wrong_tool"       // at the first divergence the agent called another tool
 	CauseBadArguments    Cause = "bad_arguments"    // the right tool with wrong or invalid arguments
 	CauseMissingLookup   Cause = "missing_lookup"   // a later step of the chain without the lookup before it
 	CauseRuleViolation   Cause = "rule_violation"   // the diverging call hit a business rule (tool error)
 	CausePrematureFinish Cause = "premature_finish" // answered before the chain was done
 	CauseWrongAnswer     Cause = "wrong_answer"     // the whole chain ran, the answer check failed
-	CauseExtraChange     Cause = "extra_change"     // the whole chain ran, then calls that broke a check
+	CauseExtraChange     Cause = "extra_change"     // the whole chain ran, then calls that left the state wrong
 )
 
 // Causes lists the taxonomy in order, for validation and display.
@@ -58,7 +60,7 @@ func classify(rec *Record, task *envpkg.Task, calls []ToolCall, outcomes []strin
 		f.Expected = task.Calls[k].Name
 	}
 	switch {
-	case rec.Finish == "max_turns" || rec.Finish == "max_tokens":
+	case budgetFinish[rec.Finish]:
 		f.Cause = CauseStepLimit
 	case div >= 0 && k < len(task.Calls):
 		c, gt := calls[div], task.Calls[k]
@@ -75,13 +77,37 @@ func classify(rec *Record, task *envpkg.Task, calls []ToolCall, outcomes []strin
 		}
 	case k < len(task.Calls):
 		f.Cause = CausePrematureFinish
-	case div >= 0:
+	case div >= 0 && failedBeyondAnswer(rec):
 		f.Called, f.Outcome = calls[div].Function.Name, outcomes[div]
 		f.Cause = CauseExtraChange
 	default:
 		f.Cause = CauseWrongAnswer
 	}
 	return f
+}
+
+// budgetFinish are the finishes where a budget of the rollout ran out:
+// turns, tokens, conversation bytes, and the agent's runaway output (more
+// calls in one message, or a larger message, than the engine takes).
+var budgetFinish = map[string]bool{
+	"max_turns": true, "max_tokens": true, "max_conversation_bytes": true,
+	"max_calls_per_turn": true, "max_message_bytes": true,
+}
+
+// notTheAgents are finishes that say nothing about the agent: the policy
+// endpoint failed, or the run was cancelled. Such rollouts are counted
+// apart, as environment faults are, and never diagnosed.
+var notTheAgents = map[string]bool{"policy_error": true, "cancelled": true, "env_error": true}
+
+// failedBeyondAnswer reports whether a check other than the answer check
+// failed: the state is wrong, not only the answer.
+func failedBeyondAnswer(rec *Record) bool {
+	for _, c := range rec.Checks {
+		if !c.Passed && !strings.HasPrefix(c.Name, runtime.AnswerCheckPrefix) {
+			return true
+		}
+	}
+	return false
 }
 
 func repeatsDone(c ToolCall, done []envpkg.Call) bool {

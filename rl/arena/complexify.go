@@ -99,12 +99,24 @@ func Complexify(ctx context.Context, b *envpkg.Bundle, opts ComplexifyOptions) (
 		img = next
 		out.Rows[t.name] = n
 	}
-	if err := conn.Exec("VACUUM"); err != nil {
-		return nil, nil, err
-	}
-	final, err := serdes.Serialize(conn, "main")
-	if err != nil {
-		return nil, nil, err
+	final := img
+	if len(out.Rows) > 0 {
+		if err := conn.Exec("VACUUM"); err != nil {
+			return nil, nil, err
+		}
+		vacuumed, err := serdes.Serialize(conn, "main")
+		if err != nil {
+			return nil, nil, err
+		}
+		// VACUUM may renumber the rowids of tables without an INTEGER
+		// key: the image shipped is the one checked.
+		broken, err := brokenTask(ctx, b, vacuumed, opts.Runtime)
+		if err != nil {
+			return nil, nil, err
+		}
+		if broken == "" {
+			final = vacuumed
+		}
 	}
 	nb := *b
 	nb.DB = final
@@ -257,7 +269,9 @@ func addDistractors(conn *sqlite3.Conn, t complexTable, opts ComplexifyOptions, 
 			}
 		}
 		ins.Step()
-		if err := ins.Reset(); err == nil {
+		// A trigger's RAISE(IGNORE) ends the insert without an error and
+		// without a row: count rows, not statements.
+		if err := ins.Reset(); err == nil && conn.Changes() == 1 {
 			added++
 		}
 		// A constraint, a CHECK or a trigger's RAISE refused the copy: the
@@ -295,7 +309,9 @@ func brokenTask(ctx context.Context, b *envpkg.Bundle, img []byte, ropts runtime
 	}
 	defer env.Close()
 	var keep collect
-	if _, err := rl.Run(ctx, []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 1, MaxTurns: 64, Concurrency: 8}, &keep); err != nil {
+	// Two seeds: a tool that draws from the episode's randomness must
+	// hold on more than one.
+	if _, err := rl.Run(ctx, []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 2, MaxTurns: 64, Concurrency: 8}, &keep); err != nil {
 		return "", err
 	}
 	var broken []string

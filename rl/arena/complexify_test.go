@@ -50,6 +50,12 @@ func TestComplexifyKeepsGroundTruth(t *testing.T) {
 		t.Fatalf("added %v rows, hash %s → %s", got.Rows, b.Hash, nb.Hash)
 	}
 	t.Logf("distractors %v, skipped %v", got.Rows, got.Skipped)
+	if why := got.Skipped["return_items"]; !strings.Contains(why, "composite") {
+		t.Errorf("return_items (composite key): skipped %q", why)
+	}
+	if len(got.Rows) < 5 {
+		t.Errorf("distractors in %d tables, want at least 5: %v", len(got.Rows), got.Rows)
+	}
 	if why := got.Skipped["customers"]; !strings.Contains(why, "count-customers") {
 		t.Errorf("customers: skipped %q, rows %d: want skipped for count-customers", why, got.Rows["customers"])
 	}

@@ -86,7 +86,7 @@ func (p Procedural) Diagnose(_ context.Context, rep *Report) (*Diagnosis, error)
 	pick := func(weak func(*EnvReport) bool) {
 		for i := range rep.Envs {
 			er := &rep.Envs[i]
-			if n := er.Rollouts - er.EnvFaults; n > 0 && weak(er) {
+			if n := er.judged(); n > 0 && weak(er) {
 				cands = append(cands, cand{er, n - er.Succeeded})
 			}
 		}

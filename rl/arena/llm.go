@@ -50,7 +50,7 @@ func (l *LLM) Diagnose(ctx context.Context, rep *Report) (*Diagnosis, error) {
 	zero := 0.0
 	resp, err := l.Client.Chat(ctx, &chatapi.Request{
 		Model:          l.Model,
-		Messages:       []chatapi.Message{{Role: "user", Content: &text}},
+		Messages:       []chatapi.Message{{Role: chatapi.RoleUser, Content: text}},
 		Temperature:    &zero,
 		ResponseFormat: &chatapi.ResponseFormat{Type: "json_object"},
 	})
@@ -60,7 +60,7 @@ func (l *LLM) Diagnose(ctx context.Context, rep *Report) (*Diagnosis, error) {
 	if len(resp.Choices) == 0 {
 		return nil, fmt.Errorf("llm diagnosis: the model returned no choice")
 	}
-	d, err := parseDiagnosis(resp.Choices[0].Message.Text())
+	d, err := parseDiagnosis(resp.Choices[0].Message.Content)
 	if err != nil {
 		return nil, fmt.Errorf("llm diagnosis: %w", err)
 	}

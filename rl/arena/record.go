@@ -1,11 +1,11 @@
 package arena
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -62,41 +62,55 @@ func (r *Record) Succeeded() bool {
 	return true
 }
 
-// Calls lists the tool calls of the rollout in order.
+// Calls lists the tool calls the rollout ran, in order: those answered by
+// a tool message. A call the engine never ran (the rest of a message past
+// the calls-per-turn limit, a message cut for size) has no answer and is
+// left out, so replay runs exactly what the rollout ran.
 func (r *Record) Calls() []ToolCall {
+	answered := map[string]int{}
+	for _, m := range r.Messages {
+		if m.Role == "tool" {
+			answered[m.ToolCallID]++
+		}
+	}
 	var out []ToolCall
 	for _, m := range r.Messages {
-		if m.Role == "assistant" {
-			out = append(out, m.ToolCalls...)
+		if m.Role != "assistant" {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if answered[c.ID] > 0 {
+				answered[c.ID]--
+				out = append(out, c)
+			}
 		}
 	}
 	return out
 }
 
-// maxLine bounds one JSONL line: a rollout larger than this is refused
-// with its line number rather than read into memory.
-const maxLine = 64 << 20
-
-// ReadRecords reads rollout JSONL. A malformed line is an error naming it.
+// ReadRecords reads a rollout file in any form wasmenv writes (compact,
+// with toolset records, or whole lines; rl.ReadRollouts restores the full
+// view). A malformed record is an error naming it.
 func ReadRecords(r io.Reader) ([]Record, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<20), maxLine)
 	var out []Record
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Bytes()
-		if len(line) == 0 {
-			continue
+	n := 0
+	err := rl.ReadRollouts(r, func(ro *rl.Rollout) error {
+		n++
+		b, err := json.Marshal(ro)
+		if err != nil {
+			return err
 		}
 		var rec Record
-		if err := json.Unmarshal(line, &rec); err != nil {
-			return nil, fmt.Errorf("rollouts line %d: %w", n, err)
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return fmt.Errorf("rollout %d: %w", n, err)
 		}
 		if rec.Env == "" || rec.Task == "" {
-			return nil, fmt.Errorf("rollouts line %d: not a rollout (no env or task)", n)
+			return fmt.Errorf("rollout %d: not a rollout (no env or task)", n)
 		}
 		out = append(out, rec)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("rollouts: %w", err)
 	}
 	return out, nil

@@ -23,6 +23,7 @@ type Report struct {
 	Succeeded    int              `json:"succeeded"`
 	SuccessRate  float64          `json:"success_rate"`
 	EnvFaults    int              `json:"env_faults"`
+	PolicyFaults int              `json:"policy_faults"` // policy endpoint failed or run cancelled: not the agent's doing
 	FormatErrors int              `json:"format_errors"`
 	Outcomes     map[string]int   `json:"outcomes"`
 	Finish       map[string]int   `json:"finish"`
@@ -43,22 +44,23 @@ type CategoryReport struct {
 
 // EnvReport is one environment's share of the report.
 type EnvReport struct {
-	Env         string              `json:"env"`
-	Category    string              `json:"category"`
-	Rollouts    int                 `json:"rollouts"`
-	Succeeded   int                 `json:"succeeded"`
-	SuccessRate float64             `json:"success_rate"`
-	EnvFaults   int                 `json:"env_faults"`
-	Causes      map[Cause]int       `json:"causes"`
-	Finish      map[string]int      `json:"finish"`
-	Tools       map[string]*ToolUse `json:"tools"`
-	Checks      map[string]int      `json:"failing_checks"`
-	DivergeAt   map[int]int         `json:"diverge_at"` // ground-truth call index → failed rollouts that left it there
-	Steps       int                 `json:"steps"`
-	Tokens      int                 `json:"tokens"`
-	AllTools    []string            `json:"all_tools"` // the bundle's tools, for validating guidelines
-	chainLens   map[string]int      // task → ground-truth length
-	missedTools map[string]int      // tools the ground truth wanted where rollouts diverged
+	Env          string              `json:"env"`
+	Category     string              `json:"category"`
+	Rollouts     int                 `json:"rollouts"`
+	Succeeded    int                 `json:"succeeded"`
+	SuccessRate  float64             `json:"success_rate"`
+	EnvFaults    int                 `json:"env_faults"`
+	PolicyFaults int                 `json:"policy_faults"`
+	Causes       map[Cause]int       `json:"causes"`
+	Finish       map[string]int      `json:"finish"`
+	Tools        map[string]*ToolUse `json:"tools"`
+	Checks       map[string]int      `json:"failing_checks"`
+	DivergeAt    map[int]int         `json:"diverge_at"` // ground-truth call index → failed rollouts that left it there
+	Steps        int                 `json:"steps"`
+	Tokens       int                 `json:"tokens"`
+	AllTools     []string            `json:"all_tools"` // the bundle's tools, for validating guidelines
+	chainLens    map[string]int      // task → ground-truth length
+	missedTools  map[string]int      // tools the ground truth wanted where rollouts diverged
 }
 
 // ToolUse counts one tool's calls by typed outcome, and how often it was
@@ -129,9 +131,14 @@ func BuildReport(ctx context.Context, envs map[string]*runtime.Env, category map
 		er.chainLens[task.ID] = len(task.Calls)
 		rep.Rollouts++
 		er.Rollouts++
-		if rec.EnvError {
+		if rec.EnvError || rec.Finish == "env_error" {
 			rep.EnvFaults++
 			er.EnvFaults++
+			continue
+		}
+		if notTheAgents[rec.Finish] {
+			rep.PolicyFaults++
+			er.PolicyFaults++
 			continue
 		}
 		outcomes, err := replay(ctx, env, rec)
@@ -175,7 +182,7 @@ func BuildReport(ctx context.Context, envs map[string]*runtime.Env, category map
 	cats := map[string]*CategoryReport{}
 	var succ = map[string]int{}
 	for _, er := range byEnv {
-		if n := er.Rollouts - er.EnvFaults; n > 0 {
+		if n := er.judged(); n > 0 {
 			er.SuccessRate = float64(er.Succeeded) / float64(n)
 		}
 		rep.Envs = append(rep.Envs, *er)
@@ -184,7 +191,7 @@ func BuildReport(ctx context.Context, envs map[string]*runtime.Env, category map
 			c = &CategoryReport{Category: er.Category}
 			cats[er.Category] = c
 		}
-		c.Rollouts += er.Rollouts - er.EnvFaults
+		c.Rollouts += er.judged()
 		succ[er.Category] += er.Succeeded
 	}
 	for name, c := range cats {
@@ -193,13 +200,16 @@ func BuildReport(ctx context.Context, envs map[string]*runtime.Env, category map
 		}
 		rep.Categories = append(rep.Categories, *c)
 	}
-	if n := rep.Rollouts - rep.EnvFaults; n > 0 {
+	if n := rep.Rollouts - rep.EnvFaults - rep.PolicyFaults; n > 0 {
 		rep.SuccessRate = float64(rep.Succeeded) / float64(n)
 	}
 	sort.Slice(rep.Envs, func(i, j int) bool { return rep.Envs[i].Env < rep.Envs[j].Env })
 	sort.Slice(rep.Categories, func(i, j int) bool { return rep.Categories[i].Category < rep.Categories[j].Category })
 	return rep, nil
 }
+
+// judged counts the rollouts that say something about the agent.
+func (er *EnvReport) judged() int { return er.Rollouts - er.EnvFaults - er.PolicyFaults }
 
 func (er *EnvReport) tool(name string) *ToolUse {
 	tu := er.Tools[name]
@@ -240,12 +250,18 @@ func replay(ctx context.Context, env *runtime.Env, rec *Record) ([]string, error
 			out = append(out, string(runtime.OutcomeUnknownTool))
 			continue
 		}
-		args := envpkg.CallArguments(json.RawMessage(c.Function.Arguments))
-		if !json.Valid(args) {
+		// The engine's rules (rl/rollout.go, call): blank arguments are {},
+		// anything else goes to the runtime as written, and arguments that
+		// are not JSON never reach it.
+		args := c.Function.Arguments
+		if strings.TrimSpace(args) == "" {
+			args = "{}"
+		}
+		if !json.Valid([]byte(args)) {
 			out = append(out, outcomeMalformed)
 			continue
 		}
-		res, err := ep.Call(ctx, c.Function.Name, args)
+		res, err := ep.Call(ctx, c.Function.Name, []byte(args))
 		if err != nil {
 			return nil, err
 		}

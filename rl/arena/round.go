@@ -43,7 +43,10 @@ type Config struct {
 	// database instead of one with distractor rows (Complexify).
 	NoComplexify bool
 
-	Policy    rl.Policy // evaluated each round (its weights move between rounds through Train)
+	Policy rl.Policy // evaluated each round (its weights move between rounds through Train)
+	// PolicyID names the policy for the resume check (kind, model,
+	// endpoint, temperature); "": its Go type.
+	PolicyID  string
 	Diagnoser Diagnoser // default Procedural{}
 	// Train hands a round's targeted bundles to a trainer and returns
 	// when the policy has been updated; nil leaves the bundles for the
@@ -92,6 +95,14 @@ func (c *Config) defaults() error {
 	set(&c.Targeted, 50)
 	set(&c.Pool, 4*c.Targeted)
 	set(&c.MaxTurns, 20)
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"rounds", c.Rounds}, {"eval tasks", c.EvalTasks}, {"group", c.Group}, {"targeted", c.Targeted}, {"pool", c.Pool}, {"max turns", c.MaxTurns}} {
+		if v.n < 1 {
+			return fmt.Errorf("arena: %s %d: want at least 1", v.name, v.n)
+		}
+	}
 	if c.Diagnoser == nil {
 		c.Diagnoser = Procedural{}
 	}
@@ -108,12 +119,18 @@ func (c *Config) defaults() error {
 	return nil
 }
 
-// identity is what a resumed run must share with the run that made Out.
+// identity is what a resumed run must share with the run that made Out:
+// every setting that shapes an artifact, the policy's and the diagnoser's
+// identity, and a hash of each source database.
 func (c *Config) identity() ([]byte, error) {
 	type id struct {
-		Arena                                     []Source
-		Seed                                      int64
-		EvalTasks, Group, Targeted, Pool, MaxTurn int
+		Arena                                      []Source
+		Seed                                       int64
+		EvalTasks, Group, Targeted, Pool, MaxTurns int
+		MinGain                                    float64
+		NoComplexify                               bool
+		Policy, Diagnoser                          string
+		Synth                                      string
 	}
 	var srcs []Source
 	for _, s := range c.Arena {
@@ -124,7 +141,18 @@ func (c *Config) identity() ([]byte, error) {
 		h := sha256.Sum256(b)
 		srcs = append(srcs, Source{Name: s.Name, DB: hex.EncodeToString(h[:8]), Category: s.Category})
 	}
-	return json.MarshalIndent(id{srcs, c.Seed, c.EvalTasks, c.Group, c.Targeted, c.Pool, c.MaxTurns}, "", " ")
+	policy := c.PolicyID
+	if policy == "" {
+		policy = fmt.Sprintf("%T", c.Policy)
+	}
+	diag := fmt.Sprintf("%T", c.Diagnoser)
+	if l, ok := c.Diagnoser.(*LLM); ok {
+		diag += " " + l.Model
+	}
+	synthID := fmt.Sprintf("max-chain=%d write-share=%g read-only=%v state-reward=%v",
+		c.Synth.MaxChain, c.Synth.WriteShare, c.Synth.ReadOnly, c.Synth.StateReward)
+	return json.MarshalIndent(id{srcs, c.Seed, c.EvalTasks, c.Group, c.Targeted, c.Pool, c.MaxTurns,
+		c.MinGain, c.NoComplexify, policy, diag, synthID}, "", " ")
 }
 
 // Run runs the rounds, skipping what an earlier run of the same
@@ -190,7 +218,24 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 		if err != nil {
 			return nil, err
 		}
-		env, err := runtime.Load(ctx, path, cfg.Synth.Runtime)
+		b, err := envpkg.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		// Fresh means fresh: drop what an earlier round evaluated or
+		// handed to the trainer.
+		seen, err := earlierTasks(cfg.Out, n, s.Name)
+		if err != nil {
+			return nil, err
+		}
+		if kept := unseen(b.Tasks, seen); len(kept) < len(b.Tasks) {
+			cfg.logf("round %d: %s: %d of %d fresh tasks were seen in an earlier round, dropped", n, s.Name, len(b.Tasks)-len(kept), len(b.Tasks))
+			b.Tasks = kept
+		}
+		if len(b.Tasks) == 0 {
+			return nil, fmt.Errorf("%s: every fresh task was seen in an earlier round (raise --eval-tasks or change --seed)", s.Name)
+		}
+		env, err := runtime.LoadBundle(ctx, b, cfg.Synth.Runtime)
 		if err != nil {
 			return nil, err
 		}
@@ -238,11 +283,8 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 	if err := envpkg.WriteFileAtomic(filepath.Join(dir, "report.txt"), txt.Bytes()); err != nil {
 		return nil, err
 	}
-	diag, err := cfg.Diagnoser.Diagnose(ctx, rep)
+	diag, err := diagnose(ctx, cfg.Diagnoser, rep, recs, filepath.Join(dir, "diagnosis.json"))
 	if err != nil {
-		return nil, err
-	}
-	if err := writeJSON(filepath.Join(dir, "diagnosis.json"), diag); err != nil {
 		return nil, err
 	}
 
@@ -279,7 +321,11 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 		if err != nil {
 			return nil, err
 		}
-		fresh := unseen(pool.Tasks, envs[w.Env].Bundle.Tasks)
+		seen, err := earlierTasks(cfg.Out, n, w.Env)
+		if err != nil {
+			return nil, err
+		}
+		fresh := unseen(pool.Tasks, append(seen, envs[w.Env].Bundle.Tasks...))
 		pick := Target(fresh, w.Guidelines, cfg.Targeted)
 		ctl := Untargeted(fresh, len(pick), candSeed)
 		tp, err := writeWithTasks(pool, pick, filepath.Join(dir, "targeted", w.Env+".wasm"))
@@ -299,10 +345,16 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 	}
 
 	// 5. Hand-off.
-	if cfg.Train != nil && len(targeted) > 0 && !res.Stopped {
+	// trained.json marks a finished hand-off, so that a kill between the
+	// trainer's end and round.json does not train twice.
+	trainedPath := filepath.Join(dir, "trained.json")
+	if _, err := os.Stat(trainedPath); err != nil && cfg.Train != nil && len(targeted) > 0 && !res.Stopped {
 		cfg.logf("round %d: training on %d targeted bundles", n, len(targeted))
 		if err := cfg.Train(ctx, n, targeted); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
+		}
+		if err := writeJSON(trainedPath, targeted); err != nil {
+			return nil, err
 		}
 	}
 	if err := writeJSON(donePath, res); err != nil {
@@ -310,6 +362,54 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 	}
 	cfg.logf("round %d: arena success %.3f, weak %v", n, res.SuccessRate, res.Weak)
 	return res, nil
+}
+
+// diagnose reads path back when an earlier run wrote it (an LLM call is
+// not repeated on resume); otherwise it diagnoses, handing an LLM the
+// round's rollouts for their conversations, and writes path.
+func diagnose(ctx context.Context, d Diagnoser, rep *Report, recs []Record, path string) (*Diagnosis, error) {
+	if b, err := os.ReadFile(path); err == nil {
+		var diag Diagnosis
+		if err := json.Unmarshal(b, &diag); err == nil && diag.Validate(rep) == nil {
+			return &diag, nil
+		}
+	}
+	diag, err := withRecords(d, recs).Diagnose(ctx, rep)
+	if err != nil {
+		return nil, err
+	}
+	return diag, writeJSON(path, diag)
+}
+
+// withRecords gives an LLM diagnoser the rollouts its prompt quotes (a
+// copy: the configured one is shared by every round).
+func withRecords(d Diagnoser, recs []Record) Diagnoser {
+	if l, ok := d.(*LLM); ok {
+		c := *l
+		c.Records = recs
+		return &c
+	}
+	return d
+}
+
+// earlierTasks lists the tasks of environment name that rounds before n
+// evaluated or handed to the trainer (targeted and control).
+func earlierTasks(out string, n int, name string) ([]envpkg.Task, error) {
+	var seen []envpkg.Task
+	for k := 1; k < n; k++ {
+		for _, sub := range []string{"eval", "targeted", "control"} {
+			path := filepath.Join(out, fmt.Sprintf("round-%d", k), sub, name+".wasm")
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			b, err := envpkg.Read(path)
+			if err != nil {
+				return nil, err
+			}
+			seen = append(seen, b.Tasks...)
+		}
+	}
+	return seen, nil
 }
 
 // complexified writes (or finds) dir/NAME.sqlite: the evaluation bundle's
@@ -374,6 +474,9 @@ func (c *Config) synthesize(ctx context.Context, s Source, dir string, n int, se
 func unseen(cands, eval []envpkg.Task) []envpkg.Task {
 	seen := map[string]bool{}
 	key := func(t envpkg.Task) string {
+		if len(t.Calls) == 0 {
+			return "\x00" + t.Instruction // no calls: the instruction alone says what it asks
+		}
 		b, _ := json.Marshal(t.Calls)
 		return string(b)
 	}

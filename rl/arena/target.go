@@ -14,6 +14,7 @@ import (
 // shapes that train against the causes seen. Ties break by task id, so the
 // pick is a function of its inputs.
 func Target(cands []envpkg.Task, g Guidelines, n int) []envpkg.Task {
+	n = max(n, 0)
 	type scored struct {
 		t     envpkg.Task
 		score float64
@@ -78,6 +79,7 @@ func taskScore(t envpkg.Task, rank map[string]int, lens map[int]bool, causes []C
 // Untargeted picks n tasks uniformly (seeded): the control that a targeted
 // round is compared with, same environments, same count.
 func Untargeted(cands []envpkg.Task, n int, seed int64) []envpkg.Task {
+	n = max(n, 0)
 	idx := make([]int, len(cands))
 	for i := range idx {
 		idx[i] = i

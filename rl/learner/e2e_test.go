@@ -38,6 +38,7 @@ func runCmd(t *testing.T, dir string, env []string, name string, args ...string)
 }
 
 type row struct {
+	Record     string            `json:"record"` // "toolset": the tools and system prompt, not a rollout
 	Task       string            `json:"task"`
 	Reward     float64           `json:"reward"`
 	Advantage  float64           `json:"advantage"`
@@ -68,6 +69,9 @@ func readRows(t *testing.T, path string) []row {
 		var r row
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("%s: %v", path, err)
+		}
+		if r.Record != "" {
+			continue
 		}
 		rows = append(rows, r)
 	}
