@@ -233,6 +233,8 @@ func TestViewsTriggersRules(t *testing.T) {
 	}{
 		{"list_open_loans", `{"limit": 2}`, runtime.OutcomeOK, `"total":`},
 		{"find_member_by_email", `{"email": "LUCÍA.BROWN7@EXAMPLE.ORG"}`, runtime.OutcomeOK, `"id":7`},
+		{"list_members", `{"last_name_contains": "GARCÍA", "limit": 1}`, runtime.OutcomeOK, `"last_name":"García"`},
+		{"list_members", `{"first_name_contains": "lucía", "limit": 1}`, runtime.OutcomeOK, `"first_name":"Lucía"`},
 		{"create_loan", `{"copy_id": 1, "member_id": 2, "checked_out_by": 3, "loaned_on": "2024-06-01", "due_on": "2024-05-01"}`, runtime.OutcomeToolError, "breaks the rule"},
 		{"create_loan", `{"copy_id": 1, "member_id": 2, "checked_out_by": 3, "loaned_on": "2024-06-01", "due_on": "2024-06-21"}`, runtime.OutcomeOK, `"due_on":"2024-06-21"`},
 		{"create_member", `{"email": "new@example.org", "first_name": "Ann", "last_name": "Zielińska", "joined_on": "2024-06-01"}`, runtime.OutcomeOK, `"status":"active"`},

@@ -189,7 +189,11 @@ func (g *gen) renderList(b *bytes.Buffer, t *Tool) {
 			}
 			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\twhere = append(where, %s)\n\t\targs = append(args, %s)\n\t}\n", p.goName, q(col+op), argExpr(p, true))
 		case OpContains:
-			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\twhere = append(where, %s)\n\t\targs = append(args, *a.%s)\n\t}\n", p.goName, q("instr(lower("+col+"), lower(?)) > 0"), p.goName)
+			// SQLite's lower() and upper() fold ASCII only: the value is
+			// folded in Go and compared with the column folded both ways,
+			// so "GARCÍA" finds "García" and "élodie" finds "Élodie".
+			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\twhere = append(where, %s)\n\t\targs = append(args, strings.ToLower(*a.%s), strings.ToUpper(*a.%s))\n\t}\n",
+				p.goName, q("(instr(lower("+col+"), ?) > 0 OR instr(upper("+col+"), ?) > 0)"), p.goName, p.goName)
 		case OpSort:
 			for _, e := range p.Enum {
 				for _, c := range tbl.Columns {
