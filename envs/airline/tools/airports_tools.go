@@ -52,7 +52,7 @@ type ListAirportsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateAirport creates a airport and returns it.
+// CreateAirport creates an airport and returns it.
 func CreateAirport(a CreateAirportArgs) (any, error) {
 	var cols []string
 	var args []any

@@ -146,7 +146,7 @@ type ListFlightDatesArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFlightDatesOfFlight lists the flight dates of a flight (flight_dates.flight_number refers to flights), paginated. Returns {items, total, offset}.
+// ListFlightDatesOfFlight lists the flight dates of the given flight (flight_dates.flight_number refers to flights), paginated. Returns {items, total, offset}.
 func ListFlightDatesOfFlight(a ListFlightDatesOfFlightArgs) (any, error) {
 	var where []string
 	var args []any

@@ -114,7 +114,7 @@ type ListFlightsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFlightsByDestination lists the flights of a airport (flights.destination refers to airports), paginated. Returns {items, total, offset}.
+// ListFlightsByDestination lists the flights whose destination is the given airport (flights.destination refers to airports), paginated. Returns {items, total, offset}.
 func ListFlightsByDestination(a ListFlightsByDestinationArgs) (any, error) {
 	var where []string
 	var args []any
@@ -139,7 +139,7 @@ type ListFlightsByDestinationArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFlightsByOrigin lists the flights of a airport (flights.origin refers to airports), paginated. Returns {items, total, offset}.
+// ListFlightsByOrigin lists the flights whose origin is the given airport (flights.origin refers to airports), paginated. Returns {items, total, offset}.
 func ListFlightsByOrigin(a ListFlightsByOriginArgs) (any, error) {
 	var where []string
 	var args []any

@@ -39,12 +39,12 @@ func ListPassengers(a ListPassengersArgs) (any, error) {
 		args = append(args, *a.MaxSeat)
 	}
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"first_name\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"last_name\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	order := "\"reservation_id\", \"seat\""
 	if a.SortBy != nil {
@@ -88,7 +88,7 @@ type ListPassengersArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPassengersOfReservation lists the passengers of a reservation (passengers.reservation_id refers to reservations), paginated. Returns {items, total, offset}.
+// ListPassengersOfReservation lists the passengers of the given reservation (passengers.reservation_id refers to reservations), paginated. Returns {items, total, offset}.
 func ListPassengersOfReservation(a ListPassengersOfReservationArgs) (any, error) {
 	var where []string
 	var args []any

@@ -84,7 +84,7 @@ type ListPaymentMethodsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPaymentMethodsOfUser lists the payment methods of a user (payment_methods.user_id refers to users), paginated. Returns {items, total, offset}.
+// ListPaymentMethodsOfUser lists the payment methods of the given user (payment_methods.user_id refers to users), paginated. Returns {items, total, offset}.
 func ListPaymentMethodsOfUser(a ListPaymentMethodsOfUserArgs) (any, error) {
 	var where []string
 	var args []any

@@ -92,7 +92,7 @@ type ListPaymentsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPaymentsByPayment lists the payments of a payment method (payments.payment_id refers to payment_methods), paginated. Returns {items, total, offset}.
+// ListPaymentsByPayment lists the payments whose payment is the given payment method (payments.payment_id refers to payment_methods), paginated. Returns {items, total, offset}.
 func ListPaymentsByPayment(a ListPaymentsByPaymentArgs) (any, error) {
 	var where []string
 	var args []any
@@ -117,7 +117,7 @@ type ListPaymentsByPaymentArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPaymentsOfReservation lists the payments of a reservation (payments.reservation_id refers to reservations), paginated. Returns {items, total, offset}.
+// ListPaymentsOfReservation lists the payments of the given reservation (payments.reservation_id refers to reservations), paginated. Returns {items, total, offset}.
 func ListPaymentsOfReservation(a ListPaymentsOfReservationArgs) (any, error) {
 	var where []string
 	var args []any

@@ -106,7 +106,7 @@ type ListReservationFlightsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListReservationFlightsOfFlight lists the reservation flights of a flight (reservation_flights.flight_number refers to flights), paginated. Returns {items, total, offset}.
+// ListReservationFlightsOfFlight lists the reservation flights of the given flight (reservation_flights.flight_number refers to flights), paginated. Returns {items, total, offset}.
 func ListReservationFlightsOfFlight(a ListReservationFlightsOfFlightArgs) (any, error) {
 	var where []string
 	var args []any
@@ -131,7 +131,7 @@ type ListReservationFlightsOfFlightArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListReservationFlightsOfReservation lists the reservation flights of a reservation (reservation_flights.reservation_id refers to reservations), paginated. Returns {items, total, offset}.
+// ListReservationFlightsOfReservation lists the reservation flights of the given reservation (reservation_flights.reservation_id refers to reservations), paginated. Returns {items, total, offset}.
 func ListReservationFlightsOfReservation(a ListReservationFlightsOfReservationArgs) (any, error) {
 	var where []string
 	var args []any

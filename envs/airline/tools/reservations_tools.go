@@ -196,7 +196,7 @@ type ListReservationsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListReservationsByDestination lists the reservations of a airport (reservations.destination refers to airports), paginated. Returns {items, total, offset}.
+// ListReservationsByDestination lists the reservations whose destination is the given airport (reservations.destination refers to airports), paginated. Returns {items, total, offset}.
 func ListReservationsByDestination(a ListReservationsByDestinationArgs) (any, error) {
 	var where []string
 	var args []any
@@ -221,7 +221,7 @@ type ListReservationsByDestinationArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListReservationsByOrigin lists the reservations of a airport (reservations.origin refers to airports), paginated. Returns {items, total, offset}.
+// ListReservationsByOrigin lists the reservations whose origin is the given airport (reservations.origin refers to airports), paginated. Returns {items, total, offset}.
 func ListReservationsByOrigin(a ListReservationsByOriginArgs) (any, error) {
 	var where []string
 	var args []any
@@ -246,7 +246,7 @@ type ListReservationsByOriginArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListReservationsOfUser lists the reservations of a user (reservations.user_id refers to users), paginated. Returns {items, total, offset}.
+// ListReservationsOfUser lists the reservations of the given user (reservations.user_id refers to users), paginated. Returns {items, total, offset}.
 func ListReservationsOfUser(a ListReservationsOfUserArgs) (any, error) {
 	var where []string
 	var args []any

@@ -76,28 +76,28 @@ func ListUsers(a ListUsersArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"first_name\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"last_name\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.EmailContains != nil {
-		where = append(where, "instr(lower(\"email\"), lower(?)) > 0")
-		args = append(args, *a.EmailContains)
+		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
 	}
 	if a.Membership != nil {
 		where = append(where, "\"membership\" = ?")
 		args = append(args, *a.Membership)
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"city\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"city\"), ?) > 0 OR instr(upper(\"city\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"country\"), ?) > 0 OR instr(upper(\"country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	order := "\"user_id\""
 	if a.SortBy != nil {
@@ -149,7 +149,7 @@ type ListUsersArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateUser creates a user and returns it.
+// CreateUser creates an user and returns it.
 func CreateUser(a CreateUserArgs) (any, error) {
 	var cols []string
 	var args []any

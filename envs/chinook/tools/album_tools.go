@@ -36,8 +36,8 @@ func ListAlbum(a ListAlbumArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.TitleContains != nil {
-		where = append(where, "instr(lower(\"Title\"), lower(?)) > 0")
-		args = append(args, *a.TitleContains)
+		where = append(where, "(instr(lower(\"Title\"), ?) > 0 OR instr(upper(\"Title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
 	}
 	if a.ArtistId != nil {
 		where = append(where, "\"ArtistId\" = ?")
@@ -77,7 +77,7 @@ type ListAlbumArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListAlbumOfArtist lists the album of a artist (Album.ArtistId refers to Artist), paginated. Returns {items, total, offset}.
+// ListAlbumOfArtist lists the album of the given artist (Album.ArtistId refers to Artist), paginated. Returns {items, total, offset}.
 func ListAlbumOfArtist(a ListAlbumOfArtistArgs) (any, error) {
 	var where []string
 	var args []any
@@ -102,7 +102,7 @@ type ListAlbumOfArtistArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateAlbum creates a album and returns it.
+// CreateAlbum creates an album and returns it.
 func CreateAlbum(a CreateAlbumArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"Artist\"", "\"ArtistId\"", a.ArtistId); err != nil {

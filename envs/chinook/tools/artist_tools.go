@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetArtistOfAlbum returns the artist that a album refers to (through artist id).
+// GetArtistOfAlbum returns the artist that an album refers to (through artist id).
 func GetArtistOfAlbum(a GetArtistOfAlbumArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"ArtistId\" AS ref FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
 	if err == sdk.ErrNoRows {
@@ -56,8 +56,8 @@ func ListArtist(a ListArtistArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.NameContains != nil {
-		where = append(where, "instr(lower(\"Name\"), lower(?)) > 0")
-		args = append(args, *a.NameContains)
+		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
 	}
 	order := "\"ArtistId\""
 	if a.SortBy != nil {
@@ -91,7 +91,7 @@ type ListArtistArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateArtist creates a artist and returns it.
+// CreateArtist creates an artist and returns it.
 func CreateArtist(a CreateArtistArgs) (any, error) {
 	var cols []string
 	var args []any

@@ -36,24 +36,24 @@ func ListCustomer(a ListCustomerArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"FirstName\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"FirstName\"), ?) > 0 OR instr(upper(\"FirstName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"LastName\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"LastName\"), ?) > 0 OR instr(upper(\"LastName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"Country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	if a.EmailContains != nil {
-		where = append(where, "instr(lower(\"Email\"), lower(?)) > 0")
-		args = append(args, *a.EmailContains)
+		where = append(where, "(instr(lower(\"Email\"), ?) > 0 OR instr(upper(\"Email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
 	}
 	if a.SupportRepId != nil {
 		where = append(where, "\"SupportRepId\" = ?")
@@ -109,7 +109,7 @@ type ListCustomerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListCustomerBySupportRep lists the customer of a employee (Customer.SupportRepId refers to Employee), paginated. Returns {items, total, offset}.
+// ListCustomerBySupportRep lists the customer whose support rep is the given employee (Customer.SupportRepId refers to Employee), paginated. Returns {items, total, offset}.
 func ListCustomerBySupportRep(a ListCustomerBySupportRepArgs) (any, error) {
 	var where []string
 	var args []any
@@ -328,7 +328,7 @@ type DeleteCustomerArgs struct {
 	CustomerId int64 `json:"customer_id"`
 }
 
-// GetCustomerOfInvoice returns the customer that a invoice refers to (through customer id).
+// GetCustomerOfInvoice returns the customer that an invoice refers to (through customer id).
 func GetCustomerOfInvoice(a GetCustomerOfInvoiceArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"CustomerId\" AS ref FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
 	if err == sdk.ErrNoRows {

@@ -67,16 +67,16 @@ func ListEmployee(a ListEmployeeArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"LastName\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"LastName\"), ?) > 0 OR instr(upper(\"LastName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"FirstName\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"FirstName\"), ?) > 0 OR instr(upper(\"FirstName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.TitleContains != nil {
-		where = append(where, "instr(lower(\"Title\"), lower(?)) > 0")
-		args = append(args, *a.TitleContains)
+		where = append(where, "(instr(lower(\"Title\"), ?) > 0 OR instr(upper(\"Title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
 	}
 	if a.ReportsTo != nil {
 		where = append(where, "\"ReportsTo\" = ?")
@@ -99,20 +99,20 @@ func ListEmployee(a ListEmployeeArgs) (any, error) {
 		args = append(args, *a.MaxHireDate)
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.State != nil {
 		where = append(where, "\"State\" = ?")
 		args = append(args, *a.State)
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"Country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	if a.PostalCodeContains != nil {
-		where = append(where, "instr(lower(\"PostalCode\"), lower(?)) > 0")
-		args = append(args, *a.PostalCodeContains)
+		where = append(where, "(instr(lower(\"PostalCode\"), ?) > 0 OR instr(upper(\"PostalCode\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.PostalCodeContains), strings.ToUpper(*a.PostalCodeContains))
 	}
 	order := "\"EmployeeId\""
 	if a.SortBy != nil {
@@ -184,7 +184,7 @@ type ListEmployeeArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListEmployeeByReportsTo lists the employee of a employee (Employee.ReportsTo refers to Employee), paginated. Returns {items, total, offset}.
+// ListEmployeeByReportsTo lists the employee whose reports to is the given employee (Employee.ReportsTo refers to Employee), paginated. Returns {items, total, offset}.
 func ListEmployeeByReportsTo(a ListEmployeeByReportsToArgs) (any, error) {
 	var where []string
 	var args []any
@@ -209,7 +209,7 @@ type ListEmployeeByReportsToArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// GetReportsToOfEmployee returns the employee that a employee refers to (through reports to).
+// GetReportsToOfEmployee returns the employee that an employee refers to (through reports to).
 func GetReportsToOfEmployee(a GetReportsToOfEmployeeArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"ReportsTo\" AS ref FROM \"Employee\" WHERE \"EmployeeId\" = ?", a.EmployeeId)
 	if err == sdk.ErrNoRows {
@@ -229,7 +229,7 @@ type GetReportsToOfEmployeeArgs struct {
 	EmployeeId int64 `json:"employee_id"`
 }
 
-// CreateEmployee creates a employee and returns it.
+// CreateEmployee creates an employee and returns it.
 func CreateEmployee(a CreateEmployeeArgs) (any, error) {
 	if a.ReportsTo != nil {
 		if ok, err := exists("\"Employee\"", "\"EmployeeId\"", *a.ReportsTo); err != nil {

@@ -36,8 +36,8 @@ func ListGenre(a ListGenreArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.NameContains != nil {
-		where = append(where, "instr(lower(\"Name\"), lower(?)) > 0")
-		args = append(args, *a.NameContains)
+		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
 	}
 	order := "\"GenreId\""
 	if a.SortBy != nil {

@@ -92,7 +92,7 @@ type ListInvoiceLineArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListInvoiceLineOfTrack lists the invoice line of a track (InvoiceLine.TrackId refers to Track), paginated. Returns {items, total, offset}.
+// ListInvoiceLineOfTrack lists the invoice line of the given track (InvoiceLine.TrackId refers to Track), paginated. Returns {items, total, offset}.
 func ListInvoiceLineOfTrack(a ListInvoiceLineOfTrackArgs) (any, error) {
 	var where []string
 	var args []any
@@ -117,7 +117,7 @@ type ListInvoiceLineOfTrackArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListInvoiceLineOfInvoice lists the invoice line of a invoice (InvoiceLine.InvoiceId refers to Invoice), paginated. Returns {items, total, offset}.
+// ListInvoiceLineOfInvoice lists the invoice line of the given invoice (InvoiceLine.InvoiceId refers to Invoice), paginated. Returns {items, total, offset}.
 func ListInvoiceLineOfInvoice(a ListInvoiceLineOfInvoiceArgs) (any, error) {
 	var where []string
 	var args []any
@@ -142,7 +142,7 @@ type ListInvoiceLineOfInvoiceArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateInvoiceLine creates a invoice line and returns it.
+// CreateInvoiceLine creates an invoice line and returns it.
 func CreateInvoiceLine(a CreateInvoiceLineArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"Invoice\"", "\"InvoiceId\"", a.InvoiceId); err != nil {

@@ -37,12 +37,12 @@ func ListInvoice(a ListInvoiceArgs) (any, error) {
 		args = append(args, *a.MaxInvoiceDate)
 	}
 	if a.BillingCityContains != nil {
-		where = append(where, "instr(lower(\"BillingCity\"), lower(?)) > 0")
-		args = append(args, *a.BillingCityContains)
+		where = append(where, "(instr(lower(\"BillingCity\"), ?) > 0 OR instr(upper(\"BillingCity\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.BillingCityContains), strings.ToUpper(*a.BillingCityContains))
 	}
 	if a.BillingCountryContains != nil {
-		where = append(where, "instr(lower(\"BillingCountry\"), lower(?)) > 0")
-		args = append(args, *a.BillingCountryContains)
+		where = append(where, "(instr(lower(\"BillingCountry\"), ?) > 0 OR instr(upper(\"BillingCountry\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.BillingCountryContains), strings.ToUpper(*a.BillingCountryContains))
 	}
 	if a.MinTotal != nil {
 		where = append(where, "\"Total\" >= ?")
@@ -102,7 +102,7 @@ type ListInvoiceArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListInvoiceOfCustomer lists the invoice of a customer (Invoice.CustomerId refers to Customer), paginated. Returns {items, total, offset}.
+// ListInvoiceOfCustomer lists the invoice of the given customer (Invoice.CustomerId refers to Customer), paginated. Returns {items, total, offset}.
 func ListInvoiceOfCustomer(a ListInvoiceOfCustomerArgs) (any, error) {
 	var where []string
 	var args []any
@@ -127,7 +127,7 @@ type ListInvoiceOfCustomerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateInvoice creates a invoice and returns it.
+// CreateInvoice creates an invoice and returns it.
 func CreateInvoice(a CreateInvoiceArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"Customer\"", "\"CustomerId\"", a.CustomerId); err != nil {
@@ -281,7 +281,7 @@ type DeleteInvoiceArgs struct {
 	InvoiceId int64 `json:"invoice_id"`
 }
 
-// GetInvoiceOfInvoiceLine returns the invoice that a invoice line refers to (through invoice id).
+// GetInvoiceOfInvoiceLine returns the invoice that an invoice line refers to (through invoice id).
 func GetInvoiceOfInvoiceLine(a GetInvoiceOfInvoiceLineArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"InvoiceId\" AS ref FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
 	if err == sdk.ErrNoRows {

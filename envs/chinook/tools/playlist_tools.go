@@ -25,8 +25,8 @@ func ListPlaylist(a ListPlaylistArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.NameContains != nil {
-		where = append(where, "instr(lower(\"Name\"), lower(?)) > 0")
-		args = append(args, *a.NameContains)
+		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
 	}
 	order := "\"PlaylistId\""
 	if a.SortBy != nil {

@@ -50,7 +50,7 @@ type ListPlaylistTrackArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPlaylistTrackOfTrack lists the playlist track of a track (PlaylistTrack.TrackId refers to Track), paginated. Returns {items, total, offset}.
+// ListPlaylistTrackOfTrack lists the playlist track of the given track (PlaylistTrack.TrackId refers to Track), paginated. Returns {items, total, offset}.
 func ListPlaylistTrackOfTrack(a ListPlaylistTrackOfTrackArgs) (any, error) {
 	var where []string
 	var args []any
@@ -75,7 +75,7 @@ type ListPlaylistTrackOfTrackArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPlaylistTrackOfPlaylist lists the playlist track of a playlist (PlaylistTrack.PlaylistId refers to Playlist), paginated. Returns {items, total, offset}.
+// ListPlaylistTrackOfPlaylist lists the playlist track of the given playlist (PlaylistTrack.PlaylistId refers to Playlist), paginated. Returns {items, total, offset}.
 func ListPlaylistTrackOfPlaylist(a ListPlaylistTrackOfPlaylistArgs) (any, error) {
 	var where []string
 	var args []any

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetTrackOfInvoiceLine returns the track that a invoice line refers to (through track id).
+// GetTrackOfInvoiceLine returns the track that an invoice line refers to (through track id).
 func GetTrackOfInvoiceLine(a GetTrackOfInvoiceLineArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"TrackId\" AS ref FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
 	if err == sdk.ErrNoRows {
@@ -67,8 +67,8 @@ func ListTrack(a ListTrackArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.NameContains != nil {
-		where = append(where, "instr(lower(\"Name\"), lower(?)) > 0")
-		args = append(args, *a.NameContains)
+		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
 	}
 	if a.AlbumId != nil {
 		where = append(where, "\"AlbumId\" = ?")
@@ -162,7 +162,7 @@ type ListTrackArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListTrackOfMediaType lists the track of a media type (Track.MediaTypeId refers to MediaType), paginated. Returns {items, total, offset}.
+// ListTrackOfMediaType lists the track of the given media type (Track.MediaTypeId refers to MediaType), paginated. Returns {items, total, offset}.
 func ListTrackOfMediaType(a ListTrackOfMediaTypeArgs) (any, error) {
 	var where []string
 	var args []any
@@ -187,7 +187,7 @@ type ListTrackOfMediaTypeArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListTrackOfGenre lists the track of a genre (Track.GenreId refers to Genre), paginated. Returns {items, total, offset}.
+// ListTrackOfGenre lists the track of the given genre (Track.GenreId refers to Genre), paginated. Returns {items, total, offset}.
 func ListTrackOfGenre(a ListTrackOfGenreArgs) (any, error) {
 	var where []string
 	var args []any
@@ -212,7 +212,7 @@ type ListTrackOfGenreArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListTrackOfAlbum lists the track of a album (Track.AlbumId refers to Album), paginated. Returns {items, total, offset}.
+// ListTrackOfAlbum lists the track of the given album (Track.AlbumId refers to Album), paginated. Returns {items, total, offset}.
 func ListTrackOfAlbum(a ListTrackOfAlbumArgs) (any, error) {
 	var where []string
 	var args []any

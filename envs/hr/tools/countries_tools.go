@@ -36,8 +36,8 @@ func ListCountries(a ListCountriesArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CountryNameContains != nil {
-		where = append(where, "instr(lower(\"country_name\"), lower(?)) > 0")
-		args = append(args, *a.CountryNameContains)
+		where = append(where, "(instr(lower(\"country_name\"), ?) > 0 OR instr(upper(\"country_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryNameContains), strings.ToUpper(*a.CountryNameContains))
 	}
 	if a.RegionId != nil {
 		where = append(where, "\"region_id\" = ?")
@@ -77,7 +77,7 @@ type ListCountriesArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListCountriesOfRegion lists the countries of a region (countries.region_id refers to regions), paginated. Returns {items, total, offset}.
+// ListCountriesOfRegion lists the countries of the given region (countries.region_id refers to regions), paginated. Returns {items, total, offset}.
 func ListCountriesOfRegion(a ListCountriesOfRegionArgs) (any, error) {
 	var where []string
 	var args []any

@@ -36,8 +36,8 @@ func ListDepartments(a ListDepartmentsArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.DepartmentNameContains != nil {
-		where = append(where, "instr(lower(\"department_name\"), lower(?)) > 0")
-		args = append(args, *a.DepartmentNameContains)
+		where = append(where, "(instr(lower(\"department_name\"), ?) > 0 OR instr(upper(\"department_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.DepartmentNameContains), strings.ToUpper(*a.DepartmentNameContains))
 	}
 	if a.ManagerId != nil {
 		where = append(where, "\"manager_id\" = ?")
@@ -83,7 +83,7 @@ type ListDepartmentsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListDepartmentsOfLocation lists the departments of a location (departments.location_id refers to locations), paginated. Returns {items, total, offset}.
+// ListDepartmentsOfLocation lists the departments of the given location (departments.location_id refers to locations), paginated. Returns {items, total, offset}.
 func ListDepartmentsOfLocation(a ListDepartmentsOfLocationArgs) (any, error) {
 	var where []string
 	var args []any
@@ -108,7 +108,7 @@ type ListDepartmentsOfLocationArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListDepartmentsByManager lists the departments of a employee (departments.manager_id refers to employees), paginated. Returns {items, total, offset}.
+// ListDepartmentsByManager lists the departments whose manager is the given employee (departments.manager_id refers to employees), paginated. Returns {items, total, offset}.
 func ListDepartmentsByManager(a ListDepartmentsByManagerArgs) (any, error) {
 	var where []string
 	var args []any
@@ -260,7 +260,7 @@ type DeleteDepartmentArgs struct {
 	DepartmentId int64 `json:"department_id"`
 }
 
-// GetDepartmentOfEmployee returns the department that a employee refers to (through department id).
+// GetDepartmentOfEmployee returns the department that an employee refers to (through department id).
 func GetDepartmentOfEmployee(a GetDepartmentOfEmployeeArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"department_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
 	if err == sdk.ErrNoRows {

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListEmpDetailsView lists rows of the view emp details view (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -43,16 +44,16 @@ func ListEmpDetailsView(a ListEmpDetailsViewArgs) (any, error) {
 		args = append(args, *a.MaxLocationId)
 	}
 	if a.CountryIdContains != nil {
-		where = append(where, "instr(lower(\"country_id\"), lower(?)) > 0")
-		args = append(args, *a.CountryIdContains)
+		where = append(where, "(instr(lower(\"country_id\"), ?) > 0 OR instr(upper(\"country_id\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryIdContains), strings.ToUpper(*a.CountryIdContains))
 	}
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"first_name\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"last_name\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.MinSalary != nil {
 		where = append(where, "\"salary\" >= ?")

@@ -67,20 +67,20 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"first_name\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"last_name\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.EmailContains != nil {
-		where = append(where, "instr(lower(\"email\"), lower(?)) > 0")
-		args = append(args, *a.EmailContains)
+		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
 	}
 	if a.PhoneNumberContains != nil {
-		where = append(where, "instr(lower(\"phone_number\"), lower(?)) > 0")
-		args = append(args, *a.PhoneNumberContains)
+		where = append(where, "(instr(lower(\"phone_number\"), ?) > 0 OR instr(upper(\"phone_number\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.PhoneNumberContains), strings.ToUpper(*a.PhoneNumberContains))
 	}
 	if a.MinHireDate != nil {
 		where = append(where, "\"hire_date\" >= ?")
@@ -180,7 +180,7 @@ type ListEmployeesArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListEmployeesOfDepartment lists the employees of a department (employees.department_id refers to departments), paginated. Returns {items, total, offset}.
+// ListEmployeesOfDepartment lists the employees of the given department (employees.department_id refers to departments), paginated. Returns {items, total, offset}.
 func ListEmployeesOfDepartment(a ListEmployeesOfDepartmentArgs) (any, error) {
 	var where []string
 	var args []any
@@ -205,7 +205,7 @@ type ListEmployeesOfDepartmentArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListEmployeesByManager lists the employees of a employee (employees.manager_id refers to employees), paginated. Returns {items, total, offset}.
+// ListEmployeesByManager lists the employees whose manager is the given employee (employees.manager_id refers to employees), paginated. Returns {items, total, offset}.
 func ListEmployeesByManager(a ListEmployeesByManagerArgs) (any, error) {
 	var where []string
 	var args []any
@@ -230,7 +230,7 @@ type ListEmployeesByManagerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// GetManagerOfEmployee returns the employee that a employee refers to (through manager id).
+// GetManagerOfEmployee returns the employee that an employee refers to (through manager id).
 func GetManagerOfEmployee(a GetManagerOfEmployeeArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"manager_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
 	if err == sdk.ErrNoRows {
@@ -250,7 +250,7 @@ type GetManagerOfEmployeeArgs struct {
 	EmployeeId int64 `json:"employee_id"`
 }
 
-// ListEmployeesOfJob lists the employees of a job (employees.job_id refers to jobs), paginated. Returns {items, total, offset}.
+// ListEmployeesOfJob lists the employees of the given job (employees.job_id refers to jobs), paginated. Returns {items, total, offset}.
 func ListEmployeesOfJob(a ListEmployeesOfJobArgs) (any, error) {
 	var where []string
 	var args []any
@@ -275,7 +275,7 @@ type ListEmployeesOfJobArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateEmployee creates a employee and returns it.
+// CreateEmployee creates an employee and returns it.
 func CreateEmployee(a CreateEmployeeArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"jobs\"", "\"job_id\"", a.JobId); err != nil {

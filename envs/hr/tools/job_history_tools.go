@@ -98,7 +98,7 @@ type ListJobHistoryArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListJobHistoryOfDepartment lists the job history of a department (job_history.department_id refers to departments), paginated. Returns {items, total, offset}.
+// ListJobHistoryOfDepartment lists the job history of the given department (job_history.department_id refers to departments), paginated. Returns {items, total, offset}.
 func ListJobHistoryOfDepartment(a ListJobHistoryOfDepartmentArgs) (any, error) {
 	var where []string
 	var args []any
@@ -123,7 +123,7 @@ type ListJobHistoryOfDepartmentArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListJobHistoryOfJob lists the job history of a job (job_history.job_id refers to jobs), paginated. Returns {items, total, offset}.
+// ListJobHistoryOfJob lists the job history of the given job (job_history.job_id refers to jobs), paginated. Returns {items, total, offset}.
 func ListJobHistoryOfJob(a ListJobHistoryOfJobArgs) (any, error) {
 	var where []string
 	var args []any
@@ -148,7 +148,7 @@ type ListJobHistoryOfJobArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListJobHistoryOfEmployee lists the job history of a employee (job_history.employee_id refers to employees), paginated. Returns {items, total, offset}.
+// ListJobHistoryOfEmployee lists the job history of the given employee (job_history.employee_id refers to employees), paginated. Returns {items, total, offset}.
 func ListJobHistoryOfEmployee(a ListJobHistoryOfEmployeeArgs) (any, error) {
 	var where []string
 	var args []any

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetJobOfEmployee returns the job that a employee refers to (through job id).
+// GetJobOfEmployee returns the job that an employee refers to (through job id).
 func GetJobOfEmployee(a GetJobOfEmployeeArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"job_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
 	if err == sdk.ErrNoRows {
@@ -78,8 +78,8 @@ func ListJobs(a ListJobsArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.JobTitleContains != nil {
-		where = append(where, "instr(lower(\"job_title\"), lower(?)) > 0")
-		args = append(args, *a.JobTitleContains)
+		where = append(where, "(instr(lower(\"job_title\"), ?) > 0 OR instr(upper(\"job_title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.JobTitleContains), strings.ToUpper(*a.JobTitleContains))
 	}
 	if a.MinMinSalary != nil {
 		where = append(where, "\"min_salary\" >= ?")

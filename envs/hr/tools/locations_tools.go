@@ -45,8 +45,8 @@ func ListLocations(a ListLocationsArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"city\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"city\"), ?) > 0 OR instr(upper(\"city\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryId != nil {
 		where = append(where, "\"country_id\" = ?")
@@ -86,7 +86,7 @@ type ListLocationsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListLocationsOfCountry lists the locations of a country (locations.country_id refers to countries), paginated. Returns {items, total, offset}.
+// ListLocationsOfCountry lists the locations of the given country (locations.country_id refers to countries), paginated. Returns {items, total, offset}.
 func ListLocationsOfCountry(a ListLocationsOfCountryArgs) (any, error) {
 	var where []string
 	var args []any

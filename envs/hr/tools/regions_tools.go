@@ -56,8 +56,8 @@ func ListRegions(a ListRegionsArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.RegionNameContains != nil {
-		where = append(where, "instr(lower(\"region_name\"), lower(?)) > 0")
-		args = append(args, *a.RegionNameContains)
+		where = append(where, "(instr(lower(\"region_name\"), ?) > 0 OR instr(upper(\"region_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.RegionNameContains), strings.ToUpper(*a.RegionNameContains))
 	}
 	order := "\"region_id\""
 	if a.SortBy != nil {

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListAlphabeticalListOfProducts lists rows of the view alphabetical list of products (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -19,8 +20,8 @@ func ListAlphabeticalListOfProducts(a ListAlphabeticalListOfProductsArgs) (any, 
 		args = append(args, *a.MaxProductId)
 	}
 	if a.ProductNameContains != nil {
-		where = append(where, "instr(lower(\"ProductName\"), lower(?)) > 0")
-		args = append(args, *a.ProductNameContains)
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
 	}
 	if a.MinSupplierId != nil {
 		where = append(where, "\"SupplierID\" >= ?")

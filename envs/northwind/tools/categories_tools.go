@@ -36,8 +36,8 @@ func ListCategories(a ListCategoriesArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CategoryNameContains != nil {
-		where = append(where, "instr(lower(\"CategoryName\"), lower(?)) > 0")
-		args = append(args, *a.CategoryNameContains)
+		where = append(where, "(instr(lower(\"CategoryName\"), ?) > 0 OR instr(upper(\"CategoryName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CategoryNameContains), strings.ToUpper(*a.CategoryNameContains))
 	}
 	order := "\"CategoryID\""
 	if a.SortBy != nil {

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListCategorySalesFor1997 lists rows of the view category sales for1997 (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -11,8 +12,8 @@ func ListCategorySalesFor1997(a ListCategorySalesFor1997Args) (any, error) {
 	var where []string
 	var args []any
 	if a.CategoryNameContains != nil {
-		where = append(where, "instr(lower(\"CategoryName\"), lower(?)) > 0")
-		args = append(args, *a.CategoryNameContains)
+		where = append(where, "(instr(lower(\"CategoryName\"), ?) > 0 OR instr(upper(\"CategoryName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CategoryNameContains), strings.ToUpper(*a.CategoryNameContains))
 	}
 	if a.MinCategorySales != nil {
 		where = append(where, "\"CategorySales\" >= ?")

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListCurrentProductList lists rows of the view current product list (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -19,8 +20,8 @@ func ListCurrentProductList(a ListCurrentProductListArgs) (any, error) {
 		args = append(args, *a.MaxProductId)
 	}
 	if a.ProductNameContains != nil {
-		where = append(where, "instr(lower(\"ProductName\"), lower(?)) > 0")
-		args = append(args, *a.ProductNameContains)
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
 	}
 	order := "\"ProductID\", \"ProductName\""
 	if a.SortBy != nil {

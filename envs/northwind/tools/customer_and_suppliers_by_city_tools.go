@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListCustomerAndSuppliersByCity lists rows of the view customer and suppliers by city (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -11,16 +12,16 @@ func ListCustomerAndSuppliersByCity(a ListCustomerAndSuppliersByCityArgs) (any, 
 	var where []string
 	var args []any
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CompanyNameContains != nil {
-		where = append(where, "instr(lower(\"CompanyName\"), lower(?)) > 0")
-		args = append(args, *a.CompanyNameContains)
+		where = append(where, "(instr(lower(\"CompanyName\"), ?) > 0 OR instr(upper(\"CompanyName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CompanyNameContains), strings.ToUpper(*a.CompanyNameContains))
 	}
 	if a.ContactNameContains != nil {
-		where = append(where, "instr(lower(\"ContactName\"), lower(?)) > 0")
-		args = append(args, *a.ContactNameContains)
+		where = append(where, "(instr(lower(\"ContactName\"), ?) > 0 OR instr(upper(\"ContactName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ContactNameContains), strings.ToUpper(*a.ContactNameContains))
 	}
 	order := "\"City\", \"CompanyName\", \"ContactName\", \"Relationship\""
 	if a.SortBy != nil {

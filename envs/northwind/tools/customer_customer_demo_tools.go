@@ -50,7 +50,7 @@ type ListCustomerCustomerDemoArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListCustomerCustomerDemoOfCustomerDemographic lists the customer customer demo of a customer demographic (CustomerCustomerDemo.CustomerTypeID refers to CustomerDemographics), paginated. Returns {items, total, offset}.
+// ListCustomerCustomerDemoOfCustomerDemographic lists the customer customer demo of the given customer demographic (CustomerCustomerDemo.CustomerTypeID refers to CustomerDemographics), paginated. Returns {items, total, offset}.
 func ListCustomerCustomerDemoOfCustomerDemographic(a ListCustomerCustomerDemoOfCustomerDemographicArgs) (any, error) {
 	var where []string
 	var args []any
@@ -75,7 +75,7 @@ type ListCustomerCustomerDemoOfCustomerDemographicArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListCustomerCustomerDemoOfCustomer lists the customer customer demo of a customer (CustomerCustomerDemo.CustomerID refers to Customers), paginated. Returns {items, total, offset}.
+// ListCustomerCustomerDemoOfCustomer lists the customer customer demo of the given customer (CustomerCustomerDemo.CustomerID refers to Customers), paginated. Returns {items, total, offset}.
 func ListCustomerCustomerDemoOfCustomer(a ListCustomerCustomerDemoOfCustomerArgs) (any, error) {
 	var where []string
 	var args []any

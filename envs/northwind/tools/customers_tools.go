@@ -58,24 +58,24 @@ func ListCustomers(a ListCustomersArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CompanyNameContains != nil {
-		where = append(where, "instr(lower(\"CompanyName\"), lower(?)) > 0")
-		args = append(args, *a.CompanyNameContains)
+		where = append(where, "(instr(lower(\"CompanyName\"), ?) > 0 OR instr(upper(\"CompanyName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CompanyNameContains), strings.ToUpper(*a.CompanyNameContains))
 	}
 	if a.ContactNameContains != nil {
-		where = append(where, "instr(lower(\"ContactName\"), lower(?)) > 0")
-		args = append(args, *a.ContactNameContains)
+		where = append(where, "(instr(lower(\"ContactName\"), ?) > 0 OR instr(upper(\"ContactName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ContactNameContains), strings.ToUpper(*a.ContactNameContains))
 	}
 	if a.ContactTitleContains != nil {
-		where = append(where, "instr(lower(\"ContactTitle\"), lower(?)) > 0")
-		args = append(args, *a.ContactTitleContains)
+		where = append(where, "(instr(lower(\"ContactTitle\"), ?) > 0 OR instr(upper(\"ContactTitle\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ContactTitleContains), strings.ToUpper(*a.ContactTitleContains))
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"Country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	order := "\"CustomerID\""
 	if a.SortBy != nil {
@@ -300,7 +300,7 @@ type DeleteCustomerArgs struct {
 	CustomerId string `json:"customer_id"`
 }
 
-// GetCustomerOfOrder returns the customer that a order refers to (through customer id).
+// GetCustomerOfOrder returns the customer that an order refers to (through customer id).
 func GetCustomerOfOrder(a GetCustomerOfOrderArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"CustomerID\" AS ref FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
 	if err == sdk.ErrNoRows {

@@ -50,7 +50,7 @@ type ListEmployeeTerritoriesArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListEmployeeTerritoriesOfTerritory lists the employee territories of a territory (EmployeeTerritories.TerritoryID refers to Territories), paginated. Returns {items, total, offset}.
+// ListEmployeeTerritoriesOfTerritory lists the employee territories of the given territory (EmployeeTerritories.TerritoryID refers to Territories), paginated. Returns {items, total, offset}.
 func ListEmployeeTerritoriesOfTerritory(a ListEmployeeTerritoriesOfTerritoryArgs) (any, error) {
 	var where []string
 	var args []any
@@ -75,7 +75,7 @@ type ListEmployeeTerritoriesOfTerritoryArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListEmployeeTerritoriesOfEmployee lists the employee territories of a employee (EmployeeTerritories.EmployeeID refers to Employees), paginated. Returns {items, total, offset}.
+// ListEmployeeTerritoriesOfEmployee lists the employee territories of the given employee (EmployeeTerritories.EmployeeID refers to Employees), paginated. Returns {items, total, offset}.
 func ListEmployeeTerritoriesOfEmployee(a ListEmployeeTerritoriesOfEmployeeArgs) (any, error) {
 	var where []string
 	var args []any
@@ -100,7 +100,7 @@ type ListEmployeeTerritoriesOfEmployeeArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateEmployeeTerritory creates a employee territory and returns it.
+// CreateEmployeeTerritory creates an employee territory and returns it.
 func CreateEmployeeTerritory(a CreateEmployeeTerritoryArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"Employees\"", "\"EmployeeID\"", a.EmployeeId); err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetEmployeeOfEmployeeTerritory returns the employee that a employee territory refers to (through employee id).
+// GetEmployeeOfEmployeeTerritory returns the employee that an employee territory refers to (through employee id).
 func GetEmployeeOfEmployeeTerritory(a GetEmployeeOfEmployeeTerritoryArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"EmployeeID\" AS ref FROM \"EmployeeTerritories\" WHERE \"EmployeeID\" = ? AND \"TerritoryID\" = ?", a.EmployeeId, a.TerritoryId)
 	if err == sdk.ErrNoRows {
@@ -69,20 +69,20 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"LastName\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"LastName\"), ?) > 0 OR instr(upper(\"LastName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"FirstName\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"FirstName\"), ?) > 0 OR instr(upper(\"FirstName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.TitleContains != nil {
-		where = append(where, "instr(lower(\"Title\"), lower(?)) > 0")
-		args = append(args, *a.TitleContains)
+		where = append(where, "(instr(lower(\"Title\"), ?) > 0 OR instr(upper(\"Title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
 	}
 	if a.TitleOfCourtesyContains != nil {
-		where = append(where, "instr(lower(\"TitleOfCourtesy\"), lower(?)) > 0")
-		args = append(args, *a.TitleOfCourtesyContains)
+		where = append(where, "(instr(lower(\"TitleOfCourtesy\"), ?) > 0 OR instr(upper(\"TitleOfCourtesy\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleOfCourtesyContains), strings.ToUpper(*a.TitleOfCourtesyContains))
 	}
 	if a.MinBirthDate != nil {
 		where = append(where, "\"BirthDate\" >= ?")
@@ -101,20 +101,20 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 		args = append(args, *a.MaxHireDate)
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.PostalCodeContains != nil {
-		where = append(where, "instr(lower(\"PostalCode\"), lower(?)) > 0")
-		args = append(args, *a.PostalCodeContains)
+		where = append(where, "(instr(lower(\"PostalCode\"), ?) > 0 OR instr(upper(\"PostalCode\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.PostalCodeContains), strings.ToUpper(*a.PostalCodeContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"Country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	if a.HomePhoneContains != nil {
-		where = append(where, "instr(lower(\"HomePhone\"), lower(?)) > 0")
-		args = append(args, *a.HomePhoneContains)
+		where = append(where, "(instr(lower(\"HomePhone\"), ?) > 0 OR instr(upper(\"HomePhone\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.HomePhoneContains), strings.ToUpper(*a.HomePhoneContains))
 	}
 	order := "\"EmployeeID\""
 	if a.SortBy != nil {
@@ -188,7 +188,7 @@ type ListEmployeesArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListEmployeesByReportsTo lists the employees of a employee (Employees.ReportsTo refers to Employees), paginated. Returns {items, total, offset}.
+// ListEmployeesByReportsTo lists the employees whose reports to is the given employee (Employees.ReportsTo refers to Employees), paginated. Returns {items, total, offset}.
 func ListEmployeesByReportsTo(a ListEmployeesByReportsToArgs) (any, error) {
 	var where []string
 	var args []any
@@ -213,7 +213,7 @@ type ListEmployeesByReportsToArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// GetReportsToOfEmployee returns the employee that a employee refers to (through reports to).
+// GetReportsToOfEmployee returns the employee that an employee refers to (through reports to).
 func GetReportsToOfEmployee(a GetReportsToOfEmployeeArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"ReportsTo\" AS ref FROM \"Employees\" WHERE \"EmployeeID\" = ?", a.EmployeeId)
 	if err == sdk.ErrNoRows {
@@ -233,7 +233,7 @@ type GetReportsToOfEmployeeArgs struct {
 	EmployeeId int64 `json:"employee_id"`
 }
 
-// CreateEmployee creates a employee and returns it.
+// CreateEmployee creates an employee and returns it.
 func CreateEmployee(a CreateEmployeeArgs) (any, error) {
 	if a.ReportsTo != nil {
 		if ok, err := exists("\"Employees\"", "\"EmployeeID\"", *a.ReportsTo); err != nil {
@@ -483,7 +483,7 @@ type DeleteEmployeeArgs struct {
 	EmployeeId int64 `json:"employee_id"`
 }
 
-// GetEmployeeOfOrder returns the employee that a order refers to (through employee id).
+// GetEmployeeOfOrder returns the employee that an order refers to (through employee id).
 func GetEmployeeOfOrder(a GetEmployeeOfOrderArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"EmployeeID\" AS ref FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
 	if err == sdk.ErrNoRows {

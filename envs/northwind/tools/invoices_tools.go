@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListInvoices lists rows of the view invoices (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -11,28 +12,28 @@ func ListInvoices(a ListInvoicesArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.ShipNameContains != nil {
-		where = append(where, "instr(lower(\"ShipName\"), lower(?)) > 0")
-		args = append(args, *a.ShipNameContains)
+		where = append(where, "(instr(lower(\"ShipName\"), ?) > 0 OR instr(upper(\"ShipName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ShipNameContains), strings.ToUpper(*a.ShipNameContains))
 	}
 	if a.ShipCityContains != nil {
-		where = append(where, "instr(lower(\"ShipCity\"), lower(?)) > 0")
-		args = append(args, *a.ShipCityContains)
+		where = append(where, "(instr(lower(\"ShipCity\"), ?) > 0 OR instr(upper(\"ShipCity\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ShipCityContains), strings.ToUpper(*a.ShipCityContains))
 	}
 	if a.ShipCountryContains != nil {
-		where = append(where, "instr(lower(\"ShipCountry\"), lower(?)) > 0")
-		args = append(args, *a.ShipCountryContains)
+		where = append(where, "(instr(lower(\"ShipCountry\"), ?) > 0 OR instr(upper(\"ShipCountry\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ShipCountryContains), strings.ToUpper(*a.ShipCountryContains))
 	}
 	if a.CustomerNameContains != nil {
-		where = append(where, "instr(lower(\"CustomerName\"), lower(?)) > 0")
-		args = append(args, *a.CustomerNameContains)
+		where = append(where, "(instr(lower(\"CustomerName\"), ?) > 0 OR instr(upper(\"CustomerName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CustomerNameContains), strings.ToUpper(*a.CustomerNameContains))
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"Country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	if a.MinSalesperson != nil {
 		where = append(where, "\"Salesperson\" >= ?")

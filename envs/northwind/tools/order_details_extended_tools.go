@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListOrderDetailsExtended lists rows of the view order details extended (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -27,8 +28,8 @@ func ListOrderDetailsExtended(a ListOrderDetailsExtendedArgs) (any, error) {
 		args = append(args, *a.MaxProductId)
 	}
 	if a.ProductNameContains != nil {
-		where = append(where, "instr(lower(\"ProductName\"), lower(?)) > 0")
-		args = append(args, *a.ProductNameContains)
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
 	}
 	if a.MinUnitPrice != nil {
 		where = append(where, "\"UnitPrice\" >= ?")

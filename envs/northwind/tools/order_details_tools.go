@@ -106,7 +106,7 @@ type ListOrderDetailsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListOrderDetailsOfProduct lists the order details of a product (Order Details.ProductID refers to Products), paginated. Returns {items, total, offset}.
+// ListOrderDetailsOfProduct lists the order details of the given product (Order Details.ProductID refers to Products), paginated. Returns {items, total, offset}.
 func ListOrderDetailsOfProduct(a ListOrderDetailsOfProductArgs) (any, error) {
 	var where []string
 	var args []any
@@ -131,7 +131,7 @@ type ListOrderDetailsOfProductArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListOrderDetailsOfOrder lists the order details of a order (Order Details.OrderID refers to Orders), paginated. Returns {items, total, offset}.
+// ListOrderDetailsOfOrder lists the order details of the given order (Order Details.OrderID refers to Orders), paginated. Returns {items, total, offset}.
 func ListOrderDetailsOfOrder(a ListOrderDetailsOfOrderArgs) (any, error) {
 	var where []string
 	var args []any
@@ -156,7 +156,7 @@ type ListOrderDetailsOfOrderArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateOrderDetail creates a order detail and returns it.
+// CreateOrderDetail creates an order detail and returns it.
 func CreateOrderDetail(a CreateOrderDetailArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"Orders\"", "\"OrderID\"", a.OrderId); err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetOrderOfOrderDetail returns the order that a order detail refers to (through order id).
+// GetOrderOfOrderDetail returns the order that an order detail refers to (through order id).
 func GetOrderOfOrderDetail(a GetOrderOfOrderDetailArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"OrderID\" AS ref FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
 	if err == sdk.ErrNoRows {
@@ -91,8 +91,8 @@ func ListOrders(a ListOrdersArgs) (any, error) {
 		args = append(args, *a.MaxFreight)
 	}
 	if a.ShipNameContains != nil {
-		where = append(where, "instr(lower(\"ShipName\"), lower(?)) > 0")
-		args = append(args, *a.ShipNameContains)
+		where = append(where, "(instr(lower(\"ShipName\"), ?) > 0 OR instr(upper(\"ShipName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ShipNameContains), strings.ToUpper(*a.ShipNameContains))
 	}
 	order := "\"OrderID\""
 	if a.SortBy != nil {
@@ -160,7 +160,7 @@ type ListOrdersArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListOrdersByShipVia lists the orders of a shipper (Orders.ShipVia refers to Shippers), paginated. Returns {items, total, offset}.
+// ListOrdersByShipVia lists the orders whose ship via is the given shipper (Orders.ShipVia refers to Shippers), paginated. Returns {items, total, offset}.
 func ListOrdersByShipVia(a ListOrdersByShipViaArgs) (any, error) {
 	var where []string
 	var args []any
@@ -185,7 +185,7 @@ type ListOrdersByShipViaArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListOrdersOfCustomer lists the orders of a customer (Orders.CustomerID refers to Customers), paginated. Returns {items, total, offset}.
+// ListOrdersOfCustomer lists the orders of the given customer (Orders.CustomerID refers to Customers), paginated. Returns {items, total, offset}.
 func ListOrdersOfCustomer(a ListOrdersOfCustomerArgs) (any, error) {
 	var where []string
 	var args []any
@@ -210,7 +210,7 @@ type ListOrdersOfCustomerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListOrdersOfEmployee lists the orders of a employee (Orders.EmployeeID refers to Employees), paginated. Returns {items, total, offset}.
+// ListOrdersOfEmployee lists the orders of the given employee (Orders.EmployeeID refers to Employees), paginated. Returns {items, total, offset}.
 func ListOrdersOfEmployee(a ListOrdersOfEmployeeArgs) (any, error) {
 	var where []string
 	var args []any
@@ -235,7 +235,7 @@ type ListOrdersOfEmployeeArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateOrder creates a order and returns it.
+// CreateOrder creates an order and returns it.
 func CreateOrder(a CreateOrderArgs) (any, error) {
 	if a.CustomerId != nil {
 		if ok, err := exists("\"Customers\"", "\"CustomerID\"", *a.CustomerId); err != nil {

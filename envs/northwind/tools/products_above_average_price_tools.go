@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListProductsAboveAveragePrice lists rows of the view products above average price (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -11,8 +12,8 @@ func ListProductsAboveAveragePrice(a ListProductsAboveAveragePriceArgs) (any, er
 	var where []string
 	var args []any
 	if a.ProductNameContains != nil {
-		where = append(where, "instr(lower(\"ProductName\"), lower(?)) > 0")
-		args = append(args, *a.ProductNameContains)
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
 	}
 	if a.MinUnitPrice != nil {
 		where = append(where, "\"UnitPrice\" >= ?")

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListProductsByCategory lists rows of the view products by category (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -11,12 +12,12 @@ func ListProductsByCategory(a ListProductsByCategoryArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CategoryNameContains != nil {
-		where = append(where, "instr(lower(\"CategoryName\"), lower(?)) > 0")
-		args = append(args, *a.CategoryNameContains)
+		where = append(where, "(instr(lower(\"CategoryName\"), ?) > 0 OR instr(upper(\"CategoryName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CategoryNameContains), strings.ToUpper(*a.CategoryNameContains))
 	}
 	if a.ProductNameContains != nil {
-		where = append(where, "instr(lower(\"ProductName\"), lower(?)) > 0")
-		args = append(args, *a.ProductNameContains)
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
 	}
 	if a.MinUnitsInStock != nil {
 		where = append(where, "\"UnitsInStock\" >= ?")

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetProductOfOrderDetail returns the product that a order detail refers to (through product id).
+// GetProductOfOrderDetail returns the product that an order detail refers to (through product id).
 func GetProductOfOrderDetail(a GetProductOfOrderDetailArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"ProductID\" AS ref FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
 	if err == sdk.ErrNoRows {
@@ -58,8 +58,8 @@ func ListProducts(a ListProductsArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.ProductNameContains != nil {
-		where = append(where, "instr(lower(\"ProductName\"), lower(?)) > 0")
-		args = append(args, *a.ProductNameContains)
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
 	}
 	if a.SupplierId != nil {
 		where = append(where, "\"SupplierID\" = ?")
@@ -167,7 +167,7 @@ type ListProductsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListProductsOfSupplier lists the products of a supplier (Products.SupplierID refers to Suppliers), paginated. Returns {items, total, offset}.
+// ListProductsOfSupplier lists the products of the given supplier (Products.SupplierID refers to Suppliers), paginated. Returns {items, total, offset}.
 func ListProductsOfSupplier(a ListProductsOfSupplierArgs) (any, error) {
 	var where []string
 	var args []any
@@ -192,7 +192,7 @@ type ListProductsOfSupplierArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListProductsOfCategory lists the products of a category (Products.CategoryID refers to Categories), paginated. Returns {items, total, offset}.
+// ListProductsOfCategory lists the products of the given category (Products.CategoryID refers to Categories), paginated. Returns {items, total, offset}.
 func ListProductsOfCategory(a ListProductsOfCategoryArgs) (any, error) {
 	var where []string
 	var args []any

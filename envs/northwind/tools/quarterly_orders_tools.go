@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListQuarterlyOrders lists rows of the view quarterly orders (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -11,16 +12,16 @@ func ListQuarterlyOrders(a ListQuarterlyOrdersArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CompanyNameContains != nil {
-		where = append(where, "instr(lower(\"CompanyName\"), lower(?)) > 0")
-		args = append(args, *a.CompanyNameContains)
+		where = append(where, "(instr(lower(\"CompanyName\"), ?) > 0 OR instr(upper(\"CompanyName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CompanyNameContains), strings.ToUpper(*a.CompanyNameContains))
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"Country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	order := "\"CustomerID\", \"CompanyName\", \"City\", \"Country\""
 	if a.SortBy != nil {

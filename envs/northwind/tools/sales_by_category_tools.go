@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListSalesByCategory lists rows of the view sales by category (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -19,12 +20,12 @@ func ListSalesByCategory(a ListSalesByCategoryArgs) (any, error) {
 		args = append(args, *a.MaxCategoryId)
 	}
 	if a.CategoryNameContains != nil {
-		where = append(where, "instr(lower(\"CategoryName\"), lower(?)) > 0")
-		args = append(args, *a.CategoryNameContains)
+		where = append(where, "(instr(lower(\"CategoryName\"), ?) > 0 OR instr(upper(\"CategoryName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CategoryNameContains), strings.ToUpper(*a.CategoryNameContains))
 	}
 	if a.ProductNameContains != nil {
-		where = append(where, "instr(lower(\"ProductName\"), lower(?)) > 0")
-		args = append(args, *a.ProductNameContains)
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
 	}
 	if a.MinProductSales != nil {
 		where = append(where, "\"ProductSales\" >= ?")

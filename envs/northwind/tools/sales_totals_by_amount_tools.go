@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListSalesTotalsByAmount lists rows of the view sales totals by amount (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -27,8 +28,8 @@ func ListSalesTotalsByAmount(a ListSalesTotalsByAmountArgs) (any, error) {
 		args = append(args, *a.MaxOrderId)
 	}
 	if a.CompanyNameContains != nil {
-		where = append(where, "instr(lower(\"CompanyName\"), lower(?)) > 0")
-		args = append(args, *a.CompanyNameContains)
+		where = append(where, "(instr(lower(\"CompanyName\"), ?) > 0 OR instr(upper(\"CompanyName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CompanyNameContains), strings.ToUpper(*a.CompanyNameContains))
 	}
 	if a.MinShippedDate != nil {
 		where = append(where, "\"ShippedDate\" >= ?")

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetShipViaOfOrder returns the shipper that a order refers to (through ship via).
+// GetShipViaOfOrder returns the shipper that an order refers to (through ship via).
 func GetShipViaOfOrder(a GetShipViaOfOrderArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"ShipVia\" AS ref FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
 	if err == sdk.ErrNoRows {
@@ -67,12 +67,12 @@ func ListShippers(a ListShippersArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CompanyNameContains != nil {
-		where = append(where, "instr(lower(\"CompanyName\"), lower(?)) > 0")
-		args = append(args, *a.CompanyNameContains)
+		where = append(where, "(instr(lower(\"CompanyName\"), ?) > 0 OR instr(upper(\"CompanyName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CompanyNameContains), strings.ToUpper(*a.CompanyNameContains))
 	}
 	if a.PhoneContains != nil {
-		where = append(where, "instr(lower(\"Phone\"), lower(?)) > 0")
-		args = append(args, *a.PhoneContains)
+		where = append(where, "(instr(lower(\"Phone\"), ?) > 0 OR instr(upper(\"Phone\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.PhoneContains), strings.ToUpper(*a.PhoneContains))
 	}
 	order := "\"ShipperID\""
 	if a.SortBy != nil {

@@ -89,32 +89,32 @@ func ListSuppliers(a ListSuppliersArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CompanyNameContains != nil {
-		where = append(where, "instr(lower(\"CompanyName\"), lower(?)) > 0")
-		args = append(args, *a.CompanyNameContains)
+		where = append(where, "(instr(lower(\"CompanyName\"), ?) > 0 OR instr(upper(\"CompanyName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CompanyNameContains), strings.ToUpper(*a.CompanyNameContains))
 	}
 	if a.ContactNameContains != nil {
-		where = append(where, "instr(lower(\"ContactName\"), lower(?)) > 0")
-		args = append(args, *a.ContactNameContains)
+		where = append(where, "(instr(lower(\"ContactName\"), ?) > 0 OR instr(upper(\"ContactName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ContactNameContains), strings.ToUpper(*a.ContactNameContains))
 	}
 	if a.ContactTitleContains != nil {
-		where = append(where, "instr(lower(\"ContactTitle\"), lower(?)) > 0")
-		args = append(args, *a.ContactTitleContains)
+		where = append(where, "(instr(lower(\"ContactTitle\"), ?) > 0 OR instr(upper(\"ContactTitle\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ContactTitleContains), strings.ToUpper(*a.ContactTitleContains))
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"City\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.PostalCodeContains != nil {
-		where = append(where, "instr(lower(\"PostalCode\"), lower(?)) > 0")
-		args = append(args, *a.PostalCodeContains)
+		where = append(where, "(instr(lower(\"PostalCode\"), ?) > 0 OR instr(upper(\"PostalCode\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.PostalCodeContains), strings.ToUpper(*a.PostalCodeContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"Country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	if a.PhoneContains != nil {
-		where = append(where, "instr(lower(\"Phone\"), lower(?)) > 0")
-		args = append(args, *a.PhoneContains)
+		where = append(where, "(instr(lower(\"Phone\"), ?) > 0 OR instr(upper(\"Phone\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.PhoneContains), strings.ToUpper(*a.PhoneContains))
 	}
 	order := "\"SupplierID\""
 	if a.SortBy != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetTerritoryOfEmployeeTerritory returns the territory that a employee territory refers to (through territory id).
+// GetTerritoryOfEmployeeTerritory returns the territory that an employee territory refers to (through territory id).
 func GetTerritoryOfEmployeeTerritory(a GetTerritoryOfEmployeeTerritoryArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"TerritoryID\" AS ref FROM \"EmployeeTerritories\" WHERE \"EmployeeID\" = ? AND \"TerritoryID\" = ?", a.EmployeeId, a.TerritoryId)
 	if err == sdk.ErrNoRows {
@@ -80,7 +80,7 @@ type ListTerritoriesArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListTerritoriesOfRegion lists the territories of a region (Territories.RegionID refers to Regions), paginated. Returns {items, total, offset}.
+// ListTerritoriesOfRegion lists the territories of the given region (Territories.RegionID refers to Regions), paginated. Returns {items, total, offset}.
 func ListTerritoriesOfRegion(a ListTerritoriesOfRegionArgs) (any, error) {
 	var where []string
 	var args []any

@@ -25,12 +25,12 @@ func ListActor(a ListActorArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"first_name\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"last_name\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.MinLastUpdate != nil {
 		where = append(where, "\"last_update\" >= ?")
@@ -82,7 +82,7 @@ type ListActorArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateActor creates a actor and returns it.
+// CreateActor creates an actor and returns it.
 func CreateActor(a CreateActorArgs) (any, error) {
 	var cols []string
 	var args []any

@@ -72,7 +72,7 @@ type ListAddressArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListAddressOfCity lists the address of a city (address.city_id refers to city), paginated. Returns {items, total, offset}.
+// ListAddressOfCity lists the address of the given city (address.city_id refers to city), paginated. Returns {items, total, offset}.
 func ListAddressOfCity(a ListAddressOfCityArgs) (any, error) {
 	var where []string
 	var args []any
@@ -97,7 +97,7 @@ type ListAddressOfCityArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateAddress creates a address and returns it.
+// CreateAddress creates an address and returns it.
 func CreateAddress(a CreateAddressArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"city\"", "\"city_id\"", a.CityId); err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetCityOfAddress returns the city that a address refers to (through city id).
+// GetCityOfAddress returns the city that an address refers to (through city id).
 func GetCityOfAddress(a GetCityOfAddressArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"city_id\" AS ref FROM \"address\" WHERE \"address_id\" = ?", a.AddressId)
 	if err == sdk.ErrNoRows {
@@ -45,8 +45,8 @@ func ListCity(a ListCityArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"city\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"city\"), ?) > 0 OR instr(upper(\"city\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryId != nil {
 		where = append(where, "\"country_id\" = ?")
@@ -100,7 +100,7 @@ type ListCityArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListCityOfCountry lists the city of a country (city.country_id refers to country), paginated. Returns {items, total, offset}.
+// ListCityOfCountry lists the city of the given country (city.country_id refers to country), paginated. Returns {items, total, offset}.
 func ListCityOfCountry(a ListCityOfCountryArgs) (any, error) {
 	var where []string
 	var args []any

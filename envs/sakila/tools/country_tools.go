@@ -45,8 +45,8 @@ func ListCountry(a ListCountryArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"country\"), ?) > 0 OR instr(upper(\"country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	if a.MinLastUpdate != nil {
 		where = append(where, "\"last_update\" >= ?")

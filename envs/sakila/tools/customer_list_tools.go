@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListCustomerList lists rows of the view customer list (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -19,16 +20,16 @@ func ListCustomerList(a ListCustomerListArgs) (any, error) {
 		args = append(args, *a.MaxId)
 	}
 	if a.NameContains != nil {
-		where = append(where, "instr(lower(\"name\"), lower(?)) > 0")
-		args = append(args, *a.NameContains)
+		where = append(where, "(instr(lower(\"name\"), ?) > 0 OR instr(upper(\"name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
 	}
 	if a.CityContains != nil {
-		where = append(where, "instr(lower(\"city\"), lower(?)) > 0")
-		args = append(args, *a.CityContains)
+		where = append(where, "(instr(lower(\"city\"), ?) > 0 OR instr(upper(\"city\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
 	if a.CountryContains != nil {
-		where = append(where, "instr(lower(\"country\"), lower(?)) > 0")
-		args = append(args, *a.CountryContains)
+		where = append(where, "(instr(lower(\"country\"), ?) > 0 OR instr(upper(\"country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
 	if a.MinSid != nil {
 		where = append(where, "\"SID\" >= ?")

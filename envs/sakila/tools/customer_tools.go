@@ -40,16 +40,16 @@ func ListCustomer(a ListCustomerArgs) (any, error) {
 		args = append(args, *a.StoreId)
 	}
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"first_name\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"last_name\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.EmailContains != nil {
-		where = append(where, "instr(lower(\"email\"), lower(?)) > 0")
-		args = append(args, *a.EmailContains)
+		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
 	}
 	if a.AddressId != nil {
 		where = append(where, "\"address_id\" = ?")
@@ -133,7 +133,7 @@ type ListCustomerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListCustomerOfStore lists the customer of a store (customer.store_id refers to store), paginated. Returns {items, total, offset}.
+// ListCustomerOfStore lists the customer of the given store (customer.store_id refers to store), paginated. Returns {items, total, offset}.
 func ListCustomerOfStore(a ListCustomerOfStoreArgs) (any, error) {
 	var where []string
 	var args []any
@@ -158,7 +158,7 @@ type ListCustomerOfStoreArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListCustomerOfAddress lists the customer of a address (customer.address_id refers to address), paginated. Returns {items, total, offset}.
+// ListCustomerOfAddress lists the customer of the given address (customer.address_id refers to address), paginated. Returns {items, total, offset}.
 func ListCustomerOfAddress(a ListCustomerOfAddressArgs) (any, error) {
 	var where []string
 	var args []any

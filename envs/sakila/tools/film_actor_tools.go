@@ -78,7 +78,7 @@ type ListFilmActorArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFilmActorOfFilm lists the film actor of a film (film_actor.film_id refers to film), paginated. Returns {items, total, offset}.
+// ListFilmActorOfFilm lists the film actor of the given film (film_actor.film_id refers to film), paginated. Returns {items, total, offset}.
 func ListFilmActorOfFilm(a ListFilmActorOfFilmArgs) (any, error) {
 	var where []string
 	var args []any
@@ -103,7 +103,7 @@ type ListFilmActorOfFilmArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFilmActorOfActor lists the film actor of a actor (film_actor.actor_id refers to actor), paginated. Returns {items, total, offset}.
+// ListFilmActorOfActor lists the film actor of the given actor (film_actor.actor_id refers to actor), paginated. Returns {items, total, offset}.
 func ListFilmActorOfActor(a ListFilmActorOfActorArgs) (any, error) {
 	var where []string
 	var args []any

@@ -78,7 +78,7 @@ type ListFilmCategoryArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFilmCategoryOfCategory lists the film category of a category (film_category.category_id refers to category), paginated. Returns {items, total, offset}.
+// ListFilmCategoryOfCategory lists the film category of the given category (film_category.category_id refers to category), paginated. Returns {items, total, offset}.
 func ListFilmCategoryOfCategory(a ListFilmCategoryOfCategoryArgs) (any, error) {
 	var where []string
 	var args []any
@@ -103,7 +103,7 @@ type ListFilmCategoryOfCategoryArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFilmCategoryOfFilm lists the film category of a film (film_category.film_id refers to film), paginated. Returns {items, total, offset}.
+// ListFilmCategoryOfFilm lists the film category of the given film (film_category.film_id refers to film), paginated. Returns {items, total, offset}.
 func ListFilmCategoryOfFilm(a ListFilmCategoryOfFilmArgs) (any, error) {
 	var where []string
 	var args []any

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListFilmList lists rows of the view film list (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -19,12 +20,12 @@ func ListFilmList(a ListFilmListArgs) (any, error) {
 		args = append(args, *a.MaxFid)
 	}
 	if a.TitleContains != nil {
-		where = append(where, "instr(lower(\"title\"), lower(?)) > 0")
-		args = append(args, *a.TitleContains)
+		where = append(where, "(instr(lower(\"title\"), ?) > 0 OR instr(upper(\"title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
 	}
 	if a.CategoryContains != nil {
-		where = append(where, "instr(lower(\"category\"), lower(?)) > 0")
-		args = append(args, *a.CategoryContains)
+		where = append(where, "(instr(lower(\"category\"), ?) > 0 OR instr(upper(\"category\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CategoryContains), strings.ToUpper(*a.CategoryContains))
 	}
 	if a.MinPrice != nil {
 		where = append(where, "\"price\" >= ?")

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // GetFilmText returns the film text with the given film_id.
@@ -33,8 +34,8 @@ func ListFilmText(a ListFilmTextArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.TitleContains != nil {
-		where = append(where, "instr(lower(\"title\"), lower(?)) > 0")
-		args = append(args, *a.TitleContains)
+		where = append(where, "(instr(lower(\"title\"), ?) > 0 OR instr(upper(\"title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
 	}
 	order := "\"film_id\""
 	if a.SortBy != nil {

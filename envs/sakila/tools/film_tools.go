@@ -36,8 +36,8 @@ func ListFilm(a ListFilmArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.TitleContains != nil {
-		where = append(where, "instr(lower(\"title\"), lower(?)) > 0")
-		args = append(args, *a.TitleContains)
+		where = append(where, "(instr(lower(\"title\"), ?) > 0 OR instr(upper(\"title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
 	}
 	if a.MinReleaseYear != nil {
 		where = append(where, "\"release_year\" >= ?")
@@ -149,7 +149,7 @@ type ListFilmArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFilmByOriginalLanguage lists the film of a language (film.original_language_id refers to language), paginated. Returns {items, total, offset}.
+// ListFilmByOriginalLanguage lists the film whose original language is the given language (film.original_language_id refers to language), paginated. Returns {items, total, offset}.
 func ListFilmByOriginalLanguage(a ListFilmByOriginalLanguageArgs) (any, error) {
 	var where []string
 	var args []any
@@ -174,7 +174,7 @@ type ListFilmByOriginalLanguageArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListFilmOfLanguage lists the film of a language (film.language_id refers to language), paginated. Returns {items, total, offset}.
+// ListFilmOfLanguage lists the film of the given language (film.language_id refers to language), paginated. Returns {items, total, offset}.
 func ListFilmOfLanguage(a ListFilmOfLanguageArgs) (any, error) {
 	var where []string
 	var args []any
@@ -461,7 +461,7 @@ type GetFilmOfFilmCategoryArgs struct {
 	CategoryId int64 `json:"category_id"`
 }
 
-// GetFilmOfInventory returns the film that a inventory refers to (through film id).
+// GetFilmOfInventory returns the film that an inventory refers to (through film id).
 func GetFilmOfInventory(a GetFilmOfInventoryArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"film_id\" AS ref FROM \"inventory\" WHERE \"inventory_id\" = ?", a.InventoryId)
 	if err == sdk.ErrNoRows {

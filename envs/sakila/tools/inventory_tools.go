@@ -78,7 +78,7 @@ type ListInventoryArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListInventoryOfFilm lists the inventory of a film (inventory.film_id refers to film), paginated. Returns {items, total, offset}.
+// ListInventoryOfFilm lists the inventory of the given film (inventory.film_id refers to film), paginated. Returns {items, total, offset}.
 func ListInventoryOfFilm(a ListInventoryOfFilmArgs) (any, error) {
 	var where []string
 	var args []any
@@ -103,7 +103,7 @@ type ListInventoryOfFilmArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListInventoryOfStore lists the inventory of a store (inventory.store_id refers to store), paginated. Returns {items, total, offset}.
+// ListInventoryOfStore lists the inventory of the given store (inventory.store_id refers to store), paginated. Returns {items, total, offset}.
 func ListInventoryOfStore(a ListInventoryOfStoreArgs) (any, error) {
 	var where []string
 	var args []any
@@ -128,7 +128,7 @@ type ListInventoryOfStoreArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateInventory creates a inventory and returns it.
+// CreateInventory creates an inventory and returns it.
 func CreateInventory(a CreateInventoryArgs) (any, error) {
 	if true {
 		if ok, err := exists("\"film\"", "\"film_id\"", a.FilmId); err != nil {

@@ -76,8 +76,8 @@ func ListLanguage(a ListLanguageArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.NameContains != nil {
-		where = append(where, "instr(lower(\"name\"), lower(?)) > 0")
-		args = append(args, *a.NameContains)
+		where = append(where, "(instr(lower(\"name\"), ?) > 0 OR instr(upper(\"name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
 	}
 	if a.MinLastUpdate != nil {
 		where = append(where, "\"last_update\" >= ?")

@@ -112,7 +112,7 @@ type ListPaymentArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPaymentOfStaff lists the payment of a staff (payment.staff_id refers to staff), paginated. Returns {items, total, offset}.
+// ListPaymentOfStaff lists the payment of the given staff (payment.staff_id refers to staff), paginated. Returns {items, total, offset}.
 func ListPaymentOfStaff(a ListPaymentOfStaffArgs) (any, error) {
 	var where []string
 	var args []any
@@ -137,7 +137,7 @@ type ListPaymentOfStaffArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPaymentOfCustomer lists the payment of a customer (payment.customer_id refers to customer), paginated. Returns {items, total, offset}.
+// ListPaymentOfCustomer lists the payment of the given customer (payment.customer_id refers to customer), paginated. Returns {items, total, offset}.
 func ListPaymentOfCustomer(a ListPaymentOfCustomerArgs) (any, error) {
 	var where []string
 	var args []any
@@ -162,7 +162,7 @@ type ListPaymentOfCustomerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListPaymentOfRental lists the payment of a rental (payment.rental_id refers to rental), paginated. Returns {items, total, offset}.
+// ListPaymentOfRental lists the payment of the given rental (payment.rental_id refers to rental), paginated. Returns {items, total, offset}.
 func ListPaymentOfRental(a ListPaymentOfRentalArgs) (any, error) {
 	var where []string
 	var args []any

@@ -132,7 +132,7 @@ type ListRentalArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListRentalOfCustomer lists the rental of a customer (rental.customer_id refers to customer), paginated. Returns {items, total, offset}.
+// ListRentalOfCustomer lists the rental of the given customer (rental.customer_id refers to customer), paginated. Returns {items, total, offset}.
 func ListRentalOfCustomer(a ListRentalOfCustomerArgs) (any, error) {
 	var where []string
 	var args []any
@@ -157,7 +157,7 @@ type ListRentalOfCustomerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListRentalOfInventory lists the rental of a inventory (rental.inventory_id refers to inventory), paginated. Returns {items, total, offset}.
+// ListRentalOfInventory lists the rental of the given inventory (rental.inventory_id refers to inventory), paginated. Returns {items, total, offset}.
 func ListRentalOfInventory(a ListRentalOfInventoryArgs) (any, error) {
 	var where []string
 	var args []any
@@ -182,7 +182,7 @@ type ListRentalOfInventoryArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListRentalOfStaff lists the rental of a staff (rental.staff_id refers to staff), paginated. Returns {items, total, offset}.
+// ListRentalOfStaff lists the rental of the given staff (rental.staff_id refers to staff), paginated. Returns {items, total, offset}.
 func ListRentalOfStaff(a ListRentalOfStaffArgs) (any, error) {
 	var where []string
 	var args []any

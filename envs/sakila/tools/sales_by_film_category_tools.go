@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // ListSalesByFilmCategory lists rows of the view sales by film category (read-only) matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -11,8 +12,8 @@ func ListSalesByFilmCategory(a ListSalesByFilmCategoryArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.CategoryContains != nil {
-		where = append(where, "instr(lower(\"category\"), lower(?)) > 0")
-		args = append(args, *a.CategoryContains)
+		where = append(where, "(instr(lower(\"category\"), ?) > 0 OR instr(upper(\"category\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CategoryContains), strings.ToUpper(*a.CategoryContains))
 	}
 	if a.MinTotalSales != nil {
 		where = append(where, "\"total_sales\" >= ?")

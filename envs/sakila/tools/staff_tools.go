@@ -87,20 +87,20 @@ func ListStaff(a ListStaffArgs) (any, error) {
 	var where []string
 	var args []any
 	if a.FirstNameContains != nil {
-		where = append(where, "instr(lower(\"first_name\"), lower(?)) > 0")
-		args = append(args, *a.FirstNameContains)
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
 	}
 	if a.LastNameContains != nil {
-		where = append(where, "instr(lower(\"last_name\"), lower(?)) > 0")
-		args = append(args, *a.LastNameContains)
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
 	}
 	if a.AddressId != nil {
 		where = append(where, "\"address_id\" = ?")
 		args = append(args, *a.AddressId)
 	}
 	if a.EmailContains != nil {
-		where = append(where, "instr(lower(\"email\"), lower(?)) > 0")
-		args = append(args, *a.EmailContains)
+		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
 	}
 	if a.StoreId != nil {
 		where = append(where, "\"store_id\" = ?")
@@ -111,8 +111,8 @@ func ListStaff(a ListStaffArgs) (any, error) {
 		args = append(args, b2i(*a.Active))
 	}
 	if a.UsernameContains != nil {
-		where = append(where, "instr(lower(\"username\"), lower(?)) > 0")
-		args = append(args, *a.UsernameContains)
+		where = append(where, "(instr(lower(\"username\"), ?) > 0 OR instr(upper(\"username\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.UsernameContains), strings.ToUpper(*a.UsernameContains))
 	}
 	if a.MinLastUpdate != nil {
 		where = append(where, "\"last_update\" >= ?")
@@ -178,7 +178,7 @@ type ListStaffArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListStaffOfAddress lists the staff of a address (staff.address_id refers to address), paginated. Returns {items, total, offset}.
+// ListStaffOfAddress lists the staff of the given address (staff.address_id refers to address), paginated. Returns {items, total, offset}.
 func ListStaffOfAddress(a ListStaffOfAddressArgs) (any, error) {
 	var where []string
 	var args []any
@@ -203,7 +203,7 @@ type ListStaffOfAddressArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListStaffOfStore lists the staff of a store (staff.store_id refers to store), paginated. Returns {items, total, offset}.
+// ListStaffOfStore lists the staff of the given store (staff.store_id refers to store), paginated. Returns {items, total, offset}.
 func ListStaffOfStore(a ListStaffOfStoreArgs) (any, error) {
 	var where []string
 	var args []any

@@ -29,7 +29,7 @@ type GetStoreOfCustomerArgs struct {
 	CustomerId int64 `json:"customer_id"`
 }
 
-// GetStoreOfInventory returns the store that a inventory refers to (through store id).
+// GetStoreOfInventory returns the store that an inventory refers to (through store id).
 func GetStoreOfInventory(a GetStoreOfInventoryArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"store_id\" AS ref FROM \"inventory\" WHERE \"inventory_id\" = ?", a.InventoryId)
 	if err == sdk.ErrNoRows {
@@ -138,7 +138,7 @@ type ListStoreArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListStoreOfAddress lists the store of a address (store.address_id refers to address), paginated. Returns {items, total, offset}.
+// ListStoreOfAddress lists the store of the given address (store.address_id refers to address), paginated. Returns {items, total, offset}.
 func ListStoreOfAddress(a ListStoreOfAddressArgs) (any, error) {
 	var where []string
 	var args []any
@@ -163,7 +163,7 @@ type ListStoreOfAddressArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// ListStoreByManagerStaff lists the store of a staff (store.manager_staff_id refers to staff), paginated. Returns {items, total, offset}.
+// ListStoreByManagerStaff lists the store whose manager staff is the given staff (store.manager_staff_id refers to staff), paginated. Returns {items, total, offset}.
 func ListStoreByManagerStaff(a ListStoreByManagerStaffArgs) (any, error) {
 	var where []string
 	var args []any
