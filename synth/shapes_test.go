@@ -480,3 +480,29 @@ CREATE VIEW overflow AS SELECT label, value * 1e308 * 10 AS big FROM readings;
 		t.Errorf("bundle %d tools, spec %d", len(res.Bundle.Manifest.Tools), len(res.Spec.Tools))
 	}
 }
+
+// TestOddIdentifiers: keywords, spaces, quotes, brackets and non-ASCII in
+// table and column names are quoted everywhere: the environment builds,
+// every tool passes its smoke test, and the data reads back.
+func TestOddIdentifiers(t *testing.T) {
+	db := sqlDB(t, t.TempDir(), "odd names.sqlite", `
+CREATE TABLE "select" ("from" INTEGER PRIMARY KEY, "where" TEXT NOT NULL UNIQUE, "group by" TEXT);
+CREATE TABLE "a""b [c]" (id INTEGER PRIMARY KEY, "Größe" TEXT NOT NULL UNIQUE, "sel_id" INTEGER REFERENCES "select"("from"), "x'y" REAL);
+CREATE TABLE "生产 表" ("名前" TEXT PRIMARY KEY, "a""b_id" INTEGER REFERENCES "a""b [c]"(id));
+INSERT INTO "select" VALUES (1, 'alpha', 'g1'), (2, 'beta', 'g2'), (3, 'gamma', 'g1');
+INSERT INTO "a""b [c]" VALUES (1, 'groß', 1, 1.5), (2, 'klein', 2, 2.5), (3, 'mittel', 1, NULL);
+INSERT INTO "生产 表" VALUES ('一', 1), ('二', 2), ('三', 3);
+`)
+	res, _ := synthShape(t, db, 10)
+	if res.Summary.SmokePassed != len(res.Spec.Tools) || len(res.Summary.SmokeFailed) > 0 {
+		t.Errorf("smoke: %d of %d, failed %q", res.Summary.SmokePassed, len(res.Spec.Tools), res.Summary.SmokeFailed)
+	}
+	if res.Bundle.Manifest.Name != "odd-names" {
+		t.Errorf("name %q", res.Bundle.Manifest.Name)
+	}
+	for _, tb := range res.Model.Tables {
+		if tb.Rows != 3 {
+			t.Errorf("%q: %d rows", tb.Name, tb.Rows)
+		}
+	}
+}
