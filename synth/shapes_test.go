@@ -506,3 +506,24 @@ INSERT INTO "生产 表" VALUES ('一', 1), ('二', 2), ('三', 3);
 		}
 	}
 }
+
+// TestDatesThreeWays: dates stored as text, as integers (Unix seconds) and
+// as reals (Julian days) are data: ranges in list filters, values in tasks.
+func TestDatesThreeWays(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE events (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, held_on TEXT, created_at INTEGER, due_date REAL);\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "INSERT INTO events VALUES (%d, 'EV-%03d', date('2024-01-01', '+%d days'), unixepoch('2024-01-01') + %d * 86400, julianday('2024-01-01') + %d);\n", i, i, i, i, i)
+	}
+	db := sqlDB(t, t.TempDir(), "events.sqlite", b.String())
+	res, _ := synthShape(t, db, 10)
+	l := res.Spec.Tool("list_events")
+	for _, p := range []string{"min_held_on", "max_held_on", "min_created_at", "max_created_at", "min_due_date", "max_due_date"} {
+		if l == nil || l.Param(p) == nil {
+			t.Errorf("list_events has no %s", p)
+		}
+	}
+	if len(res.Tasks) == 0 {
+		t.Error("no tasks")
+	}
+}
