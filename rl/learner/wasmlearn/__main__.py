@@ -13,16 +13,23 @@ import torch
 
 def cmd_serve(a):
     from . import checkpoint, device
-    from .server import Policy, Server
+    from .server import Policy, Server, load_admin_token
     dev = device.pick(a.device)
+    token = os.environ.get("WASMLEARN_ADMIN_TOKEN") or None
+    if a.admin_token_file:
+        token = load_admin_token(a.admin_token_file)
     model, tok, tpl, _, meta = checkpoint.load(a.ckpt, dev)
     policy = Policy(model.eval(), tok, tpl, dev, name=a.model_name, seed=a.seed)
     policy.default_max_tokens = a.max_tokens
-    srv = Server(policy, a.host, a.port, max_batch=a.max_batch, batch_wait_s=a.batch_wait_ms / 1000).start()
+    srv = Server(policy, a.host, a.port, max_batch=a.max_batch, batch_wait_s=a.batch_wait_ms / 1000,
+                 admin_token=token).start()
     if a.port_file:  # how a parent process learns the port picked for --port 0
         from .tokenizer import atomic_write
         atomic_write(a.port_file, srv.url.encode())
-    print("serving %s (step %s) at %s" % (a.ckpt, meta.get("step"), srv.url), flush=True)
+    print("serving %s (step %s) at %s; admin routes %s" % (
+        a.ckpt, meta.get("step"), srv.url,
+        ("on (token in %s)" % a.admin_token_file if a.admin_token_file else "on (token from WASMLEARN_ADMIN_TOKEN)")
+        if token else "off"), flush=True)
     try:
         srv.thread.join()
     except KeyboardInterrupt:
@@ -93,6 +100,9 @@ def main(argv=None):
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--port-file", default="")
+    s.add_argument("--admin-token-file", default="",
+                   help="file of the bearer token for /admin/ routes (created with mode 0600 and a fresh "
+                        "token when absent); WASMLEARN_ADMIN_TOKEN also sets it; without either, admin routes are off")
     s.add_argument("--model-name", default="wasmlearn")
     s.add_argument("--max-batch", type=int, default=256)
     s.add_argument("--batch-wait-ms", type=float, default=20)

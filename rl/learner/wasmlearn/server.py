@@ -10,10 +10,17 @@ becomes message.tool_calls; anything that does not parse stays in content.
 
 The weights served are always the current ones: the trainer updates the same
 module under `policy.lock` (in-process loop), or POST /admin/reload loads a
-checkpoint directory (separate processes).
+checkpoint directory (separate processes). Admin routes need
+`Authorization: Bearer TOKEN` (the server's admin token; without one they
+are off) and load safetensors only (checkpoint.py: no pickle is ever read).
+The server binds 127.0.0.1 unless told otherwise.
 """
 
+import hashlib
+import hmac
 import json
+import os
+import secrets
 import queue
 import threading
 import time
@@ -50,11 +57,19 @@ class Policy:
         self.stats = {"requests": 0, "batches": 0, "generated_tokens": 0, "generate_seconds": 0.0}
 
     def reload(self, path):
-        model, tok, template, _, meta = checkpoint.load(path, self.dev)
+        """Loads the weights of checkpoint directory `path` (same tokenizer
+        and model config as the served one) into the served module."""
+        try:
+            meta, tok, _, state = checkpoint.load_weights(path)
+            model = checkpoint.build(meta)
+        except (OSError, ValueError, KeyError, TypeError) as e:  # PickleRefused is a ValueError
+            raise ClientError("cannot load %s: %s" % (path, e))
+        if tok.to_dict() != self.tok.to_dict():
+            raise ClientError("checkpoint %s has a different tokenizer" % path)
+        if type(model) is not type(self.model) or model.config != self.model.config:
+            raise ClientError("checkpoint %s has a different model config" % path)
         with self.lock:
-            if tok.to_dict() != self.tok.to_dict():
-                raise ClientError("checkpoint %s has a different tokenizer" % path)
-            self.model.load_state_dict(model.state_dict())
+            self.model.load_state_dict(state)
             self.version += 1
         return meta
 
@@ -198,7 +213,35 @@ def completion(policy, batcher, req):
     return out
 
 
-def make_handler(policy, batcher):
+def _digest(token):
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+def load_admin_token(path):
+    """The admin token kept in file `path`: read when the file exists (it
+    must not be readable by group or others), else generated and written
+    with mode 0600."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        mode = os.stat(path).st_mode
+        if mode & 0o077:
+            raise ValueError("admin token file %s is readable by others (mode %o): chmod 600 it" % (path, mode & 0o777))
+        with open(path) as f:
+            tok = f.read().strip()
+        if len(tok) < 16:
+            raise ValueError("admin token file %s holds fewer than 16 characters" % path)
+        return tok
+    tok = secrets.token_urlsafe(32)
+    with os.fdopen(fd, "w") as f:
+        f.write(tok + "\n")
+    return tok
+
+
+def make_handler(policy, batcher, admin_token=None):
+    admin_digest = _digest(admin_token) if admin_token else None
+
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -228,10 +271,23 @@ def make_handler(policy, batcher):
             else:
                 self._error(404, "no route %s" % self.path, "not_found")
 
+        def _authorized(self):
+            if admin_digest is None:
+                return False
+            h = self.headers.get("Authorization") or ""
+            if not h.startswith("Bearer "):
+                return False
+            # digests have one length, so the comparison time says nothing of the token's
+            return hmac.compare_digest(_digest(h[len("Bearer "):].strip()), admin_digest)
+
         def do_POST(self):
             try:
                 n = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(n) if n > 0 else b""
+                if self.path.startswith("/admin/") and not self._authorized():
+                    raise ClientError("admin routes need Authorization: Bearer <admin token>" if admin_digest
+                                      else "admin routes are off: start the server with an admin token",
+                                      code="unauthorized", status=401)
                 try:
                     req = json.loads(raw or b"null")
                 except ValueError as e:
@@ -242,10 +298,7 @@ def make_handler(policy, batcher):
                 elif self.path == "/admin/reload":
                     if not isinstance(req, dict) or not isinstance(req.get("path"), str):
                         raise ClientError('body must be {"path": CHECKPOINT_DIR}')
-                    try:
-                        meta = policy.reload(req["path"])
-                    except (OSError, ValueError, KeyError) as e:
-                        raise ClientError("cannot load %s: %s" % (req["path"], e))
+                    meta = policy.reload(req["path"])
                     self._send(200, {"version": policy.version, "step": meta.get("step")})
                 else:
                     self._error(404, "no route %s" % self.path, "not_found")
@@ -258,12 +311,13 @@ def make_handler(policy, batcher):
 
 
 class Server:
-    """ThreadingHTTPServer on host:port (port 0 picks a free one)."""
+    """ThreadingHTTPServer on host:port (port 0 picks a free one).
+    admin_token: the bearer token of the /admin/ routes (None: they are off)."""
 
-    def __init__(self, policy, host="127.0.0.1", port=0, max_batch=64, batch_wait_s=0.02):
+    def __init__(self, policy, host="127.0.0.1", port=0, max_batch=64, batch_wait_s=0.02, admin_token=None):
         self.policy = policy
         self.batcher = Batcher(policy, max_batch, batch_wait_s)
-        self.httpd = ThreadingHTTPServer((host, port), make_handler(policy, self.batcher))
+        self.httpd = ThreadingHTTPServer((host, port), make_handler(policy, self.batcher, admin_token))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
