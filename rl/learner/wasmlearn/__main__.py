@@ -22,7 +22,8 @@ def cmd_serve(a):
     policy = Policy(model.eval(), tok, tpl, dev, name=a.model_name, seed=a.seed)
     policy.default_max_tokens = a.max_tokens
     srv = Server(policy, a.host, a.port, max_batch=a.max_batch, batch_wait_s=a.batch_wait_ms / 1000,
-                 admin_token=token).start()
+                 admin_token=token, max_body_bytes=a.max_body_bytes, read_timeout_s=a.read_timeout_s,
+                 max_connections=a.max_connections, max_pending=a.max_pending).start()
     if a.port_file:  # how a parent process learns the port picked for --port 0
         from .tokenizer import atomic_write
         atomic_write(a.port_file, srv.url.encode())
@@ -107,6 +108,11 @@ def main(argv=None):
     s.add_argument("--max-batch", type=int, default=256)
     s.add_argument("--batch-wait-ms", type=float, default=20)
     s.add_argument("--max-tokens", type=int, default=256)
+    s.add_argument("--max-body-bytes", type=int, default=8 << 20, help="request body limit (413 above)")
+    s.add_argument("--read-timeout-s", type=float, default=30.0,
+                   help="deadline to receive a request body; also each header read and keep-alive idle (408)")
+    s.add_argument("--max-connections", type=int, default=512, help="open connections at once (503 beyond)")
+    s.add_argument("--max-pending", type=int, default=4096, help="sequences waiting for generation (503 beyond)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--device", default="auto")
     s.set_defaults(fn=cmd_serve)
