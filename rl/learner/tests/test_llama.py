@@ -1,0 +1,139 @@
+"""The Llama/Qwen3 decoder against a reference written here from the
+published formulas (RMSNorm, rotate-half RoPE, grouped-query causal
+attention, SwiGLU), one position and one head at a time."""
+
+import math
+import unittest
+
+import fixtures  # noqa: F401  (sys.path, threads)
+import torch
+
+from wasmlearn.llama import LlamaConfig, LlamaForCausalLM
+
+
+def tiny(model_type="qwen3", tied=True, **kw):
+    c = dict(vocab_size=50, hidden_size=32, intermediate_size=48, num_hidden_layers=2,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=8, max_position_embeddings=64,
+             rope_theta=10000.0, tie_word_embeddings=tied, model_type=model_type)
+    c.update(kw)
+    torch.manual_seed(0)
+    m = LlamaForCausalLM(LlamaConfig(**c)).double()
+    with torch.no_grad():  # non-trivial norm weights and biases, so a missed one shows
+        for name, p in m.named_parameters():
+            if name.endswith("norm.weight") or name.endswith(".bias"):
+                p.copy_(1 + 0.3 * torch.randn_like(p) if name.endswith("weight") else 0.1 * torch.randn_like(p))
+    return m.eval()
+
+
+def reference(m, ids):
+    """Logits (T,V) of one unpadded sequence, by the formulas."""
+    c = m.config
+    sd = {k: v for k, v in m.state_dict().items()}
+    W = lambda name: sd[name]  # noqa: E731
+
+    def rms(x, w):
+        return w * (x / torch.sqrt((x * x).mean() + c.rms_norm_eps))
+
+    def lin(x, name):
+        y = W(name + ".weight") @ x
+        return y + W(name + ".bias") if name + ".bias" in sd else y
+
+    def rope(v, p):  # rotate pair (i, i + hd/2) by angle p * theta^(-2i/hd)
+        hd = v.shape[0]
+        out = v.clone()
+        for i in range(hd // 2):
+            a = p * c.rope_theta ** (-2.0 * i / hd)
+            x1, x2 = v[i], v[i + hd // 2]
+            out[i] = x1 * math.cos(a) - x2 * math.sin(a)
+            out[i + hd // 2] = x2 * math.cos(a) + x1 * math.sin(a)
+        return out
+
+    T, hd, H, KV = len(ids), c.head_dim, c.num_attention_heads, c.num_key_value_heads
+    xs = [W("model.embed_tokens.weight")[t].clone() for t in ids]
+    for L in range(c.num_hidden_layers):
+        pre = "model.layers.%d." % L
+        hs = [rms(x, W(pre + "input_layernorm.weight")) for x in xs]
+        q = [lin(h, pre + "self_attn.q_proj").view(H, hd) for h in hs]
+        k = [lin(h, pre + "self_attn.k_proj").view(KV, hd) for h in hs]
+        v = [lin(h, pre + "self_attn.v_proj").view(KV, hd) for h in hs]
+        if c.qk_norm:
+            q = [torch.stack([rms(qh, W(pre + "self_attn.q_norm.weight")) for qh in qt]) for qt in q]
+            k = [torch.stack([rms(kh, W(pre + "self_attn.k_norm.weight")) for kh in kt]) for kt in k]
+        q = [torch.stack([rope(q[t][h], t) for h in range(H)]) for t in range(T)]
+        k = [torch.stack([rope(k[t][g], t) for g in range(KV)]) for t in range(T)]
+        new = []
+        for t in range(T):
+            heads = []
+            for h in range(H):
+                g = h // (H // KV)
+                s = torch.stack([q[t][h] @ k[u][g] / math.sqrt(hd) for u in range(t + 1)])
+                p = torch.softmax(s, 0)
+                heads.append(sum(p[u] * v[u][g] for u in range(t + 1)))
+            a = lin(torch.cat(heads), pre + "self_attn.o_proj")
+            x = xs[t] + a
+            h2 = rms(x, W(pre + "post_attention_layernorm.weight"))
+            gate, up = lin(h2, pre + "mlp.gate_proj"), lin(h2, pre + "mlp.up_proj")
+            x = x + lin(gate * torch.sigmoid(gate) * up, pre + "mlp.down_proj")
+            new.append(x)
+        xs = new
+    head = W("model.embed_tokens.weight") if c.tie_word_embeddings else W("lm_head.weight")
+    return torch.stack([head @ rms(x, W("model.norm.weight")) for x in xs])
+
+
+class LlamaTest(unittest.TestCase):
+    IDS = [3, 17, 5, 42, 8, 8, 1]
+
+    def test_forward_matches_reference(self):
+        for mt, tied in (("qwen3", True), ("qwen3", False), ("llama", False), ("qwen2", True)):
+            with self.subTest(model_type=mt, tied=tied):
+                m = tiny(mt, tied)
+                with torch.no_grad():
+                    got, _, _ = m(torch.tensor([self.IDS]))
+                want = reference(m, self.IDS)
+                self.assertLess(float((got[0] - want).abs().max()), 1e-9)
+
+    def test_names_are_hugging_faces(self):
+        q = set(tiny("qwen3", False).state_dict())
+        for k in ("model.embed_tokens.weight", "model.norm.weight", "lm_head.weight",
+                  "model.layers.1.self_attn.q_proj.weight", "model.layers.0.self_attn.k_norm.weight",
+                  "model.layers.0.mlp.gate_proj.weight", "model.layers.0.post_attention_layernorm.weight"):
+            self.assertIn(k, q)
+        self.assertNotIn("lm_head.weight", set(tiny("qwen3", True).state_dict()))
+        self.assertNotIn("model.layers.0.self_attn.q_norm.weight", set(tiny("llama").state_dict()))
+        self.assertIn("model.layers.0.self_attn.q_proj.bias", set(tiny("qwen2").state_dict()))
+        self.assertNotIn("model.layers.0.self_attn.o_proj.bias", set(tiny("qwen2").state_dict()))
+        m = tiny("qwen3", False)
+        self.assertEqual(sum(p.numel() for p in m.parameters()), m.config.n_params())
+
+    def test_left_padding_and_cache_match_full_forward(self):
+        m = tiny()
+        a, b = [3, 17, 5, 42], [9, 1]
+        outs = m.generate([a, b], 6, stop_ids=(), temperature=0)
+        for prompt, (ids, lps, _) in zip((a, b), outs):
+            full = torch.tensor([prompt + ids])
+            with torch.no_grad():
+                lg, _, _ = m(full)
+            lp = torch.log_softmax(lg[0, len(prompt) - 1:-1].float(), -1).gather(1, full[0, len(prompt):, None])[:, 0]
+            for x, y in zip(lp.tolist(), lps):
+                self.assertAlmostEqual(x, y, places=6)
+            self.assertEqual(ids, m.generate([prompt], 6, stop_ids=(), temperature=0)[0][0])
+
+    def test_gradient_checkpointing_same_gradients(self):
+        grads = []
+        for ck in (False, True):
+            m = tiny().train()
+            m.gradient_checkpointing = ck
+            lg, _, _ = m(torch.tensor([self.IDS, self.IDS[::-1]]), torch.tensor([[1] * 7, [1] * 5 + [0] * 2]))
+            lg.sum().backward()
+            grads.append([p.grad.clone() for p in m.parameters()])
+        for g1, g2 in zip(*grads):
+            self.assertTrue(torch.allclose(g1, g2, atol=1e-12))
+
+    def test_bad_configs(self):
+        for kw in (dict(model_type="gpt2"), dict(num_key_value_heads=3), dict(head_dim=7)):
+            with self.assertRaises(ValueError, msg=kw):
+                LlamaConfig(vocab_size=10, **kw)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,239 @@
+"""A standard decoder of the Llama / Qwen3 family, written to match
+Hugging Face transformers' LlamaForCausalLM / Qwen3ForCausalLM / Qwen2:
+
+    x = embed_tokens(ids)
+    per layer:  h = x + o_proj(attn(rope(q_norm?(q_proj(rms(x)))), rope(k_norm?(k_proj(rms(x)))), v_proj(rms(x))))
+                x = h + down_proj(silu(gate_proj(rms(h))) * up_proj(rms(h)))
+    logits = lm_head(rms(x))          (lm_head = embed_tokens when tied)
+
+RMSNorm computed in fp32; rotary embeddings in HF's "rotate half" layout
+(first half / second half of each head, not interleaved); grouped-query
+attention (num_key_value_heads ≤ num_attention_heads; head h reads KV head
+h // (H / KV)); SwiGLU MLP; Qwen3's per-head RMSNorm of q and k before
+RoPE; Qwen2's q/k/v biases. Parameter names are HF's, so the state_dict is
+a checkpoint transformers and vLLM read (hf.py writes config.json beside).
+
+Works on PyTorch 1.13 (attention written out) and 2.x (fused
+scaled_dot_product_attention; with no left padding and no cache, the causal
+flag alone, which lets torch pick a flash kernel). Gradient checkpointing
+recomputes each layer in the backward pass (`gradient_checkpointing = True`).
+The KV cache keeps the KV heads only (not the H expanded ones), grown by
+concatenation as the small model's (model.Sampler drives both).
+"""
+
+import dataclasses
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.utils.checkpoint
+
+from .model import HAS_SDPA, Sampler, attention_mask
+
+FAMILIES = {  # model_type → (architecture, q/k norm, q/k/v bias)
+    "llama": ("LlamaForCausalLM", False, None),
+    "qwen2": ("Qwen2ForCausalLM", False, True),
+    "qwen3": ("Qwen3ForCausalLM", True, None),
+}
+
+
+@dataclasses.dataclass
+class LlamaConfig:
+    """Field names are those of transformers' LlamaConfig / Qwen3Config."""
+    vocab_size: int
+    hidden_size: int = 256
+    intermediate_size: int = 768
+    num_hidden_layers: int = 4
+    num_attention_heads: int = 4
+    num_key_value_heads: int = 2
+    head_dim: int = 0  # 0: hidden_size // num_attention_heads
+    max_position_embeddings: int = 2048
+    rms_norm_eps: float = 1e-6
+    rope_theta: float = 1000000.0
+    tie_word_embeddings: bool = True
+    attention_bias: bool = False
+    model_type: str = "qwen3"
+    initializer_range: float = 0.02
+
+    def __post_init__(self):
+        if self.model_type not in FAMILIES:
+            raise ValueError("model_type %r: one of %s" % (self.model_type, ", ".join(FAMILIES)))
+        if not self.head_dim:
+            self.head_dim = self.hidden_size // self.num_attention_heads
+        if self.num_attention_heads % self.num_key_value_heads:
+            raise ValueError("num_attention_heads %d is not a multiple of num_key_value_heads %d"
+                             % (self.num_attention_heads, self.num_key_value_heads))
+        if self.head_dim % 2:
+            raise ValueError("head_dim %d must be even (rotary embeddings)" % self.head_dim)
+
+    @property
+    def max_len(self):
+        return self.max_position_embeddings
+
+    @property
+    def qk_norm(self):
+        return FAMILIES[self.model_type][1]
+
+    def qkv_bias(self):
+        return FAMILIES[self.model_type][2] or self.attention_bias
+
+    def n_params(self):
+        d, hd, L = self.hidden_size, self.head_dim, self.num_hidden_layers
+        H, KV, I = self.num_attention_heads, self.num_key_value_heads, self.intermediate_size
+        attn = d * hd * (H + 2 * KV) + H * hd * d + (2 * hd if self.qk_norm else 0)
+        per = attn + 3 * d * I + 2 * d
+        emb = self.vocab_size * d * (1 if self.tie_word_embeddings else 2)
+        return emb + L * per + d
+
+
+def _wide(dt):
+    """fp32, or the dtype itself when wider (float64 in tests)."""
+    return torch.promote_types(dt, torch.float32)
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(dim))
+        self.eps = eps
+
+    def forward(self, x):
+        dt = x.dtype
+        x = x.to(_wide(dt))
+        x = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps)
+        return self.weight * x.to(dt)
+
+
+def rope_tables(pos, head_dim, theta, dtype=torch.float32):
+    """cos, sin (B,1,T,head_dim) in fp32 (or dtype when wider) for positions
+    pos (B,T), HF layout."""
+    dtype = _wide(dtype)
+    inv = 1.0 / (theta ** (torch.arange(0, head_dim, 2, device=pos.device, dtype=dtype) / head_dim))
+    ang = pos.to(dtype)[:, :, None] * inv  # (B,T,hd/2)
+    emb = torch.cat([ang, ang], dim=-1)[:, None]
+    return emb.cos(), emb.sin()
+
+
+def apply_rope(x, cos, sin):
+    h = x.shape[-1] // 2
+    xf = x.to(_wide(x.dtype))
+    rot = torch.cat([-xf[..., h:], xf[..., :h]], dim=-1)
+    return (xf * cos + rot * sin).to(x.dtype)
+
+
+class Attention(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.H, self.KV, self.hd = c.num_attention_heads, c.num_key_value_heads, c.head_dim
+        b = c.qkv_bias()
+        self.q_proj = nn.Linear(c.hidden_size, self.H * self.hd, bias=b)
+        self.k_proj = nn.Linear(c.hidden_size, self.KV * self.hd, bias=b)
+        self.v_proj = nn.Linear(c.hidden_size, self.KV * self.hd, bias=b)
+        self.o_proj = nn.Linear(self.H * self.hd, c.hidden_size, bias=c.attention_bias)
+        if c.qk_norm:
+            self.q_norm = RMSNorm(self.hd, c.rms_norm_eps)
+            self.k_norm = RMSNorm(self.hd, c.rms_norm_eps)
+        else:
+            self.q_norm = self.k_norm = None
+
+    def forward(self, x, rope, allowed, past, causal_only):
+        B, T, _ = x.shape
+        q = self.q_proj(x).view(B, T, self.H, self.hd)
+        k = self.k_proj(x).view(B, T, self.KV, self.hd)
+        v = self.v_proj(x).view(B, T, self.KV, self.hd).transpose(1, 2)
+        if self.q_norm is not None:
+            q, k = self.q_norm(q), self.k_norm(k)
+        q, k = apply_rope(q.transpose(1, 2), *rope), apply_rope(k.transpose(1, 2), *rope)
+        if past is not None:
+            k = torch.cat([past[0], k], dim=2)
+            v = torch.cat([past[1], v], dim=2)
+        kv = (k, v)
+        rep = self.H // self.KV
+        if rep > 1:
+            k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        if HAS_SDPA:
+            if causal_only:
+                a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            else:
+                a = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+        else:
+            s = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(self.hd))
+            s = s.masked_fill(~allowed, float("-inf"))
+            a = torch.softmax(s.to(_wide(s.dtype)), dim=-1).to(v.dtype) @ v
+        return self.o_proj(a.transpose(1, 2).reshape(B, T, self.H * self.hd)), kv
+
+
+class MLP(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.gate_proj = nn.Linear(c.hidden_size, c.intermediate_size, bias=False)
+        self.up_proj = nn.Linear(c.hidden_size, c.intermediate_size, bias=False)
+        self.down_proj = nn.Linear(c.intermediate_size, c.hidden_size, bias=False)
+
+    def forward(self, x):
+        return self.down_proj(F.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.self_attn = Attention(c)
+        self.mlp = MLP(c)
+        self.input_layernorm = RMSNorm(c.hidden_size, c.rms_norm_eps)
+        self.post_attention_layernorm = RMSNorm(c.hidden_size, c.rms_norm_eps)
+
+    def forward(self, x, cos, sin, allowed, past=None, causal_only=False):
+        a, kv = self.self_attn(self.input_layernorm(x), (cos, sin), allowed, past, causal_only)
+        x = x + a
+        x = x + self.mlp(self.post_attention_layernorm(x))
+        return x, kv
+
+
+class _Body(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(c.vocab_size, c.hidden_size)
+        self.layers = nn.ModuleList(DecoderLayer(c) for _ in range(c.num_hidden_layers))
+        self.norm = RMSNorm(c.hidden_size, c.rms_norm_eps)
+
+
+class LlamaForCausalLM(Sampler, nn.Module):
+    """state_dict keys: model.embed_tokens.weight, model.layers.N.…,
+    model.norm.weight, lm_head.weight (absent when tied)."""
+
+    def __init__(self, c):
+        super().__init__()
+        self.config = c
+        self.model = _Body(c)
+        self.lm_head = None if c.tie_word_embeddings else nn.Linear(c.hidden_size, c.vocab_size, bias=False)
+        self.gradient_checkpointing = False
+        std = c.initializer_range
+        for m in self.modules():
+            if isinstance(m, (nn.Linear, nn.Embedding)):
+                nn.init.normal_(m.weight, std=std)
+                if getattr(m, "bias", None) is not None:
+                    nn.init.zeros_(m.bias)
+
+    def forward(self, ids, attn_mask=None, past=None, past_mask=None):
+        """As model.GPT.forward: ids (B,T), attn_mask (B,T) with left padding
+        allowed, past/past_mask the cache. Returns (logits, cache, full)."""
+        c = self.config
+        full, pos, allowed = attention_mask(ids, attn_mask, past_mask, c.max_len)
+        # no cache and no left padding: causal alone is right for every real
+        # query (right padding only adds keys after them), so SDPA may fuse
+        causal_only = HAS_SDPA and past is None and bool((full[:, 1:] <= full[:, :-1]).all())
+        x = self.model.embed_tokens(ids)
+        cos, sin = rope_tables(pos, c.head_dim, c.rope_theta, x.dtype)
+        cache = []
+        ckpt = self.gradient_checkpointing and self.training and past is None and torch.is_grad_enabled()
+        for i, layer in enumerate(self.model.layers):
+            if ckpt:
+                x, kv = torch.utils.checkpoint.checkpoint(layer, x, cos, sin, allowed, None, causal_only,
+                                                          use_reentrant=False)
+            else:
+                x, kv = layer(x, cos, sin, allowed, None if past is None else past[i], causal_only)
+            cache.append(kv)
+        x = self.model.norm(x)
+        w = self.model.embed_tokens.weight if self.lm_head is None else self.lm_head.weight
+        return x @ w.t(), cache, full
