@@ -1,4 +1,4 @@
-"""Command line: /usr/bin/python3 -m wasmlearn {train,demo,serve,sft,grpo} ...
+"""Command line: /usr/bin/python3 -m wasmlearn {train,demo,serve,sft,grpo,bench} ...
 
 (run from rl/learner, or with rl/learner on PYTHONPATH)."""
 
@@ -42,7 +42,6 @@ def cmd_serve(a):
 def cmd_sft(a):
     """SFT on trajectories (JSONL); initialises a model when --init-env-dir is given."""
     from . import checkpoint, data, device
-    from .model import GPT, ModelConfig
     from .template import Template
     from .tokenizer import Tokenizer, corpus_from_env_dirs
     from .trainer import Trainer
@@ -55,8 +54,8 @@ def cmd_sft(a):
         texts = corpus_from_env_dirs(a.init_env_dir) + [json.dumps(r.get("messages")) for r in rows]
         tok = Tokenizer.build(texts)
         tpl = Template(tok, a.max_system_tokens, a.max_tool_tokens, a.tools_style)
-        model = GPT(ModelConfig(vocab_size=tok.vocab_size, d_model=a.d_model, n_layer=a.layers,
-                                n_head=a.heads, max_len=a.max_len)).to(dev)
+        model = checkpoint.new_model(a.arch, tok.vocab_size, a.d_model, a.layers, a.heads, a.max_len,
+                                     a.kv_heads, a.ffn).to(dev)
     tr = Trainer(model, tok, dev, lr=a.lr)
     losses = tr.sft(data.samples(rows, tpl, use_tokens=False), a.epochs, a.batch, rng=random.Random(a.seed))
     checkpoint.save(a.out, model, tok, tpl, tr.opt, step=tr.step)
@@ -87,9 +86,23 @@ def cmd_train(a):
     print(json.dumps({k: v for k, v in s.items() if k != "config"}, default=str))
 
 
+def cmd_bench(a):
+    from .bench import finish_args, main
+    main(finish_args(a))
+
+
 def cmd_demo(a):
     from .demo import main
     main(a)
+
+
+def add_arch_args(s):
+    from .checkpoint import ARCHS
+    s.add_argument("--arch", default="gpt", choices=ARCHS,
+                   help="gpt: the small CPU model; qwen3/llama/qwen2: the standard decoder (llama.py), "
+                        "checkpoints in the Hugging Face layout")
+    s.add_argument("--kv-heads", type=int, default=0, help="key/value heads (GQA) of qwen3/llama/qwen2; 0: heads/2")
+    s.add_argument("--ffn", type=int, default=0, help="MLP width of qwen3/llama/qwen2; 0: 3 x d-model")
 
 
 def main(argv=None):
@@ -129,6 +142,7 @@ def main(argv=None):
     s.add_argument("--layers", type=int, default=2)
     s.add_argument("--heads", type=int, default=2)
     s.add_argument("--max-len", type=int, default=512)
+    add_arch_args(s)
     s.add_argument("--max-system-tokens", type=int, default=16)
     s.add_argument("--max-tool-tokens", type=int, default=48)
     s.add_argument("--tools-style", default="compact", help="compact, names or json")
@@ -151,6 +165,11 @@ def main(argv=None):
     s = sub.add_parser("train", help="the whole loop: oracle SFT data, SFT, GRPO rounds, held-out eval")
     add_args(s)
     s.set_defaults(fn=cmd_train)
+
+    from .bench import add_args as bench_args
+    s = sub.add_parser("bench", help="generation and GRPO-update throughput of the Llama/Qwen decoder (random weights)")
+    bench_args(s)
+    s.set_defaults(fn=cmd_bench)
 
     s = sub.add_parser("demo", help="the CPU demonstration: 3 seeds, table and curves into docs/TRAINING.md")
     s.add_argument("--wasmenv", required=True)

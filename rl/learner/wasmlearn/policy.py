@@ -54,6 +54,7 @@ class Policy:
         try:
             meta, tok, _, state = checkpoint.load_weights(path)
             model = checkpoint.build(meta)
+            checkpoint.check_state(model, state)
         except (OSError, ValueError, KeyError, TypeError) as e:  # PickleRefused is a ValueError
             raise ClientError("cannot load %s: %s" % (path, e))
         if tok.to_dict() != self.tok.to_dict():
