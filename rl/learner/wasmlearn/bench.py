@@ -104,9 +104,9 @@ def profile(model, dev, batch, seq_len, rng, rows=15):
     key = "cuda_time_total" if dev.type == "cuda" else "cpu_time_total"
     model.eval()
     with torch.no_grad(), devmod.autocast(dev):
-        _, cache, full = model(ids)
+        _, cache, full = model(ids, last_only=True)
         with prof(activities=acts) as p:
-            model(ids[:, :1], torch.ones_like(ids[:, :1]), past=cache, past_mask=full)
+            model(ids[:, :1], torch.ones_like(ids[:, :1]), past=cache, past_mask=full, last_only=True)
             _sync(dev)
     print(p.key_averages().table(sort_by=key, row_limit=rows))
     model.train()
@@ -163,7 +163,8 @@ def add_args(s):
     s.add_argument("--new-tokens", type=int, default=0, help="0: a quarter of the context")
     s.add_argument("--update-seqs", type=int, default=64, help="sequences in the GRPO update")
     s.add_argument("--seq-len", type=int, default=0, help="tokens per update sequence; 0: half the context")
-    s.add_argument("--micro-batch", type=int, default=8)
+    s.add_argument("--micro-batch", type=int, default=4,
+                   help="sequences per forward/backward (the fp32 logits of a 152k vocabulary are ~5 GB per 4x2048)")
     s.add_argument("--grad-ckpt", action="store_true", help="gradient checkpointing in the update")
     s.add_argument("--peak-tflops", type=float, default=0.0,
                    help="the device's dense bf16 peak for MFU (H100 SXM: 989, H200: 989)")

@@ -215,9 +215,10 @@ class LlamaForCausalLM(Sampler, nn.Module):
                 if getattr(m, "bias", None) is not None:
                     nn.init.zeros_(m.bias)
 
-    def forward(self, ids, attn_mask=None, past=None, past_mask=None):
+    def forward(self, ids, attn_mask=None, past=None, past_mask=None, last_only=False):
         """As model.GPT.forward: ids (B,T), attn_mask (B,T) with left padding
-        allowed, past/past_mask the cache. Returns (logits, cache, full)."""
+        allowed, past/past_mask the cache; last_only: logits of the last
+        position only. Returns (logits, cache, full)."""
         c = self.config
         full, pos, allowed = attention_mask(ids, attn_mask, past_mask, c.max_len)
         # no cache and no left padding: causal alone is right for every real
@@ -234,6 +235,8 @@ class LlamaForCausalLM(Sampler, nn.Module):
             else:
                 x, kv = layer(x, cos, sin, allowed, None if past is None else past[i], causal_only)
             cache.append(kv)
+        if last_only:
+            x = x[:, -1:]
         x = self.model.norm(x)
         w = self.model.embed_tokens.weight if self.lm_head is None else self.lm_head.weight
         return x @ w.t(), cache, full

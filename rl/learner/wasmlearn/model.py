@@ -104,8 +104,8 @@ def attention_mask(ids, attn_mask, past_mask, max_len):
 
 class Sampler:
     """Batched sampling with a KV cache for any model whose forward is
-    forward(ids, attn_mask, past, past_mask) -> (logits, cache, full mask)
-    and whose config has max_len."""
+    forward(ids, attn_mask, past, past_mask, last_only) -> (logits, cache,
+    full mask) and whose config has max_len."""
 
     @torch.no_grad()
     def generate(self, prompts, max_new_tokens, stop_ids, temperature=1.0, generator=None,
@@ -127,7 +127,7 @@ class Sampler:
         outs = [[] for _ in range(n)]
         lps = [[] for _ in range(n)]
         reason = [None] * n
-        logits, cache, full = self.forward(ids, mask)
+        logits, cache, full = self.forward(ids, mask, last_only=True)
         last = logits[:, -1, :]
         per = list(max_new_tokens) if isinstance(max_new_tokens, (list, tuple)) else [max_new_tokens] * n
         per = [min(b, limit - L) for b in per]
@@ -157,7 +157,7 @@ class Sampler:
                 break
             step_mask = torch.tensor([[1 if reason[i] is None else 0] for i in range(n)], device=dev)
             feed = torch.where(step_mask[:, 0].bool(), nxt, torch.full_like(nxt, pad_id))
-            logits, cache, full = self.forward(feed[:, None], step_mask, past=cache, past_mask=full)
+            logits, cache, full = self.forward(feed[:, None], step_mask, past=cache, past_mask=full, last_only=True)
             last = logits[:, -1, :]
         return [(outs[i], lps[i], reason[i] or "length") for i in range(n)]
 
@@ -183,10 +183,11 @@ class GPT(Sampler, nn.Module):
         elif isinstance(m, nn.Embedding):
             nn.init.normal_(m.weight, std=0.02)
 
-    def forward(self, ids, attn_mask=None, past=None, past_mask=None):
+    def forward(self, ids, attn_mask=None, past=None, past_mask=None, last_only=False):
         """ids (B,T); attn_mask (B,T) 1 on real tokens (left padding allowed);
         past: the KV cache of earlier calls with its mask past_mask (B,Tp).
-        Returns (logits (B,T,V), cache, full mask)."""
+        Returns (logits (B,T,V), or (B,1,V) of the last position when
+        last_only, cache, full mask)."""
         full, pos, allowed = attention_mask(ids, attn_mask, past_mask, self.config.max_len)
         x = self.tok_emb(ids)
         rot = None
@@ -198,5 +199,7 @@ class GPT(Sampler, nn.Module):
         for i, b in enumerate(self.blocks):
             x, kv = b(x, allowed, None if past is None else past[i], rot)
             cache.append(kv)
+        if last_only:  # sampling needs the last position only: no (B,T,V) tensor
+            x = x[:, -1:]
         logits = self.ln_f(x) @ self.tok_emb.weight.t()
         return logits, cache, full
