@@ -45,6 +45,7 @@ class HFLayoutTest(unittest.TestCase):
                 checkpoint.save(d, m, tok, tpl, tr.opt, step=tr.step)
                 self.assertEqual(sorted(os.listdir(d)), ["config.json", "generation_config.json", "meta.json",
                                                          "model.safetensors", "optimizer.safetensors",
+                                                         "tokenizer.json", "tokenizer_config.json",
                                                          "wasmlearn_tokenizer.json"])
                 m2, tok2, tpl2, opt2, meta = checkpoint.load(d, "cpu", lambda x: make_optimizer(x, 1e-3))
                 self.assertIsInstance(m2, LlamaForCausalLM)

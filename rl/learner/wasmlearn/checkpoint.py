@@ -5,8 +5,9 @@ optimizer and RNG state (optimizer.safetensors).
 The small GPT keeps its config in meta.json and its tokenizer in
 tokenizer.json. A Llama/Qwen model (llama.py) is written in the Hugging Face
 layout (hf.py: config.json, generation_config.json, model.safetensors under
-HF's names), its word tokenizer as wasmlearn_tokenizer.json (tokenizer.json
-is the name transformers reads as its own format).
+HF's names), its word tokenizer as wasmlearn_tokenizer.json and, for
+transformers, as tokenizer.json + tokenizer_config.json with the chat
+template (hf_tokenizer.py).
 
 Nothing is pickled: torch.load runs whatever code a pickle names, so a
 checkpoint directory from elsewhere (or one an attacker could write) would
@@ -25,7 +26,7 @@ import os
 
 import torch
 
-from . import hf
+from . import hf, hf_tokenizer
 from . import safetensors as st
 from .llama import LlamaConfig, LlamaForCausalLM
 from .model import GPT, ModelConfig
@@ -48,6 +49,9 @@ def save(dirpath, model, tok, template, optimizer=None, step=0, extra=None):
         tok.save(os.path.join(dirpath, TOKENIZERS[0]))
         meta["arch"] = "hf"
         hf.write(dirpath, model, bos_id=template.BOS, eos_ids=template.stop_ids, pad_id=tok.pad_id)
+        atomic_write(os.path.join(dirpath, "tokenizer.json"), hf_tokenizer.dumps(hf_tokenizer.tokenizer_json(tok)))
+        atomic_write(os.path.join(dirpath, "tokenizer_config.json"),
+                     hf_tokenizer.dumps(hf_tokenizer.tokenizer_config(tok, template, model.config.max_len)))
     else:
         tok.save(os.path.join(dirpath, TOKENIZERS[1]))
         meta.update(arch="gpt", model=dataclasses.asdict(model.config))

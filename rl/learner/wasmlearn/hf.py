@@ -6,10 +6,10 @@ models over 5 GB) under HF's parameter names. Reading needs no
 transformers: a directory a user brings (e.g. Qwen3-0.6B) loads its
 config and weights here.
 
-What a Hugging Face directory has and this does not read: the BPE tokenizer
-(tokenizer.json of the `tokenizers` library) and the Jinja chat template.
-The learner's own tokenizer and template stay its own (checkpoint.py writes
-them beside, as wasmlearn_tokenizer.json and meta.json).
+The learner's word tokenizer is also written as a `tokenizers`
+tokenizer.json (hf_tokenizer.py) with tokenizer_config.json and a Jinja chat
+template, so AutoTokenizer loads it. What a Hugging Face directory has and
+this does not read: a BPE tokenizer of its own and its Jinja template.
 """
 
 import json
