@@ -118,6 +118,22 @@ class LlamaTest(unittest.TestCase):
                 self.assertAlmostEqual(x, y, places=6)
             self.assertEqual(ids, m.generate([prompt], 6, stop_ids=(), temperature=0)[0][0])
 
+    def test_cache_grows_past_its_capacity(self):
+        """Step by step without a capacity hint (the cache doubles as it
+        goes): the same logits as one forward over the whole sequence."""
+        m = tiny("llama", False)
+        ids = torch.tensor([self.IDS])
+        with torch.no_grad():
+            whole, _, _ = m(ids)
+            lg, cache, full = m(ids[:, :1])
+            steps = [lg[:, -1]]
+            for t in range(1, ids.shape[1]):
+                lg, cache, full = m(ids[:, t:t + 1], torch.ones(1, 1, dtype=torch.long), past=cache, past_mask=full)
+                steps.append(lg[:, -1])
+        self.assertEqual(cache.n, ids.shape[1])
+        self.assertGreaterEqual(cache.k[0].shape[2], ids.shape[1])
+        self.assertLess(float((torch.stack(steps, 1) - whole).abs().max()), 1e-9)
+
     def test_gradient_checkpointing_same_gradients(self):
         grads = []
         for ck in (False, True):

@@ -17,8 +17,10 @@ Works on PyTorch 1.13 (attention written out) and 2.x (fused
 scaled_dot_product_attention; with no left padding and no cache, the causal
 flag alone, which lets torch pick a flash kernel). Gradient checkpointing
 recomputes each layer in the backward pass (`gradient_checkpointing = True`).
-The KV cache keeps the KV heads only (not the H expanded ones), grown by
-concatenation as the small model's (model.Sampler drives both).
+The KV cache (KVCache) keeps the KV heads only, preallocated for the
+sampling budget and written in place; attention over it groups the query
+heads of each KV head instead of copying keys and values per query head.
+model.Sampler drives both this and the small model.
 """
 
 import dataclasses
@@ -137,7 +139,7 @@ class Attention(nn.Module):
         else:
             self.q_norm = self.k_norm = None
 
-    def forward(self, x, rope, allowed, past, causal_only):
+    def forward(self, x, rope, allowed, cache, idx, causal_only):
         B, T, _ = x.shape
         q = self.q_proj(x).view(B, T, self.H, self.hd)
         k = self.k_proj(x).view(B, T, self.KV, self.hd)
@@ -145,23 +147,51 @@ class Attention(nn.Module):
         if self.q_norm is not None:
             q, k = self.q_norm(q), self.k_norm(k)
         q, k = apply_rope(q.transpose(1, 2), *rope), apply_rope(k.transpose(1, 2), *rope)
-        if past is not None:
-            k = torch.cat([past[0], k], dim=2)
-            v = torch.cat([past[1], v], dim=2)
-        kv = (k, v)
+        if cache is not None:
+            k, v = cache.update(idx, k, v)
         rep = self.H // self.KV
-        if rep > 1:
-            k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
-        if HAS_SDPA:
-            if causal_only:
-                a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-            else:
-                a = F.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+        if causal_only:  # training and unpadded prefill: the causal flag lets SDPA fuse
+            if rep > 1:
+                k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+            a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         else:
-            s = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(self.hd))
-            s = s.masked_fill(~allowed, float("-inf"))
-            a = torch.softmax(s.to(_wide(s.dtype)), dim=-1).to(v.dtype) @ v
-        return self.o_proj(a.transpose(1, 2).reshape(B, T, self.H * self.hd)), kv
+            # the rep query heads of a KV head attend as one group of rep·T
+            # queries: no copy of the (cached) keys and values per query head
+            Tk = k.shape[2]
+            qg = q.reshape(B, self.KV, rep * T, self.hd)
+            mask = allowed.expand(B, 1, T, Tk).repeat(1, 1, rep, 1) if rep > 1 else allowed
+            if HAS_SDPA:
+                a = F.scaled_dot_product_attention(qg, k, v, attn_mask=mask)
+            else:
+                s = (qg @ k.transpose(-2, -1)) * (1.0 / math.sqrt(self.hd))
+                s = s.masked_fill(~mask, float("-inf"))
+                a = torch.softmax(s.to(_wide(s.dtype)), dim=-1).to(v.dtype) @ v
+            a = a.view(B, self.H, T, self.hd)
+        return self.o_proj(a.transpose(1, 2).reshape(B, T, self.H * self.hd))
+
+
+class KVCache:
+    """Keys and values of every layer, (B, KV heads, capacity, head_dim),
+    filled up to n: written in place at each step (no concatenation),
+    grown by doubling when a step goes past the capacity."""
+
+    def __init__(self, n_layers, capacity=0):
+        self.k, self.v = [None] * n_layers, [None] * n_layers
+        self.n, self.capacity = 0, capacity
+
+    def update(self, i, k, v):
+        n, T = self.n, k.shape[2]
+        K = self.k[i]
+        if K is None or n + T > K.shape[2]:
+            cap = max(self.capacity, n + T, 2 * (K.shape[2] if K is not None else 0))
+            B, KV, _, hd = k.shape
+            nk, nv = k.new_empty(B, KV, cap, hd), v.new_empty(B, KV, cap, hd)
+            if K is not None:
+                nk[:, :, :n], nv[:, :, :n] = K[:, :, :n], self.v[i][:, :, :n]
+            self.k[i], self.v[i] = nk, nv
+        self.k[i][:, :, n:n + T] = k
+        self.v[i][:, :, n:n + T] = v
+        return self.k[i][:, :, :n + T], self.v[i][:, :, :n + T]
 
 
 class MLP(nn.Module):
@@ -183,11 +213,9 @@ class DecoderLayer(nn.Module):
         self.input_layernorm = RMSNorm(c.hidden_size, c.rms_norm_eps)
         self.post_attention_layernorm = RMSNorm(c.hidden_size, c.rms_norm_eps)
 
-    def forward(self, x, cos, sin, allowed, past=None, causal_only=False):
-        a, kv = self.self_attn(self.input_layernorm(x), (cos, sin), allowed, past, causal_only)
-        x = x + a
-        x = x + self.mlp(self.post_attention_layernorm(x))
-        return x, kv
+    def forward(self, x, cos, sin, allowed, cache=None, idx=0, causal_only=False):
+        x = x + self.self_attn(self.input_layernorm(x), (cos, sin), allowed, cache, idx, causal_only)
+        return x + self.mlp(self.post_attention_layernorm(x))
 
 
 class _Body(nn.Module):
@@ -215,26 +243,31 @@ class LlamaForCausalLM(Sampler, nn.Module):
                 if getattr(m, "bias", None) is not None:
                     nn.init.zeros_(m.bias)
 
-    def forward(self, ids, attn_mask=None, past=None, past_mask=None, last_only=False):
+    def forward(self, ids, attn_mask=None, past=None, past_mask=None, last_only=False, cache_capacity=0):
         """As model.GPT.forward: ids (B,T), attn_mask (B,T) with left padding
-        allowed, past/past_mask the cache; last_only: logits of the last
-        position only. Returns (logits, cache, full)."""
+        allowed, past/past_mask the cache (a KVCache); last_only: logits of
+        the last position only. Without gradients a cache is returned
+        (allocated for cache_capacity positions when given); with them,
+        None (training keeps no cache). Returns (logits, cache, full)."""
         c = self.config
         full, pos, allowed = attention_mask(ids, attn_mask, past_mask, c.max_len)
         # no cache and no left padding: causal alone is right for every real
         # query (right padding only adds keys after them), so SDPA may fuse
         causal_only = HAS_SDPA and past is None and bool((full[:, 1:] <= full[:, :-1]).all())
+        cache = past
+        if cache is None and not torch.is_grad_enabled():
+            cache = KVCache(c.num_hidden_layers, cache_capacity)
         x = self.model.embed_tokens(ids)
         cos, sin = rope_tables(pos, c.head_dim, c.rope_theta, x.dtype)
-        cache = []
-        ckpt = self.gradient_checkpointing and self.training and past is None and torch.is_grad_enabled()
+        ckpt = self.gradient_checkpointing and self.training and cache is None and torch.is_grad_enabled()
         for i, layer in enumerate(self.model.layers):
             if ckpt:
-                x, kv = torch.utils.checkpoint.checkpoint(layer, x, cos, sin, allowed, None, causal_only,
-                                                          use_reentrant=False)
+                x = torch.utils.checkpoint.checkpoint(layer, x, cos, sin, allowed, None, i, causal_only,
+                                                      use_reentrant=False)
             else:
-                x, kv = layer(x, cos, sin, allowed, None if past is None else past[i], causal_only)
-            cache.append(kv)
+                x = layer(x, cos, sin, allowed, cache, i, causal_only)
+        if cache is not None:
+            cache.n += ids.shape[1]
         if last_only:
             x = x[:, -1:]
         x = self.model.norm(x)

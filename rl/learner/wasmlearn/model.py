@@ -104,8 +104,8 @@ def attention_mask(ids, attn_mask, past_mask, max_len):
 
 class Sampler:
     """Batched sampling with a KV cache for any model whose forward is
-    forward(ids, attn_mask, past, past_mask, last_only) -> (logits, cache,
-    full mask) and whose config has max_len."""
+    forward(ids, attn_mask, past, past_mask, last_only, cache_capacity) ->
+    (logits, cache, full mask) and whose config has max_len."""
 
     @torch.no_grad()
     def generate(self, prompts, max_new_tokens, stop_ids, temperature=1.0, generator=None,
@@ -127,14 +127,14 @@ class Sampler:
         outs = [[] for _ in range(n)]
         lps = [[] for _ in range(n)]
         reason = [None] * n
-        logits, cache, full = self.forward(ids, mask, last_only=True)
-        last = logits[:, -1, :]
         per = list(max_new_tokens) if isinstance(max_new_tokens, (list, tuple)) else [max_new_tokens] * n
         per = [min(b, limit - L) for b in per]
         for i in range(n):
             if per[i] <= 0:
                 reason[i] = "length"
         budget = max(per + [0])
+        logits, cache, full = self.forward(ids, mask, last_only=True, cache_capacity=L + budget)
+        last = logits[:, -1, :]
         for step in range(budget):
             if all(r is not None for r in reason):
                 break
@@ -183,11 +183,12 @@ class GPT(Sampler, nn.Module):
         elif isinstance(m, nn.Embedding):
             nn.init.normal_(m.weight, std=0.02)
 
-    def forward(self, ids, attn_mask=None, past=None, past_mask=None, last_only=False):
+    def forward(self, ids, attn_mask=None, past=None, past_mask=None, last_only=False, cache_capacity=0):
         """ids (B,T); attn_mask (B,T) 1 on real tokens (left padding allowed);
         past: the KV cache of earlier calls with its mask past_mask (B,Tp).
         Returns (logits (B,T,V), or (B,1,V) of the last position when
-        last_only, cache, full mask)."""
+        last_only, cache, full mask). cache_capacity is a hint this model
+        does not use (its cache grows by concatenation)."""
         full, pos, allowed = attention_mask(ids, attn_mask, past_mask, self.config.max_len)
         x = self.tok_emb(ids)
         rot = None
