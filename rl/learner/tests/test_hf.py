@@ -106,7 +106,7 @@ class HFLayoutTest(unittest.TestCase):
             ids = [1, 5, 300, 301, 7]
             self.assertTrue(torch.equal(logits(m, ids), logits(ref, ids)))
             # what the learner does not compute is refused, saying what
-            for bad in ({"rope_scaling": {"rope_type": "llama3", "factor": 8.0}}, {"hidden_act": "gelu"},
+            for bad in ({"rope_scaling": {"rope_type": "yarn", "factor": 4.0}}, {"hidden_act": "gelu"},
                         {"use_sliding_window": True}, {"model_type": "mistral"}, {"num_key_value_heads": 3}):
                 with open(os.path.join(d, "config.json"), "w") as f:
                     json.dump(dict(c, **bad), f)

@@ -38,11 +38,24 @@ def reference(m, ids):
         y = W(name + ".weight") @ x
         return y + W(name + ".bias") if name + ".bias" in sd else y
 
-    def rope(v, p):  # rotate pair (i, i + hd/2) by angle p * theta^(-2i/hd)
+    def freq(i, hd):  # theta^(-2i/hd), with Llama 3.1's three bands when scaled
+        f = c.rope_theta ** (-2.0 * i / hd)
+        rs = c.rope_scaling
+        if not rs:
+            return f
+        wl, old = 2 * math.pi / f, rs["original_max_position_embeddings"]
+        if wl < old / rs["high_freq_factor"]:
+            return f
+        if wl > old / rs["low_freq_factor"]:
+            return f / rs["factor"]
+        sm = (old / wl - rs["low_freq_factor"]) / (rs["high_freq_factor"] - rs["low_freq_factor"])
+        return (1 - sm) * f / rs["factor"] + sm * f
+
+    def rope(v, p):  # rotate pair (i, i + hd/2) by angle p * freq(i)
         hd = v.shape[0]
         out = v.clone()
         for i in range(hd // 2):
-            a = p * c.rope_theta ** (-2.0 * i / hd)
+            a = p * freq(i, hd)
             x1, x2 = v[i], v[i + hd // 2]
             out[i] = x1 * math.cos(a) - x2 * math.sin(a)
             out[i + hd // 2] = x2 * math.cos(a) + x1 * math.sin(a)
@@ -84,9 +97,12 @@ class LlamaTest(unittest.TestCase):
     IDS = [3, 17, 5, 42, 8, 8, 1]
 
     def test_forward_matches_reference(self):
-        for mt, tied in (("qwen3", True), ("qwen3", False), ("llama", False), ("qwen2", True)):
-            with self.subTest(model_type=mt, tied=tied):
-                m = tiny(mt, tied)
+        llama3 = {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                  "original_max_position_embeddings": 1000}  # head_dim 8: one frequency in each band
+        for mt, tied, kw in (("qwen3", True, {}), ("qwen3", False, {}), ("llama", False, {}), ("qwen2", True, {}),
+                             ("llama", True, {"rope_scaling": llama3})):
+            with self.subTest(model_type=mt, tied=tied, **kw):
+                m = tiny(mt, tied, **kw)
                 with torch.no_grad():
                     got, _, _ = m(torch.tensor([self.IDS]))
                 want = reference(m, self.IDS)
@@ -146,7 +162,9 @@ class LlamaTest(unittest.TestCase):
             self.assertTrue(torch.allclose(g1, g2, atol=1e-12))
 
     def test_bad_configs(self):
-        for kw in (dict(model_type="gpt2"), dict(num_key_value_heads=3), dict(head_dim=7)):
+        for kw in (dict(model_type="gpt2"), dict(num_key_value_heads=3), dict(head_dim=7),
+                   dict(rope_scaling={"rope_type": "yarn", "factor": 4.0}), dict(rope_scaling={"rope_type": "llama3"}),
+                   dict(rope_scaling=[1])):
             with self.assertRaises(ValueError, msg=kw):
                 LlamaConfig(vocab_size=10, **kw)
 

@@ -24,7 +24,7 @@ INDEX = "model.safetensors.index.json"
 
 _FIELDS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
            "num_key_value_heads", "head_dim", "max_position_embeddings", "rms_norm_eps", "rope_theta",
-           "tie_word_embeddings", "attention_bias", "model_type", "initializer_range")
+           "tie_word_embeddings", "attention_bias", "model_type", "initializer_range", "rope_scaling")
 
 
 def is_hf_dir(dirpath):
@@ -38,7 +38,7 @@ def is_hf_dir(dirpath):
 def config_to_hf(c, dtype="float32", bos_id=None, eos_ids=(), pad_id=None):
     arch = FAMILIES[c.model_type][0]
     d = {"architectures": [arch], "model_type": c.model_type, "hidden_act": "silu",
-         "rope_scaling": None, "attention_dropout": 0.0, "use_cache": True, "torch_dtype": dtype}
+         "attention_dropout": 0.0, "use_cache": True, "torch_dtype": dtype}
     for k in _FIELDS:
         d[k] = getattr(c, k)
     if c.model_type == "llama":
@@ -58,15 +58,13 @@ def config_to_hf(c, dtype="float32", bos_id=None, eos_ids=(), pad_id=None):
 
 def config_from_hf(d):
     """config.json (a dict) → LlamaConfig, refusing what llama.py does not
-    compute (other activations, RoPE scaling, sliding windows, MLP biases)."""
+    compute (other activations, RoPE scaling but Llama 3's, sliding
+    windows, MLP biases)."""
     if not isinstance(d, dict) or d.get("model_type") not in FAMILIES:
         raise ValueError("config.json: model_type %r is not one of %s"
                          % (d.get("model_type") if isinstance(d, dict) else None, ", ".join(FAMILIES)))
     if d.get("hidden_act", "silu") != "silu":
         raise ValueError("config.json: hidden_act %r (only silu)" % d.get("hidden_act"))
-    rs = d.get("rope_scaling")
-    if rs not in (None, {}) and (rs.get("rope_type") or rs.get("type")) != "default":
-        raise ValueError("config.json: rope_scaling %r is not supported" % (rs,))
     if d.get("use_sliding_window") or d.get("mlp_bias"):
         raise ValueError("config.json: sliding-window attention and MLP biases are not supported")
     kw = {k: d[k] for k in _FIELDS if d.get(k) is not None}
@@ -75,7 +73,7 @@ def config_from_hf(d):
     kw.setdefault("rope_theta", 10000.0)
     try:
         return LlamaConfig(**kw)
-    except TypeError as e:
+    except (TypeError, AttributeError) as e:
         raise ValueError("config.json: %s" % e) from None
 
 

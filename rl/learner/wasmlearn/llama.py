@@ -57,6 +57,7 @@ class LlamaConfig:
     attention_bias: bool = False
     model_type: str = "qwen3"
     initializer_range: float = 0.02
+    rope_scaling: dict = None  # None, or Llama 3.1's {"rope_type": "llama3", ...}
 
     def __post_init__(self):
         if self.model_type not in FAMILIES:
@@ -68,6 +69,14 @@ class LlamaConfig:
                              % (self.num_attention_heads, self.num_key_value_heads))
         if self.head_dim % 2:
             raise ValueError("head_dim %d must be even (rotary embeddings)" % self.head_dim)
+        rs = self.rope_scaling
+        if rs is not None:
+            kind = rs.get("rope_type", rs.get("type")) if isinstance(rs, dict) else None
+            if kind == "default":
+                self.rope_scaling = None
+            elif kind != "llama3" or not all(isinstance(rs.get(k), (int, float)) for k in LLAMA3_KEYS):
+                raise ValueError("rope_scaling %r: only none/default and llama3 (with %s)"
+                                 % (rs, ", ".join(LLAMA3_KEYS)))
 
     @property
     def max_len(self):
@@ -107,11 +116,28 @@ class RMSNorm(nn.Module):
         return self.weight * x.to(dt)
 
 
-def rope_tables(pos, head_dim, theta, dtype=torch.float32):
+LLAMA3_KEYS = ("factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings")
+
+
+def llama3_inv_freq(inv, rs):
+    """Llama 3.1's frequency scaling (as transformers' _compute_llama3_parameters):
+    long wavelengths divided by factor, short ones kept, the band between
+    interpolated."""
+    factor, lo, hi, old = (float(rs[k]) for k in LLAMA3_KEYS)
+    wavelen = 2 * math.pi / inv
+    scaled = torch.where(wavelen > old / lo, inv / factor, inv)
+    smooth = (old / wavelen - lo) / (hi - lo)
+    mid = (wavelen >= old / hi) & (wavelen <= old / lo)
+    return torch.where(mid, (1 - smooth) * scaled / factor + smooth * scaled, scaled)
+
+
+def rope_tables(pos, head_dim, theta, dtype=torch.float32, scaling=None):
     """cos, sin (B,1,T,head_dim) in fp32 (or dtype when wider) for positions
     pos (B,T), HF layout."""
     dtype = _wide(dtype)
     inv = 1.0 / (theta ** (torch.arange(0, head_dim, 2, device=pos.device, dtype=dtype) / head_dim))
+    if scaling is not None:
+        inv = llama3_inv_freq(inv, scaling)
     ang = pos.to(dtype)[:, :, None] * inv  # (B,T,hd/2)
     emb = torch.cat([ang, ang], dim=-1)[:, None]
     return emb.cos(), emb.sin()
@@ -258,7 +284,7 @@ class LlamaForCausalLM(Sampler, nn.Module):
         if cache is None and not torch.is_grad_enabled():
             cache = KVCache(c.num_hidden_layers, cache_capacity)
         x = self.model.embed_tokens(ids)
-        cos, sin = rope_tables(pos, c.head_dim, c.rope_theta, x.dtype)
+        cos, sin = rope_tables(pos, c.head_dim, c.rope_theta, x.dtype, c.rope_scaling)
         ckpt = self.gradient_checkpointing and self.training and cache is None and torch.is_grad_enabled()
         for i, layer in enumerate(self.model.layers):
             if ckpt:
