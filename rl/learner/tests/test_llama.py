@@ -161,6 +161,21 @@ class LlamaTest(unittest.TestCase):
         for g1, g2 in zip(*grads):
             self.assertTrue(torch.allclose(g1, g2, atol=1e-12))
 
+    def test_bf16_weights(self):
+        """Served with bf16 weights (serve --dtype bfloat16): logits near the
+        fp32 model's, sampling runs and its logprobs are fp32 numbers."""
+        m = tiny().float()
+        b = tiny().to(torch.bfloat16)
+        ids = torch.tensor([self.IDS])
+        with torch.no_grad():
+            lf, _, _ = m(ids)
+            lb, _, _ = b(ids)
+        self.assertEqual(lb.dtype, torch.bfloat16)
+        self.assertLess(float((lf - lb.float()).abs().max()), 0.1)
+        out = b.generate([self.IDS], 4, stop_ids=(), temperature=1.0, generator=torch.Generator().manual_seed(0))
+        self.assertEqual(len(out[0][0]), 4)
+        self.assertTrue(all(isinstance(x, float) and x <= 0 for x in out[0][1]))
+
     def test_bad_configs(self):
         for kw in (dict(model_type="gpt2"), dict(num_key_value_heads=3), dict(head_dim=7),
                    dict(rope_scaling={"rope_type": "yarn", "factor": 4.0}), dict(rope_scaling={"rope_type": "llama3"}),

@@ -19,6 +19,8 @@ def cmd_serve(a):
     if a.admin_token_file:
         token = load_admin_token(a.admin_token_file)
     model, tok, tpl, _, meta = checkpoint.load(a.ckpt, dev)
+    if a.dtype == "bfloat16":  # half the memory; the server computes logprobs in fp32 either way
+        model = model.to(torch.bfloat16)
     policy = Policy(model.eval(), tok, tpl, dev, name=a.model_name, seed=a.seed)
     policy.default_max_tokens = a.max_tokens
     srv = Server(policy, a.host, a.port, max_batch=a.max_batch, batch_wait_s=a.batch_wait_ms / 1000,
@@ -56,6 +58,8 @@ def cmd_sft(a):
         tpl = Template(tok, a.max_system_tokens, a.max_tool_tokens, a.tools_style)
         model = checkpoint.new_model(a.arch, tok.vocab_size, a.d_model, a.layers, a.heads, a.max_len,
                                      a.kv_heads, a.ffn).to(dev)
+    if hasattr(model, "gradient_checkpointing"):
+        model.gradient_checkpointing = a.grad_ckpt
     tr = Trainer(model, tok, dev, lr=a.lr)
     losses = tr.sft(data.samples(rows, tpl, use_tokens=False), a.epochs, a.batch, rng=random.Random(a.seed))
     checkpoint.save(a.out, model, tok, tpl, tr.opt, step=tr.step)
@@ -103,6 +107,8 @@ def add_arch_args(s):
                         "checkpoints in the Hugging Face layout")
     s.add_argument("--kv-heads", type=int, default=0, help="key/value heads (GQA) of qwen3/llama/qwen2; 0: heads/2")
     s.add_argument("--ffn", type=int, default=0, help="MLP width of qwen3/llama/qwen2; 0: 3 x d-model")
+    s.add_argument("--grad-ckpt", action="store_true",
+                   help="gradient checkpointing (qwen3/llama/qwen2): recompute each layer in the backward pass")
 
 
 def main(argv=None):
@@ -121,6 +127,8 @@ def main(argv=None):
     s.add_argument("--max-batch", type=int, default=256)
     s.add_argument("--batch-wait-ms", type=float, default=20)
     s.add_argument("--max-tokens", type=int, default=256)
+    s.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"],
+                   help="weights as served (bfloat16: half the memory; on CUDA, autocast is bf16 either way)")
     s.add_argument("--max-body-bytes", type=int, default=8 << 20, help="request body limit (413 above)")
     s.add_argument("--read-timeout-s", type=float, default=30.0,
                    help="deadline to receive a request body; also each header read and keep-alive idle (408)")

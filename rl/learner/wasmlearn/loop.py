@@ -146,6 +146,8 @@ class Run:
             sft_rows.sort(key=lambda r: (r.get("task", ""), r.get("index", 0)))
             model, tok, tpl = self.build_model(sft_rows)
             model.to(dev)
+            if hasattr(model, "gradient_checkpointing"):
+                model.gradient_checkpointing = getattr(a, "grad_ckpt", False)
             self.log({"phase": "setup", "sft_trajectories": len(sft_rows),
                       "oracle_success": success(sft_rows), "vocab": tok.vocab_size,
                       "params": sum(p.numel() for p in model.parameters())})
