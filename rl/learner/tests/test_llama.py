@@ -7,8 +7,21 @@ import unittest
 
 import fixtures  # noqa: F401  (sys.path, threads)
 import torch
+import torch.nn.functional as F
 
+from wasmlearn import llama
 from wasmlearn.llama import LlamaConfig, LlamaForCausalLM
+
+
+def sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None):
+    """F.scaled_dot_product_attention as PyTorch 2.x documents it (bool
+    mask: True attends; is_causal: the top-left lower triangle)."""
+    s = (q @ k.transpose(-2, -1)) * (scale or 1.0 / math.sqrt(q.shape[-1]))
+    if is_causal:
+        s = s.masked_fill(~torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool).tril(), float("-inf"))
+    if attn_mask is not None:
+        s = s.masked_fill(~attn_mask, float("-inf"))
+    return torch.softmax(s, -1) @ v
 
 
 def tiny(model_type="qwen3", tied=True, **kw):
@@ -133,6 +146,37 @@ class LlamaTest(unittest.TestCase):
             for x, y in zip(lp.tolist(), lps):
                 self.assertAlmostEqual(x, y, places=6)
             self.assertEqual(ids, m.generate([prompt], 6, stop_ids=(), temperature=0)[0][0])
+
+    def test_fused_attention_path(self):
+        """The PyTorch 2.x branch (this torch has no SDPA): with the
+        documented semantics standing in for the fused kernel, the forward
+        still equals the reference, a right-padded batch (the causal-only
+        path) gives the unpadded logits, and sampling equals the full forward."""
+        old = (llama.HAS_SDPA, getattr(F, "scaled_dot_product_attention", None))
+        llama.HAS_SDPA, F.scaled_dot_product_attention = True, sdpa
+        try:
+            m = tiny("qwen3", False)
+            with torch.no_grad():
+                got, _, _ = m(torch.tensor([self.IDS]))
+                self.assertLess(float((got[0] - reference(m, self.IDS)).abs().max()), 1e-9)
+                short = self.IDS[:4]
+                batch = torch.tensor([self.IDS, short + [0] * 3])
+                lg, _, _ = m(batch, torch.tensor([[1] * 7, [1] * 4 + [0] * 3]))
+                alone, _, _ = m(torch.tensor([short]))
+                self.assertLess(float((lg[1, :4] - alone[0]).abs().max()), 1e-9)
+            a, b = [3, 17, 5, 42], [9, 1]
+            for prompt, (ids, lps, _) in zip((a, b), m.generate([a, b], 5, stop_ids=(), temperature=0)):
+                with torch.no_grad():
+                    lg, _, _ = m(torch.tensor([prompt + ids]))
+                want = torch.log_softmax(lg[0, len(prompt) - 1:-1], -1).gather(1, torch.tensor(ids)[:, None])[:, 0]
+                for x, y in zip(want.tolist(), lps):
+                    self.assertAlmostEqual(x, y, places=6)
+        finally:
+            llama.HAS_SDPA = old[0]
+            if old[1] is None:
+                del F.scaled_dot_product_attention
+            else:
+                F.scaled_dot_product_attention = old[1]
 
     def test_cache_grows_past_its_capacity(self):
         """Step by step without a capacity hint (the cache doubles as it
