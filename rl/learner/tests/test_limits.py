@@ -89,6 +89,12 @@ class LimitsTest(unittest.TestCase):
         self.assertIn(b"4096", buf)
         status, _ = post(self.url, {"messages": CONVO[:2], "pad": "x" * 5000})
         self.assertEqual(status, 413)
+        # with Expect: 100-continue (curl's way), refused instead of "100 Continue"
+        status, buf = raw_request(self.addr, head_for(b"/v1/chat/completions", b"5000", b"Expect: 100-continue\r\n"))
+        self.assertEqual(status, 413, buf)
+        status, buf = raw_request(self.addr, head_for(b"/v1/chat/completions", b"2", b"Expect: 100-continue\r\n"), b"{}")
+        self.assertEqual(status, 100, buf)
+        self.assertIn(b"HTTP/1.1 400", buf)  # then the answer to "{}" (no messages)
 
     def test_malformed_content_length_is_400(self):
         for v in (b"abc", b"-5", b"1e3", b"0x10", b"", b"99999999999999999999999999"):

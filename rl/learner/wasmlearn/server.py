@@ -107,6 +107,17 @@ def make_handler(policy, batcher, admin_token, max_body, read_timeout):
             # digests have one length, so the comparison time says nothing of the token's
             return hmac.compare_digest(_digest(h[len("Bearer "):].strip()), admin_digest)
 
+        def handle_expect_100(self):
+            """Expect: 100-continue (curl sends it for bodies over 1 KiB):
+            a body over the limit is refused before the client sends it."""
+            cl = (self.headers.get("Content-Length") or "0").strip()
+            if cl.isdigit() and cl.isascii() and int(cl) > max_body:
+                self.close_connection = True
+                self._error(413, "request body of %s bytes exceeds the limit of %d bytes" % (cl, max_body),
+                            "request_too_large")
+                return False
+            return super().handle_expect_100()
+
         def _body(self):
             """The request body, read within the deadline. Any failure
             closes the connection: what is left of the body cannot be
