@@ -105,6 +105,9 @@ class HFLayoutTest(unittest.TestCase):
             ref.load_state_dict({k: v.float() for k, v in sd.items() if k != "lm_head.weight"})
             ids = [1, 5, 300, 301, 7]
             self.assertTrue(torch.equal(logits(m, ids), logits(ref, ids)))
+            # served or resumed it cannot be (no word tokenizer): said plainly
+            with self.assertRaisesRegex(ValueError, "Hugging Face checkpoint without"):
+                checkpoint.load(d)
             # what the learner does not compute is refused, saying what
             for bad in ({"rope_scaling": {"rope_type": "yarn", "factor": 4.0}}, {"hidden_act": "gelu"},
                         {"use_sliding_window": True}, {"model_type": "mistral"}, {"num_key_value_heads": 3}):

@@ -18,7 +18,10 @@ def cmd_serve(a):
     token = os.environ.get("WASMLEARN_ADMIN_TOKEN") or None
     if a.admin_token_file:
         token = load_admin_token(a.admin_token_file)
-    model, tok, tpl, _, meta = checkpoint.load(a.ckpt, dev)
+    try:
+        model, tok, tpl, _, meta = checkpoint.load(a.ckpt, dev)
+    except (OSError, ValueError) as e:  # a pickle, a Hugging Face dir without the learner's tokenizer, …
+        raise SystemExit("wasmlearn serve: cannot load %s: %s" % (a.ckpt, e))
     if a.dtype == "bfloat16":  # half the memory; the server computes logprobs in fp32 either way
         model = model.to(torch.bfloat16)
     policy = Policy(model.eval(), tok, tpl, dev, name=a.model_name, seed=a.seed)

@@ -72,6 +72,10 @@ def load_weights(dirpath):
             raise PickleRefused("%s holds a pickle checkpoint (ckpt.pt): pickles can run code, so they "
                                 "are not loaded; save it again with this version (model.safetensors)" % dirpath)
         raise FileNotFoundError("%s: no %s" % (dirpath, WEIGHTS))
+    if not os.path.exists(os.path.join(dirpath, "meta.json")) and hf.is_hf_dir(dirpath):
+        raise ValueError("%s is a Hugging Face checkpoint without the learner's meta.json and word tokenizer: "
+                         "its weights load (checkpoint.load_hf_model), its own BPE tokenizer and chat template "
+                         "are not read by this version" % dirpath)
     with open(os.path.join(dirpath, "meta.json")) as f:
         meta = json.load(f)
     if not isinstance(meta, dict):
