@@ -1,15 +1,20 @@
 package serve
 
 import (
+	"math"
 	"net/http"
-	"runtime"
+	goruntime "runtime"
+	"runtime/debug"
 	"testing"
+	"time"
+
+	"github.com/wasmenv/wasmenv/runtime"
 )
 
 // Issue 13 item 2: new episodes are refused (429) while the server's memory
 // is over its cap, and a diff over the response limit stops early (413).
 func TestMemoryCapAndDiffLimit(t *testing.T) {
-	if runtime.GOOS != "linux" {
+	if goruntime.GOOS != "linux" {
 		t.Skip("resident memory is read from /proc")
 	}
 	ts := newTestServer(t, Options{MaxMemoryBytes: 1 << 20, MaxResponseBytes: 64 << 10})
@@ -22,5 +27,92 @@ func TestMemoryCapAndDiffLimit(t *testing.T) {
 	ts.fill(id, 4, 100_000)
 	if code, m := ts.do("GET", "/v1/episodes/"+id+"/diff", ""); code != http.StatusRequestEntityTooLarge {
 		t.Fatalf("a 400 KB diff under a 64 KiB limit: HTTP %d %v", code, m)
+	}
+}
+
+// settledRSS is the resident memory once every free page went back.
+func settledRSS() int64 {
+	goruntime.GC()
+	debug.FreeOSMemory()
+	return residentBytes()
+}
+
+// Issue 25 finding 9: after a big episode was deleted, an idle server kept
+// its pages (hundreds of MiB) for minutes, until the runtime's forced GC.
+// Now they go back to the OS within seconds, without anyone forcing a GC.
+func TestMemoryReturnsAfterDelete(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		t.Skip("resident memory is read from /proc")
+	}
+	ts := newTestServerFor(t, miniEnvWith(t, runtime.Options{}), Options{IdleTimeout: -1})
+	warm := ts.create(`{}`)[0]
+	ts.fill(warm, 1, 10)
+	ts.do("DELETE", "/v1/episodes/"+warm, "")
+	rss0 := settledRSS()
+	id := ts.create(`{}`)[0]
+	ts.fill(id, 80, 900_000) // 72 MB written
+	big := residentBytes()
+	ts.do("DELETE", "/v1/episodes/"+id, "")
+	rss := residentBytes()
+	for i := 0; i < 100 && rss > rss0+32<<20; i++ {
+		time.Sleep(100 * time.Millisecond)
+		rss = residentBytes()
+	}
+	t.Logf("RSS %d MiB before, %d MiB with the episode, %d MiB after its delete; %d releases",
+		rss0>>20, big>>20, rss>>20, ts.srv.mem.runs.Load())
+	if rss > rss0+32<<20 {
+		t.Errorf("10 s after the delete the server holds %d MiB, %d MiB over its %d MiB before the episode", rss>>20, (rss-rss0)>>20, rss0>>20)
+	}
+}
+
+// Issue 25 finding 9: a server at its memory cap refused new episodes for
+// minutes after a big episode was deleted, for memory that was only
+// garbage. Now a create right after the delete is served.
+func TestMemoryCapCountsLiveMemoryOnly(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		t.Skip("resident memory is read from /proc")
+	}
+	ts := newTestServerFor(t, miniEnvWith(t, runtime.Options{}), Options{IdleTimeout: -1})
+	warm := ts.create(`{}`)[0]
+	ts.fill(warm, 1, 10)
+	ts.do("DELETE", "/v1/episodes/"+warm, "")
+	rss0 := settledRSS()
+	id := ts.create(`{}`)[0]
+	ts.fill(id, 80, 900_000)
+	ts.srv.opts.MaxMemoryBytes = rss0 + 32<<20 // the cap is set now so that the fill is not bounded by the soft limit
+	if code, m := ts.do("POST", "/v1/episodes", `{}`); code != http.StatusTooManyRequests {
+		t.Fatalf("create with a 72 MB episode live, over the cap: HTTP %d %v", code, m)
+	}
+	ts.do("DELETE", "/v1/episodes/"+id, "")
+	if code, m := ts.do("POST", "/v1/episodes", `{}`); code != http.StatusCreated {
+		t.Fatalf("create right after the big episode's delete: HTTP %d %v (RSS %d MiB, cap %d MiB)",
+			code, m, residentBytes()>>20, ts.srv.opts.MaxMemoryBytes>>20)
+	}
+}
+
+// The server's memory cap becomes the Go runtime's soft memory limit while
+// the server runs, unless a limit was set already.
+func TestMemoryCapSetsSoftLimit(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	if prev != math.MaxInt64 {
+		t.Skip("GOMEMLIMIT is set")
+	}
+	srv, err := New([]*runtime.Env{miniEnv(t)}, Options{MaxMemoryBytes: 3 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 3<<30 {
+		t.Errorf("soft memory limit with a 3 GiB cap: %d", got)
+	}
+	srv.Close()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("soft memory limit after Close: %d, want %d", got, prev)
+	}
+	// A cap below what the server needs sets none (the collector would
+	// run without end), as the test above with its 1 MiB cap relies on.
+	srv, _ = New([]*runtime.Env{miniEnv(t)}, Options{MaxMemoryBytes: 1 << 20})
+	defer srv.Close()
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Errorf("soft memory limit with a 1 MiB cap: %d", got)
 	}
 }

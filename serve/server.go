@@ -114,6 +114,9 @@ type Server struct {
 	slots   chan struct{} // MaxConcurrentCalls
 	ws      chan struct{} // MaxWebSockets
 	clients []Client
+	mem     *releaser // gives memory back after episodes close (release.go)
+
+	restoreMemoryLimit func()
 
 	ctx    context.Context // cancelled by Close; ends WebSocket sessions
 	cancel context.CancelFunc
@@ -151,6 +154,10 @@ func New(envs []*runtime.Env, opts Options) (*Server, error) {
 		Logger:              opts.Logger,
 	})
 	s.routes()
+	s.mem = newReleaser()
+	s.wg.Add(1)
+	go s.releaseLoop()
+	s.restoreMemoryLimit = setMemoryLimit(opts.MaxMemoryBytes)
 	if opts.IdleTimeout > 0 {
 		s.wg.Add(1)
 		go s.reaper()
@@ -169,6 +176,7 @@ func (s *Server) Close() error {
 		for _, e := range s.table.drain() {
 			e.close(context.Background())
 		}
+		s.restoreMemoryLimit()
 	})
 	return nil
 }
@@ -291,7 +299,7 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 	if maxSteps == 0 {
 		maxSteps = s.opts.MaxSteps
 	}
-	if err := s.memoryCheck(); err != nil {
+	if err := s.memoryCheck(ctx); err != nil {
 		s.stats.rejected.Add(1)
 		return nil, err
 	}
@@ -322,6 +330,7 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 		}
 		ep := newEpisode(group, env, rep, maxSteps)
 		ep.owner = owner
+		ep.onClose = s.mem.closed
 		eps = append(eps, ep)
 	}
 	s.table.add(eps, n)
