@@ -116,3 +116,55 @@ func TestMemoryCapSetsSoftLimit(t *testing.T) {
 		t.Errorf("soft memory limit with a 1 MiB cap: %d", got)
 	}
 }
+
+// Issue 25 finding 9: diffs, state hashes and scores ran outside the call
+// slots, so any number of them ran at once, each with memory in proportion
+// to its episode's changes. Now they take a call slot like a call: with
+// every slot taken they wait, then answer busy; the state of OpenEnv says
+// why it has no hash instead of leaving it out.
+func TestDiffStateAndScoreTakeACallSlot(t *testing.T) {
+	ts := newTestServer(t, Options{MaxConcurrentCalls: 1, CallTimeout: 200 * time.Millisecond})
+	id := ts.create(`{"task":"put-d"}`)[0]
+	ts.fill(id, 1, 10)
+	ts.srv.slots <- struct{}{} // every slot taken
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/v1/episodes/" + id + "/diff", ""},
+		{"POST", "/v1/episodes/" + id + "/score", "{}"},
+	} {
+		if code, m := ts.do(c.method, c.path, c.body); code != http.StatusServiceUnavailable || m["error"].(map[string]any)["code"] != "busy" {
+			t.Errorf("%s %s with every call slot taken: HTTP %d %v", c.method, c.path, code, m)
+		}
+	}
+	code, m := ts.do("GET", "/state?episode_id="+id, "")
+	if _, has := m["state_hash"]; code != 200 || has || m["state_hash_error"] == nil {
+		t.Errorf("/state with every call slot taken: HTTP %d %v", code, m)
+	}
+	code, m = ts.do("POST", "/v1/episodes/"+id+"/step", `{"action":{"type":"final","answer":"x"}}`)
+	if code != http.StatusServiceUnavailable || m["error"].(map[string]any)["code"] != "score_busy" {
+		t.Errorf("a final step with every call slot taken: HTTP %d %v", code, m)
+	}
+	<-ts.srv.slots
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/v1/episodes/" + id + "/diff", ""},
+		{"POST", "/v1/episodes/" + id + "/score", "{}"},
+		{"GET", "/state?episode_id=" + id, ""},
+	} {
+		if code, m := ts.do(c.method, c.path, c.body); code != 200 || m["error"] != nil || m["state_hash_error"] != nil {
+			t.Errorf("%s %s with a slot free: HTTP %d %v", c.method, c.path, code, m)
+		}
+	}
+}
+
+// Issue 25 finding 9: a state hash that failed (here: out of SQL time, as
+// the 200 MB episode's did after 10 s) left /state without a hash and
+// without a word; now it says why.
+func TestStateSaysWhyItHasNoHash(t *testing.T) {
+	ts := newTestServerFor(t, miniEnvWith(t, runtime.Options{SQLTimeout: time.Millisecond}), Options{IdleTimeout: -1})
+	id := ts.create(`{}`)[0]
+	ts.fill(id, 20, 900_000)
+	code, m := ts.do("GET", "/state?episode_id="+id, "")
+	if _, has := m["state_hash"]; code != 200 || has || m["state_hash_error"] == nil {
+		t.Errorf("/state of 18 MB of changes under a 1 ms SQL timeout: HTTP %d %v", code, m)
+	}
+	t.Logf("%v", m["state_hash_error"])
+}
