@@ -28,10 +28,14 @@ import (
 // collecting.
 const (
 	// releaseEvery is the least time between two releases; a release that
-	// took d waits releaseDuty×d at least, so forced collections take at
-	// most 1/releaseDuty of the time however big the heap.
+	// took d waits releaseDuty×d at least, so that forced collections take
+	// at most 1/releaseDuty of the time, but never more than releaseMax,
+	// so that memory still returns within seconds when a release is slow
+	// (a loaded machine, a live heap of gigabytes): then they take at most
+	// d/(d+releaseMax).
 	releaseEvery = time.Second
 	releaseDuty  = 20
+	releaseMax   = 5 * time.Second
 	// releaseFloor: a release runs only when the Go heap the process holds
 	// (objects, dead or alive, and free pages not yet returned) is over
 	// this, so that a server of small episodes never pays for one. The
@@ -69,7 +73,12 @@ func (r *releaser) closed() {
 func (r *releaser) wait() (time.Duration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return time.Until(r.last.Add(max(releaseEvery, releaseDuty*r.took))), r.closes > 0
+	return time.Until(r.last.Add(r.pace())), r.closes > 0
+}
+
+// pace is the least time from the end of a release to the next one.
+func (r *releaser) pace() time.Duration {
+	return min(max(releaseEvery, releaseDuty*r.took), releaseMax)
 }
 
 // release runs debug.FreeOSMemory if an episode was closed since the last
@@ -78,7 +87,7 @@ func (r *releaser) wait() (time.Duration, bool) {
 func (r *releaser) release() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closes == 0 || time.Since(r.last) < max(releaseEvery, releaseDuty*r.took) || heapHeld() < releaseFloor {
+	if r.closes == 0 || time.Since(r.last) < r.pace() || heapHeld() < releaseFloor {
 		return false
 	}
 	start := time.Now()

@@ -44,7 +44,8 @@ type Options struct {
 	// episodes (2×GOMAXPROCS, the runtime's instance pool size). More would
 	// not run faster: they would share the same cores, instantiate fresh
 	// WebAssembly modules when the pool runs dry, and eat into their own
-	// call_timeout while waiting for a CPU.
+	// call_timeout while waiting for a CPU. Diffs, state hashes and scores
+	// take a slot too: they run SQL over all of an episode's changes.
 	MaxConcurrentCalls int
 	// Logger receives operational messages; nil discards them.
 	Logger *slog.Logger
@@ -58,6 +59,9 @@ type Options struct {
 	MaxWebSockets     int
 	// MaxMemoryBytes refuses new episodes (429) while the process's
 	// resident memory is over it, before the machine swaps; 0: no cap.
+	// Before refusing, the server frees what closed episodes left (see
+	// release.go). While the server runs, it is also the Go runtime's soft
+	// memory limit unless one was set (GOMEMLIMIT).
 	MaxMemoryBytes int64
 	// Clients are the clients allowed in, each with its own bearer token
 	// and episode quota (see LoadClients); an episode belongs to the client

@@ -36,7 +36,13 @@ func bigMiniEnv(t testing.TB, writeMB int) *runtime.Env {
 // soakBig counts what the big writers and /mcp sockets saw.
 type soakBig struct {
 	episodes, written, diffs413, hashes, hashErrs, bad atomic.Int64
-	mcpCalls, mcpErrs, mcpIdleCut, memRefused          atomic.Int64
+	mcpCalls, mcpErrs, mcpBusy, mcpIdleCut, memRefused atomic.Int64
+	mcpLastErr                                         atomic.Value // string
+}
+
+func (b *soakBig) mcpErr(what string) {
+	b.mcpErrs.Add(1)
+	b.mcpLastErr.Store(what)
 }
 
 // bigWriter writes 900 KB values into an episode of "mini-big" until its
@@ -104,22 +110,31 @@ func (b *soakBig) mcpSocket(url, token string, idle bool) {
 		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"put","arguments":{"key":"m%d","value":%q}}}`,
 			k+1, k, strings.Repeat("z", 100_000))
 		if err := c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
-			b.mcpErrs.Add(1)
+			b.mcpErr("write: " + err.Error())
 			return
 		}
 		_, data, err := c.Read(ctx)
+		if err != nil {
+			b.mcpErr("read: " + err.Error())
+			return
+		}
 		var m map[string]any
-		if err != nil || json.Unmarshal(data, &m) != nil {
-			b.mcpErrs.Add(1)
+		if err := json.Unmarshal(data, &m); err != nil {
+			b.mcpErr(fmt.Sprintf("answer not JSON: %.200q", data))
 			return
 		}
 		b.mcpCalls.Add(1)
 		if m["error"] != nil {
-			if e, _ := m["error"].(map[string]any); strings.Contains(fmt.Sprint(e["message"]), "memory cap") {
+			msg := fmt.Sprint(m["error"].(map[string]any)["message"])
+			switch {
+			case strings.Contains(msg, "memory cap"):
 				b.memRefused.Add(1)
 				return
+			case strings.Contains(msg, "no call slot free"):
+				b.mcpBusy.Add(1) // under load: allowed, reported
+				return
 			}
-			b.mcpErrs.Add(1)
+			b.mcpErr(fmt.Sprint(m["error"]))
 			return
 		}
 	}

@@ -311,14 +311,14 @@ func TestSoak(t *testing.T) {
 	rss1, g1, fd1 := measure()
 	t.Logf("soak %s: %d calls; honest errors %d, timeouts %d; write-budget refusals %d; diffs over the cap %d; calls on others' episodes refused %d; slow bodies cut %d; idle sockets closed %d",
 		dur, calls.Load(), honestErrs.Load(), timeouts.Load(), quotas.Load(), tooLarge.Load(), denied.Load(), slowCut.Load(), wsCut.Load())
-	t.Logf("big episodes %d (%d MB written; diffs over the cap %d; state hashes %d, failures said %d; bad answers %d); /mcp socket calls %d, errors %d, idle sockets closed %d; creates refused for memory %d",
+	t.Logf("big episodes %d (%d MB written; diffs over the cap %d; state hashes %d, failures said %d; bad answers %d); /mcp socket calls %d, errors %d, no call slot %d, idle sockets closed %d; creates refused for memory %d",
 		big.episodes.Load(), big.written.Load()/1e6, big.diffs413.Load(), big.hashes.Load(), big.hashErrs.Load(), big.bad.Load(),
-		big.mcpCalls.Load(), big.mcpErrs.Load(), big.mcpIdleCut.Load(), memRefused.Load()+big.memRefused.Load())
+		big.mcpCalls.Load(), big.mcpErrs.Load(), big.mcpBusy.Load(), big.mcpIdleCut.Load(), memRefused.Load()+big.memRefused.Load())
 	t.Logf("RSS %d MiB before, %d MiB peak (cap %d MiB + allowance %d MiB), %d MiB %.1f s after the last episode's end, %d MiB after a forced GC; %d releases; goroutines %d -> %d; fds %d -> %d; honest leftovers usable %d, gone %d; panics %d",
 		rss0>>20, peak.Load()>>20, capBytes>>20, allowance>>20, returned>>20, returnedIn.Seconds(), rss1>>20, srv.mem.runs.Load(),
 		g0, g1, fd0, fd1, usable, gone, srv.Stats().Panics)
 	if big.bad.Load() > 0 || big.mcpErrs.Load() > 0 {
-		t.Errorf("%d bad answers to the big episodes' diffs and states, %d to honest /mcp socket calls", big.bad.Load(), big.mcpErrs.Load())
+		t.Errorf("%d bad answers to the big episodes' diffs and states, %d to honest /mcp socket calls (last: %v)", big.bad.Load(), big.mcpErrs.Load(), big.mcpLastErr.Load())
 	}
 	if p := peak.Load(); p > capBytes+allowance {
 		t.Errorf("resident memory peaked at %d MiB, over the cap of %d MiB plus the write budgets of admitted episodes (%d MiB)", p>>20, capBytes>>20, allowance>>20)
