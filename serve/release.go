@@ -48,20 +48,19 @@ const (
 type releaser struct {
 	kick chan struct{} // episodes closed since the last look (capacity 1)
 
-	mu     sync.Mutex
-	closes int       // episodes closed since the last release
-	last   time.Time // end of the last release
-	took   time.Duration
+	closes atomic.Int64 // episodes closed since the last release began
 	runs   atomic.Int64
+
+	mu   sync.Mutex // held through a release (closing episodes never wait for it)
+	last time.Time  // end of the last release
+	took time.Duration
 }
 
 func newReleaser() *releaser { return &releaser{kick: make(chan struct{}, 1)} }
 
 // closed tells the releaser that an episode was closed; it never blocks.
 func (r *releaser) closed() {
-	r.mu.Lock()
-	r.closes++
-	r.mu.Unlock()
+	r.closes.Add(1)
 	select {
 	case r.kick <- struct{}{}:
 	default:
@@ -73,7 +72,7 @@ func (r *releaser) closed() {
 func (r *releaser) wait() (time.Duration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return time.Until(r.last.Add(r.pace())), r.closes > 0
+	return time.Until(r.last.Add(r.pace())), r.closes.Load() > 0
 }
 
 // pace is the least time from the end of a release to the next one.
@@ -87,14 +86,14 @@ func (r *releaser) pace() time.Duration {
 func (r *releaser) release() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closes == 0 || time.Since(r.last) < r.pace() || heapHeld() < releaseFloor {
+	if r.closes.Load() == 0 || time.Since(r.last) < r.pace() || heapHeld() < releaseFloor {
 		return false
 	}
+	r.closes.Store(0)
 	start := time.Now()
 	debug.FreeOSMemory()
 	r.last = time.Now()
 	r.took = r.last.Sub(start)
-	r.closes = 0
 	r.runs.Add(1)
 	return true
 }
