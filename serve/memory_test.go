@@ -168,3 +168,27 @@ func TestStateSaysWhyItHasNoHash(t *testing.T) {
 	}
 	t.Logf("%v", m["state_hash_error"])
 }
+
+// Closing an episode (DELETE, the reaper, a socket's end) never waits for
+// a release in progress, which can take a fraction of a second.
+func TestClosingDoesNotWaitForARelease(t *testing.T) {
+	r := newReleaser()
+	r.mu.Lock() // a release in progress
+	done := make(chan struct{})
+	go func() {
+		for range 3 {
+			r.closed()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Error("closed() waited for the release in progress")
+	}
+	r.mu.Unlock()
+	<-done
+	if _, worth := r.wait(); !worth {
+		t.Error("three closes did not make the next release worth running")
+	}
+}

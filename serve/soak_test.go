@@ -309,6 +309,9 @@ func TestSoak(t *testing.T) {
 	}
 	returnedIn := time.Since(emptied)
 	rss1, g1, fd1 := measure()
+	env.CloseIdleConns()
+	bigEnv.CloseIdleConns()
+	t.Logf("RSS after the pools' idle SQLite connections closed: %d MiB", settledRSS()>>20)
 	t.Logf("soak %s: %d calls; honest errors %d, timeouts %d; write-budget refusals %d; diffs over the cap %d; calls on others' episodes refused %d; slow bodies cut %d; idle sockets closed %d",
 		dur, calls.Load(), honestErrs.Load(), timeouts.Load(), quotas.Load(), tooLarge.Load(), denied.Load(), slowCut.Load(), wsCut.Load())
 	t.Logf("big episodes %d (%d MB written; diffs over the cap %d; state hashes %d, failures said %d; bad answers %d); /mcp socket calls %d, errors %d, no call slot %d, idle sockets closed %d; creates refused for memory %d",
