@@ -44,6 +44,9 @@ func TestMemoryReturnsAfterDelete(t *testing.T) {
 	if goruntime.GOOS != "linux" {
 		t.Skip("resident memory is read from /proc")
 	}
+	if raceEnabled {
+		t.Skip("the race detector's memory is resident and never given back")
+	}
 	ts := newTestServerFor(t, miniEnvWith(t, runtime.Options{}), Options{IdleTimeout: -1})
 	warm := ts.create(`{}`)[0]
 	ts.fill(warm, 1, 10)
@@ -71,6 +74,9 @@ func TestMemoryReturnsAfterDelete(t *testing.T) {
 func TestMemoryCapCountsLiveMemoryOnly(t *testing.T) {
 	if goruntime.GOOS != "linux" {
 		t.Skip("resident memory is read from /proc")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's memory is resident and never given back")
 	}
 	ts := newTestServerFor(t, miniEnvWith(t, runtime.Options{}), Options{IdleTimeout: -1})
 	warm := ts.create(`{}`)[0]
