@@ -416,6 +416,9 @@ func (e *episode) resetLocked(seed *int64) error {
 	} else {
 		err = e.ep.Reset()
 	}
+	if e.dropped != nil {
+		e.dropped() // what the episode wrote is garbage now
+	}
 	e.steps, e.done = 0, false
 	return err
 }

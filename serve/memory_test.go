@@ -39,7 +39,8 @@ func settledRSS() int64 {
 
 // Issue 25 finding 9: after a big episode was deleted, an idle server kept
 // its pages (hundreds of MiB) for minutes, until the runtime's forced GC.
-// Now they go back to the OS within seconds, without anyone forcing a GC.
+// Now they go back to the OS within seconds, without anyone forcing a GC;
+// the same when the episode is reset (what it wrote is dropped).
 func TestMemoryReturnsAfterDelete(t *testing.T) {
 	if goruntime.GOOS != "linux" {
 		t.Skip("resident memory is read from /proc")
@@ -47,24 +48,32 @@ func TestMemoryReturnsAfterDelete(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's memory is resident and never given back")
 	}
-	ts := newTestServerFor(t, miniEnvWith(t, runtime.Options{}), Options{IdleTimeout: -1})
-	warm := ts.create(`{}`)[0]
-	ts.fill(warm, 1, 10)
-	ts.do("DELETE", "/v1/episodes/"+warm, "")
-	rss0 := settledRSS()
-	id := ts.create(`{}`)[0]
-	ts.fill(id, 80, 900_000) // 72 MB written
-	big := residentBytes()
-	ts.do("DELETE", "/v1/episodes/"+id, "")
-	rss := residentBytes()
-	for i := 0; i < 100 && rss > rss0+32<<20; i++ {
-		time.Sleep(100 * time.Millisecond)
-		rss = residentBytes()
-	}
-	t.Logf("RSS %d MiB before, %d MiB with the episode, %d MiB after its delete; %d releases",
-		rss0>>20, big>>20, rss>>20, ts.srv.mem.runs.Load())
-	if rss > rss0+32<<20 {
-		t.Errorf("10 s after the delete the server holds %d MiB, %d MiB over its %d MiB before the episode", rss>>20, (rss-rss0)>>20, rss0>>20)
+	for _, how := range []string{"delete", "reset"} {
+		t.Run(how, func(t *testing.T) {
+			ts := newTestServerFor(t, miniEnvWith(t, runtime.Options{}), Options{IdleTimeout: -1})
+			warm := ts.create(`{}`)[0]
+			ts.fill(warm, 1, 10)
+			ts.do("DELETE", "/v1/episodes/"+warm, "")
+			rss0 := settledRSS()
+			id := ts.create(`{}`)[0]
+			ts.fill(id, 80, 900_000) // 72 MB written
+			big := residentBytes()
+			if how == "delete" {
+				ts.do("DELETE", "/v1/episodes/"+id, "")
+			} else {
+				ts.do("POST", "/v1/episodes/"+id+"/reset", "{}")
+			}
+			rss := residentBytes()
+			for i := 0; i < 100 && rss > rss0+32<<20; i++ {
+				time.Sleep(100 * time.Millisecond)
+				rss = residentBytes()
+			}
+			t.Logf("RSS %d MiB before, %d MiB with the episode, %d MiB after its %s; %d releases",
+				rss0>>20, big>>20, rss>>20, how, ts.srv.mem.runs.Load())
+			if rss > rss0+32<<20 {
+				t.Errorf("10 s after the %s the server holds %d MiB, %d MiB over its %d MiB before the episode", how, rss>>20, (rss-rss0)>>20, rss0>>20)
+			}
+		})
 	}
 }
 
@@ -183,14 +192,14 @@ func TestClosingDoesNotWaitForARelease(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		for range 3 {
-			r.closed()
+			r.dropped()
 		}
 		close(done)
 	}()
 	select {
 	case <-done:
 	case <-time.After(5 * time.Second):
-		t.Error("closed() waited for the release in progress")
+		t.Error("dropped() waited for the release in progress")
 	}
 	r.mu.Unlock()
 	<-done

@@ -48,7 +48,7 @@ const (
 type releaser struct {
 	kick chan struct{} // episodes closed since the last look (capacity 1)
 
-	closes atomic.Int64 // episodes closed since the last release began
+	closes atomic.Int64 // episodes closed or reset since the last release began
 	runs   atomic.Int64
 
 	mu   sync.Mutex // held through a release (closing episodes never wait for it)
@@ -58,8 +58,9 @@ type releaser struct {
 
 func newReleaser() *releaser { return &releaser{kick: make(chan struct{}, 1)} }
 
-// closed tells the releaser that an episode was closed; it never blocks.
-func (r *releaser) closed() {
+// dropped tells the releaser that an episode was closed or reset (its
+// pages are garbage now); it never blocks.
+func (r *releaser) dropped() {
 	r.closes.Add(1)
 	select {
 	case r.kick <- struct{}{}:

@@ -334,7 +334,7 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 		}
 		ep := newEpisode(group, env, rep, maxSteps)
 		ep.owner = owner
-		ep.onClose = s.mem.closed
+		ep.dropped = s.mem.dropped
 		eps = append(eps, ep)
 	}
 	s.table.add(eps, n)

@@ -37,7 +37,12 @@ func bigMiniEnv(t testing.TB, writeMB int) *runtime.Env {
 type soakBig struct {
 	episodes, written, diffs413, hashes, hashErrs, bad atomic.Int64
 	mcpCalls, mcpErrs, mcpBusy, mcpIdleCut, memRefused atomic.Int64
-	mcpLastErr                                         atomic.Value // string
+	mcpLastErr, lastBad                                atomic.Value // string
+}
+
+func (b *soakBig) badAnswer(what string, code int) {
+	b.bad.Add(1)
+	b.lastBad.Store(fmt.Sprintf("%s: HTTP %d", what, code))
 }
 
 func (b *soakBig) mcpErr(what string) {
@@ -56,7 +61,7 @@ func (b *soakBig) bigWriter(c *soakClient, deadline time.Time) {
 		return
 	}
 	if code != http.StatusCreated {
-		b.bad.Add(1)
+		b.badAnswer("create", code)
 		return
 	}
 	b.episodes.Add(1)
@@ -75,12 +80,12 @@ func (b *soakBig) bigWriter(c *soakClient, deadline time.Time) {
 		b.diffs413.Add(1)
 	case http.StatusOK, http.StatusServiceUnavailable, http.StatusInsufficientStorage, http.StatusUnprocessableEntity:
 	default:
-		b.bad.Add(1)
+		b.badAnswer("diff", code)
 	}
 	code, m = c.do("GET", "/state?episode_id="+id, "")
 	switch {
 	case code != http.StatusOK:
-		b.bad.Add(1)
+		b.badAnswer("state", code)
 	case m["state_hash"] != nil:
 		b.hashes.Add(1)
 	default:
@@ -92,7 +97,7 @@ func (b *soakBig) bigWriter(c *soakClient, deadline time.Time) {
 // and closes it (the episode goes with it); idle, it makes one call and
 // waits for the server to close the socket for idleness.
 func (b *soakBig) mcpSocket(url, token string, idle bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, strings.Replace(url, "http", "ws", 1)+"/mcp?env=mini",
 		&websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})

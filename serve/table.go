@@ -37,7 +37,7 @@ type episode struct {
 
 	oeText atomic.Bool // OpenEnv call_tool results as bare text (result_format "text")
 
-	onClose func() // after ep is closed (the server's releaser); may be nil
+	dropped func() // after ep's state was dropped, closed or reset (the server's releaser); may be nil
 }
 
 func newEpisode(group string, env *runtime.Env, ep *runtime.Episode, maxSteps int) *episode {
@@ -103,8 +103,8 @@ func (e *episode) closeLocked() {
 	ep := e.ep
 	e.ep = nil
 	ep.Close()
-	if e.onClose != nil {
-		e.onClose()
+	if e.dropped != nil {
+		e.dropped()
 	}
 }
 
