@@ -1,10 +1,13 @@
 package serve
 
 import (
+	"fmt"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	goruntime "runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 
@@ -205,5 +208,50 @@ func TestClosingDoesNotWaitForARelease(t *testing.T) {
 	<-done
 	if _, worth := r.wait(); !worth {
 		t.Error("three closes did not make the next release worth running")
+	}
+}
+
+// BenchmarkChurnBesideABigEpisode measures what the releases cost a busy
+// server: episodes created, called three times and deleted one after
+// another while a 72 MB episode stays live, so that the Go heap is over the
+// releaser's floor and every delete asks for a release; releases on and off.
+func BenchmarkChurnBesideABigEpisode(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(map[bool]string{false: "releases-off", true: "releases-on"}[on], func(b *testing.B) {
+			if !on {
+				defer func(f uint64) { releaseFloor = f }(releaseFloor)
+				releaseFloor = math.MaxUint64
+			}
+			srv, err := New([]*runtime.Env{miniEnv(b)}, Options{IdleTimeout: -1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			hs := httptest.NewServer(srv)
+			defer srv.Close()
+			defer hs.Close()
+			c := &soakClient{hs.URL, "", &http.Client{}}
+			create := func() string {
+				code, m := c.do("POST", "/v1/episodes", `{}`)
+				if code != http.StatusCreated {
+					b.Fatalf("create: HTTP %d %v", code, m)
+				}
+				return m["episodes"].([]any)[0].(string)
+			}
+			big, v := create(), strings.Repeat("x", 900_000)
+			for i := range 80 {
+				if code, m := c.do("POST", "/v1/episodes/"+big+"/call", fmt.Sprintf(`{"name":"put","arguments":{"key":"b%d","value":%q}}`, i, v)); code != 200 || m["is_error"] == true {
+					b.Fatalf("put: HTTP %d %v", code, m)
+				}
+			}
+			runs := srv.mem.runs.Load()
+			for b.Loop() {
+				id := create()
+				for k := range 3 {
+					c.do("POST", "/v1/episodes/"+id+"/call", fmt.Sprintf(`{"name":"put","arguments":{"key":"k%d","value":"v"}}`, k))
+				}
+				c.do("DELETE", "/v1/episodes/"+id, "")
+			}
+			b.ReportMetric(float64(srv.mem.runs.Load()-runs), "releases")
+		})
 	}
 }
