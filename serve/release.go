@@ -71,11 +71,12 @@ func (r *releaser) dropped() {
 }
 
 // wait is how long to wait before the next release may run, and whether
-// one would be worth it then (an episode was closed since the last one).
+// one would be worth it (an episode was dropped since the last one, and
+// the Go heap is over the floor).
 func (r *releaser) wait() (time.Duration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return time.Until(r.last.Add(r.pace())), r.closes.Load() > 0
+	return time.Until(r.last.Add(r.pace())), r.closes.Load() > 0 && heapHeld() >= releaseFloor
 }
 
 // pace is the least time from the end of a release to the next one.
