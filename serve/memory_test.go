@@ -184,6 +184,7 @@ func TestStateSaysWhyItHasNoHash(t *testing.T) {
 	if _, has := m["state_hash"]; code != 200 || has || m["state_hash_error"] == nil {
 		t.Errorf("/state of 18 MB of changes under a 1 ms SQL timeout: HTTP %d %v", code, m)
 	}
+	conforms(t, oeSchema(t, ts, "state"), "the state without its hash", m)
 	t.Logf("%v", m["state_hash_error"])
 }
 

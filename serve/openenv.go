@@ -317,6 +317,8 @@ var oeSchemas = map[string]any{
 			"seed":       map[string]any{"type": "integer"},
 			"done":       map[string]any{"type": "boolean"},
 			"state_hash": map[string]any{"type": "string"},
+			"state_hash_error": map[string]any{"type": "string",
+				"description": "why there is no state_hash: out of SQLite memory or time, or no call slot within the call timeout"},
 		},
 	},
 }
