@@ -40,13 +40,14 @@ type sqlConn struct {
 	begin    *sqlite3.Stmt
 	budget   writeBudget
 
-	authGuest bool      // the authorizer applies guest rules
-	writes    []string  // tables written by the statement being prepared
-	changes   int64     // rows the last guest write changed, since reset (SQL changes())
-	totalBase int64     // the connection's total changes at reset (SQL total_changes())
-	resp      []byte    // SQL response buffer, kept between calls (see call.end)
-	spoiled   bool      // SQLite ran out of memory on it: closed, never pooled
-	idleSince time.Time // when it went back to the pool
+	authGuest bool       // the authorizer applies guest rules
+	writes    []string   // tables written by the statement being prepared
+	changes   int64      // rows the last guest write changed, since reset (SQL changes())
+	totalBase int64      // the connection's total changes at reset (SQL total_changes())
+	resp      []byte     // SQL response buffer, kept between calls (see call.end)
+	track     rowTracker // the rows written since the reset (tracking.go)
+	spoiled   bool       // SQLite ran out of memory on it: closed, never pooled
+	idleSince time.Time  // when it went back to the pool
 }
 
 // Connect gives the episode its SQLite connection now (a pooled one, or a
@@ -135,6 +136,8 @@ func (c *sqlConn) open(e *Env) error {
 		return err
 	}
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
+	c.track.want = e.trackedTables
+	conn.PreUpdateHook(c.track.hook)
 	// Plans that do not depend on bound values: otherwise SQLite marks a
 	// statement whose plan looked at a parameter (a bound LIMIT; STAT4
 	// estimates) expired on every bind, and re-prepares it on every call
@@ -198,6 +201,7 @@ func (c *sqlConn) restartCounters() {
 // restart rolls the transaction back (unless SQLite already did, see
 // guard) and begins a new one.
 func (c *sqlConn) restart() error {
+	c.track.clear()
 	if !c.conn.GetAutocommit() {
 		if err := c.rollback.Exec(); err != nil {
 			return err
