@@ -136,8 +136,10 @@ func (c *sqlConn) open(e *Env) error {
 		return err
 	}
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
-	c.track.want = e.trackedTables
-	conn.PreUpdateHook(c.track.hook)
+	c.track.want, c.track.on = e.trackedTables, trackWrites
+	if c.track.on {
+		conn.PreUpdateHook(c.track.hook)
+	}
 	// Plans that do not depend on bound values: otherwise SQLite marks a
 	// statement whose plan looked at a parameter (a bound LIMIT; STAT4
 	// estimates) expired on every bind, and re-prepares it on every call

@@ -33,6 +33,10 @@ import (
 // no memory per row.
 var maxTrackedRows = 1 << 16
 
+// trackWrites installs the hook on new connections; off (benchmarks of
+// what the hook costs), every view is scanned whole.
+var trackWrites = true
+
 // rowTracker is a connection's record of written rows, by table name as
 // SQLite spells it.
 type rowTracker struct {
@@ -41,6 +45,7 @@ type rowTracker struct {
 	// write, and cost a map lookup per row after that.
 	tables map[string]*tableRows
 	want   map[string]bool // the tables of tracked views (Env.trackedTables)
+	on     bool            // the hook is installed (trackWrites)
 	last   *tableRows      // the table of the previous event (runs of writes to one table)
 	lastOf string
 	buf    []byte // the JSON array of rowids bound to a tracked query
@@ -102,7 +107,7 @@ func (t *rowTracker) clear() {
 // scanned whole.
 func (t *rowTracker) written(table string) (ids []byte, ok bool) {
 	tr := t.tables[table]
-	if tr != nil && (tr.all || tr.untracked) {
+	if !t.on || tr != nil && (tr.all || tr.untracked) {
 		return nil, false
 	}
 	b := append(t.buf[:0], '[')

@@ -90,30 +90,69 @@ func BenchmarkEpisodeEnd(b *testing.B) {
 			for i := range args {
 				args[i] = []byte(`{"order_id":` + strconv.Itoa(17+i*61) + `,"status":"cancelled"}`)
 			}
-			for _, what := range []string{"diffhash", "score"} {
-				b.Run(fmt.Sprintf("%dMiB/%d-writes/%s", mib, writes, what), func(b *testing.B) {
-					ep := newEpisode(b, e, "cancel-pending", 1)
-					var spent time.Duration
-					for b.Loop() {
-						for _, a := range args {
-							benchCall(b, ep, "set_order_status", a)
-						}
-						t0 := time.Now()
-						if what == "diffhash" {
-							if _, _, err := ep.DiffAndHash(); err != nil {
+			for _, path := range []string{"full", "tracked"} {
+				for _, what := range []string{"diffhash", "score"} {
+					b.Run(fmt.Sprintf("%dMiB/%d-writes/%s/%s", mib, writes, what, path), func(b *testing.B) {
+						ep := newEpisode(b, e, "cancel-pending", 1)
+						ep.fullScan = path == "full"
+						var spent time.Duration
+						for b.Loop() {
+							for _, a := range args {
+								benchCall(b, ep, "set_order_status", a)
+							}
+							t0 := time.Now()
+							if what == "diffhash" {
+								if _, _, err := ep.DiffAndHash(); err != nil {
+									b.Fatal(err)
+								}
+							} else if _, err := ep.Score(context.Background(), nil); err != nil {
 								b.Fatal(err)
 							}
-						} else if _, err := ep.Score(context.Background(), nil); err != nil {
-							b.Fatal(err)
+							spent += time.Since(t0)
+							if err := ep.Reset(); err != nil {
+								b.Fatal(err)
+							}
 						}
-						spent += time.Since(t0)
-						if err := ep.Reset(); err != nil {
-							b.Fatal(err)
-						}
-					}
-					b.ReportMetric(float64(spent.Nanoseconds())/float64(b.N), what+"-ns/op")
-				})
+						b.ReportMetric(float64(spent.Nanoseconds())/float64(b.N), what+"-ns/op")
+					})
+				}
 			}
 		}
 	}
+}
+
+// BenchmarkTrackedWrite is what the pre-update hook adds to a write: a
+// single-row write call on benchenv, and one statement updating 1,000
+// rows of a tracked table (edge's nc), with the hook and without.
+func BenchmarkTrackedWrite(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := map[bool]string{false: "hook-off", true: "hook-on"}[on]
+		trackWrites = on
+		bench := loadBenchEnv(b)
+		edge, err := LoadBundle(context.Background(), testBundle(b, "edge", false), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { edge.Close() })
+		b.Run("1-row/"+name, func(b *testing.B) {
+			ep := newEpisode(b, bench, "", 1)
+			args := [][]byte{[]byte(`{"order_id":17,"status":"cancelled"}`), []byte(`{"order_id":17,"status":"pending"}`)}
+			i := 0
+			for b.Loop() {
+				benchCall(b, ep, "set_order_status", args[i%2])
+				i++
+			}
+		})
+		b.Run("1000-rows/"+name, func(b *testing.B) {
+			ep := newEpisode(b, edge, "", 1)
+			benchCall(b, ep, "exec", []byte(`{"sql":"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) INSERT INTO nc SELECT 'k' || x, x FROM c"}`))
+			args := [][]byte{[]byte(`{"sql":"UPDATE nc SET v = 'a' WHERE k LIKE 'k%'"}`), []byte(`{"sql":"UPDATE nc SET v = 'b' WHERE k LIKE 'k%'"}`)}
+			i := 0
+			for b.Loop() {
+				benchCall(b, ep, "exec", args[i%2])
+				i++
+			}
+		})
+	}
+	trackWrites = true
 }
