@@ -92,7 +92,7 @@ func BenchmarkEpisodeEnd(b *testing.B) {
 			}
 			for _, path := range []string{"full", "tracked"} {
 				for _, what := range []string{"diffhash", "score"} {
-					b.Run(fmt.Sprintf("%dMiB/%d-writes/%s/%s", mib, writes, what, path), func(b *testing.B) {
+					b.Run(fmt.Sprintf("%dMiB/%d-writes/%s/path=%s", mib, writes, what, path), func(b *testing.B) {
 						ep := newEpisode(b, e, "cancel-pending", 1)
 						ep.fullScan = path == "full"
 						var spent time.Duration
@@ -126,7 +126,7 @@ func BenchmarkEpisodeEnd(b *testing.B) {
 // rows of a tracked table (edge's nc), with the hook and without.
 func BenchmarkTrackedWrite(b *testing.B) {
 	for _, on := range []bool{false, true} {
-		name := map[bool]string{false: "hook-off", true: "hook-on"}[on]
+		name := map[bool]string{false: "hook=off", true: "hook=on"}[on]
 		trackWrites = on
 		bench := loadBenchEnv(b)
 		edge, err := LoadBundle(context.Background(), testBundle(b, "edge", false), Options{})
