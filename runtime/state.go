@@ -255,7 +255,10 @@ func (ep *Episode) viewQuery(v *view) (sql string, ids []byte, err error) {
 		return v.diffSQL(), nil, err
 	}
 	ep.trackedScans++
-	return tv.diff, ids, nil
+	if ep.track.count(tv.table) <= fewTrackedRows {
+		return tv.diff[0], ids, nil
+	}
+	return tv.diff[1], ids, nil
 }
 
 func (ep *Episode) viewTouched(v *view) bool {

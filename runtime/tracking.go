@@ -123,3 +123,11 @@ func (t *rowTracker) written(table string) (ids []byte, ok bool) {
 	t.buf = b
 	return b, true
 }
+
+// count is how many rows of a table are tracked.
+func (t *rowTracker) count(table string) int {
+	if tr := t.tables[table]; tr != nil {
+		return len(tr.rows)
+	}
+	return 0
+}

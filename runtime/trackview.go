@@ -35,9 +35,9 @@ import (
 
 // trackedView is a view's tracked path.
 type trackedView struct {
-	table string // the table, as SQLite spells it
-	diff  string // the restricted diff query; ?1 is the JSON array of rowids
-	guard string // the guard query (guardOK), or "" for none
+	table string    // the table, as SQLite spells it
+	diff  [2]string // the restricted diff query, few rows and many (restrictSQL); ?1 is the JSON array of rowids
+	guard string    // the guard query (guardOK), or "" for none
 	kind  guardKind
 }
 
@@ -124,11 +124,9 @@ func eachRow(conn *sqlite3.Conn, sql string, f func(*sqlite3.Stmt)) error {
 // the view's key and record expressions, binary its columns with BINARY
 // collation, cols its columns.
 func trackDefault(t *tableInfo, key, rec, cols, binary string) *trackedView {
-	if t == nil || t.rowid == "" || len(t.pk) == 0 {
+	if t == nil || t.rowid == "" || len(t.pk) == 0 || hasColumn(t.cols, trackedRowid) {
 		return nil // no key: every row has the key [] (scanned whole)
 	}
-	tbl := quoteIdent(t.name)
-	with, in := restrictSQL(t)
 	tv := &trackedView{table: t.name, kind: guardNone}
 	switch {
 	case t.ipk:
@@ -137,12 +135,15 @@ func trackDefault(t *tableInfo, key, rec, cols, binary string) *trackedView {
 	default:
 		tv.kind = guardComposite
 	}
-	tv.diff = fmt.Sprintf(`%[7]s,
-c(%[4]s) AS (SELECT %[5]s FROM main.%[3]s%[6]s EXCEPT SELECT %[4]s FROM init.%[3]s%[6]s)
+	for i, few := range []bool{true, false} {
+		with, from := restrictSQL(t, few)
+		tv.diff[i] = fmt.Sprintf(`%[6]s,
+c(%[3]s) AS (SELECT %[4]s FROM %[5]s EXCEPT SELECT %[3]s FROM %[7]s)
 SELECT %[1]s, %[2]s, NULL FROM c
 UNION ALL
-SELECT k, NULL, NULL FROM (SELECT (%[1]s) COLLATE BINARY AS k FROM init.%[3]s%[6]s EXCEPT SELECT %[1]s FROM main.%[3]s%[6]s)`,
-		key, rec, tbl, cols, binary, in, with)
+SELECT k, NULL, NULL FROM (SELECT (%[1]s) COLLATE BINARY AS k FROM %[7]s EXCEPT SELECT %[1]s FROM %[5]s)`,
+			key, rec, cols, binary, from("main"), with, from("init"))
+	}
 	tv.guard = guardSQL(t, tv.kind)
 	return tv
 }
@@ -168,46 +169,74 @@ func trackCustom(v *view, tables map[string]*tableInfo) *trackedView {
 	key, col, name := unquoteIdent(m[1]), unquoteIdent(m[2]), unquoteIdent(m[3])
 	t := tables[strings.ToLower(name)]
 	if t == nil || !strings.EqualFold(v.tables[0], t.name) || t.rowid == "" || len(t.pk) != 1 ||
-		!strings.EqualFold(t.pk[0], key) || !hasColumn(t.cols, col) {
+		!strings.EqualFold(t.pk[0], key) || !hasColumn(t.cols, col) || hasColumn(t.cols, trackedRowid) {
 		return nil
 	}
 	tv := &trackedView{table: t.name, kind: guardNotNull}
 	if t.ipk {
 		tv.kind = guardNone
 	}
-	with, in := restrictSQL(t)
-	tv.diff = fmt.Sprintf(`%s,
-m(k, r) AS (%s), i(k, r) AS (%s),
+	for i, few := range []bool{true, false} {
+		with, from := restrictSQL(t, few)
+		tv.diff[i] = fmt.Sprintf(`%s,
+m(k, r) AS (SELECT %s, %s FROM %s), i(k, r) AS (SELECT %[2]s, %[3]s FROM %[5]s),
 c(k, r) AS (SELECT k COLLATE BINARY, r COLLATE BINARY FROM m EXCEPT SELECT k, r FROM i)
 SELECT c.k, c.r, i.r FROM c LEFT JOIN i ON i.k = c.k
 UNION ALL
-SELECT k, NULL, NULL FROM (SELECT k COLLATE BINARY FROM i EXCEPT SELECT k FROM m)`, with,
-		strings.ReplaceAll(v.query, "{schema}", "main")+in, strings.ReplaceAll(v.query, "{schema}", "init")+in)
+SELECT k, NULL, NULL FROM (SELECT k COLLATE BINARY FROM i EXCEPT SELECT k FROM m)`,
+			with, m[1], m[2], from("main"), from("init"))
+	}
 	tv.guard = guardSQL(t, tv.kind)
 	return tv
 }
 
-// restrictSQL is the WITH clause and the WHERE condition that keep a
-// table's written rows. An INTEGER PRIMARY KEY table is read at the
-// written rowids, in key order. Any other is read by key, through its
-// key's index, at the keys the written rowids hold on either side: the
-// same rows (under the guard, no other row has one of those keys), read
-// in key order as the full scan reads them, so that EXCEPT sorts only
-// within equal keys. In rowid order it sorted whole tables' worth of
-// records (16,000 rows of 1 KB: 80 MB allocated where the scan took 75 KiB).
-func restrictSQL(t *tableInfo) (with, where string) {
-	with = `WITH tracked_rows(id) AS (SELECT value FROM json_each(?1))`
+// trackedRowid names the column of written rowids in the tracked queries
+// (a table with a column of that name has no tracked path).
+const trackedRowid = "wasmenv_tracked_rowid"
+
+// fewTrackedRows is the most written rows a table's tracked query reads by
+// rowid, driving a join (see restrictSQL; a variable for the tests, which
+// run both forms).
+var fewTrackedRows = 64
+
+// restrictSQL is the WITH clause and the FROM clause (with its WHERE), per
+// schema, that read a table's written rows, two ways.
+//
+// few: the rowids drive a join, which needs no temporary table. Each
+// IN (list) would build one, and SQLite preallocates 20 pages of cache
+// for each: with four of them an episode's connection kept ~400 KiB more
+// after one diff (the heap of a connection never shrinks).
+//
+// many: read in key order, as the full scan reads them, so that EXCEPT
+// sorts only within equal keys; in rowid order it sorted every written
+// record (16,000 rows of 1 KB: 80 MB allocated where the scan took
+// 75 KiB). An INTEGER PRIMARY KEY table is read at the written rowids
+// (rowid order is key order); any other, through its key's index, at the
+// keys the written rowids hold on either side: the same rows (under the
+// guard, no other row holds one of those keys).
+func restrictSQL(t *tableInfo, few bool) (with string, from func(schema string) string) {
+	tbl := quoteIdent(t.name)
+	with = `WITH tracked_rows(` + trackedRowid + `) AS (SELECT value FROM json_each(?1))`
+	if few {
+		return with, func(schema string) string {
+			return fmt.Sprintf("tracked_rows CROSS JOIN %s.%s WHERE %s.%s = %s", schema, tbl, tbl, t.rowid, trackedRowid)
+		}
+	}
 	if t.ipk {
-		return with, " WHERE " + t.rowid + " IN tracked_rows"
+		return with, func(schema string) string {
+			return fmt.Sprintf("%s.%s WHERE %s IN tracked_rows", schema, tbl, t.rowid)
+		}
 	}
 	pk := make([]string, len(t.pk))
 	for i, c := range t.pk {
 		pk[i] = quoteIdent(c)
 	}
-	cols, tbl, in := strings.Join(pk, ", "), quoteIdent(t.name), " WHERE "+t.rowid+" IN tracked_rows"
+	cols := strings.Join(pk, ", ")
 	with += fmt.Sprintf(`,
-tracked_keys AS (SELECT %[1]s FROM main.%[2]s%[3]s UNION ALL SELECT %[1]s FROM init.%[2]s%[3]s)`, cols, tbl, in)
-	return with, fmt.Sprintf(" WHERE (%s) IN (SELECT * FROM tracked_keys)", cols)
+tracked_keys AS (SELECT %[1]s FROM main.%[2]s WHERE %[3]s IN tracked_rows UNION ALL SELECT %[1]s FROM init.%[2]s WHERE %[3]s IN tracked_rows)`, cols, tbl, t.rowid)
+	return with, func(schema string) string {
+		return fmt.Sprintf("%s.%s WHERE (%s) IN (SELECT * FROM tracked_keys)", schema, tbl, cols)
+	}
 }
 
 // guardSQL selects the types of the written rows' key columns on both
@@ -217,19 +246,20 @@ func guardSQL(t *tableInfo, kind guardKind) string {
 	if kind == guardNone {
 		return ""
 	}
-	tbl, in := quoteIdent(t.name), " WHERE "+t.rowid+" IN tracked_rows"
+	tbl := quoteIdent(t.name)
+	with, from := restrictSQL(t, true)
 	types := make([]string, len(t.pk))
 	for i, c := range t.pk {
 		types[i] = "typeof(" + quoteIdent(c) + ")"
 	}
 	cols := strings.Join(types, ", ")
-	sql := fmt.Sprintf(`WITH tracked_rows(id) AS (SELECT value FROM json_each(?1))
-SELECT 0, %[1]s FROM main.%[2]s%[3]s UNION SELECT 0, %[1]s FROM init.%[2]s%[3]s`, cols, tbl, in)
+	sql := fmt.Sprintf(`%s
+SELECT 0, %s FROM %s UNION ALL SELECT 0, %[2]s FROM %[4]s`, with, cols, from("main"), from("init"))
 	if kind == guardSingle {
 		k := quoteIdent(t.pk[0])
 		sql += fmt.Sprintf(`
-UNION SELECT 1, (SELECT typeof(%[1]s) FROM init.%[2]s WHERE %[1]s IS NOT NULL ORDER BY %[1]s LIMIT 1)
-UNION SELECT 1, (SELECT typeof(%[1]s) FROM init.%[2]s WHERE %[1]s IS NOT NULL ORDER BY %[1]s DESC LIMIT 1)`, k, tbl)
+UNION ALL SELECT 1, (SELECT typeof(%[1]s) FROM init.%[2]s WHERE %[1]s IS NOT NULL ORDER BY %[1]s LIMIT 1)
+UNION ALL SELECT 1, (SELECT typeof(%[1]s) FROM init.%[2]s WHERE %[1]s IS NOT NULL ORDER BY %[1]s DESC LIMIT 1)`, k, tbl)
 	}
 	return sql
 }
