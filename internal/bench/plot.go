@@ -15,7 +15,8 @@ import (
 
 // Plot writes the report's plots as PNG files into dir:
 // bench-latency.png (reset and step latency distributions),
-// bench-throughput.png, bench-reset-size.png, bench-memory.png.
+// bench-throughput.png, bench-reset-size.png, bench-end-size.png (an
+// episode's end after 1, 10, 100 writes), bench-memory.png.
 func Plot(r *Report, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -24,6 +25,7 @@ func Plot(r *Report, dir string) error {
 		"bench-latency.png":    plotLatency,
 		"bench-throughput.png": plotThroughput,
 		"bench-reset-size.png": plotResetSize,
+		"bench-end-size.png":   plotEndSize,
 		"bench-memory.png":     plotMemory,
 	} {
 		p, err := f(r)
@@ -134,6 +136,42 @@ func plotResetSize(r *Report) (*plot.Plot, error) {
 		sortXY(xy)
 		if len(xy) > 0 {
 			lines = append(lines, name, xy)
+		}
+	}
+	p.Legend.Top, p.Legend.Left = true, true
+	return p, plotutil.AddLinePoints(p, lines...)
+}
+
+// plotEndSize is wasmenv's (wazero) episode end, diff + state hash and
+// score, after 1, 10 and 100 writes, versus the database size, beside the
+// reset curve.
+func plotEndSize(r *Report) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "Episode end (p50) versus database size"
+	p.X.Label.Text = "database size (MiB, log)"
+	p.Y.Label.Text = "p50 (µs, log)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	var lines []any
+	series := func(label string, at func(k string) (Latency, bool)) {
+		var xy plotter.XYs
+		for k := range r.EndBySize {
+			if l, ok := at(k); ok {
+				n, _ := strconv.ParseFloat(k, 64)
+				xy = append(xy, plotter.XY{X: n / (1 << 20), Y: max(float64(l.P50)/1e3, 0.01)})
+			}
+		}
+		sortXY(xy)
+		if len(xy) > 0 {
+			lines = append(lines, label, xy)
+		}
+	}
+	series("reset", func(k string) (Latency, bool) { l, ok := r.ResetBySize[k]; return l, ok })
+	for _, what := range []string{"diffhash", "score"} {
+		for _, n := range endWrites {
+			m := what + "/" + strconv.Itoa(n)
+			series(fmt.Sprintf("%s, %d writes", map[string]string{"diffhash": "diff + hash", "score": "score"}[what], n),
+				func(k string) (Latency, bool) { l, ok := r.EndBySize[k][m]; return l, ok })
 		}
 	}
 	p.Legend.Top, p.Legend.Left = true, true
