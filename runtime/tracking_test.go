@@ -40,6 +40,8 @@ CREATE TABLE parent (id INTEGER PRIMARY KEY, name TEXT);
 CREATE TABLE child (id INTEGER PRIMARY KEY, parent INTEGER REFERENCES parent (id) ON DELETE CASCADE, v);
 CREATE TABLE log (n INTEGER PRIMARY KEY, what TEXT, j AS (json_quote(what)));
 CREATE TABLE shadow (rowid TEXT PRIMARY KEY, v);
+CREATE TABLE allshadow (rowid, _rowid_, oid, k TEXT PRIMARY KEY);
+CREATE TABLE desck (id INTEGER PRIMARY KEY DESC, v);
 CREATE TRIGGER tk_log AFTER UPDATE ON tk BEGIN
   INSERT INTO log (what) VALUES ('tk ' || NEW.k);
   UPDATE ck SET v = coalesce(v, 0) + 1 WHERE a = NEW.k;
@@ -61,6 +63,8 @@ INSERT INTO nopk VALUES (1, 2), (1, 2), (3, 4);
 INSERT INTO parent VALUES (1, 'one'), (2, 'two');
 INSERT INTO child VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 2, 'c');
 INSERT INTO shadow VALUES ('r1', 1), ('r2', 2);
+INSERT INTO allshadow VALUES (1, 2, 3, 'a');
+INSERT INTO desck VALUES (1, 'one'), (2, 'two'), (3, 'three');
 `
 
 // hostileStatements are what the random episodes run; %d is a random
@@ -104,6 +108,9 @@ var hostileStatements = []string{
 	`UPDATE child SET v = 'c' || %d WHERE id = 2`,
 	`INSERT OR REPLACE INTO shadow VALUES ('r' || (%d %% 3), 'x')`,
 	`INSERT INTO log (what) VALUES ('direct %d')`,
+	`INSERT OR REPLACE INTO allshadow VALUES (%d, 0, 0, 'a')`,
+	`INSERT OR REPLACE INTO desck VALUES (%d %% 5, 'r')`,
+	`UPDATE desck SET id = id + 10 WHERE id = %d %% 4`,
 }
 
 // hostileEnv loads edge (its exec tool runs any statement) over the
