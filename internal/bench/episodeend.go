@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/ncruces/go-sqlite3/ext/serdes"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -120,32 +119,8 @@ func endSamples(ctx context.Context, env *runtime.Env, task string, w *workload)
 // growOrders is growDB for benchenv with the filler in orders (a 1 KiB
 // note each, orders past the workload's ids).
 func growOrders(db []byte, size int64) ([]byte, error) {
-	if int64(len(db)) >= size {
-		return db, nil
-	}
-	conn, err := sqlite3.Open("file:/bench-grow-orders?vfs=memdb")
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	if err := serdes.Deserialize(conn, "main", db); err != nil {
-		return nil, err
-	}
-	for cur := int64(len(db)); cur < size; {
-		rows := max(1, min(5000, (size-cur)/1200))
-		err := conn.Exec(fmt.Sprintf(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %d)
-INSERT INTO orders (user_id, product_id, quantity, status, created_at, note)
-SELECT 1 + abs(random()) %% 1000, 1 + abs(random()) %% 500, 1, 'delivered', '2024-01-01T00:00:00Z', hex(randomblob(512)) FROM n`, rows))
-		if err != nil {
-			return nil, err
-		}
-		stmt, _, err := conn.Prepare(`SELECT page_count * page_size FROM pragma_page_count, pragma_page_size`)
-		if err != nil {
-			return nil, err
-		}
-		stmt.Step()
-		cur = stmt.ColumnInt64(0)
-		stmt.Close()
-	}
-	return serdes.Serialize(conn, "main")
+	return growWith(db, size, func(*sqlite3.Conn) (string, error) {
+		return `INSERT INTO orders (user_id, product_id, quantity, status, created_at, note)
+SELECT 1 + abs(random()) %% 1000, 1 + abs(random()) %% 500, 1, 'delivered', '2024-01-01T00:00:00Z', hex(randomblob(512)) FROM n`, nil
+	})
 }
