@@ -42,6 +42,7 @@ CREATE TABLE log (n INTEGER PRIMARY KEY, what TEXT, j AS (json_quote(what)));
 CREATE TABLE shadow (rowid TEXT PRIMARY KEY, v);
 CREATE TABLE allshadow (rowid, _rowid_, oid, k TEXT PRIMARY KEY);
 CREATE TABLE desck (id INTEGER PRIMARY KEY DESC, v);
+CREATE TABLE tracked_rows (k TEXT PRIMARY KEY, wasmenv_tracked_table);
 CREATE TRIGGER tk_log AFTER UPDATE ON tk BEGIN
   INSERT INTO log (what) VALUES ('tk ' || NEW.k);
   UPDATE ck SET v = coalesce(v, 0) + 1 WHERE a = NEW.k;
@@ -65,6 +66,7 @@ INSERT INTO child VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 2, 'c');
 INSERT INTO shadow VALUES ('r1', 1), ('r2', 2);
 INSERT INTO allshadow VALUES (1, 2, 3, 'a');
 INSERT INTO desck VALUES (1, 'one'), (2, 'two'), (3, 'three');
+INSERT INTO tracked_rows VALUES ('a', 1);
 `
 
 // hostileStatements are what the random episodes run; %d is a random
@@ -111,6 +113,7 @@ var hostileStatements = []string{
 	`INSERT OR REPLACE INTO allshadow VALUES (%d, 0, 0, 'a')`,
 	`INSERT OR REPLACE INTO desck VALUES (%d %% 5, 'r')`,
 	`UPDATE desck SET id = id + 10 WHERE id = %d %% 4`,
+	`INSERT OR REPLACE INTO tracked_rows VALUES ('a', %d)`, // names the tracked queries use
 }
 
 // hostileEnv loads edge (its exec tool runs any statement) over the

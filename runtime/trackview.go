@@ -219,7 +219,7 @@ func restrictSQL(t *tableInfo, few bool) (with string, from func(schema string) 
 	with = `WITH tracked_rows(` + trackedRowid + `) AS (SELECT value FROM json_each(?1))`
 	if few {
 		return with, func(schema string) string {
-			return fmt.Sprintf("tracked_rows CROSS JOIN %s.%s WHERE %s.%s = %s", schema, tbl, tbl, t.rowid, trackedRowid)
+			return fmt.Sprintf("tracked_rows CROSS JOIN %s.%s AS wasmenv_tracked_table WHERE wasmenv_tracked_table.%s = %s", schema, tbl, t.rowid, trackedRowid)
 		}
 	}
 	if t.ipk {
