@@ -153,12 +153,14 @@ func plotEndSize(r *Report) (*plot.Plot, error) {
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 	var lines []any
+	top := 0.0
 	series := func(label string, at func(k string) (Latency, bool)) {
 		var xy plotter.XYs
 		for k := range r.EndBySize {
 			if l, ok := at(k); ok {
 				n, _ := strconv.ParseFloat(k, 64)
 				xy = append(xy, plotter.XY{X: n / (1 << 20), Y: max(float64(l.P50)/1e3, 0.01)})
+				top = max(top, float64(l.P50)/1e3)
 			}
 		}
 		sortXY(xy)
@@ -170,12 +172,16 @@ func plotEndSize(r *Report) (*plot.Plot, error) {
 	for _, what := range []string{"diffhash", "score"} {
 		for _, n := range endWrites {
 			m := what + "/" + strconv.Itoa(n)
-			series(fmt.Sprintf("%s, %d writes", map[string]string{"diffhash": "diff + hash", "score": "score"}[what], n),
+			series(fmt.Sprintf("%s, %s", map[string]string{"diffhash": "diff + hash", "score": "score"}[what], writesLabel(n)),
 				func(k string) (Latency, bool) { l, ok := r.EndBySize[k][m]; return l, ok })
 		}
 	}
 	p.Legend.Top, p.Legend.Left = true, true
-	return p, plotutil.AddLinePoints(p, lines...)
+	if err := plotutil.AddLinePoints(p, lines...); err != nil {
+		return nil, err
+	}
+	p.Y.Max = max(p.Y.Max, top*100) // room above the lines for the legend
+	return p, nil
 }
 
 func sortXY(xy plotter.XYs) {
@@ -222,4 +228,11 @@ func plotMemory(r *Report) (*plot.Plot, error) {
 	p.NominalX(names...)
 	p.Legend.Top = true
 	return p, nil
+}
+
+func writesLabel(n int) string {
+	if n == 1 {
+		return "1 write"
+	}
+	return strconv.Itoa(n) + " writes"
 }

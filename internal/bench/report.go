@@ -148,7 +148,7 @@ func (r *Report) WriteTable(out io.Writer) {
 					continue
 				}
 				label := map[string]string{"diffhash": "diff + hash", "score": "score"}[what]
-				row(fmt.Sprintf("%s p50 after %d writes, %s db", label, n, fmtBytes(s)), func(f *Figures) string {
+				row(fmt.Sprintf("%s p50 after %s, %s db", label, writesLabel(n), fmtBytes(s)), func(f *Figures) string {
 					if l, ok := f.EndBySize[k][m]; ok {
 						return fmtNs(l.P50)
 					}
