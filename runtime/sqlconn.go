@@ -140,7 +140,7 @@ func (c *sqlConn) open(e *Env) error {
 	// the rows an episode wrote (tracking.go): a small cache for it bounds
 	// what a full scan (a view without a tracked path) leaves in the
 	// connection's heap, which never shrinks (BenchmarkEpisodeActiveRSS).
-	if err := conn.Exec(`PRAGMA init.cache_size = -` + itoa64(initCacheKiB)); err != nil {
+	if err := conn.Exec(`PRAGMA init.cache_size = -` + strconv.Itoa(initCacheKiB)); err != nil {
 		return err
 	}
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
@@ -251,5 +251,3 @@ func (c *sqlConn) clearStmts() {
 // initCacheKiB is the page cache of an episode's init schema, in KiB
 // (main keeps SQLite's default, 2,000 KiB: its pages are the episode's).
 const initCacheKiB = 256
-
-func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
