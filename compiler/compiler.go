@@ -23,7 +23,13 @@ type Options struct {
 	Log func(string)
 	// SkipStaticChecks lets tool code through without the static rules.
 	// It exists so tests can prove the runtime sandbox holds on its own
-	// (defense in depth); never use it for real environments.
+	// (defense in depth); never use it for real environments. The runtime
+	// alone does not contain everything the rules refuse: a goroutine
+	// (refused by the rules) can outlive the call that started it, on a
+	// pooled module instance, and its SQL then runs inside whatever call
+	// the instance serves next, a call of another episode, whose diff and
+	// state it writes (issue 25, finding 14). Without the static checks,
+	// episodes are not isolated from each other's tool code.
 	SkipStaticChecks bool
 	// KeepNames keeps the module's function names (its wasm name section),
 	// so that a profile or a function listener can name the guest's

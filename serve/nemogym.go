@@ -344,11 +344,12 @@ func (s *Server) ngVerify(w http.ResponseWriter, r *http.Request) {
 		if a, ok := resp.answer(); ok {
 			answer = &a
 		}
-		sc, err := e.ep.Score(ctx, answer)
-		if err != nil {
-			return sc, scoreError(err)
+		var sc runtime.Score
+		err := s.withSlot(ctx, func() (err error) { sc, err = e.ep.Score(ctx, answer); return err })
+		if err != nil && !isBusy(err) {
+			err = scoreError(err)
 		}
-		return sc, nil
+		return sc, err
 	}()
 	if err != nil {
 		s.setNGCookie(w, env.Name(), e.id)

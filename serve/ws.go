@@ -192,7 +192,7 @@ func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done boo
 		if err != nil {
 			return wsErrorFrom(err), false
 		}
-		st := func() map[string]any { defer release(); return oeStateOf(e) }()
+		st := func() map[string]any { defer release(); return s.oeStateOf(ctx, e) }()
 		return map[string]any{"type": "state", "data": st}, false
 	case "close":
 		return nil, true
