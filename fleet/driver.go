@@ -1,0 +1,203 @@
+package fleet
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/rl"
+)
+
+// BundleFile is a bundle as read from disk: its bytes travel, the decoded
+// form plans the run.
+type BundleFile struct {
+	Data   []byte
+	Bundle *envpkg.Bundle
+}
+
+// ReadBundle reads and verifies a bundle file.
+func ReadBundle(data []byte) (*BundleFile, error) {
+	b, err := envpkg.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return &BundleFile{Data: data, Bundle: b}, nil
+}
+
+// Driver enqueues a run's jobs, follows their results and writes them in
+// plan order.
+type Driver struct {
+	NC      *nats.Conn
+	Options Options
+	// RunID names the run (a subject token); default a random one.
+	RunID string
+	// Progress, when set, is called after each new result.
+	Progress func(done, total int)
+}
+
+// Run runs refs (from Plan over the bundles' decoded forms) on the fleet
+// and writes their lines to out in plan order. It returns when every group
+// is written, when a job goes to the dead-letter stream (a *Error with
+// CodeDeadLetter and the reason), or when ctx is done; it then removes the
+// run's jobs still queued and its results. Run does not close out.
+func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, refs []GroupRef, out Output) (*rl.Summary, error) {
+	if _, err := spec.Config(); err != nil {
+		return nil, err
+	}
+	if _, err := spec.Policy.Build(); err != nil {
+		return nil, err
+	}
+	run := d.RunID
+	if run == "" {
+		var b [8]byte
+		rand.Read(b[:])
+		run = hex.EncodeToString(b[:])
+	}
+	if !validRun(run) {
+		return nil, errorf(CodeBadInput, nil, "run id %q: want letters, digits, - and _", run)
+	}
+	js, err := jetstream.New(d.NC)
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "jetstream")
+	}
+	s, err := setup(ctx, js, d.Options)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range bundles {
+		if err := s.putBundle(ctx, b.Bundle.Hash, b.Data); err != nil {
+			return nil, err
+		}
+	}
+	start := time.Now()
+	defer s.cleanup(run)
+
+	// Follow results and dead letters from the start, before enqueuing.
+	results, err := follow(ctx, js, StreamResults, subjectResults+run)
+	if err != nil {
+		return nil, err
+	}
+	defer results.Stop()
+	dead, err := follow(ctx, js, StreamDead, subjectDead+run)
+	if err != nil {
+		return nil, err
+	}
+	defer dead.Stop()
+	for _, ref := range refs {
+		job, _ := json.Marshal(&Job{Run: run, GroupRef: ref, Spec: spec})
+		if _, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(run+"."+strconv.Itoa(ref.Index))); err != nil {
+			return nil, errorf(CodeUnavailable, err, "enqueue job %d", ref.Index)
+		}
+	}
+
+	asm := newAssembler(refs, out)
+	got := make(chan jetstream.Msg)
+	failed := make(chan *DeadLetter, 1)
+	go pump(results, func(m jetstream.Msg) {
+		select {
+		case got <- m:
+		case <-ctx.Done():
+		}
+	})
+	go pump(dead, func(m jetstream.Msg) {
+		var dl DeadLetter
+		json.Unmarshal(m.Data(), &dl)
+		select {
+		case failed <- &dl:
+		default:
+		}
+	})
+	for {
+		if n, all := asm.done(); all {
+			return asm.sum.finish(time.Since(start).Seconds()), nil
+		} else if d.Progress != nil && n > 0 {
+			d.Progress(n, len(refs))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case dl := <-failed:
+			return nil, errorf(CodeDeadLetter, nil, "run %s: %s", run, dl)
+		case m := <-got:
+			res, err := s.readResult(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := asm.add(res); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// follow reads a subject of a stream from its first message, in order.
+func follow(ctx context.Context, js jetstream.JetStream, stream, subject string) (jetstream.MessagesContext, error) {
+	c, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "follow %s", subject)
+	}
+	it, err := c.Messages()
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "follow %s", subject)
+	}
+	return it, nil
+}
+
+func pump(it jetstream.MessagesContext, f func(jetstream.Msg)) {
+	for {
+		m, err := it.Next()
+		if err != nil {
+			if err == jetstream.ErrMsgIteratorClosed {
+				return
+			}
+			continue // the ordered consumer recreates itself
+		}
+		f(m)
+	}
+}
+
+// readResult reads a result message and, when its body is an object, the
+// object.
+func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error) {
+	body := m.Data()
+	if name := m.Headers().Get(headerObject); name != "" {
+		var err error
+		if body, err = s.bodies.GetBytes(ctx, name); err != nil {
+			return nil, errorf(CodeLost, err, "result object %s", name)
+		}
+	}
+	var r Result
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, errorf(CodeLost, err, "result %s", m.Headers().Get(headerIndex))
+	}
+	if idx := m.Headers().Get(headerIndex); idx != strconv.Itoa(r.Index) {
+		return nil, errorf(CodeLost, nil, "result says index %d, its header %q", r.Index, idx)
+	}
+	return &r, nil
+}
+
+// cleanup removes the run's jobs still queued, its results and their
+// objects; the dead letters stay for reading.
+func (s *store) cleanup(run string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s.jobs.Purge(ctx, jetstream.WithPurgeSubject(subjectJobs+run))
+	s.results.Purge(ctx, jetstream.WithPurgeSubject(subjectResults+run))
+	lister, err := s.bodies.List(ctx)
+	if err != nil {
+		return
+	}
+	for _, o := range lister {
+		if strings.HasPrefix(o.Name, run+"/") {
+			s.bodies.Delete(ctx, o.Name)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package fleet
+
+import (
+	"context"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The names of everything the fleet keeps on JetStream (docs/SCALING.md).
+const (
+	StreamJobs      = "WASMENV_JOBS"    // work queue: one message per job
+	StreamResults   = "WASMENV_RESULTS" // one message per finished job
+	StreamDead      = "WASMENV_DEAD"    // jobs given up on, with the reason
+	ConsumerWorkers = "workers"         // the pull consumer all workers share
+	BucketBundles   = "wasmenv-bundles" // object store: bundles by content hash
+	BucketResults   = "wasmenv-results" // object store: result bodies too large for a message
+
+	subjectJobs    = "wasmenv.jobs."
+	subjectResults = "wasmenv.results."
+	subjectDead    = "wasmenv.dead."
+)
+
+// Options are the settings of the streams and of the workers' consumer.
+type Options struct {
+	// Replicas of every stream and bucket: 1 on one server, 3 on a 3-node
+	// cluster (a node may then die without losing anything). Default 1.
+	Replicas int
+	// AckWait is how long a job may go without an acknowledgement or a
+	// heartbeat before it is redelivered. Default 30 s; workers beat every
+	// AckWait/3.
+	AckWait time.Duration
+	// MaxDeliver is how many deliveries a job gets before it goes to the
+	// dead-letter stream. Default 5.
+	MaxDeliver int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Replicas < 1 {
+		o.Replicas = 1
+	}
+	if o.AckWait <= 0 {
+		o.AckWait = 30 * time.Second
+	}
+	if o.MaxDeliver < 1 {
+		o.MaxDeliver = 5
+	}
+	return o
+}
+
+// store is a run's view of the streams, buckets and consumer.
+type store struct {
+	js      jetstream.JetStream
+	opts    Options
+	jobs    jetstream.Stream
+	results jetstream.Stream
+	dead    jetstream.Stream
+	bundles jetstream.ObjectStore
+	bodies  jetstream.ObjectStore
+}
+
+// setup creates or updates the streams and buckets (idempotent: the driver
+// and every worker call it).
+func setup(ctx context.Context, js jetstream.JetStream, o Options) (*store, error) {
+	o = o.withDefaults()
+	s := &store{js: js, opts: o}
+	var err error
+	s.jobs, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: StreamJobs, Subjects: []string{subjectJobs + ">"},
+		Retention: jetstream.WorkQueuePolicy, Replicas: o.Replicas,
+		Duplicates: 10 * time.Minute, MaxAge: 7 * 24 * time.Hour,
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "stream %s", StreamJobs)
+	}
+	s.results, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: StreamResults, Subjects: []string{subjectResults + ">"},
+		Replicas: o.Replicas, Duplicates: 10 * time.Minute, MaxAge: 7 * 24 * time.Hour,
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "stream %s", StreamResults)
+	}
+	s.dead, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: StreamDead, Subjects: []string{subjectDead + ">"},
+		Replicas: o.Replicas, Duplicates: 10 * time.Minute, MaxAge: 30 * 24 * time.Hour,
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "stream %s", StreamDead)
+	}
+	s.bundles, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket: BucketBundles, Replicas: o.Replicas, Description: "wasmenv bundles by content hash",
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "object store %s", BucketBundles)
+	}
+	s.bodies, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket: BucketResults, Replicas: o.Replicas, TTL: 7 * 24 * time.Hour,
+		Description: "wasmenv job results too large for one message",
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "object store %s", BucketResults)
+	}
+	return s, nil
+}
+
+// consumer creates or updates the workers' shared pull consumer.
+func (s *store) consumer(ctx context.Context) (jetstream.Consumer, error) {
+	c, err := s.jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable: ConsumerWorkers, AckPolicy: jetstream.AckExplicitPolicy,
+		AckWait: s.opts.AckWait, MaxDeliver: s.opts.MaxDeliver,
+		Replicas: s.opts.Replicas,
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "consumer %s", ConsumerWorkers)
+	}
+	return c, nil
+}
