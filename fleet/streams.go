@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -59,13 +60,14 @@ type store struct {
 	bodies  jetstream.ObjectStore
 }
 
-// setup creates or updates the streams and buckets (idempotent: the driver
-// and every worker call it).
+// setup creates the streams and buckets that do not exist yet and uses
+// those that do as they are (the driver and every worker call it; the
+// first one sets the replicas).
 func setup(ctx context.Context, js jetstream.JetStream, o Options) (*store, error) {
 	o = o.withDefaults()
 	s := &store{js: js, opts: o}
 	var err error
-	s.jobs, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	s.jobs, err = ensureStream(ctx, js, jetstream.StreamConfig{
 		Name: StreamJobs, Subjects: []string{subjectJobs + ">"},
 		Retention: jetstream.WorkQueuePolicy, Replicas: o.Replicas,
 		Duplicates: 10 * time.Minute, MaxAge: 7 * 24 * time.Hour,
@@ -73,27 +75,27 @@ func setup(ctx context.Context, js jetstream.JetStream, o Options) (*store, erro
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "stream %s", StreamJobs)
 	}
-	s.results, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	s.results, err = ensureStream(ctx, js, jetstream.StreamConfig{
 		Name: StreamResults, Subjects: []string{subjectResults + ">"},
 		Replicas: o.Replicas, Duplicates: 10 * time.Minute, MaxAge: 7 * 24 * time.Hour,
 	})
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "stream %s", StreamResults)
 	}
-	s.dead, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	s.dead, err = ensureStream(ctx, js, jetstream.StreamConfig{
 		Name: StreamDead, Subjects: []string{subjectDead + ">"},
 		Replicas: o.Replicas, Duplicates: 10 * time.Minute, MaxAge: 30 * 24 * time.Hour,
 	})
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "stream %s", StreamDead)
 	}
-	s.bundles, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+	s.bundles, err = ensureBucket(ctx, js, jetstream.ObjectStoreConfig{
 		Bucket: BucketBundles, Replicas: o.Replicas, Description: "wasmenv bundles by content hash",
 	})
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "object store %s", BucketBundles)
 	}
-	s.bodies, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+	s.bodies, err = ensureBucket(ctx, js, jetstream.ObjectStoreConfig{
 		Bucket: BucketResults, Replicas: o.Replicas, TTL: 7 * 24 * time.Hour,
 		Description: "wasmenv job results too large for one message",
 	})
@@ -108,10 +110,33 @@ func (s *store) consumer(ctx context.Context) (jetstream.Consumer, error) {
 	c, err := s.jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable: ConsumerWorkers, AckPolicy: jetstream.AckExplicitPolicy,
 		AckWait: s.opts.AckWait, MaxDeliver: s.opts.MaxDeliver,
-		Replicas: s.opts.Replicas,
 	})
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "consumer %s", ConsumerWorkers)
 	}
 	return c, nil
+}
+
+func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	s, err := js.Stream(ctx, cfg.Name)
+	if !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return s, err
+	}
+	s, err = js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) { // created meanwhile
+		return js.Stream(ctx, cfg.Name)
+	}
+	return s, err
+}
+
+func ensureBucket(ctx context.Context, js jetstream.JetStream, cfg jetstream.ObjectStoreConfig) (jetstream.ObjectStore, error) {
+	o, err := js.ObjectStore(ctx, cfg.Bucket)
+	if !errors.Is(err, jetstream.ErrBucketNotFound) {
+		return o, err
+	}
+	o, err = js.CreateObjectStore(ctx, cfg)
+	if errors.Is(err, jetstream.ErrBucketExists) || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		return js.ObjectStore(ctx, cfg.Bucket)
+	}
+	return o, err
 }

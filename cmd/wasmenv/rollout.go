@@ -32,6 +32,7 @@ type rolloutFlags struct {
 	retries                  int
 	timeout                  time.Duration
 	user, userURL, userModel string
+	nats, shard              string // rollout_fleet.go
 }
 
 func rolloutCmd() *cobra.Command {
@@ -82,6 +83,8 @@ func rolloutCmd() *cobra.Command {
 	fl.StringVar(&f.userURL, "user-base-url", "", "user openai: server URL (default: --base-url)")
 	fl.StringVar(&f.userModel, "user-model", "", "user openai: model (default: --model)")
 	fl.StringVar(&cfg.StopToken, "stop-token", rl.DefaultStopToken, "the user's end-of-conversation token")
+	fl.StringVar(&f.nats, "nats", "", "run the groups on the workers of this NATS server (docs/SCALING.md)")
+	fl.StringVar(&f.shard, "shard", "", "run only block i of n of the groups, in plan order (i/n; docs/SCALING.md)")
 	return cmd
 }
 
@@ -92,6 +95,9 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	// rl.Config reads 0 as "the default"; on the command line it is a mistake.
 	if cfg.Group < 1 || cfg.MaxTurns < 1 || cfg.Concurrency < 1 {
 		return fmt.Errorf("--group, --max-turns and --concurrency must be at least 1")
+	}
+	if f.nats != "" || f.shard != "" {
+		return runRolloutFleet(cmd, args, f, cfg)
 	}
 	var err error
 	if cfg.Format, err = rl.ParseToolFormat(f.format); err != nil {
