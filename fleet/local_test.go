@@ -1,0 +1,95 @@
+package fleet_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/fleet"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+func loadAll(t *testing.T, files ...*fleet.BundleFile) map[string]*runtime.Env {
+	envs := map[string]*runtime.Env{}
+	for _, f := range files {
+		e, err := runtime.LoadBundle(context.Background(), f.Bundle, runtime.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		envs[f.Bundle.Hash] = e
+	}
+	return envs
+}
+
+// Every shard split, run with groups in parallel, concatenates to the
+// bytes of the single-process engine's run, for both baseline policies and
+// with the options that change how many lines a group writes.
+func TestShardsConcatenateToTheLocalRun(t *testing.T) {
+	store, calendar := bundle(t, "store"), bundle(t, "calendar")
+	envs := loadAll(t, store, calendar)
+	specs := map[string]*fleet.Spec{
+		"random":         {Group: 4, Seed: 11, MaxTurns: 6, Policy: fleet.PolicySpec{Kind: "random"}},
+		"oracle":         {Group: 2, Seed: 5, MaxTurns: 40, Policy: fleet.PolicySpec{Kind: "oracle"}},
+		"random-windows": {Group: 3, Seed: 2, MaxTurns: 5, Tasks: "cancel-*,return-*", HistoryWindow: 2, Reward: "awm", Policy: fleet.PolicySpec{Kind: "random"}},
+	}
+	for name, spec := range specs {
+		t.Run(name, func(t *testing.T) {
+			want := reference(t, spec, store, calendar)
+			if len(want) == 0 {
+				t.Fatal("the reference run wrote nothing")
+			}
+			refs := plan(t, spec, store, calendar)
+			for _, n := range []int{1, 3, 7} {
+				var all bytes.Buffer
+				for i := range n {
+					out := &memOutput{}
+					if _, err := fleet.RunLocal(context.Background(), envs, spec, fleet.Shard{I: i, N: n}.Of(refs), 4, out, nil); err != nil {
+						t.Fatal(err)
+					}
+					all.Write(out.buf.Bytes())
+				}
+				if !bytes.Equal(all.Bytes(), want) {
+					t.Fatalf("%d shards: %d bytes, the local run %d bytes; they differ", n, all.Len(), len(want))
+				}
+			}
+		})
+	}
+}
+
+func TestShardSplitsEveryGroupOnce(t *testing.T) {
+	refs := make([]fleet.GroupRef, 10)
+	for i := range refs {
+		refs[i].Index = i
+	}
+	for n := 1; n <= 12; n++ {
+		next := 0
+		for i := range n {
+			part := fleet.Shard{I: i, N: n}.Of(refs)
+			if len(part) < len(refs)/n || len(part) > len(refs)/n+1 {
+				t.Fatalf("shard %d/%d has %d groups", i, n, len(part))
+			}
+			for _, r := range part {
+				if r.Index != next {
+					t.Fatalf("shard %d/%d: group %d, want %d", i, n, r.Index, next)
+				}
+				next++
+			}
+		}
+		if next != len(refs) {
+			t.Fatalf("%d shards cover %d groups", n, next)
+		}
+	}
+}
+
+func TestParseShardRefusesNonsense(t *testing.T) {
+	for _, s := range []string{"", "1", "3/3", "-1/2", "0/0", "a/b", "1/2/3", "0/-1"} {
+		if _, err := fleet.ParseShard(s); !errors.Is(err, &fleet.Error{Code: fleet.CodeBadInput}) {
+			t.Errorf("ParseShard(%q) = %v, want a bad_input error", s, err)
+		}
+	}
+	if s, err := fleet.ParseShard("2/5"); err != nil || s != (fleet.Shard{I: 2, N: 5}) {
+		t.Fatalf("2/5: %v %v", s, err)
+	}
+}
