@@ -1,0 +1,154 @@
+package fleet_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wasmenv/wasmenv/fleet"
+)
+
+var fastOpts = fleet.Options{AckWait: 2 * time.Second, MaxDeliver: 3}
+
+func drive(t *testing.T, url string, spec *fleet.Spec, files ...*fleet.BundleFile) ([]byte, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out := &memOutput{}
+	d := &fleet.Driver{NC: connect(t, url)}
+	_, err := d.Run(ctx, files, spec, plan(t, spec, files...), out)
+	return out.buf.Bytes(), err
+}
+
+// A fleet of 1 or 3 workers writes the bytes of the single-process run,
+// for the random and the oracle policies, over two bundles.
+func TestFleetOutputEqualsLocalRun(t *testing.T) {
+	store, calendar := bundle(t, "store"), bundle(t, "calendar")
+	for _, workers := range []int{1, 3} {
+		url := startServer(t)
+		startWorkers(t, url, workers, fastOpts)
+		for _, spec := range []*fleet.Spec{
+			{Group: 4, Seed: 11, MaxTurns: 6, Policy: fleet.PolicySpec{Kind: "random"}},
+			{Group: 2, Seed: 5, MaxTurns: 40, Policy: fleet.PolicySpec{Kind: "oracle"}},
+		} {
+			got, err := drive(t, url, spec, store, calendar)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := reference(t, spec, store, calendar); !bytes.Equal(got, want) {
+				t.Fatalf("%d workers, %s: %d bytes, the local run %d; they differ", workers, spec.Policy.Kind, len(got), len(want))
+			}
+		}
+	}
+}
+
+// A bundle changed in the object store is refused by every worker as
+// envpkg refuses a tampered file; after MaxDeliver deliveries the job is
+// in the dead-letter stream with that reason, and the driver says so.
+func TestTamperedBundleGoesToDeadLetter(t *testing.T) {
+	store := bundle(t, "store")
+	for name, bad := range map[string][]byte{
+		"tampered":  tamper(store.Data),
+		"truncated": store.Data[:len(store.Data)/2],
+	} {
+		t.Run(name, func(t *testing.T) {
+			url := startServer(t)
+			nc := connect(t, url)
+			js, _ := jetstream.New(nc)
+			ctx := context.Background()
+			// The bucket as the fleet makes it, holding a bad copy under the real hash.
+			obs, err := js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: fleet.BucketBundles})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := obs.PutBytes(ctx, store.Bundle.Hash, bad); err != nil {
+				t.Fatal(err)
+			}
+			startWorkers(t, url, 2, fastOpts)
+			spec := &fleet.Spec{Group: 1, MaxTurns: 2, Tasks: "cancel-*", Policy: fleet.PolicySpec{Kind: "random"}}
+			_, err = drive(t, url, spec, store)
+			if !errors.Is(err, &fleet.Error{Code: fleet.CodeDeadLetter}) || !strings.Contains(err.Error(), "invalid bundle") {
+				t.Fatalf("got %v, want a dead letter saying the bundle is invalid", err)
+			}
+			if !strings.Contains(err.Error(), "after 3 deliveries") {
+				t.Fatalf("got %v, want it given up after MaxDeliver (3) deliveries", err)
+			}
+			dl := deadLetters(t, js)
+			if len(dl) == 0 || !strings.Contains(dl[0].Reason, "invalid bundle") || dl[0].Deliveries != 3 {
+				t.Fatalf("dead letters: %+v", dl)
+			}
+		})
+	}
+}
+
+func tamper(data []byte) []byte {
+	b := bytes.Clone(data)
+	b[len(b)/2] ^= 0xff // inside the module: the content hash no longer matches
+	return b
+}
+
+// A job that is not a job at all goes to the dead-letter stream at once,
+// with the reason and the message as it came.
+func TestUnreadableJobGoesToDeadLetter(t *testing.T) {
+	url := startServer(t)
+	startWorkers(t, url, 1, fastOpts)
+	nc := connect(t, url)
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	// Wait until the workers made the streams.
+	for {
+		if _, err := js.Stream(ctx, fleet.StreamJobs); err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := js.Publish(ctx, "wasmenv.jobs.poison", []byte(`{"run": "poison", "index": 0, <not json`)); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		dl := deadLetters(t, js)
+		if len(dl) > 0 {
+			if dl[0].Run != "poison" || !strings.Contains(dl[0].Reason, "not JSON") || !strings.Contains(dl[0].Job, "<not json") || dl[0].Deliveries != 1 {
+				t.Fatalf("dead letter: %+v", dl[0])
+			}
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatal("no dead letter")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func deadLetters(t *testing.T, js jetstream.JetStream) []fleet.DeadLetter {
+	t.Helper()
+	ctx := context.Background()
+	s, err := js.Stream(ctx, fleet.StreamDead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []fleet.DeadLetter
+	for seq := info.State.FirstSeq; seq > 0 && seq <= info.State.LastSeq; seq++ {
+		m, err := s.GetMsg(ctx, seq)
+		if err != nil {
+			continue
+		}
+		var d fleet.DeadLetter
+		if err := json.Unmarshal(m.Data, &d); err != nil {
+			t.Fatalf("dead letter %d is not readable: %v", seq, err)
+		}
+		out = append(out, d)
+	}
+	return out
+}
