@@ -55,7 +55,11 @@ func startCluster(t *testing.T) (map[string]*server.Server, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_, err := js.AccountInfo(ctx)
 		cancel()
-		if err == nil {
+		leader := false
+		for _, n := range nodes {
+			leader = leader || n.JetStreamIsLeader()
+		}
+		if err == nil && leader {
 			return nodes, url
 		}
 		if time.Now().After(deadline) {
@@ -79,7 +83,7 @@ func TestClusterNodeKilledMidRun(t *testing.T) {
 	release := llm.holdRequests()
 	startWorkers(t, url, 2, opts)
 	done := runAsync(t, url, spec, store)
-	llm.waitArrival(t)
+	llm.waitArrival(t, done)
 
 	js, _ := jetstream.New(connect(t, url))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

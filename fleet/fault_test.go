@@ -46,7 +46,7 @@ func TestKilledWorkerProcessJobIsRedelivered(t *testing.T) {
 	release := llm.holdRequests()
 	victim := startWorkerProcess(t, url, fastOpts)
 	done := runAsync(t, url, spec, store)
-	llm.waitArrival(t) // the victim is inside a job
+	llm.waitArrival(t, done) // the victim is inside a job
 	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestStalledWorkerPastAckWait(t *testing.T) {
 	release := llm.holdRequests()
 	stalled := startWorkerProcess(t, url, fastOpts)
 	done := runAsync(t, url, spec, store)
-	llm.waitArrival(t)
+	llm.waitArrival(t, done)
 	if err := stalled.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestJobThatKillsEveryWorkerGoesToDeadLetter(t *testing.T) {
 	llm.holdRequests() // never released: the job never ends on its own
 	victim := startWorkerProcess(t, url, opts)
 	done := runAsync(t, url, spec, store)
-	llm.waitArrival(t)
+	llm.waitArrival(t, done)
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	victim.cmd.Wait()
 	startWorkers(t, url, 1, opts)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -179,7 +180,8 @@ func startWorkers(t testing.TB, url string, n int, opts fleet.Options) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := range n {
-		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: 2, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i)}
+		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: 2, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i),
+			Log: func(format string, args ...any) { t.Logf("worker %d: "+format, append([]any{i}, args...)...) }}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -249,6 +251,7 @@ const llmReply = `{"id":"r1","object":"chat.completion","model":"fake","choices"
 func newFakeLLM(t testing.TB) *fakeLLM {
 	f := &fakeLLM{arrived: make(chan struct{}, 64)}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // so that a client gone away ends r.Context()
 		f.mu.Lock()
 		hold := f.hold
 		f.mu.Unlock()
@@ -266,7 +269,15 @@ func newFakeLLM(t testing.TB) *fakeLLM {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(llmReply))
 	}))
-	t.Cleanup(f.srv.Close)
+	t.Cleanup(func() {
+		f.mu.Lock()
+		if f.hold != nil {
+			close(f.hold)
+			f.hold = nil
+		}
+		f.mu.Unlock()
+		f.srv.Close()
+	})
 	return f
 }
 
@@ -286,11 +297,14 @@ func (f *fakeLLM) holdRequests() (release func()) {
 	}
 }
 
-// waitArrival waits until a held request arrives.
-func (f *fakeLLM) waitArrival(t testing.TB) {
+// waitArrival waits until a held request arrives; a run that ends first
+// fails the test.
+func (f *fakeLLM) waitArrival(t testing.TB, done <-chan runResult) {
 	t.Helper()
 	select {
 	case <-f.arrived:
+	case r := <-done:
+		t.Fatalf("the run ended before any policy request: %v", r.err)
 	case <-time.After(60 * time.Second):
 		t.Fatal("no policy request reached the fake LLM")
 	}

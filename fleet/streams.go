@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -107,36 +108,64 @@ func setup(ctx context.Context, js jetstream.JetStream, o Options) (*store, erro
 
 // consumer creates or updates the workers' shared pull consumer.
 func (s *store) consumer(ctx context.Context) (jetstream.Consumer, error) {
-	c, err := s.jobs.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+	cfg := jetstream.ConsumerConfig{
 		Durable: ConsumerWorkers, AckPolicy: jetstream.AckExplicitPolicy,
 		AckWait: s.opts.AckWait, MaxDeliver: s.opts.MaxDeliver,
-	})
+	}
+	c, err := s.jobs.CreateOrUpdateConsumer(ctx, cfg)
+	for try := 0; transient(ctx, err) && try < 50; try++ {
+		sleep(ctx, 100*time.Millisecond)
+		c, err = s.jobs.CreateOrUpdateConsumer(ctx, cfg)
+	}
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "consumer %s", ConsumerWorkers)
 	}
 	return c, nil
 }
 
+// ensureStream returns the stream, creating it if it does not exist. On
+// a cluster, a stream another client is creating can be briefly "in use"
+// and "not found" at once: that is retried.
 func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
-	s, err := js.Stream(ctx, cfg.Name)
-	if !errors.Is(err, jetstream.ErrStreamNotFound) {
-		return s, err
+	for try := 0; ; try++ {
+		s, err := js.Stream(ctx, cfg.Name)
+		if transient(ctx, err) && try < 50 {
+			sleep(ctx, 100*time.Millisecond)
+			continue
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) {
+			return s, err
+		}
+		s, err = js.CreateStream(ctx, cfg)
+		if !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) && !transient(ctx, err) || try == 50 {
+			return s, err
+		}
+		sleep(ctx, 100*time.Millisecond)
 	}
-	s, err = js.CreateStream(ctx, cfg)
-	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) { // created meanwhile
-		return js.Stream(ctx, cfg.Name)
-	}
-	return s, err
 }
 
 func ensureBucket(ctx context.Context, js jetstream.JetStream, cfg jetstream.ObjectStoreConfig) (jetstream.ObjectStore, error) {
-	o, err := js.ObjectStore(ctx, cfg.Bucket)
-	if !errors.Is(err, jetstream.ErrBucketNotFound) {
-		return o, err
+	for try := 0; ; try++ {
+		o, err := js.ObjectStore(ctx, cfg.Bucket)
+		if transient(ctx, err) && try < 50 {
+			sleep(ctx, 100*time.Millisecond)
+			continue
+		}
+		if !errors.Is(err, jetstream.ErrBucketNotFound) {
+			return o, err
+		}
+		o, err = js.CreateObjectStore(ctx, cfg)
+		if !errors.Is(err, jetstream.ErrBucketExists) && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) && !transient(ctx, err) || try == 50 {
+			return o, err
+		}
+		sleep(ctx, 100*time.Millisecond)
 	}
-	o, err = js.CreateObjectStore(ctx, cfg)
-	if errors.Is(err, jetstream.ErrBucketExists) || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
-		return js.ObjectStore(ctx, cfg.Bucket)
-	}
-	return o, err
+}
+
+// transient reports an error worth retrying while ctx lives: an API
+// request that timed out or found no responder, as while a cluster elects
+// its leaders.
+func transient(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse))
 }

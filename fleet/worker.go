@@ -43,9 +43,17 @@ type Worker struct {
 	policies map[string]rl.Policy // by the policy spec's JSON: one client per endpoint
 }
 
-// Run works until ctx is done. A job running then is given back (nak) for
-// another worker.
+// Run works until ctx is done, then returns nil. A job running then is
+// given back (nak) for another worker.
 func (w *Worker) Run(ctx context.Context) error {
+	err := w.run(ctx)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func (w *Worker) run(ctx context.Context) error {
 	js, err := jetstream.New(w.NC)
 	if err != nil {
 		return errorf(CodeUnavailable, err, "jetstream")
@@ -128,7 +136,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 			}
 		}
 	}()
-	res, err := w.run(ctx, job)
+	res, err := w.runJob(ctx, job)
 	if err == nil {
 		err = w.storeResult(ctx, job, res)
 	}
@@ -153,8 +161,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}
 }
 
-// run runs a job's group.
-func (w *Worker) run(ctx context.Context, job *Job) (*Result, error) {
+// runJob runs a job's group.
+func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
 	env, err := w.cache.env(ctx, w.store, job.Bundle)
 	if err != nil {
 		return nil, err
