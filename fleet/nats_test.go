@@ -102,9 +102,9 @@ func TestUnreadableJobGoesToDeadLetter(t *testing.T) {
 	js, _ := jetstream.New(nc)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	// Wait until the workers made the streams.
+	// Wait until the workers made the streams and their consumer.
 	for {
-		if _, err := js.Stream(ctx, fleet.StreamJobs); err == nil {
+		if _, err := js.Consumer(ctx, fleet.StreamJobs, fleet.ConsumerWorkers); err == nil {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
