@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -21,7 +22,7 @@ func (s *store) putBundle(ctx context.Context, hash string, data []byte) error {
 	} else if !errors.Is(err, jetstream.ErrObjectNotFound) {
 		return errorf(CodeUnavailable, err, "bundle %s", hash)
 	}
-	if _, err := s.bundles.PutBytes(ctx, hash, data); err != nil {
+	if err := s.putObject(ctx, s.bundles, hash, data); err != nil {
 		return errorf(CodeUnavailable, err, "upload bundle %s", hash)
 	}
 	return nil
@@ -115,4 +116,14 @@ func validHash(s string) bool {
 		}
 	}
 	return true
+}
+
+// putObject stores data in chunks that fit the server's largest message.
+func (s *store) putObject(ctx context.Context, o jetstream.ObjectStore, name string, data []byte) error {
+	chunk := uint32(128 << 10) // the client's default
+	if max := s.maxPayload - 1024; max > 0 && int64(chunk) > max {
+		chunk = uint32(max)
+	}
+	_, err := o.Put(ctx, jetstream.ObjectMeta{Name: name, Opts: &jetstream.ObjectMetaOptions{ChunkSize: chunk}}, bytes.NewReader(data))
+	return err
 }

@@ -167,21 +167,21 @@ func pump(it jetstream.MessagesContext, f func(jetstream.Msg)) {
 // readResult reads a result message and, when its body is an object, the
 // object.
 func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error) {
-	body := m.Data()
-	if name := m.Headers().Get(headerObject); name != "" {
-		var err error
-		if body, err = s.bodies.GetBytes(ctx, name); err != nil {
+	h := m.Headers()
+	r := &Result{Lines: m.Data()}
+	var err error
+	if r.Index, err = strconv.Atoi(h.Get(headerIndex)); err != nil {
+		return nil, errorf(CodeLost, err, "result without a job index")
+	}
+	if err := json.Unmarshal([]byte(h.Get(headerSummary)), &r.Summary); err != nil {
+		return nil, errorf(CodeLost, err, "result %d: summary", r.Index)
+	}
+	if name := h.Get(headerObject); name != "" {
+		if r.Lines, err = s.bodies.GetBytes(ctx, name); err != nil {
 			return nil, errorf(CodeLost, err, "result object %s", name)
 		}
 	}
-	var r Result
-	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, errorf(CodeLost, err, "result %s", m.Headers().Get(headerIndex))
-	}
-	if idx := m.Headers().Get(headerIndex); idx != strconv.Itoa(r.Index) {
-		return nil, errorf(CodeLost, nil, "result says index %d, its header %q", r.Index, idx)
-	}
-	return &r, nil
+	return r, nil
 }
 
 // cleanup removes the run's jobs still queued, its results and their

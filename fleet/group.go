@@ -11,9 +11,9 @@ import (
 // Result is one finished group: the JSONL lines rl.Run wrote for it (none
 // when the group was dropped) and its summary.
 type Result struct {
-	Index   int         `json:"index"`
-	Lines   []byte      `json:"lines"`
-	Summary *rl.Summary `json:"summary"`
+	Index   int
+	Lines   []byte
+	Summary *rl.Summary
 }
 
 // RunGroup runs one group as the local engine does: rl.Run over env with

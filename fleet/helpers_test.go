@@ -177,11 +177,24 @@ func connect(t testing.TB, url string) *nats.Conn {
 // connection and bundle cache, until the test ends.
 func startWorkers(t testing.TB, url string, n int, opts fleet.Options) {
 	t.Helper()
+	startWorkersWith(t, url, n, 2, opts, true)
+}
+
+// startWorkersSlots starts n quiet workers running slots jobs each.
+func startWorkersSlots(t testing.TB, url string, n, slots int) {
+	t.Helper()
+	startWorkersWith(t, url, n, slots, fleet.Options{}, false)
+}
+
+func startWorkersWith(t testing.TB, url string, n, slots int, opts fleet.Options, logs bool) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := range n {
-		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: 2, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i),
-			Log: func(format string, args ...any) { t.Logf("worker %d: "+format, append([]any{i}, args...)...) }}
+		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: slots, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i)}
+		if logs {
+			w.Log = func(format string, args ...any) { t.Logf("worker %d: "+format, append([]any{i}, args...)...) }
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

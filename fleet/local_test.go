@@ -10,7 +10,7 @@ import (
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
-func loadAll(t *testing.T, files ...*fleet.BundleFile) map[string]*runtime.Env {
+func loadAll(t testing.TB, files ...*fleet.BundleFile) map[string]*runtime.Env {
 	envs := map[string]*runtime.Env{}
 	for _, f := range files {
 		e, err := runtime.LoadBundle(context.Background(), f.Bundle, runtime.Options{})

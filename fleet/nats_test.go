@@ -48,6 +48,32 @@ func TestFleetOutputEqualsLocalRun(t *testing.T) {
 	}
 }
 
+// Results larger than a message may be travel through the object store:
+// on a server whose messages are at most 48 KiB the output is still the
+// local run's (without the object store every result would be refused).
+func TestLargeResultsTravelAsObjects(t *testing.T) {
+	store := bundle(t, "store")
+	s, err := fleet.StartServer(fleet.ServerConfig{Port: -1, StoreDir: t.TempDir(), MaxPayload: 48 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
+	url := s.ClientURL()
+	startWorkers(t, url, 2, fastOpts)
+	spec := &fleet.Spec{Group: 8, Seed: 2, MaxTurns: 12, Tasks: "cancel-*,return-*", Policy: fleet.PolicySpec{Kind: "random"}}
+	want := reference(t, spec, store)
+	if len(want)/len(plan(t, spec, store)) < 64<<10 {
+		t.Fatalf("groups of %d bytes on average: too small to need the object store", len(want)/len(plan(t, spec, store)))
+	}
+	got, err := drive(t, url, spec, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%d bytes, the local run %d; they differ", len(got), len(want))
+	}
+}
+
 // A bundle changed in the object store is refused by every worker as
 // envpkg refuses a tampered file; after MaxDeliver deliveries the job is
 // in the dead-letter stream with that reason, and the driver says so.

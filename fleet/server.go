@@ -15,6 +15,9 @@ type ServerConfig struct {
 	Host     string // default 127.0.0.1
 	Port     int    // client port; -1 picks a free one; default 4222
 	StoreDir string // JetStream's files (required)
+	// MaxPayload is the largest message in bytes (default NATS's 1 MiB);
+	// larger results travel through the object store.
+	MaxPayload int32
 	// Cluster, when set, makes the server a node of this cluster: it
 	// listens for routes on ClusterPort and connects to Routes
 	// (nats-route://host:port of the other nodes).
@@ -38,7 +41,8 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 	o := &server.Options{
 		ServerName: c.Name, Host: c.Host, Port: c.Port,
 		JetStream: true, StoreDir: c.StoreDir,
-		NoSigs: true, // the embedding command owns signals
+		NoSigs:     true, // the embedding command owns signals
+		MaxPayload: c.MaxPayload,
 	}
 	if o.ServerName == "" {
 		o.ServerName = fmt.Sprintf("nats-%d", c.Port)

@@ -52,13 +52,14 @@ func (o Options) withDefaults() Options {
 
 // store is a run's view of the streams, buckets and consumer.
 type store struct {
-	js      jetstream.JetStream
-	opts    Options
-	jobs    jetstream.Stream
-	results jetstream.Stream
-	dead    jetstream.Stream
-	bundles jetstream.ObjectStore
-	bodies  jetstream.ObjectStore
+	js         jetstream.JetStream
+	maxPayload int64 // the server's, for object chunks
+	opts       Options
+	jobs       jetstream.Stream
+	results    jetstream.Stream
+	dead       jetstream.Stream
+	bundles    jetstream.ObjectStore
+	bodies     jetstream.ObjectStore
 }
 
 // setup creates the streams and buckets that do not exist yet and uses
@@ -66,7 +67,7 @@ type store struct {
 // first one sets the replicas).
 func setup(ctx context.Context, js jetstream.JetStream, o Options) (*store, error) {
 	o = o.withDefaults()
-	s := &store{js: js, opts: o}
+	s := &store{js: js, opts: o, maxPayload: js.Conn().MaxPayload()}
 	var err error
 	s.jobs, err = ensureStream(ctx, js, jetstream.StreamConfig{
 		Name: StreamJobs, Subjects: []string{subjectJobs + ">"},

@@ -197,22 +197,24 @@ func (w *Worker) policy(p *PolicySpec) (rl.Policy, error) {
 
 // storeResult publishes the result keyed by the job's identity: the
 // stream drops a second copy within its duplicate window, and the driver
-// keeps the first of each index whatever comes later.
+// keeps the first of each index whatever comes later. The body is the
+// group's JSONL as is; the summary travels in a header.
 func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
-	body, err := json.Marshal(res)
+	sum, err := json.Marshal(res.Summary)
 	if err != nil {
 		return err
 	}
 	m := nats.NewMsg(subjectResults + job.Run)
 	m.Header.Set(headerIndex, strconv.Itoa(job.Index))
-	if len(body) > int(w.NC.MaxPayload())-4096 {
+	m.Header.Set(headerSummary, string(sum))
+	if len(res.Lines)+len(sum) > int(w.NC.MaxPayload())-4096 {
 		name := job.Run + "/" + strconv.Itoa(job.Index)
-		if _, err := w.store.bodies.PutBytes(ctx, name, body); err != nil {
+		if err := w.store.putObject(ctx, w.store.bodies, name, res.Lines); err != nil {
 			return errorf(CodeUnavailable, err, "store result %s", job.id())
 		}
 		m.Header.Set(headerObject, name)
 	} else {
-		m.Data = body
+		m.Data = res.Lines
 	}
 	if _, err := w.store.js.PublishMsg(ctx, m, jetstream.WithMsgID(job.id())); err != nil {
 		return errorf(CodeUnavailable, err, "publish result %s", job.id())
@@ -221,8 +223,9 @@ func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 }
 
 const (
-	headerIndex  = "Wasmenv-Index"
-	headerObject = "Wasmenv-Object" // the result's body is this object of BucketResults
+	headerIndex   = "Wasmenv-Index"
+	headerSummary = "Wasmenv-Summary" // the group's rl.Summary as JSON
+	headerObject  = "Wasmenv-Object"  // the result's body is this object of BucketResults
 )
 
 func (w *Worker) deadLetter(ctx context.Context, d *DeadLetter, id string) {
