@@ -66,3 +66,37 @@ func BenchmarkFleet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJobOverhead is the cost NATS adds to one job: groups of one
+// rollout of one turn, one at a time, in this process and on one worker
+// running one job at a time. The difference of µs/job is the overhead
+// (enqueue, pull, heartbeat, result publish with dedup, ack, follow).
+func BenchmarkJobOverhead(b *testing.B) {
+	store := bundle(b, "store")
+	spec := &fleet.Spec{Group: 1, Seed: 1, MaxTurns: 1, Policy: fleet.PolicySpec{Kind: "random"}}
+	refs := plan(b, spec, store)
+	b.Run("in-process", func(b *testing.B) {
+		envs := loadAll(b, store)
+		for b.Loop() {
+			if _, err := fleet.RunLocal(context.Background(), envs, spec, refs, 1, &memOutput{}, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(refs)), "µs/job")
+	})
+	b.Run("nats", func(b *testing.B) {
+		url := startServer(b)
+		startWorkersSlots(b, url, 1, 1)
+		d := &fleet.Driver{NC: connect(b, url)}
+		if _, err := d.Run(context.Background(), []*fleet.BundleFile{store}, spec, refs, &memOutput{}); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for b.Loop() {
+			if _, err := d.Run(context.Background(), []*fleet.BundleFile{store}, spec, refs, &memOutput{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(refs)), "µs/job")
+	})
+}

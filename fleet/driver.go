@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"errors"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -101,13 +102,15 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 	asm := newAssembler(refs, out)
 	got := make(chan jetstream.Msg)
 	failed := make(chan *DeadLetter, 1)
-	go pump(results, func(m jetstream.Msg) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the pumps
+	go pump(ctx, results, func(m jetstream.Msg) {
 		select {
 		case got <- m:
 		case <-ctx.Done():
 		}
 	})
-	go pump(dead, func(m jetstream.Msg) {
+	go pump(ctx, dead, func(m jetstream.Msg) {
 		var dl DeadLetter
 		json.Unmarshal(m.Data(), &dl)
 		select {
@@ -151,14 +154,17 @@ func follow(ctx context.Context, js jetstream.JetStream, stream, subject string)
 	return it, nil
 }
 
-func pump(it jetstream.MessagesContext, f func(jetstream.Msg)) {
-	for {
+// pump hands the iterator's messages to f until ctx is done or the
+// iterator is closed.
+func pump(ctx context.Context, it jetstream.MessagesContext, f func(jetstream.Msg)) {
+	for ctx.Err() == nil {
 		m, err := it.Next()
+		if errors.Is(err, jetstream.ErrMsgIteratorClosed) || errors.Is(err, nats.ErrConnectionClosed) {
+			return
+		}
 		if err != nil {
-			if err == jetstream.ErrMsgIteratorClosed {
-				return
-			}
-			continue // the ordered consumer recreates itself
+			sleep(ctx, 100*time.Millisecond) // the ordered consumer is being recreated
+			continue
 		}
 		f(m)
 	}
