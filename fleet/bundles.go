@@ -17,7 +17,8 @@ import (
 // putBundle stores a bundle's bytes under its content hash unless the
 // store has it already. data must be the bundle file that hashes to hash.
 func (s *store) putBundle(ctx context.Context, hash string, data []byte) error {
-	if _, err := s.bundles.GetInfo(ctx, hash); err == nil {
+	var err error
+	if retry(ctx, func(ctx context.Context) error { _, err = s.bundles.GetInfo(ctx, hash); return err }); err == nil {
 		return nil
 	} else if !errors.Is(err, jetstream.ErrObjectNotFound) {
 		return errorf(CodeUnavailable, err, "bundle %s", hash)

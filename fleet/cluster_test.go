@@ -55,11 +55,12 @@ func startCluster(t *testing.T) (map[string]*server.Server, string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_, err := js.AccountInfo(ctx)
 		cancel()
-		leader := false
+		leader, current := false, true
 		for _, n := range nodes {
 			leader = leader || n.JetStreamIsLeader()
+			current = current && n.JetStreamIsCurrent()
 		}
-		if err == nil && leader {
+		if err == nil && leader && current {
 			return nodes, url
 		}
 		if time.Now().After(deadline) {
@@ -79,7 +80,7 @@ func TestClusterNodeKilledMidRun(t *testing.T) {
 	spec.Tasks = "cancel-*,modify-*"
 	want := reference(t, spec, store)
 	nodes, url := startCluster(t)
-	opts := fleet.Options{Replicas: 3, AckWait: 2 * time.Second, MaxDeliver: 5}
+	opts := fleet.Options{AckWait: 2 * time.Second, MaxDeliver: 5} // replicas: automatic, 3 on this cluster
 	release := llm.holdRequests()
 	startWorkers(t, url, 2, opts)
 	done := runAsync(t, url, spec, store)

@@ -42,6 +42,14 @@ type Driver struct {
 	RunID string
 	// Progress, when set, is called after each new result.
 	Progress func(done, total int)
+	// Log, when set, receives one line per stage of the run.
+	Log func(format string, args ...any)
+}
+
+func (d *Driver) logf(format string, args ...any) {
+	if d.Log != nil {
+		d.Log(format, args...)
+	}
 }
 
 // Run runs refs (from Plan over the bundles' decoded forms) on the fleet
@@ -73,11 +81,13 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 	if err != nil {
 		return nil, err
 	}
+	d.logf("run %s: streams ready", run)
 	for _, b := range bundles {
 		if err := s.putBundle(ctx, b.Bundle.Hash, b.Data); err != nil {
 			return nil, err
 		}
 	}
+	d.logf("run %s: %d bundles in the object store", run, len(bundles))
 	start := time.Now()
 	defer s.cleanup(run)
 
@@ -94,11 +104,16 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 	defer dead.Stop()
 	for _, ref := range refs {
 		job, _ := json.Marshal(&Job{Run: run, GroupRef: ref, Spec: spec})
-		if _, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(run+"."+strconv.Itoa(ref.Index))); err != nil {
+		err := retry(ctx, func(ctx context.Context) error {
+			_, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(run+"."+strconv.Itoa(ref.Index)))
+			return err
+		})
+		if err != nil {
 			return nil, errorf(CodeUnavailable, err, "enqueue job %d", ref.Index)
 		}
 	}
 
+	d.logf("run %s: %d jobs enqueued", run, len(refs))
 	asm := newAssembler(refs, out)
 	got := make(chan jetstream.Msg)
 	failed := make(chan *DeadLetter, 1)
@@ -143,7 +158,11 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 
 // follow reads a subject of a stream from its first message, in order.
 func follow(ctx context.Context, js jetstream.JetStream, stream, subject string) (jetstream.MessagesContext, error) {
-	c, err := js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	var c jetstream.Consumer
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		c, err = js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+		return err
+	})
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "follow %s", subject)
 	}
@@ -183,7 +202,11 @@ func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error
 		return nil, errorf(CodeLost, err, "result %d: summary", r.Index)
 	}
 	if name := h.Get(headerObject); name != "" {
-		if r.Lines, err = s.bodies.GetBytes(ctx, name); err != nil {
+		err = retry(ctx, func(ctx context.Context) (err error) {
+			r.Lines, err = s.bodies.GetBytes(ctx, name)
+			return err
+		})
+		if err != nil {
 			return nil, errorf(CodeLost, err, "result object %s", name)
 		}
 	}

@@ -22,7 +22,7 @@ func runAsync(t *testing.T, url string, spec *fleet.Spec, files ...*fleet.Bundle
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		out := &memOutput{}
-		_, err := (&fleet.Driver{NC: nc}).Run(ctx, files, spec, refs, out)
+		_, err := (&fleet.Driver{NC: nc, Log: t.Logf}).Run(ctx, files, spec, refs, out)
 		ch <- runResult{out.buf.Bytes(), err}
 	}()
 	return ch

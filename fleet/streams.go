@@ -25,8 +25,10 @@ const (
 
 // Options are the settings of the streams and of the workers' consumer.
 type Options struct {
-	// Replicas of every stream and bucket: 1 on one server, 3 on a 3-node
-	// cluster (a node may then die without losing anything). Default 1.
+	// Replicas of every stream and bucket the client creates: 1 on one
+	// server, 3 on a cluster (a node may then die without losing anything).
+	// 0 picks 3 when the server belongs to a cluster of 3 or more nodes,
+	// else 1.
 	Replicas int
 	// AckWait is how long a job may go without an acknowledgement or a
 	// heartbeat before it is redelivered. Default 30 s; workers beat every
@@ -37,9 +39,12 @@ type Options struct {
 	MaxDeliver int
 }
 
-func (o Options) withDefaults() Options {
+func (o Options) withDefaults(nc *nats.Conn) Options {
 	if o.Replicas < 1 {
 		o.Replicas = 1
+		if nc.ConnectedClusterName() != "" && len(nc.Servers()) >= 3 {
+			o.Replicas = 3
+		}
 	}
 	if o.AckWait <= 0 {
 		o.AckWait = 30 * time.Second
@@ -66,7 +71,7 @@ type store struct {
 // those that do as they are (the driver and every worker call it; the
 // first one sets the replicas).
 func setup(ctx context.Context, js jetstream.JetStream, o Options) (*store, error) {
-	o = o.withDefaults()
+	o = o.withDefaults(js.Conn())
 	s := &store{js: js, opts: o, maxPayload: js.Conn().MaxPayload()}
 	var err error
 	s.jobs, err = ensureStream(ctx, js, jetstream.StreamConfig{
@@ -113,11 +118,11 @@ func (s *store) consumer(ctx context.Context) (jetstream.Consumer, error) {
 		Durable: ConsumerWorkers, AckPolicy: jetstream.AckExplicitPolicy,
 		AckWait: s.opts.AckWait, MaxDeliver: s.opts.MaxDeliver,
 	}
-	c, err := s.jobs.CreateOrUpdateConsumer(ctx, cfg)
-	for try := 0; transient(ctx, err) && try < 50; try++ {
-		sleep(ctx, 100*time.Millisecond)
+	var c jetstream.Consumer
+	err := retry(ctx, func(ctx context.Context) (err error) {
 		c, err = s.jobs.CreateOrUpdateConsumer(ctx, cfg)
-	}
+		return err
+	})
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "consumer %s", ConsumerWorkers)
 	}
@@ -128,45 +133,61 @@ func (s *store) consumer(ctx context.Context) (jetstream.Consumer, error) {
 // a cluster, a stream another client is creating can be briefly "in use"
 // and "not found" at once: that is retried.
 func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
-	for try := 0; ; try++ {
-		s, err := js.Stream(ctx, cfg.Name)
-		if transient(ctx, err) && try < 50 {
-			sleep(ctx, 100*time.Millisecond)
-			continue
+	var s jetstream.Stream
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		s, err = js.Stream(ctx, cfg.Name)
+		if errors.Is(err, jetstream.ErrStreamNotFound) {
+			s, err = js.CreateStream(ctx, cfg)
+			if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+				return errAgain
+			}
 		}
-		if !errors.Is(err, jetstream.ErrStreamNotFound) {
-			return s, err
-		}
-		s, err = js.CreateStream(ctx, cfg)
-		if !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) && !transient(ctx, err) || try == 50 {
-			return s, err
-		}
-		sleep(ctx, 100*time.Millisecond)
-	}
+		return err
+	})
+	return s, err
 }
 
 func ensureBucket(ctx context.Context, js jetstream.JetStream, cfg jetstream.ObjectStoreConfig) (jetstream.ObjectStore, error) {
-	for try := 0; ; try++ {
-		o, err := js.ObjectStore(ctx, cfg.Bucket)
-		if transient(ctx, err) && try < 50 {
-			sleep(ctx, 100*time.Millisecond)
-			continue
+	var o jetstream.ObjectStore
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		o, err = js.ObjectStore(ctx, cfg.Bucket)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			o, err = js.CreateObjectStore(ctx, cfg)
+			if errors.Is(err, jetstream.ErrBucketExists) || errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+				return errAgain
+			}
 		}
-		if !errors.Is(err, jetstream.ErrBucketNotFound) {
-			return o, err
-		}
-		o, err = js.CreateObjectStore(ctx, cfg)
-		if !errors.Is(err, jetstream.ErrBucketExists) && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) && !transient(ctx, err) || try == 50 {
-			return o, err
-		}
-		sleep(ctx, 100*time.Millisecond)
-	}
+		return err
+	})
+	return o, err
 }
+
+// errAgain asks retry for another try.
+var errAgain = errors.New("try again")
+
+// apiTimeout bounds one JetStream API request. A request or its reply can
+// be lost while a cluster elects leaders; without a bound it would wait as
+// long as the caller's context.
+const apiTimeout = 5 * time.Second
 
 // transient reports an error worth retrying while ctx lives: an API
 // request that timed out or found no responder, as while a cluster elects
 // its leaders.
 func transient(ctx context.Context, err error) bool {
-	return err != nil && ctx.Err() == nil && (errors.Is(err, context.DeadlineExceeded) ||
+	return err != nil && ctx.Err() == nil && (errors.Is(err, errAgain) || errors.Is(err, context.DeadlineExceeded) ||
 		errors.Is(err, nats.ErrTimeout) || errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse))
+}
+
+// retry calls f, each time with apiTimeout, until it succeeds, fails for
+// good, or 50 transient failures have passed.
+func retry(ctx context.Context, f func(ctx context.Context) error) error {
+	for try := 0; ; try++ {
+		actx, cancel := context.WithTimeout(ctx, apiTimeout)
+		err := f(actx)
+		cancel()
+		if !transient(ctx, err) || try == 50 {
+			return err
+		}
+		sleep(ctx, time.Duration(min(try+1, 10))*100*time.Millisecond)
+	}
 }

@@ -216,7 +216,11 @@ func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 	} else {
 		m.Data = res.Lines
 	}
-	if _, err := w.store.js.PublishMsg(ctx, m, jetstream.WithMsgID(job.id())); err != nil {
+	err = retry(ctx, func(ctx context.Context) error {
+		_, err := w.store.js.PublishMsg(ctx, m, jetstream.WithMsgID(job.id()))
+		return err
+	})
+	if err != nil {
 		return errorf(CodeUnavailable, err, "publish result %s", job.id())
 	}
 	return nil

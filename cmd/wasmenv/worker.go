@@ -55,7 +55,7 @@ func workerCmd() *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&url, "nats", "", "NATS server URL(s), comma-separated")
 	fl.IntVar(&w.Slots, "jobs", 2, "jobs (groups) run at once")
-	fl.IntVar(&w.Options.Replicas, "replicas", 1, "replicas of the streams and buckets if this worker creates them (3 on a 3-node cluster)")
+	fl.IntVar(&w.Options.Replicas, "replicas", 0, "replicas of the streams and buckets if this worker creates them (0: 3 on a cluster of 3 or more nodes, else 1)")
 	fl.DurationVar(&w.Options.AckWait, "ack-wait", 30*time.Second, "redeliver a job after this long without a heartbeat")
 	fl.IntVar(&w.Options.MaxDeliver, "max-deliver", 5, "deliveries before a job goes to the dead-letter stream")
 	fl.StringVar(&cache, "cache", filepath.Join(defaultCacheDir(), "bundles"), "directory of fetched bundles (\"\": none)")
