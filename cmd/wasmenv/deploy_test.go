@@ -180,4 +180,3 @@ func TestDeploySlurmScripts(t *testing.T) {
 		t.Fatalf("%d wasmenv calls in the Slurm scripts", seen)
 	}
 }
-
