@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -119,5 +120,38 @@ func TestJobThatKillsEveryWorkerGoesToDeadLetter(t *testing.T) {
 	r := <-done
 	if !errors.Is(r.err, &fleet.Error{Code: fleet.CodeDeadLetter}) || !strings.Contains(r.err.Error(), "without an acknowledgement") {
 		t.Fatalf("got %v, want a dead letter saying the job was never acknowledged", r.err)
+	}
+}
+
+// A job that runs three times as long as the ack wait is kept by its
+// worker's heartbeats: it is delivered once, so the model is asked once per
+// rollout, not once per delivery.
+func TestLongJobKeptByHeartbeats(t *testing.T) {
+	store := bundle(t, "store")
+	llm := newFakeLLM(t)
+	spec := llm.spec(2)
+	spec.Tasks = "cancel-split-payment"
+	url := startServer(t)
+	opts := fleet.Options{AckWait: time.Second, MaxDeliver: 5}
+	var logs syncBuffer
+	w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: 1, CacheDir: t.TempDir(),
+		Log: func(format string, args ...any) { fmt.Fprintf(&logs, format+"\n", args...) }}
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { w.Run(ctx); close(stopped) }()
+	t.Cleanup(func() { cancel(); <-stopped })
+	startWorkers(t, url, 1, opts) // a second worker that would take a redelivered job
+	release := llm.holdRequests()
+	done := runAsync(t, url, spec, store)
+	llm.waitArrival(t, done)
+	time.Sleep(3 * opts.AckWait)
+	release()
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	// Group of 2, one turn each (the fake answers without calling a tool).
+	if n := llm.requests.Load(); n != 2 {
+		t.Fatalf("%d policy requests for 2 rollouts of one turn: the job ran more than once\n%s", n, logs.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -253,8 +254,9 @@ func (s *syncBuffer) String() string {
 // each arrival is signalled), which keeps a job running on a worker for as
 // long as a test needs.
 type fakeLLM struct {
-	srv     *httptest.Server
-	mu      sync.Mutex
+	srv      *httptest.Server
+	requests atomic.Int64 // requests answered or held
+	mu       sync.Mutex
 	hold    chan struct{}
 	arrived chan struct{}
 }
@@ -265,6 +267,7 @@ func newFakeLLM(t testing.TB) *fakeLLM {
 	f := &fakeLLM{arrived: make(chan struct{}, 64)}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // so that a client gone away ends r.Context()
+		f.requests.Add(1)
 		f.mu.Lock()
 		hold := f.hold
 		f.mu.Unlock()
