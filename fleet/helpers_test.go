@@ -257,8 +257,8 @@ type fakeLLM struct {
 	srv      *httptest.Server
 	requests atomic.Int64 // requests answered or held
 	mu       sync.Mutex
-	hold    chan struct{}
-	arrived chan struct{}
+	hold     chan struct{}
+	arrived  chan struct{}
 }
 
 const llmReply = `{"id":"r1","object":"chat.completion","model":"fake","choices":[{"index":0,"message":{"role":"assistant","content":"I cannot help with that."},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":6,"total_tokens":18}}`
