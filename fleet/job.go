@@ -30,6 +30,11 @@ func decodeJob(data []byte) (*Job, error) {
 		return nil, fmt.Errorf("job %s has no spec", j.id())
 	case j.Index < 0:
 		return nil, fmt.Errorf("job %s has a negative index", j.id())
+	case !validHash(j.Bundle):
+		return nil, fmt.Errorf("job %s: bundle name %q is not a content hash", j.id(), truncate(j.Bundle, 64))
+	}
+	if _, err := j.Spec.Config(); err != nil {
+		return nil, fmt.Errorf("job %s: %v", j.id(), err)
 	}
 	return &j, nil
 }

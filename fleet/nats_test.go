@@ -120,7 +120,8 @@ func tamper(data []byte) []byte {
 }
 
 // A job that is not a job at all goes to the dead-letter stream at once,
-// with the reason and the message as it came.
+// with the reason and the message as it came, and so do jobs that no
+// delivery can run (a billion rollouts at once, a path for a bundle).
 func TestUnreadableJobGoesToDeadLetter(t *testing.T) {
 	url := startServer(t)
 	startWorkers(t, url, 1, fastOpts)
@@ -138,11 +139,26 @@ func TestUnreadableJobGoesToDeadLetter(t *testing.T) {
 	if _, err := js.Publish(ctx, "wasmenv.jobs.poison", []byte(`{"run": "poison", "index": 0, <not json`)); err != nil {
 		t.Fatal(err)
 	}
+	// A job asking for a billion rollouts at once, and one naming a path
+	// for a bundle: refused with a reason, and the worker lives on.
+	huge := `{"run":"huge","index":0,"bundle":"0123456789abcdef","env":"store","task":"t","spec":{"group":1000000000,"max_turns":1,"policy":{"kind":"random"}}}`
+	path := `{"run":"path","index":0,"bundle":"../../etc/passwd","env":"store","task":"t","spec":{"group":1,"max_turns":1,"policy":{"kind":"random"}}}`
+	for subj, body := range map[string]string{"wasmenv.jobs.huge": huge, "wasmenv.jobs.path": path} {
+		if _, err := js.Publish(ctx, subj, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{"poison": "not JSON", "huge": "want 1 to 4096", "path": "not a content hash"}
 	for {
 		dl := deadLetters(t, js)
-		if len(dl) > 0 {
-			if dl[0].Run != "poison" || !strings.Contains(dl[0].Reason, "not JSON") || !strings.Contains(dl[0].Job, "<not json") || dl[0].Deliveries != 1 {
-				t.Fatalf("dead letter: %+v", dl[0])
+		if len(dl) == len(want) {
+			for _, d := range dl {
+				if !strings.Contains(d.Reason, want[d.Run]) {
+					t.Fatalf("dead letter of %s: %+v, want the reason to say %q", d.Run, d, want[d.Run])
+				}
+				if d.Deliveries != 1 || d.Run == "poison" && !strings.Contains(d.Job, "<not json") {
+					t.Fatalf("dead letter: %+v", d)
+				}
 			}
 			return
 		}

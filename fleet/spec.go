@@ -44,12 +44,19 @@ type PolicySpec struct {
 	UserModel   string        `json:"user_model,omitempty"`
 }
 
+// MaxGroup and MaxTurns bound a job's group size and turns: a job comes
+// from the queue, and a worker runs a group's rollouts at once.
+const (
+	MaxGroup = 4096
+	MaxTurns = 10000
+)
+
 // Config is the rl.Config of one group of the run: Concurrency is the
 // group size (a group's rollouts run at once) and Tasks is left to the
 // caller.
 func (s *Spec) Config() (rl.Config, error) {
-	if s.Group < 1 || s.MaxTurns < 1 {
-		return rl.Config{}, errorf(CodeBadInput, nil, "group %d and max turns %d must be at least 1", s.Group, s.MaxTurns)
+	if s.Group < 1 || s.MaxTurns < 1 || s.Group > MaxGroup || s.MaxTurns > MaxTurns {
+		return rl.Config{}, errorf(CodeBadInput, nil, "group %d and max turns %d: want 1 to %d and 1 to %d", s.Group, s.MaxTurns, MaxGroup, MaxTurns)
 	}
 	cfg := rl.Config{
 		Group: s.Group, Seed: s.Seed, MaxTurns: s.MaxTurns, MaxTokens: s.MaxTokens,

@@ -118,6 +118,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	job, err := decodeJob(msg.Data())
 	if err != nil { // no delivery will read it better
 		run := strings.TrimPrefix(msg.Subject(), subjectJobs)
+		w.logf("job on %s: %v (unreadable, dead letter)", msg.Subject(), err)
 		w.deadLetter(ctx, &DeadLetter{Run: run, Index: -1, Deliveries: meta.NumDelivered,
 			Reason: err.Error(), Job: truncate(string(msg.Data()), 1024)}, fmt.Sprintf("%s.seq%d", run, meta.Sequence.Stream))
 		msg.Term()
