@@ -32,34 +32,88 @@ func (s *store) putBundle(ctx context.Context, hash string, data []byte) error {
 // bundleCache loads each bundle once per worker: from the cache
 // directory if a verified copy is there, else from the object store,
 // verified as envpkg verifies a file and its hash compared with the name
-// it was asked by, then written to the cache.
+// it was asked by, then written to the cache. At most max environments
+// stay loaded: past that the least recently used one that no job holds is
+// closed (an evaluation sweep over hundreds of bundles must not keep them
+// all in memory).
 type bundleCache struct {
 	dir  string // "": no disk cache
 	opts runtime.Options
+	max  int // loaded environments kept; < 1: 16
 
-	mu   sync.Mutex // held while loading: a worker loads one bundle at a time
-	envs map[string]*runtime.Env
+	mu    sync.Mutex // held while loading: a worker loads one bundle at a time
+	envs  map[string]*cachedEnv
+	clock int64
 }
 
-func (c *bundleCache) env(ctx context.Context, s *store, hash string) (*runtime.Env, error) {
+type cachedEnv struct {
+	env   *runtime.Env
+	users int   // jobs holding it
+	used  int64 // clock at the last acquire
+}
+
+// acquire returns the environment of hash, loaded if need be; release
+// must be called when the job is done with it.
+func (c *bundleCache) acquire(ctx context.Context, s *store, hash string) (*runtime.Env, func(), error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.envs[hash]; e != nil {
-		return e, nil
+	e := c.envs[hash]
+	if e == nil {
+		b, err := c.read(ctx, s, hash)
+		if err != nil {
+			return nil, nil, err
+		}
+		env, err := runtime.LoadBundle(ctx, b, c.opts)
+		if err != nil {
+			return nil, nil, errorf(CodeBadBundle, err, "load bundle %s", hash)
+		}
+		if c.envs == nil {
+			c.envs = map[string]*cachedEnv{}
+		}
+		e = &cachedEnv{env: env}
+		c.envs[hash] = e
 	}
-	b, err := c.read(ctx, s, hash)
-	if err != nil {
-		return nil, err
+	c.clock++
+	e.users++
+	e.used = c.clock
+	c.evict()
+	var once sync.Once
+	return e.env, func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			e.users--
+			c.evict()
+		})
+	}, nil
+}
+
+// evict closes the least recently used idle environments beyond max.
+func (c *bundleCache) evict() {
+	limit := c.max
+	if limit < 1 {
+		limit = 16
 	}
-	e, err := runtime.LoadBundle(ctx, b, c.opts)
-	if err != nil {
-		return nil, errorf(CodeBadBundle, err, "load bundle %s", hash)
+	for len(c.envs) > limit {
+		var victim string
+		for h, e := range c.envs {
+			if e.users == 0 && (victim == "" || e.used < c.envs[victim].used) {
+				victim = h
+			}
+		}
+		if victim == "" {
+			return // all in use: they are closed when released
+		}
+		c.envs[victim].env.Close()
+		delete(c.envs, victim)
 	}
-	if c.envs == nil {
-		c.envs = map[string]*runtime.Env{}
-	}
-	c.envs[hash] = e
-	return e, nil
+}
+
+// loaded reports how many environments are loaded.
+func (c *bundleCache) loaded() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.envs)
 }
 
 func (c *bundleCache) read(ctx context.Context, s *store, hash string) (*envpkg.Bundle, error) {
@@ -73,6 +127,9 @@ func (c *bundleCache) read(ctx context.Context, s *store, hash string) (*envpkg.
 			return b, nil
 		}
 		os.Remove(path) // absent, or a bad copy: fetch it again
+	}
+	if s == nil {
+		return nil, errorf(CodeBadBundle, nil, "bundle %s is not in the cache", hash)
 	}
 	data, err := s.bundles.GetBytes(ctx, hash) // the object store checks its SHA-256 digest
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
@@ -100,7 +157,7 @@ func (c *bundleCache) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range c.envs {
-		e.Close()
+		e.env.Close()
 	}
 	c.envs = nil
 }

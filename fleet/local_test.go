@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -91,5 +93,57 @@ func TestParseShardRefusesNonsense(t *testing.T) {
 	}
 	if s, err := fleet.ParseShard("2/5"); err != nil || s != (fleet.Shard{I: 2, N: 5}) {
 		t.Fatalf("2/5: %v %v", s, err)
+	}
+}
+
+// A worker keeps at most its limit of loaded bundles: the least recently
+// used one no job holds is closed, one in use never is; a bad copy in the
+// disk cache is refused, not loaded.
+func TestBundleCacheKeepsAtMostItsLimit(t *testing.T) {
+	store, calendar := bundle(t, "store"), bundle(t, "calendar")
+	dir := t.TempDir()
+	for _, b := range []*fleet.BundleFile{store, calendar} {
+		if err := os.WriteFile(filepath.Join(dir, b.Bundle.Hash+".wasm"), b.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := fleet.NewBundleCache(dir, 1)
+	defer c.Close()
+	s, releaseStore, err := c.Acquire(store.Bundle.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, releaseCal, err := c.Acquire(calendar.Bundle.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.Loaded(); n != 2 {
+		t.Fatalf("%d loaded while both are in use, want 2", n)
+	}
+	ep, err := s.NewEpisode(store.Bundle.Tasks[0].ID, 1) // the one in use still works
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep.Close()
+	releaseStore()
+	if n := c.Loaded(); n != 1 {
+		t.Fatalf("%d loaded after one was released, want 1 (the limit)", n)
+	}
+	releaseCal()
+	releaseCal() // twice is once
+	if _, release, err := c.Acquire(store.Bundle.Hash); err != nil || c.Loaded() != 1 {
+		t.Fatalf("reload: %v, %d loaded", err, c.Loaded())
+	} else {
+		release()
+	}
+
+	// A tampered copy in the disk cache is not loaded.
+	bad := bytes.Clone(store.Data)
+	bad[len(bad)/2] ^= 0xff
+	os.WriteFile(filepath.Join(dir, store.Bundle.Hash+".wasm"), bad, 0o644)
+	c2 := fleet.NewBundleCache(dir, 4)
+	defer c2.Close()
+	if _, _, err := c2.Acquire(store.Bundle.Hash); !errors.Is(err, &fleet.Error{Code: fleet.CodeBadBundle}) {
+		t.Fatalf("tampered cache copy: %v, want bad_bundle", err)
 	}
 }

@@ -32,6 +32,9 @@ type Worker struct {
 	CacheDir string
 	// Runtime is passed to runtime.LoadBundle.
 	Runtime runtime.Options
+	// MaxEnvs is how many loaded bundles stay in memory (default 16); the
+	// least recently used idle one is closed past that.
+	MaxEnvs int
 	// Name identifies the worker in dead letters (default host:pid).
 	Name string
 	// Log, when set, receives one line per event.
@@ -70,7 +73,7 @@ func (w *Worker) run(ctx context.Context) error {
 		host, _ := os.Hostname()
 		w.Name = host + ":" + strconv.Itoa(os.Getpid())
 	}
-	w.cache = &bundleCache{dir: w.CacheDir, opts: w.Runtime}
+	w.cache = &bundleCache{dir: w.CacheDir, opts: w.Runtime, max: w.MaxEnvs}
 	defer w.cache.close()
 	// Jobs whose every delivery died with its worker reach MaxDeliver
 	// with nobody to say why: one worker of the pool writes their dead letter.
@@ -164,10 +167,11 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 
 // runJob runs a job's group.
 func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
-	env, err := w.cache.env(ctx, w.store, job.Bundle)
+	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	if env.Name() != job.Env {
 		return nil, errorf(CodeBadBundle, nil, "bundle %s is environment %q, the job says %q", job.Bundle, env.Name(), job.Env)
 	}

@@ -59,6 +59,7 @@ func workerCmd() *cobra.Command {
 	fl.DurationVar(&w.Options.AckWait, "ack-wait", 30*time.Second, "redeliver a job after this long without a heartbeat")
 	fl.IntVar(&w.Options.MaxDeliver, "max-deliver", 5, "deliveries before a job goes to the dead-letter stream")
 	fl.StringVar(&cache, "cache", filepath.Join(defaultCacheDir(), "bundles"), "directory of fetched bundles (\"\": none)")
+	fl.IntVar(&w.MaxEnvs, "max-envs", 16, "loaded bundles kept in memory (the least recently used idle one is closed past that)")
 	fl.StringVar(&w.Name, "name", "", "worker name in dead letters (default host:pid)")
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no log lines")
 	return cmd
