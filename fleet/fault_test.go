@@ -123,7 +123,7 @@ func TestJobThatKillsEveryWorkerGoesToDeadLetter(t *testing.T) {
 	}
 }
 
-// A job that runs three times as long as the ack wait is kept by its
+// A job that runs 2.5 times as long as the ack wait is kept by its
 // worker's heartbeats: it is delivered once, so the model is asked once per
 // rollout, not once per delivery.
 func TestLongJobKeptByHeartbeats(t *testing.T) {
@@ -132,7 +132,7 @@ func TestLongJobKeptByHeartbeats(t *testing.T) {
 	spec := llm.spec(2)
 	spec.Tasks = "cancel-split-payment"
 	url := startServer(t)
-	opts := fleet.Options{AckWait: time.Second, MaxDeliver: 5}
+	opts := fleet.Options{AckWait: 2 * time.Second, MaxDeliver: 5}
 	var logs syncBuffer
 	w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: 1, CacheDir: t.TempDir(),
 		Log: func(format string, args ...any) { fmt.Fprintf(&logs, format+"\n", args...) }}
@@ -144,7 +144,7 @@ func TestLongJobKeptByHeartbeats(t *testing.T) {
 	release := llm.holdRequests()
 	done := runAsync(t, url, spec, store)
 	llm.waitArrival(t, done)
-	time.Sleep(3 * opts.AckWait)
+	time.Sleep(5 * opts.AckWait / 2)
 	release()
 	r := <-done
 	if r.err != nil {
