@@ -134,10 +134,8 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 		}
 	})
 	for {
-		if n, all := asm.done(); all {
+		if _, all := asm.done(); all {
 			return asm.sum.finish(time.Since(start).Seconds()), nil
-		} else if d.Progress != nil && n > 0 {
-			d.Progress(n, len(refs))
 		}
 		select {
 		case <-ctx.Done():
@@ -149,8 +147,12 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 			if err != nil {
 				return nil, err
 			}
-			if _, err := asm.add(res); err != nil {
+			isNew, err := asm.add(res)
+			if err != nil {
 				return nil, err
+			}
+			if n, _ := asm.done(); isNew && d.Progress != nil {
+				d.Progress(n, len(refs))
 			}
 		}
 	}
