@@ -15,7 +15,8 @@ import (
 
 // One machine stays one command each: `wasmenv cluster`, `wasmenv worker`
 // and `wasmenv rollout --nats` write the file of a local run written in
-// plan order, and so does the concatenation of `--shard i/3` runs.
+// plan order, and so does the concatenation of `--shard i/3` runs; the
+// Parquet file too.
 func TestRolloutOnFleetAndShards(t *testing.T) {
 	bundle := buildMini(t)
 	dir := t.TempDir()
@@ -57,6 +58,20 @@ func TestRolloutOnFleetAndShards(t *testing.T) {
 	got, _ := os.ReadFile(fleetOut)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("--nats: %d bytes, the local run %d; they differ", len(got), len(want))
+	}
+
+	// Parquet: the lines decoded back into rollouts give the same file.
+	localPq, fleetPq := filepath.Join(dir, "local.parquet"), filepath.Join(dir, "fleet.parquet")
+	if _, stderr, code := run(t, "", append(args, "--concurrency", "1", "-o", localPq)...); code != 0 {
+		t.Fatalf("local parquet: %s", stderr)
+	}
+	if _, stderr, code := run(t, "", append(args, "--nats", url, "-o", fleetPq)...); code != 0 {
+		t.Fatalf("--nats parquet: %s", stderr)
+	}
+	a, _ := os.ReadFile(localPq)
+	b, _ := os.ReadFile(fleetPq)
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Fatalf("--nats parquet: %d bytes, the local run %d; they differ", len(b), len(a))
 	}
 }
 
