@@ -155,3 +155,33 @@ func TestLongJobKeptByHeartbeats(t *testing.T) {
 		t.Fatalf("%d policy requests for 2 rollouts of one turn: the job ran more than once\n%s", n, logs.String())
 	}
 }
+
+// SIGTERM makes a worker process give its running job back at once (a
+// nak, not the ack wait, here far longer than the run may take) and exit
+// cleanly: a rolling update loses no time and no job.
+func TestTerminatedWorkerGivesItsJobBack(t *testing.T) {
+	store := bundle(t, "store")
+	llm := newFakeLLM(t)
+	spec := llm.spec(1)
+	spec.Tasks = "cancel-split-payment"
+	want := reference(t, spec, store)
+	url := startServer(t)
+	opts := fleet.Options{AckWait: 10 * time.Minute, MaxDeliver: 5}
+	release := llm.holdRequests()
+	leaving := startWorkerProcess(t, url, opts)
+	done := runAsync(t, url, spec, store) // fails after 2 minutes if the job is not given back
+	llm.waitArrival(t, done)
+	leaving.cmd.Process.Signal(syscall.SIGTERM)
+	if err := leaving.cmd.Wait(); err != nil {
+		t.Fatalf("worker after SIGTERM: %v\n%s", err, leaving.log.String())
+	}
+	release()
+	startWorkers(t, url, 1, opts)
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if !bytes.Equal(r.out, want) {
+		t.Fatalf("%d bytes, the local run %d; they differ", len(r.out), len(want))
+	}
+}
