@@ -38,7 +38,9 @@ func ReadBundle(data []byte) (*BundleFile, error) {
 type Driver struct {
 	NC      *nats.Conn
 	Options Options
-	// RunID names the run (a subject token); default a random one.
+	// RunID names the run (a subject token); default NewRunID(). Running
+	// again with the id of a run that failed or was cancelled resumes it:
+	// the results it stored are kept and only the other groups are run.
 	RunID string
 	// Progress, when set, is called after each new result.
 	Progress func(done, total int)
@@ -66,9 +68,7 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 	}
 	run := d.RunID
 	if run == "" {
-		var b [8]byte
-		rand.Read(b[:])
-		run = hex.EncodeToString(b[:])
+		run = NewRunID()
 	}
 	if !validRun(run) {
 		return nil, errorf(CodeBadInput, nil, "run id %q: want letters, digits, - and _", run)
@@ -89,31 +89,21 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 	}
 	d.logf("run %s: %d bundles in the object store", run, len(bundles))
 	start := time.Now()
-	defer s.cleanup(run)
+	ok := false
+	defer func() { s.cleanup(run, ok) }()
 
 	// Follow results and dead letters from the start, before enqueuing.
-	results, err := follow(ctx, js, StreamResults, subjectResults+run)
+	results, err := follow(ctx, js, StreamResults, subjectResults+run, jetstream.DeliverAllPolicy)
 	if err != nil {
 		return nil, err
 	}
 	defer results.Stop()
-	dead, err := follow(ctx, js, StreamDead, subjectDead+run)
+	// Dead letters of this attempt only: resuming is retrying.
+	dead, err := follow(ctx, js, StreamDead, subjectDead+run, jetstream.DeliverNewPolicy)
 	if err != nil {
 		return nil, err
 	}
 	defer dead.Stop()
-	for _, ref := range refs {
-		job, _ := json.Marshal(&Job{Run: run, GroupRef: ref, Spec: spec})
-		err := retry(ctx, func(ctx context.Context) error {
-			_, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(run+"."+strconv.Itoa(ref.Index)))
-			return err
-		})
-		if err != nil {
-			return nil, errorf(CodeUnavailable, err, "enqueue job %d", ref.Index)
-		}
-	}
-
-	d.logf("run %s: %d jobs enqueued", run, len(refs))
 	asm := newAssembler(refs, out)
 	got := make(chan jetstream.Msg)
 	failed := make(chan *DeadLetter, 1)
@@ -133,36 +123,90 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 		default:
 		}
 	})
-	for {
-		if _, all := asm.done(); all {
-			return asm.sum.finish(time.Since(start).Seconds()), nil
-		}
+	receive := func() error {
 		select {
 		case <-ctx.Done():
-			return nil, context.Cause(ctx)
+			return context.Cause(ctx)
 		case dl := <-failed:
-			return nil, errorf(CodeDeadLetter, nil, "run %s: %s", run, dl)
+			return errorf(CodeDeadLetter, nil, "run %s: %s", run, dl)
 		case m := <-got:
 			res, err := s.readResult(ctx, m)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			isNew, err := asm.add(res)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if n, _ := asm.done(); isNew && d.Progress != nil {
 				d.Progress(n, len(refs))
 			}
+			return nil
+		}
+	}
+
+	// Resuming: read the results an earlier attempt stored, then enqueue
+	// the other groups only.
+	var stored uint64
+	err = retry(ctx, func(ctx context.Context) error {
+		info, err := s.results.Info(ctx, jetstream.WithSubjectFilter(subjectResults+run))
+		if err == nil {
+			stored = info.State.Subjects[subjectResults+run]
+		}
+		return err
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "results of run %s", run)
+	}
+	for range stored {
+		if err := receive(); err != nil {
+			return nil, err
+		}
+	}
+	// Jobs of this attempt, with ids of their own: a job or result of an
+	// earlier attempt (purged when it ended) does not hide this one's.
+	attempt := NewRunID()[:8]
+	enqueued := 0
+	for _, ref := range refs {
+		if asm.has(ref.Index) {
+			continue
+		}
+		j := &Job{Run: run, Attempt: attempt, GroupRef: ref, Spec: spec}
+		job, _ := json.Marshal(j)
+		err := retry(ctx, func(ctx context.Context) error {
+			_, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(j.id()))
+			return err
+		})
+		if err != nil {
+			return nil, errorf(CodeUnavailable, err, "enqueue job %d", ref.Index)
+		}
+		enqueued++
+	}
+	d.logf("run %s: %d results kept from earlier attempts, %d jobs enqueued", run, len(refs)-enqueued, enqueued)
+	for {
+		if _, all := asm.done(); all {
+			ok = true
+			return asm.sum.finish(time.Since(start).Seconds()), nil
+		}
+		if err := receive(); err != nil {
+			return nil, err
 		}
 	}
 }
 
-// follow reads a subject of a stream from its first message, in order.
-func follow(ctx context.Context, js jetstream.JetStream, stream, subject string) (jetstream.MessagesContext, error) {
+// NewRunID returns a random run id.
+func NewRunID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// follow reads a subject of a stream in order, from its first message or
+// from now on.
+func follow(ctx context.Context, js jetstream.JetStream, stream, subject string, from jetstream.DeliverPolicy) (jetstream.MessagesContext, error) {
 	var c jetstream.Consumer
 	err := retry(ctx, func(ctx context.Context) (err error) {
-		c, err = js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+		c, err = js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}, DeliverPolicy: from})
 		return err
 	})
 	if err != nil {
@@ -215,12 +259,16 @@ func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error
 	return r, nil
 }
 
-// cleanup removes the run's jobs still queued, its results and their
-// objects; the dead letters stay for reading.
-func (s *store) cleanup(run string) {
+// cleanup removes the run's jobs still queued and, when the run is
+// complete, its results and their objects; those of an unfinished run stay
+// (7 days) for resuming it. Dead letters stay for reading.
+func (s *store) cleanup(run string, complete bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	s.jobs.Purge(ctx, jetstream.WithPurgeSubject(subjectJobs+run))
+	if !complete {
+		return
+	}
 	s.results.Purge(ctx, jetstream.WithPurgeSubject(subjectResults+run))
 	lister, err := s.bodies.List(ctx)
 	if err != nil {

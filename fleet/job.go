@@ -10,13 +10,23 @@ import (
 // settings.
 type Job struct {
 	Run string `json:"run"`
+	// Attempt names the driver's attempt at the run (a run resumed by id
+	// has several).
+	Attempt string `json:"attempt,omitempty"`
 	GroupRef
 	Spec *Spec `json:"spec"`
 }
 
 // id is the job's identity, the Nats-Msg-Id of its job, result and dead
-// letter.
-func (j *Job) id() string { return j.Run + "." + strconv.Itoa(j.Index) }
+// letter: a retried publish or a redelivered job is stored once, and a run
+// id used again (its results purged) is not mistaken for a duplicate.
+func (j *Job) id() string {
+	id := j.Run + "." + strconv.Itoa(j.Index)
+	if j.Attempt != "" {
+		id += "." + j.Attempt
+	}
+	return id
+}
 
 func decodeJob(data []byte) (*Job, error) {
 	var j Job
@@ -26,6 +36,8 @@ func decodeJob(data []byte) (*Job, error) {
 	switch {
 	case !validRun(j.Run):
 		return nil, fmt.Errorf("job has no valid run id (%q)", j.Run)
+	case j.Attempt != "" && !validRun(j.Attempt):
+		return nil, fmt.Errorf("job %s: attempt %q is not a subject token", j.Run, j.Attempt)
 	case j.Spec == nil:
 		return nil, fmt.Errorf("job %s has no spec", j.id())
 	case j.Index < 0:

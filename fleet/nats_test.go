@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,56 @@ func deadLetters(t *testing.T, js jetstream.JetStream) []fleet.DeadLetter {
 		out = append(out, d)
 	}
 	return out
+}
+
+// A run cancelled half way keeps the results it stored; the same run id
+// resumes it, running only the other groups, and the output is the local
+// run's. The id of a finished run can be used again.
+func TestResumeRunByID(t *testing.T) {
+	store := bundle(t, "store")
+	url := startServer(t)
+	startWorkers(t, url, 1, fastOpts)
+	spec := &fleet.Spec{Group: 2, Seed: 9, MaxTurns: 4, Policy: fleet.PolicySpec{Kind: "random"}}
+	refs := plan(t, spec, store)
+	want := reference(t, spec, store)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	first := &fleet.Driver{NC: connect(t, url), RunID: "resume-1", Progress: func(done, total int) {
+		if done >= 4 {
+			cancel()
+		}
+	}}
+	if _, err := first.Run(ctx, []*fleet.BundleFile{store}, spec, refs, &memOutput{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first attempt: %v, want cancelled", err)
+	}
+	var logs syncBuffer
+	second := &fleet.Driver{NC: connect(t, url), RunID: "resume-1", Log: func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }}
+	out := &memOutput{}
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel2()
+	if _, err := second.Run(ctx2, []*fleet.BundleFile{store}, spec, refs, out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.buf.Bytes(), want) {
+		t.Fatalf("resumed: %d bytes, the local run %d; they differ", out.buf.Len(), len(want))
+	}
+	var kept, enqueued int
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if _, err := fmt.Sscanf(line, "run resume-1: %d results kept from earlier attempts, %d jobs enqueued", &kept, &enqueued); err == nil {
+			break
+		}
+	}
+	if kept < 4 || kept+enqueued != len(refs) {
+		t.Fatalf("resumed with %d results kept and %d jobs enqueued for %d groups:\n%s", kept, enqueued, len(refs), logs.String())
+	}
+
+	// The id of a finished run (its results purged) runs everything again:
+	// its new results are not taken for duplicates of the old.
+	out = &memOutput{}
+	if _, err := second.Run(ctx2, []*fleet.BundleFile{store}, spec, refs, out); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out.buf.Bytes(), want) {
+		t.Fatalf("run again: %d bytes, the local run %d; they differ", out.buf.Len(), len(want))
+	}
 }

@@ -164,6 +164,13 @@ func (a *assembler) wanted(index int) bool {
 	return ok
 }
 
+// has reports whether the group of index arrived.
+func (a *assembler) has(index int) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.seen[index]
+}
+
 // done reports how many groups arrived and whether all did.
 func (a *assembler) done() (int, bool) {
 	a.mu.Lock()

@@ -32,7 +32,7 @@ type rolloutFlags struct {
 	retries                  int
 	timeout                  time.Duration
 	user, userURL, userModel string
-	nats, shard              string // rollout_fleet.go
+	nats, shard, runID       string // rollout_fleet.go
 }
 
 func rolloutCmd() *cobra.Command {
@@ -85,6 +85,7 @@ func rolloutCmd() *cobra.Command {
 	fl.StringVar(&cfg.StopToken, "stop-token", rl.DefaultStopToken, "the user's end-of-conversation token")
 	fl.StringVar(&f.nats, "nats", "", "run the groups on the workers of this NATS server (docs/SCALING.md)")
 	fl.StringVar(&f.shard, "shard", "", "run only block i of n of the groups, in plan order (i/n; docs/SCALING.md)")
+	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	return cmd
 }
 

@@ -35,6 +35,9 @@ func runRolloutFleet(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.
 	if _, err := spec.Policy.Build(); err != nil {
 		return err
 	}
+	if f.runID != "" && f.nats == "" {
+		return fmt.Errorf("--run-id names a run on NATS: it needs --nats")
+	}
 	shard := fleet.Shard{I: 0, N: 1}
 	if f.shard != "" {
 		if f.nats != "" {
@@ -87,7 +90,11 @@ func runRolloutFleet(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.
 			return fmt.Errorf("connect %s: %w", f.nats, cerr)
 		}
 		defer nc.Close()
-		d := &fleet.Driver{NC: nc, Progress: progress}
+		d := &fleet.Driver{NC: nc, Progress: progress, RunID: f.runID}
+		if d.RunID == "" {
+			d.RunID = fleet.NewRunID()
+		}
+		fmt.Fprintf(stderr, "run %s (if it stops, --run-id %s resumes it)\n", d.RunID, d.RunID)
 		sum, err = d.Run(ctx, files, spec, refs, out)
 	} else {
 		envs := map[string]*runtime.Env{}
