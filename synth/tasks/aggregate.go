@@ -66,8 +66,8 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	if strings.TrimSpace(value) == "" {
 		return envpkg.Task{}, errDeadEnd // "have size \"\"" is not a question
 	}
-	var n int64
-	if err := w.scalar(&n, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, dbmodel.Quote(list.Table), dbmodel.Quote(ref.Column), dbmodel.Quote(e.Column)), sqlValue(key), value); err != nil {
+	n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, dbmodel.Quote(list.Table), dbmodel.Quote(ref.Column), dbmodel.Quote(e.Column)), sqlValue(key), value)
+	if err != nil {
 		return envpkg.Task{}, err
 	}
 	if n == 0 && w.rng.IntN(2) == 0 {
@@ -78,12 +78,12 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	m, _ := out.(map[string]any)
-	what := words(list.Table)
+	what := dbmodel.Words(list.Table)
 	if !strings.Contains(ch.Name, "_of_") {
-		what += " (by " + words(ref.Column) + ")"
+		what += " (by " + dbmodel.Words(ref.Column) + ")"
 	}
 	return envpkg.Task{
-		Instruction: fmt.Sprintf("How many %s of %s have %s %s?", what, cur.desc, words(e.Column), show(value)),
+		Instruction: fmt.Sprintf("How many %s of %s have %s %s?", what, cur.desc, dbmodel.Words(e.Column), show(value)),
 		Answer:      &envpkg.Answer{Value: fmt.Sprint(m["total"]), Match: "number"},
 	}, nil
 }
@@ -138,10 +138,10 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	if dateName(col) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
 	}
-	what := words(list.Table)
+	what := dbmodel.Words(list.Table)
 	if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
 		return envpkg.Task{
-			Instruction: fmt.Sprintf("Among the %s of %s, which one has the %s %s? Tell me its %s.", what, cur.desc, most, words(col), words(label)),
+			Instruction: fmt.Sprintf("Among the %s of %s, which one has the %s %s? Tell me its %s.", what, cur.desc, most, dbmodel.Words(col), dbmodel.Words(label)),
 			Answer:      &envpkg.Answer{Value: fmt.Sprint(sqlValue(items[0][label])), Match: "contains"},
 		}, nil
 	}
@@ -150,7 +150,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		match = "contains"
 	}
 	return envpkg.Task{
-		Instruction: fmt.Sprintf("What is the %s %s among the %s of %s?", most, words(col), what, cur.desc),
+		Instruction: fmt.Sprintf("What is the %s %s among the %s of %s?", most, dbmodel.Words(col), what, cur.desc),
 		Answer:      &envpkg.Answer{Value: fmt.Sprint(sqlValue(items[0][col])), Match: match},
 	}, nil
 }

@@ -8,11 +8,15 @@ import (
 	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
-// keyCondOn is keyCond with the columns qualified by alias.
-func keyCondOn(alias string, t *dbmodel.Table, row map[string]any) string {
+// keyCond is the SQL condition selecting row of t by its key, with the
+// columns qualified by alias unless it is "".
+func keyCond(alias string, t *dbmodel.Table, row map[string]any) string {
+	if alias != "" {
+		alias += "."
+	}
 	var w []string
 	for _, k := range t.PrimaryKey {
-		w = append(w, alias+"."+dbmodel.Quote(k)+" IS "+emit.Literal(sqlValue(row[k])))
+		w = append(w, alias+dbmodel.Quote(k)+" IS "+emit.Literal(sqlValue(row[k])))
 	}
 	return strings.Join(w, " AND ")
 }
@@ -62,12 +66,12 @@ func rowCount(t *dbmodel.Table, delta int) string {
 
 // unchangedAfterUpdate: only column col of the target row changed.
 func unchangedAfterUpdate(t *dbmodel.Table, row map[string]any, col string) string {
-	return "SELECT " + rowCount(t, 0) + " AND " + rowsKept(t, "main", "init", "", col, keyCondOn("a", t, row))
+	return "SELECT " + rowCount(t, 0) + " AND " + rowsKept(t, "main", "init", "", col, keyCond("a", t, row))
 }
 
 // unchangedAfterDelete: only the target row is gone.
 func unchangedAfterDelete(t *dbmodel.Table, row map[string]any) string {
-	return "SELECT " + rowCount(t, -1) + " AND " + rowsKept(t, "init", "main", keyCondOn("a", t, row), "", "")
+	return "SELECT " + rowCount(t, -1) + " AND " + rowsKept(t, "init", "main", keyCond("a", t, row), "", "")
 }
 
 // unchangedAfterCreate: one row more, every old row as it was.

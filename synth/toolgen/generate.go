@@ -111,7 +111,7 @@ func (g *gen) param(t *dbmodel.Table, c *dbmodel.Column, op Op, name string, req
 	if fk := t.ForeignKeyOf(c.Name); fk != nil {
 		p.Ref = fk.RefTable
 	}
-	p.External = p.Ref == "" || isNatural(g.m.Table(p.Ref), c.Name)
+	p.External = p.Ref == "" || g.m.Table(p.Ref).IsNatural(c.Name)
 	if t.IsKey(c.Name) && len(t.PrimaryKey) > 1 && t.ForeignKeyOf(c.Name) == nil {
 		p.External = true // part of a composite key that is plain data (a tag, a date)
 	}
@@ -136,18 +136,6 @@ func (g *gen) param(t *dbmodel.Table, c *dbmodel.Column, op Op, name string, req
 	}
 	p.goName = camel(name)
 	return p
-}
-
-func isNatural(t *dbmodel.Table, col string) bool {
-	if t == nil {
-		return false
-	}
-	for _, n := range t.NaturalKeys {
-		if n == col {
-			return true
-		}
-	}
-	return false
 }
 
 func (g *gen) keyParams(t *dbmodel.Table) []Param {
@@ -299,7 +287,7 @@ func (g *gen) listTool(t *dbmodel.Table) *Tool {
 		case c.Kind == dbmodel.Integer || c.Kind == dbmodel.Real || (c.Kind == dbmodel.Text && dateLike(c.Name)):
 			filters = append(filters, g.param(t, c, OpMin, "min_"+js, false), g.param(t, c, OpMax, "max_"+js, false))
 			sortable = append(sortable, c.Name)
-		case c.Kind == dbmodel.Text && c.Name == t.Label || isNatural(t, c.Name) || nameish(c.Name):
+		case c.Kind == dbmodel.Text && c.Name == t.Label || t.IsNatural(c.Name) || nameish(c.Name):
 			filters = append(filters, g.param(t, c, OpContains, js+"_contains", false))
 			sortable = append(sortable, c.Name)
 		case c.Kind == dbmodel.Text && t.IsKey(c.Name):

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -102,7 +101,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, tool.Name)
 	}
-	e := &entity{table: t, row: row, tool: tool.Name, desc: fmt.Sprintf("the %s whose %s is %s", words(t.Singular()), words(nk), show(v))}
+	e := &entity{table: t, row: row, tool: tool.Name, desc: fmt.Sprintf("the %s whose %s is %s", dbmodel.Words(t.Singular()), dbmodel.Words(nk), show(v))}
 	c.entities = append(c.entities, e)
 	c.noteIDs(w, e)
 	return e, nil
@@ -183,21 +182,6 @@ func (c *chain) visited(table string) bool {
 	return false
 }
 
-// keyArgs are the arguments naming row of t by its key for tool.
-func keyArgs(tool *toolgen.Tool, row map[string]any) (map[string]any, bool) {
-	args := map[string]any{}
-	for _, p := range tool.Params {
-		if p.Op == toolgen.OpKey {
-			v, ok := row[p.Column]
-			if !ok || v == nil {
-				return nil, false
-			}
-			args[p.Name] = argValue(v, p.Type)
-		}
-	}
-	return args, true
-}
-
 func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error) {
 	m := w.spec.Model
 	switch t.Kind {
@@ -217,7 +201,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		p := m.Table(t.Table)
 		role := strings.TrimPrefix(t.Name, "get_")
 		role = role[:strings.LastIndex(role, "_of_")]
-		e := &entity{table: p, row: row, tool: t.Name, desc: fmt.Sprintf("the %s of %s", words(role), cur.desc)}
+		e := &entity{table: p, row: row, tool: t.Name, desc: fmt.Sprintf("the %s of %s", dbmodel.Words(role), cur.desc)}
 		c.entities = append(c.entities, e)
 		c.noteIDs(w, e)
 		return e, nil
@@ -243,9 +227,9 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		// The distinguishing clause goes right after its noun, so that it
 		// cannot be read as describing the parent: "the order with total
 		// 120 of the customer whose email is ...".
-		desc := fmt.Sprintf("the %s%s of %s", words(child.Singular()), d, cur.desc)
+		desc := fmt.Sprintf("the %s%s of %s", dbmodel.Words(child.Singular()), d, cur.desc)
 		if d == "" {
-			desc = fmt.Sprintf("the only %s of %s", words(child.Singular()), cur.desc)
+			desc = fmt.Sprintf("the only %s of %s", dbmodel.Words(child.Singular()), cur.desc)
 		}
 		e := &entity{table: child, row: row, tool: t.Name, desc: desc}
 		c.entities = append(c.entities, e)
@@ -255,106 +239,29 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 	return nil, errDeadEnd
 }
 
-// distinguish finds an attribute that singles row out among the rows of
-// child whose fkCol is parentKey: " whose status is shipped", or "" when the
-// parent has only this one.
-func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, row map[string]any, n int) (string, error) {
-	var count int64
-	if err := w.scalar(&count, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ?`, dbmodel.Quote(child.Name), dbmodel.Quote(fkCol)), parentKey); err != nil {
-		return "", err
-	}
-	if count == 1 {
-		return "", nil
-	}
-	cols := describable(child)
-	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
-	for _, col := range cols {
-		v := row[col.Name]
-		if v == nil || !sayable(v) {
-			continue
-		}
-		var same int64
-		if err := w.scalar(&same, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, dbmodel.Quote(child.Name), dbmodel.Quote(fkCol), dbmodel.Quote(col.Name)), parentKey, sqlValue(v)); err != nil {
-			return "", err
-		}
-		if same == 1 {
-			return fmt.Sprintf(" with %s %s", words(col.Name), showCol(col, v)), nil
+// toolFor returns the table's tool of a kind.
+func (w *walker) toolFor(kind toolgen.Kind, table string) *toolgen.Tool {
+	for _, t := range w.spec.Tools {
+		if t.Kind == kind && t.Table == table {
+			return t
 		}
 	}
-	return "", errDeadEnd
+	return nil
 }
 
-// describable lists the columns a user could use to pick a row out.
-func describable(t *dbmodel.Table) []*dbmodel.Column {
-	var out []*dbmodel.Column
-	for _, c := range t.Columns {
-		if t.IsKey(c.Name) && !isNatural(t, c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-func isNatural(t *dbmodel.Table, col string) bool {
-	if t == nil {
-		return false
-	}
-	for _, n := range t.NaturalKeys {
-		if n == col {
-			return true
+// keyArgs are the arguments naming row of t by its key for tool.
+func keyArgs(tool *toolgen.Tool, row map[string]any) (map[string]any, bool) {
+	args := map[string]any{}
+	for _, p := range tool.Params {
+		if p.Op == toolgen.OpKey {
+			v, ok := row[p.Column]
+			if !ok || v == nil {
+				return nil, false
+			}
+			args[p.Name] = argValue(v, p.Type)
 		}
 	}
-	return false
-}
-
-func (w *walker) scalar(dst *int64, sql string, args ...any) error {
-	stmt, _, err := w.src.Prepare(sql)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for i, a := range args {
-		switch v := a.(type) {
-		case int64:
-			stmt.BindInt64(i+1, v)
-		case float64:
-			stmt.BindFloat(i+1, v)
-		case string:
-			stmt.BindText(i+1, v)
-		case nil:
-			stmt.BindNull(i + 1)
-		default:
-			stmt.BindText(i+1, fmt.Sprint(v))
-		}
-	}
-	if stmt.Step() {
-		*dst = stmt.ColumnInt64(0)
-	}
-	return stmt.Err()
-}
-
-// noteIDs records the entity's internal ids: its key (unless natural) and
-// its references. Short numbers are left out: "3" would match any text.
-func (c *chain) noteIDs(w *walker, e *entity) {
-	for _, col := range e.table.Columns {
-		internal := e.table.IsKey(col.Name) && !isNatural(e.table, col.Name)
-		if fk := e.table.ForeignKeyOf(col.Name); fk != nil {
-			// A reference to a natural key (an ISBN, an email) is something
-			// a user may say; a reference to an opaque id is not.
-			internal = !isNatural(w.spec.Model.Table(fk.RefTable), fk.RefColumns[0])
-		}
-		if !internal || e.row[col.Name] == nil {
-			continue
-		}
-		s := fmt.Sprint(e.row[col.Name])
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n < 100 && n > -100 {
-			continue
-		}
-		if len(s) >= 3 {
-			c.ids = append(c.ids, s)
-		}
-	}
+	return args, true
 }
 
 func pageItems(out any) []map[string]any {
@@ -370,74 +277,4 @@ func pageItems(out any) []map[string]any {
 		}
 	}
 	return items
-}
-
-// sqlValue turns a decoded JSON value into a value to bind.
-func sqlValue(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := x.Int64(); err == nil {
-			return n
-		}
-		f, _ := x.Float64()
-		return f
-	case bool:
-		if x {
-			return int64(1)
-		}
-		return int64(0)
-	}
-	return v
-}
-
-// argValue converts a value to a tool parameter of JSON type typ.
-func argValue(v any, typ string) any {
-	v = sqlValue(v)
-	switch typ {
-	case "string":
-		return fmt.Sprint(v)
-	case "boolean":
-		return v == int64(1)
-	}
-	return v
-}
-
-func words(s string) string { return strings.ReplaceAll(s, "_", " ") }
-
-// showCol renders a column's value (booleans as yes/no).
-func showCol(c *dbmodel.Column, v any) string {
-	if c != nil && c.Bool {
-		if sqlValue(v) == int64(1) {
-			return "yes"
-		}
-		return "no"
-	}
-	return show(v)
-}
-
-// show renders a value for an instruction.
-func show(v any) string {
-	switch x := sqlValue(v).(type) {
-	case string:
-		if x == "" || strings.ContainsAny(x, " ,") {
-			return strconv.Quote(x)
-		}
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case []byte:
-		return "(binary)"
-	}
-	return fmt.Sprint(v)
-}
-
-// sayable: a value a person would say: not empty, not long prose, not a
-// JSON document.
-func sayable(v any) bool {
-	s, ok := v.(string)
-	if !ok {
-		return true
-	}
-	s = strings.TrimSpace(s)
-	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[")
 }
