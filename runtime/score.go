@@ -157,7 +157,7 @@ func (e *Env) groundTruthHash(ctx context.Context, t *envpkg.Task, seed int64) (
 	if ok {
 		return h, nil
 	}
-	ep, err := e.NewEpisode(t.ID, seed)
+	ep, err := e.newEpisode(t, seed) // t may be a Candidate's
 	if err != nil {
 		return "", err
 	}

@@ -187,7 +187,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	if opts.Log == nil {
 		bar = nil
 	}
-	checker := gates.New(rt, opts.Seed)
+	checker := gates.NewWith(rt, opts.Seed, gates.Options{NothingEarnsNothing: true})
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
 		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Progress: bar.Update})
 	if err != nil {
