@@ -77,7 +77,7 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 	if err := c.wrongAnswers(ctx, ep, cand); err != nil {
 		return v, err
 	}
-	if v.Writes {
+	if v.Writes || len(cand.WrongCalls) > 0 {
 		return v, c.wrongStates(ctx, ep, cand, s.StateHash, answer, s0)
 	}
 	return v, nil

@@ -80,7 +80,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		} else if err != nil {
 			return kept, st, err
 		} else {
-			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids})
+			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, WrongCalls: cand.wrong})
 			if err == nil {
 				kept = append(kept, task)
 				st.Kept++
@@ -148,14 +148,16 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	if len(c.calls) > opts.MaxChain {
 		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %d calls, more than %d", errDeadEnd, len(c.calls), opts.MaxChain)
 	}
-	if write && opts.StateReward {
+	if opts.StateReward && len(t.Checks) > 0 && !t.Checks[0].Guard {
 		t.Reward = envpkg.RewardState
 	}
 	t.ID = fmt.Sprintf("synth-%04d-%s-%s", n+1, kind, emit.EnvName(cur.table.Singular()))
+	t.Instruction = polite(rng, c.intro, t.Instruction)
 	t.Calls = c.calls
 	if t.Checks == nil {
 		t.Checks = []envpkg.Check{}
 	}
+	t.Difficulty = difficulty(c, &t, kind)
 	return t, c, kind, nil
 }
 

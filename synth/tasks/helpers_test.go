@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -121,4 +122,20 @@ func fromDB(t *testing.T, db string, opts synth.Options) *synth.Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// TestZZShowShop prints the tasks made from the shop database (go test -v
+// -run ZZShow), for reading.
+func TestZZShowShop(t *testing.T) {
+	if testing.Short() || os.Getenv("SHOW_TASKS") == "" {
+		t.Skip("set SHOW_TASKS=1")
+	}
+	res := fromDB(t, shopDB(t), synth.Options{Tasks: 40})
+	for _, task := range res.Tasks {
+		ans := ""
+		if task.Answer != nil {
+			ans = task.Answer.Match + ":" + task.Answer.Value
+		}
+		fmt.Printf("%d\t%s\t%s\t%s\n", len(task.Calls), task.ID, task.Instruction, ans)
+	}
 }

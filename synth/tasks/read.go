@@ -3,23 +3,18 @@ package tasks
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
-var (
-	askTemplates   = []string{"What is the %s of %s?", "Could you tell me the %s of %s?", "I need the %s of %s. What is it?"}
-	countTemplates = []string{"How many %s does %s have?", "Can you count the %s of %s for me?"}
-)
-
-// finishRead ends with a question: an attribute of cur, or how many rows
-// refer to it (one more call).
+// finishRead ends with a question: an attribute of cur, how many rows
+// refer to it (with or without a filter), or which of them ranks first.
 func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) {
-	// Questions over the rows referring to cur (one more call), or an
-	// attribute of cur.
 	switch w.rng.IntN(6) {
 	case 0:
 		if t, err := w.countChildren(c, cur); err == nil {
@@ -40,27 +35,104 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			return t, "", err
 		}
 	}
-	cols := describable(cur.table)
+	cols := askable(cur.table)
 	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	for _, col := range cols {
 		v := cur.row[col.Name]
-		if v == nil || !sayable(v) || strings.Contains(cur.desc, " "+dbmodel.Words(col.Name)+" ") {
+		if v == nil || !sayable(v) || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") {
 			continue
 		}
-		val := show(v)
-		if col.Kind == dbmodel.Text && (len(strings.Trim(val, `"`)) < 2) {
+		val := fmt.Sprint(sqlValue(v))
+		if col.Kind == dbmodel.Text && utf8.RuneCountInString(strings.TrimSpace(val)) < 2 {
 			continue
 		}
-		match := "contains"
-		ans := fmt.Sprint(sqlValue(v))
-		if _, isNum := sqlValue(v).(string); !isNum {
-			match = "number"
-		}
-		tmpl := askTemplates[w.rng.IntN(len(askTemplates))]
-		return envpkg.Task{Instruction: fmt.Sprintf(tmpl, dbmodel.Words(col.Name), cur.desc),
-			Answer: &envpkg.Answer{Value: ans, Match: match}}, "ask", nil
+		c.distractors = append(c.distractors, w.otherValues(cur, col)...)
+		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answerFor(v)}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
+}
+
+// askAttr asks for one attribute of e.
+func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
+	attr := attrWords(col.Name)
+	l := strings.ToLower(col.Name)
+	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
+		return oneOf(w.rng, fmt.Sprintf("When was %s %s?", e.desc, verb), fmt.Sprintf("Could you tell me when %s was %s?", e.desc, verb))
+	}
+	motive := oneOf(w.rng, readMotives...)
+	return oneOf(w.rng,
+		fmt.Sprintf("What is %s?", of(attr, e)),
+		fmt.Sprintf("Could you tell me %s?", of(attr, e)),
+		fmt.Sprintf("I need %s %s. What is it?", of(attr, e), motive),
+		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive))
+}
+
+// askable lists the columns a question may ask for: anything but keys,
+// references and binary data.
+func askable(t *dbmodel.Table) []*dbmodel.Column {
+	var out []*dbmodel.Column
+	for _, c := range t.Columns {
+		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// answerFor is the answer rule for a value: a number as a number; a short
+// word as a whole word (so "NC" is not found inside "SYNC"); other text as
+// text contained in the answer.
+func answerFor(v any) *envpkg.Answer {
+	s := fmt.Sprint(sqlValue(v))
+	if _, isText := sqlValue(v).(string); !isText {
+		return &envpkg.Answer{Value: s, Match: "number"}
+	}
+	if utf8.RuneCountInString(s) <= 4 && regexp.QuoteMeta(s) == s && !strings.ContainsAny(s, " \t") {
+		// The pattern holds the word between non-word characters, so the
+		// pattern's own text (the ground truth's answer) matches too.
+		return &envpkg.Answer{Value: `(?i)(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
+	}
+	return &envpkg.Answer{Value: s, Match: "contains"}
+}
+
+// otherValues are the values col has in the rows e could be taken for (its
+// siblings), and the column's dominant value when one value fills most of
+// the table: an answer equal to one of them does not show the agent found
+// the right row.
+func (w *walker) otherValues(e *entity, col *dbmodel.Column) []string {
+	var out []string
+	for _, o := range e.others {
+		if v := o[col.Name]; v != nil {
+			out = append(out, fmt.Sprint(sqlValue(v)))
+		}
+	}
+	q, qc := dbmodel.Quote(e.table.Name), dbmodel.Quote(col.Name)
+	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s HAVING COUNT(*) * 2 > (SELECT COUNT(*) FROM %[2]s)`, qc, q))
+	if err != nil {
+		return out
+	}
+	defer stmt.Close()
+	if stmt.Step() {
+		out = append(out, fmt.Sprint(dbmodel.ColumnValue(stmt, 0)))
+	}
+	return out
+}
+
+// has is "does DESC have" or "do I have".
+func has(e *entity) string {
+	if e.person {
+		return "do I have"
+	}
+	return "does " + e.desc + " have"
+}
+
+// hasPlain is "DESC has" or "I have".
+func hasPlain(e *entity) string {
+	if e.person {
+		return "I have"
+	}
+	return e.desc + " has"
 }
 
 func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
@@ -81,10 +153,21 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	m, _ := out.(map[string]any)
 	total := fmt.Sprint(m["total"])
-	what := dbmodel.Words(t.Table)
+	child := w.spec.Model.Table(t.Table)
+	what := plural(child)
 	if !strings.Contains(t.Name, "_of_") {
-		what += " (by " + dbmodel.Words(t.Via.Columns[0]) + ")"
+		what += " (by " + attrWords(t.Via.Columns[0]) + ")"
 	}
-	tmpl := countTemplates[w.rng.IntN(len(countTemplates))]
-	return envpkg.Task{Instruction: capitalize(fmt.Sprintf(tmpl, what, cur.desc)), Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+	// Distractor: the count most rows of cur's table have.
+	mode, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT n FROM (SELECT COUNT(*) AS n FROM %s GROUP BY %s) GROUP BY n ORDER BY COUNT(*) DESC, n LIMIT 1`,
+		dbmodel.Quote(child.Name), dbmodel.Quote(t.Via.Columns[0])))
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	c.distractors = append(c.distractors, fmt.Sprint(mode))
+	return envpkg.Task{Instruction: oneOf(w.rng,
+		fmt.Sprintf("How many %s %s?", what, has(cur)),
+		fmt.Sprintf("Could you count %s for me?", of(what, cur)),
+		fmt.Sprintf("I'd like to know how many %s %s.", what, hasPlain(cur))),
+		Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
 }

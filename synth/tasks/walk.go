@@ -19,10 +19,14 @@ import (
 
 // entity is a row the chain has reached, with how a user would name it.
 type entity struct {
-	table *dbmodel.Table
-	row   map[string]any // from the tool's JSON output (json.Number for numbers)
-	desc  string         // "the customer whose email is ana@x.io"
-	tool  string         // the call that produced it
+	table  *dbmodel.Table
+	row    map[string]any // from the tool's JSON output (json.Number for numbers)
+	desc   string         // "order ORD-10037", "the pending order of the customer Ana García", "me"
+	person bool           // the user is this row: spoken of as "me", "my"
+	tool   string         // the call that produced it
+	// others are rows the task could take this one for (its siblings in
+	// the list it was picked from): the source of distractors.
+	others []map[string]any
 }
 
 // chain is one executed chain of calls.
@@ -30,6 +34,11 @@ type chain struct {
 	calls    []envpkg.Call
 	entities []*entity
 	ids      []string // internal ids seen, which the instruction must not contain
+	intro    string   // who the user is, when they speak of themselves: "I'm Ana García (ana@x.org)."
+	// distractors are answers for the rows the task could be confused
+	// with; wrong are trajectories that must not solve it (gates.Candidate).
+	distractors []string
+	wrong       [][]envpkg.Call
 }
 
 // errDeadEnd means the walk could not continue (no rows to follow).
@@ -67,54 +76,143 @@ func (w *walker) call(c *chain, name string, args map[string]any) (any, error) {
 	return v, nil
 }
 
-// entry starts a chain: a row of a table with a natural key, found by it.
+// entry starts a chain where a user starts: a row found by a natural key
+// (a find tool), or by a combination a person would say (first and last
+// name; name and city) through the table's list filters.
 func (w *walker) entry(c *chain) (*entity, error) {
-	var tables []*dbmodel.Table
+	type start struct {
+		t     *dbmodel.Table
+		tool  *toolgen.Tool
+		combo []string
+	}
+	var starts []start
 	for _, t := range w.spec.Model.Tables {
-		if len(t.NaturalKeys) > 0 && t.Rows > 0 {
-			tables = append(tables, t)
+		if t.Rows == 0 {
+			continue
+		}
+		for _, nk := range t.NaturalKeys {
+			for _, tl := range w.spec.Tools {
+				if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
+					starts = append(starts, start{t: t, tool: tl})
+					break
+				}
+			}
+		}
+		if combo := nameCombo(t); combo != nil {
+			if list := w.toolFor(toolgen.List, t.Name); list != nil && containsParam(list, combo[0]) != nil && containsParam(list, combo[1]) != nil {
+				starts = append(starts, start{t: t, tool: list, combo: combo})
+			}
 		}
 	}
-	if len(tables) == 0 {
-		return nil, fmt.Errorf("%w: no table has a natural key", errDeadEnd)
+	if len(starts) == 0 {
+		return nil, fmt.Errorf("%w: no table has a natural key or a name a person would say", errDeadEnd)
 	}
-	t := tables[w.rng.IntN(len(tables))]
-	nk := t.NaturalKeys[w.rng.IntN(len(t.NaturalKeys))]
-	var tool *toolgen.Tool
-	for _, tl := range w.spec.Tools {
-		if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
-			tool = tl
-		}
+	st := starts[w.rng.IntN(len(starts))]
+	t := st.t
+	if st.combo != nil {
+		return w.entryByCombo(c, t, st.tool, st.combo)
 	}
-	if tool == nil {
-		return nil, fmt.Errorf("%w: no find tool for %s.%s", errDeadEnd, t.Name, nk)
-	}
+	nk := st.tool.Params[0].Column
 	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), dbmodel.Quote(t.Name)), t.Rows)
 	if err != nil {
 		return nil, err
 	}
-	out, err := w.call(c, tool.Name, map[string]any{tool.Params[0].Name: v})
+	out, err := w.call(c, st.tool.Name, map[string]any{st.tool.Params[0].Name: v})
 	if err != nil {
 		return nil, err
 	}
 	row, ok := out.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, tool.Name)
+		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, st.tool.Name)
 	}
-	e := &entity{table: t, row: row, tool: tool.Name, desc: fmt.Sprintf("the %s whose %s is %s", dbmodel.Words(t.Singular()), dbmodel.Words(nk), show(v))}
+	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v)}
+	if person(t) && w.rng.IntN(2) == 0 {
+		// The user is this person, and says so.
+		e.desc, e.person = "me", true
+		name := fullName(t, row)
+		what := attrWords(nk)
+		switch {
+		case name != "" && !strings.Contains(strings.ToLower(nk), "name"):
+			c.intro = oneOf(w.rng, fmt.Sprintf("I'm %s (%s %s).", name, what, show(v)), fmt.Sprintf("This is %s; my %s is %s.", name, what, show(v)))
+		default:
+			c.intro = oneOf(w.rng, fmt.Sprintf("My %s is %s.", what, show(v)), fmt.Sprintf("I'm the %s with %s %s.", noun(t), what, show(v)))
+		}
+	}
 	c.entities = append(c.entities, e)
 	c.noteIDs(w, e)
 	return e, nil
 }
 
-// sample returns the value of a one-column query at a random offset.
-func (w *walker) sample(sql string, n int64) (any, error) {
+// entryByCombo finds a row by two columns a person would say together,
+// through the list tool's text filters, when they single it out.
+func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, combo []string) (*entity, error) {
+	a, b := dbmodel.Quote(combo[0]), dbmodel.Quote(combo[1])
+	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT %[1]s, %[2]s FROM %[3]s WHERE %[1]s <> '' AND %[2]s <> '' LIMIT 1 OFFSET ?`, a, b, dbmodel.Quote(t.Name)))
+	if err != nil {
+		return nil, err
+	}
+	stmt.BindInt64(1, w.rng.Int64N(max(t.Rows, 1)))
+	if !stmt.Step() {
+		err := stmt.Err()
+		stmt.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, errDeadEnd
+	}
+	va, vb := stmt.ColumnText(0), stmt.ColumnText(1)
+	stmt.Close()
+	out, err := w.call(c, list.Name, map[string]any{containsParam(list, combo[0]).Name: va, containsParam(list, combo[1]).Name: vb})
+	if err != nil {
+		return nil, err
+	}
+	items := pageItems(out)
+	if len(items) != 1 {
+		return nil, fmt.Errorf("%w: %s %s is not one row", errDeadEnd, va, vb)
+	}
+	e := &entity{table: t, row: items[0], tool: list.Name}
+	city := strings.EqualFold(combo[1], "city") || strings.EqualFold(combo[1], "town")
+	switch {
+	case person(t) && w.rng.IntN(2) == 0:
+		e.desc, e.person = "me", true
+		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")
+		if city {
+			c.intro = "I'm " + va + ", from " + vb + "."
+		}
+	case city:
+		e.desc = "the " + noun(t) + " " + quoted(va) + " in " + vb
+	default:
+		e.desc = "the " + noun(t) + " " + va + " " + vb
+	}
+	c.entities = append(c.entities, e)
+	c.noteIDs(w, e)
+	return e, nil
+}
+
+// containsParam is list's text filter on col, or nil.
+func containsParam(list *toolgen.Tool, col string) *toolgen.Param {
+	for i := range list.Params {
+		if p := &list.Params[i]; p.Op == toolgen.OpContains && p.Column == col {
+			return p
+		}
+	}
+	return nil
+}
+
+// sample returns the value of a one-column query at a random offset
+// below n, its last parameter (args bind the ones before).
+func (w *walker) sample(sql string, n int64, args ...any) (any, error) {
 	stmt, _, err := w.src.Prepare(sql)
 	if err != nil {
 		return nil, err
 	}
 	defer stmt.Close()
-	stmt.BindInt64(1, w.rng.Int64N(max(n, 1)))
+	for i, a := range args {
+		if err := dbmodel.Bind(stmt, i+1, a); err != nil {
+			return nil, err
+		}
+	}
+	stmt.BindInt64(len(args)+1, w.rng.Int64N(max(n, 1)))
 	if !stmt.Step() {
 		if err := stmt.Err(); err != nil {
 			return nil, err
@@ -201,7 +299,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		p := m.Table(t.Table)
 		role := strings.TrimPrefix(t.Name, "get_")
 		role = role[:strings.LastIndex(role, "_of_")]
-		e := &entity{table: p, row: row, tool: t.Name, desc: fmt.Sprintf("the %s of %s", dbmodel.Words(role), cur.desc)}
+		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur)}
 		c.entities = append(c.entities, e)
 		c.noteIDs(w, e)
 		return e, nil
@@ -219,24 +317,30 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 			return nil, errDeadEnd
 		}
 		child := m.Table(t.Table)
-		row := items[w.rng.IntN(len(items))]
-		d, err := w.distinguish(child, t.Via.Columns[0], sqlValue(v), row, len(items))
+		pick := w.rng.IntN(len(items))
+		row := items[pick]
+		d, err := w.distinguish(child, t.Via.Columns[0], sqlValue(v), row)
 		if err != nil {
 			return nil, err
 		}
-		// The distinguishing clause goes right after its noun, so that it
-		// cannot be read as describing the parent: "the order with total
-		// 120 of the customer whose email is ...".
-		desc := fmt.Sprintf("the %s%s of %s", dbmodel.Words(child.Singular()), d, cur.desc)
-		if d == "" {
-			desc = fmt.Sprintf("the only %s of %s", dbmodel.Words(child.Singular()), cur.desc)
+		e := &entity{table: child, row: row, tool: t.Name, desc: childDesc(child, d, cur)}
+		for i, it := range items {
+			if i != pick && len(e.others) < 5 {
+				e.others = append(e.others, it)
+			}
 		}
-		e := &entity{table: child, row: row, tool: t.Name, desc: desc}
 		c.entities = append(c.entities, e)
 		c.noteIDs(w, e)
 		return e, nil
 	}
 	return nil, errDeadEnd
+}
+
+// callOf is a call with args, false when they do not encode as JSON (a
+// ±inf from the data).
+func callOf(name string, args map[string]any) (envpkg.Call, bool) {
+	raw, err := json.Marshal(args)
+	return envpkg.Call{Name: name, Arguments: raw}, err == nil
 }
 
 // toolFor returns the table's tool of a kind.

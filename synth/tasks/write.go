@@ -11,30 +11,37 @@ import (
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
-var (
-	updateTemplates = []string{"Please change the %s of %s to %s.", "Set the %s of %s to %s.", "The %s of %s should be %s; please update it."}
-	deleteTemplates = []string{"Please delete %s.", "Remove %s; it is no longer needed."}
-	createTemplates = []string{"Add a new %s to %s with %s.", "Please record a new %s for %s: %s."}
-)
+// Write tasks change what a person would change by hand: a status to
+// another of its allowed values, a flag, a detail set to a value the
+// column really holds elsewhere; never a timestamp, a count, a total or a
+// balance the data derives, and never rows of a ledger or audit table
+// (records of what happened). An update may be conditional ("if the order
+// is still pending, cancel it"); when the condition does not hold the
+// right result is no change and an answer (a refusal task). Two changes
+// may be asked at once.
 
 // finishWrite ends with a change to cur (update or delete) or a new row
 // referring to it (create).
 func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error) {
+	if ledger(cur.table) {
+		return envpkg.Task{}, "", errDeadEnd
+	}
 	order := []string{"update", "update", "delete", "create"}
 	w.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 	for _, k := range order {
 		var t envpkg.Task
+		kind := k
 		var err error
 		switch k {
 		case "update":
-			t, err = w.update(c, cur)
+			t, kind, err = w.update(c, cur)
 		case "delete":
 			t, err = w.delete(c, cur)
 		case "create":
 			t, err = w.create(c, cur)
 		}
 		if err == nil {
-			return t, k, nil
+			return t, kind, nil
 		}
 		if !errors.Is(err, errDeadEnd) {
 			return t, "", err
@@ -43,115 +50,241 @@ func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error)
 	return envpkg.Task{}, "", errDeadEnd
 }
 
-// newValue proposes a different value for a column, or nil.
-func (w *walker) newValue(col *dbmodel.Column, old any) any {
+// newValue proposes a different value for a column from its own domain:
+// the other boolean, another allowed value, or a value the column holds in
+// another row. nil when the column is not one a person sets by hand.
+func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, error) {
 	o := sqlValue(old)
 	switch {
 	case col.Bool:
-		return o != int64(1)
+		return o != int64(1), nil
 	case len(col.Enum) > 1:
 		for range 4 {
 			if v := col.Enum[w.rng.IntN(len(col.Enum))]; v != fmt.Sprint(o) {
-				return v
+				return v, nil
 			}
 		}
-	case col.Kind == dbmodel.Integer:
-		if n, ok := o.(int64); ok {
-			return n + 1 + w.rng.Int64N(5)
-		}
-	case col.Kind == dbmodel.Real:
-		if f, ok := o.(float64); ok {
-			return float64(int64(f*100)+int64(100+w.rng.IntN(900))) / 100
-		}
-		if n, ok := o.(int64); ok {
-			return float64(n) + 1.5
-		}
+		return nil, nil
+	case incidental(col.Name) || col.Kind == dbmodel.Blob || col.Distinct < 2:
+		return nil, nil
 	}
-	return nil
+	qc := dbmodel.Quote(col.Name)
+	v, err := w.sample(fmt.Sprintf(`SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s IS NOT ? ORDER BY %[1]s LIMIT 1 OFFSET ?`, qc, dbmodel.Quote(t.Name)), col.Distinct-1, o)
+	if errors.Is(err, errDeadEnd) || err == nil && (!sayable(v) || fmt.Sprint(v) == fmt.Sprint(o)) {
+		return nil, nil
+	}
+	return v, err
 }
 
-func (w *walker) update(c *chain, cur *entity) (envpkg.Task, error) {
-	tool := w.toolFor(toolgen.Update, cur.table.Name)
-	if tool == nil {
-		return envpkg.Task{}, errDeadEnd
-	}
-	args, ok := keyArgs(tool, cur.row)
-	if !ok {
-		return envpkg.Task{}, errDeadEnd
-	}
-	var params []toolgen.Param
+// settable lists the parameters of an update tool a person would set.
+func settable(t *dbmodel.Table, tool *toolgen.Tool) []toolgen.Param {
+	var out []toolgen.Param
 	for _, p := range tool.Params {
-		col := cur.table.Column(p.Column)
-		if p.Op == toolgen.OpSet && col != nil && !col.Unique && cur.table.ForeignKeyOf(col.Name) == nil && !cur.table.IsNatural(col.Name) {
-			params = append(params, p)
+		col := t.Column(p.Column)
+		if p.Op == toolgen.OpSet && col != nil && !col.Unique && t.ForeignKeyOf(col.Name) == nil && !t.IsNatural(col.Name) && !incidental(col.Name) && !identity(t, col.Name) {
+			out = append(out, p)
 		}
 	}
+	return out
+}
+
+// identity: a column that says who or what a row is (a name, an email):
+// changing it to another row's value makes a different row, not a
+// correction.
+func identity(t *dbmodel.Table, col string) bool {
+	l := strings.ToLower(col)
+	return col == t.Label || strings.Contains(l, "name") || strings.Contains(l, "email") || strings.Contains(l, "title")
+}
+
+// edit is one update made in the episode.
+type edit struct {
+	ch     change
+	clause string // "change the status of order ORD-1 to shipped"
+	col    *dbmodel.Column
+	old    any
+	new    any
+	call   envpkg.Call
+}
+
+// setOne updates one column of e to a new value through its update tool.
+func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
+	tool := w.toolFor(toolgen.Update, e.table.Name)
+	if tool == nil || ledger(e.table) {
+		return nil, errDeadEnd
+	}
+	params := settable(e.table, tool)
 	w.rng.Shuffle(len(params), func(i, j int) { params[i], params[j] = params[j], params[i] })
 	for _, p := range params {
-		col := cur.table.Column(p.Column)
-		nv := w.newValue(col, cur.row[col.Name])
+		args, ok := keyArgs(tool, e.row)
+		if !ok {
+			return nil, errDeadEnd
+		}
+		col := e.table.Column(p.Column)
+		nv, err := w.newValue(e.table, col, e.row[col.Name])
+		if err != nil {
+			return nil, err
+		}
 		if nv == nil {
 			continue
 		}
-		args[p.Name] = nv
+		args[p.Name] = argValue(nv, p.Type)
+		if b, ok := nv.(bool); ok {
+			args[p.Name] = b
+		}
 		if _, err := w.call(c, tool.Name, args); err != nil {
-			delete(args, p.Name)
 			if errors.Is(err, errDeadEnd) {
-				continue
+				continue // refused (a CHECK, a trigger): try another column
 			}
-			return envpkg.Task{}, err
+			return nil, err
 		}
 		stored := sqlValue(nv)
 		if b, ok := nv.(bool); ok {
 			stored = map[bool]int64{false: 0, true: 1}[b]
 		}
-		ch := change{table: cur.table, kind: "update", row: cur.row, cols: map[string]any{col.Name: stored},
-			name: fmt.Sprintf("%s set to %s", dbmodel.Words(col.Name), show(nv))}
-		checks, err := w.writeChecks(ch)
-		if err != nil {
-			return envpkg.Task{}, err
+		shown := showCol(col, stored)
+		attr := attrWords(col.Name)
+		ed := &edit{col: col, old: e.row[col.Name], new: stored, call: c.calls[len(c.calls)-1],
+			ch: change{table: e.table, kind: "update", row: e.row, cols: map[string]any{col.Name: stored}, name: fmt.Sprintf("%s set to %s", attr, shown)},
+			clause: oneOf(w.rng, fmt.Sprintf("change %s to %s", of(attr, e), shown), fmt.Sprintf("set %s to %s", of(attr, e), shown))}
+		// The same change to a sibling must not pass.
+		for _, o := range e.others {
+			if wrong, ok := keyArgs(tool, o); ok {
+				wrong[p.Name] = args[p.Name]
+				if call, ok := callOf(tool.Name, wrong); ok {
+					c.wrong = append(c.wrong, append(append([]envpkg.Call{}, c.calls[:len(c.calls)-1]...), call))
+				}
+				break
+			}
 		}
-		tmpl := updateTemplates[w.rng.IntN(len(updateTemplates))]
-		shown := show(nv)
-		if b, ok := nv.(bool); ok {
-			shown = map[bool]string{true: "yes", false: "no"}[b]
-		}
-		return envpkg.Task{Instruction: fmt.Sprintf(tmpl, dbmodel.Words(col.Name), cur.desc, shown), Checks: checks}, nil
+		return ed, nil
 	}
-	return envpkg.Task{}, errDeadEnd
+	return nil, errDeadEnd
+}
+
+// update: one change, perhaps conditional (or a refusal when the condition
+// does not hold), perhaps with a second change to the row the chain came
+// from. It returns the task's kind.
+func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
+	mark := len(c.calls)
+	ed, err := w.setOne(c, cur)
+	if err != nil {
+		return envpkg.Task{}, "", err
+	}
+	attr := attrWords(ed.col.Name)
+	if len(ed.col.Enum) > 2 && ed.old != nil && w.rng.IntN(3) == 0 {
+		old := fmt.Sprint(sqlValue(ed.old))
+		// "If my order is still pending" for a status; "if the size of X
+		// is still M" for other values.
+		subj, then, its := of(attr, cur), "change it to "+showCol(ed.col, ed.new), "tell me "+of(attr, cur)
+		if l := strings.ToLower(ed.col.Name); (strings.Contains(l, "status") || strings.Contains(l, "state")) && !cur.person {
+			subj, then, its = cur.desc, "change its "+attr+" to "+showCol(ed.col, ed.new), "tell me its "+attr
+		}
+		if w.rng.IntN(2) == 0 {
+			// The condition holds: the change is made.
+			checks, err := w.writeChecks(ed.ch)
+			if err != nil {
+				return envpkg.Task{}, "", err
+			}
+			return envpkg.Task{Instruction: oneOf(w.rng,
+				fmt.Sprintf("If %s is still %s, please %s.", subj, old, then),
+				fmt.Sprintf("Please check whether %s is %s; if it is, %s.", subj, old, then)),
+				Checks: checks}, "update-if", nil
+		}
+		// The condition does not hold: nothing may change, and the user
+		// wants to know why.
+		var cond string
+		for _, v := range ed.col.Enum {
+			if v != old && v != fmt.Sprint(ed.new) {
+				cond = v
+				break
+			}
+		}
+		if cond != "" {
+			c.wrong = append(c.wrong, append([]envpkg.Call{}, c.calls...))
+			c.calls = c.calls[:mark]
+			c.distractors = append(c.distractors, cond, fmt.Sprint(ed.new))
+			return envpkg.Task{Instruction: oneOf(w.rng,
+				fmt.Sprintf("If %s is still %s, please %s. If not, leave it as it is and %s.", subj, cond, then, its),
+				fmt.Sprintf("I think %s is %s; if so, %s. Otherwise don't change anything, just %s.", subj, cond, then, its)),
+				Checks: keepChecks(w.spec.Model), Answer: answerFor(ed.old)}, "refuse-if", nil
+		}
+	}
+	changes := []change{ed.ch}
+	clause := ed.clause
+	kind := "update"
+	if len(c.entities) >= 2 && w.rng.IntN(4) == 0 {
+		prev := c.entities[len(c.entities)-2]
+		if prev.table.Name != cur.table.Name {
+			if ed2, err := w.setOne(c, prev); err == nil {
+				changes = append(changes, ed2.ch)
+				clause += ", and " + ed2.clause
+				kind = "update-two"
+			} else if !errors.Is(err, errDeadEnd) {
+				return envpkg.Task{}, "", err
+			}
+		}
+	}
+	checks, err := w.writeChecks(changes...)
+	if err != nil {
+		return envpkg.Task{}, "", err
+	}
+	motive := oneOf(w.rng, updateMotives...)
+	return envpkg.Task{Instruction: oneOf(w.rng,
+		fmt.Sprintf("Please %s.", clause),
+		fmt.Sprintf("%s: could you %s?", motive, clause),
+		fmt.Sprintf("Could you %s? %s.", clause, motive)),
+		Checks: checks}, kind, nil
 }
 
 func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	tool := w.toolFor(toolgen.Delete, cur.table.Name)
-	if tool == nil || len(c.entities) < 2 && w.rng.IntN(2) == 0 {
+	if tool == nil || cur.person || len(c.entities) < 2 && w.rng.IntN(2) == 0 {
 		return envpkg.Task{}, errDeadEnd
 	}
 	args, ok := keyArgs(tool, cur.row)
 	if !ok {
 		return envpkg.Task{}, errDeadEnd
 	}
+	if len(c.entities) >= 2 && derives(c.entities[len(c.entities)-2].table) {
+		return envpkg.Task{}, errDeadEnd // the parent's total would be wrong
+	}
 	if _, err := w.call(c, tool.Name, args); err != nil {
 		return envpkg.Task{}, err
 	}
-	checks, err := w.writeChecks(change{table: cur.table, kind: "delete", row: cur.row, name: "the " + dbmodel.Words(cur.table.Singular()) + " is gone"})
+	for _, o := range cur.others {
+		if wrong, ok := keyArgs(tool, o); ok {
+			if call, ok := callOf(tool.Name, wrong); ok {
+				c.wrong = append(c.wrong, append(append([]envpkg.Call{}, c.calls[:len(c.calls)-1]...), call))
+			}
+			break
+		}
+	}
+	checks, err := w.writeChecks(change{table: cur.table, kind: "delete", row: cur.row, name: "the " + noun(cur.table) + " is gone"})
 	if err != nil {
 		return envpkg.Task{}, err
 	}
-	tmpl := deleteTemplates[w.rng.IntN(len(deleteTemplates))]
-	return envpkg.Task{Instruction: capitalize(fmt.Sprintf(tmpl, cur.desc)), Checks: checks}, nil
+	motive := oneOf(w.rng, deleteMotives...)
+	return envpkg.Task{Instruction: oneOf(w.rng,
+		fmt.Sprintf("Please delete %s; %s.", cur.desc, motive),
+		fmt.Sprintf("Could you remove %s? %s.", cur.desc, capitalize(motive)),
+		fmt.Sprintf("%s should go: %s.", capitalize(cur.desc), motive)),
+		Checks: checks}, nil
 }
 
 // create adds a row referring to cur, copying the other values from an
 // existing row of the same table (only for tables whose key SQLite assigns
 // and without other unique columns, so the copy cannot collide).
 func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
+	if derives(cur.table) {
+		return envpkg.Task{}, errDeadEnd // a new child would leave cur's total wrong
+	}
 	var opts []*toolgen.Tool
 	for _, t := range w.spec.Tools {
 		if t.Kind != toolgen.Children || t.Parent != cur.table.Name {
 			continue
 		}
 		child := w.spec.Model.Table(t.Table)
-		if len(child.PrimaryKey) == 1 && child.Column(child.PrimaryKey[0]).Generated && len(child.Uniques) == 0 && w.toolFor(toolgen.Create, child.Name) != nil && child.Rows > 0 {
+		if len(child.PrimaryKey) == 1 && child.Column(child.PrimaryKey[0]).Generated && len(child.Uniques) == 0 && w.toolFor(toolgen.Create, child.Name) != nil && child.Rows > 0 && !ledger(child) {
 			unique := false
 			for _, col := range child.Columns {
 				unique = unique || col.Unique
@@ -190,11 +323,11 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 	vals := map[string]any{}
 	for _, p := range tool.Params {
 		v := tmpl[p.Column]
-		if v == nil {
+		if v == nil || !p.Required && incidental(p.Column) {
 			if p.Required {
 				return envpkg.Task{}, errDeadEnd
 			}
-			continue
+			continue // optional and not a person's to set: its default
 		}
 		if _, isBlob := v.([]byte); isBlob {
 			return envpkg.Task{}, errDeadEnd
@@ -202,10 +335,10 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 		args[p.Name] = argValue(v, p.Type)
 		vals[p.Column] = v
 		if p.Column != fkCol {
-			if w.spec.Model.Table(child.Name).ForeignKeyOf(p.Column) != nil {
+			if child.ForeignKeyOf(p.Column) != nil {
 				return envpkg.Task{}, errDeadEnd // another reference: the user would have to name it by id
 			}
-			said = append(said, dbmodel.Words(p.Column)+" "+showCol(child.Column(p.Column), v))
+			said = append(said, attrWords(p.Column)+" "+showCol(child.Column(p.Column), v))
 		}
 	}
 	sort.Strings(said)
@@ -215,12 +348,17 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 	if _, err := w.call(c, tool.Name, args); err != nil {
 		return envpkg.Task{}, err
 	}
-	checks, err := w.writeChecks(change{table: child, kind: "create", cols: vals, name: "the new " + dbmodel.Words(child.Singular()) + " exists"})
+	checks, err := w.writeChecks(change{table: child, kind: "create", cols: vals, name: "the new " + noun(child) + " exists"})
 	if err != nil {
 		return envpkg.Task{}, err
 	}
-	t := createTemplates[w.rng.IntN(len(createTemplates))]
-	return envpkg.Task{Instruction: fmt.Sprintf(t, dbmodel.Words(child.Singular()), cur.desc, strings.Join(said, ", ")), Checks: checks}, nil
+	what := article(noun(child))
+	fields := strings.Join(said, ", ")
+	return envpkg.Task{Instruction: oneOf(w.rng,
+		fmt.Sprintf("Please add %s for %s with %s.", what, cur.desc, fields),
+		fmt.Sprintf("I'd like to record %s for %s: %s.", what, cur.desc, fields),
+		fmt.Sprintf("Could you create %s for %s? Use %s.", what, cur.desc, fields)),
+		Checks: checks}, nil
 }
 
 // writeChecks are the checks of the changes the chain just made: the
