@@ -80,8 +80,9 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	m, _ := out.(map[string]any)
 	child := w.spec.Model.Table(list.Table)
 	what := plural(child)
-	if !strings.Contains(ch.Name, "_of_") {
-		what += " (by " + attrWords(ref.Column) + ")"
+	role := by(ref.Column, cur)
+	if role == "" && !strings.Contains(ch.Name, "_of_") {
+		what += " (as " + attrWords(ref.Column) + ")"
 	}
 	// Distractors: the counts for the other values, which an agent that
 	// ignored the filter, or used another, would report.
@@ -96,10 +97,13 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		c.distractors = append(c.distractors, fmt.Sprint(n))
 	}
 	var instr string
-	if !strings.ContainsAny(value, " _-") && len(value) <= 20 {
+	switch {
+	case role != "" && !strings.ContainsAny(value, " _-") && len(value) <= 20:
+		instr = fmt.Sprintf("How many %s %s are %s?", what, role, strings.ToLower(value))
+	case !strings.ContainsAny(value, " _-") && len(value) <= 20:
 		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
 			fmt.Sprintf("How many of %s are %s?", of(what, cur), strings.ToLower(value)))
-	} else {
+	default:
 		instr = fmt.Sprintf("How many of %s have %s %s?", of(what, cur), attrWords(e.Column), show(value))
 	}
 	return envpkg.Task{
@@ -166,7 +170,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{
 			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me its %s.", of(what, cur), most, attrWords(col), attrWords(label)),
 				fmt.Sprintf("Which of %s has the %s %s? I need its %s.", of(what, cur), most, attrWords(col), attrWords(label))),
-			Answer:      answerFor(items[0][label]),
+			Answer: answerFor(items[0][label]),
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))

@@ -19,6 +19,7 @@ import (
 type distinction struct {
 	pre, post string // words before and after the noun: "pending", ` titled "Not bad"`
 	only      bool
+	col       string // the column it rests on
 }
 
 // distinguish finds what singles row out among the rows of child whose
@@ -51,9 +52,9 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			}
 			switch {
 			case later == 1:
-				return distinction{pre: "most recent "}, nil
+				return distinction{pre: "most recent ", col: col.Name}, nil
 			case earlier == 1:
-				return distinction{pre: "first "}, nil
+				return distinction{pre: "first ", col: col.Name}, nil
 			}
 			continue
 		}
@@ -68,15 +69,15 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		l := strings.ToLower(col.Name)
 		switch {
 		case strings.Contains(l, "title"):
-			return distinction{post: " titled " + quoted(s)}, nil
+			return distinction{post: " titled " + quoted(s), col: col.Name}, nil
 		case strings.Contains(l, "name"):
-			return distinction{post: " named " + quoted(s)}, nil
+			return distinction{post: " named " + quoted(s), col: col.Name}, nil
 		case len(col.Enum) > 0 && !strings.ContainsAny(s, " _-") && len(s) <= 20:
-			return distinction{pre: strings.ToLower(s) + " "}, nil
+			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
-			return distinction{pre: s + "-star "}, nil
+			return distinction{pre: s + "-star ", col: col.Name}, nil
 		}
-		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v)}, nil
+		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v), col: col.Name}, nil
 	}
 	return distinction{}, errDeadEnd
 }
@@ -281,7 +282,6 @@ func (c *chain) noteIDs(w *walker, e *entity) {
 		}
 	}
 }
-
 
 // showCol renders a column's value (booleans as yes/no).
 func showCol(c *dbmodel.Column, v any) string {

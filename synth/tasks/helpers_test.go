@@ -23,8 +23,11 @@ func TestMain(m *testing.M) { testcache.Main(m) }
 const shopSchema = `
 CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, first_name TEXT NOT NULL, last_name TEXT NOT NULL, city TEXT, phone TEXT, created_at TEXT NOT NULL);
 CREATE TABLE products (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, price_cents INTEGER NOT NULL, stock INTEGER NOT NULL, color TEXT);
+CREATE TABLE staff (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, manager_id INTEGER REFERENCES staff(id), desk TEXT);
 CREATE TABLE orders (id INTEGER PRIMARY KEY, order_number TEXT NOT NULL UNIQUE, customer_id INTEGER NOT NULL REFERENCES customers(id),
-  status TEXT NOT NULL CHECK (status IN ('pending', 'shipped', 'delivered', 'cancelled')), placed_at TEXT NOT NULL, note TEXT);
+  status TEXT NOT NULL CHECK (status IN ('pending', 'shipped', 'delivered', 'cancelled')), placed_at TEXT NOT NULL, note TEXT,
+  handled_by INTEGER REFERENCES staff(id), total_cents INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE order_events (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), at TEXT NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE order_items (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), product_id INTEGER NOT NULL REFERENCES products(id),
   quantity INTEGER NOT NULL CHECK (quantity > 0));
 CREATE TABLE reviews (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), product_id INTEGER NOT NULL REFERENCES products(id), stars INTEGER NOT NULL CHECK (stars BETWEEN 1 AND 5), title TEXT);
@@ -88,19 +91,33 @@ func shopDB(t testing.TB) string {
 	for i, p := range things {
 		ex(`INSERT INTO products VALUES (?, ?, ?, ?, ?)`, i+1, p, 500+r.IntN(9000), r.IntN(40), colors[r.IntN(len(colors))])
 	}
+	staff := []string{"Marta Lopes", "Yusuf Demir", "Aiko Sato", "Pavel Horák", "Nia Mensah"}
+	for i, name := range staff {
+		var manager any
+		if i > 0 {
+			manager = 1 + (i-1)/2
+		}
+		ex(`INSERT INTO staff VALUES (?, ?, ?, ?)`, i+1, name, manager, fmt.Sprintf("Desk %c", 'A'+i))
+	}
 	statuses := []string{"pending", "shipped", "delivered", "cancelled"}
-	item := 0
+	item, event := 0, 0
 	for o := 1; o <= 3*n; o++ {
 		var note any
 		if o%4 == 0 {
 			note = "leave at the door"
 		}
-		ex(`INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?)`, o, fmt.Sprintf("ORD-%05d", 10000+o*37), 1+r.IntN(n), statuses[r.IntN(4)], fmt.Sprintf("2024-%02d-%02d", 1+o%12, 1+o%28), note)
+		ex(`INSERT INTO orders VALUES (?, ?, ?, ?, ?, ?, ?, 0)`, o, fmt.Sprintf("ORD-%05d", 10000+o*37), 1+r.IntN(n), statuses[r.IntN(4)], fmt.Sprintf("2024-%02d-%02d", 1+o%12, 1+o%28), note, 1+r.IntN(len(staff)))
 		for range 1 + r.IntN(3) {
 			item++
 			ex(`INSERT INTO order_items VALUES (?, ?, ?, ?)`, item, o, 1+r.IntN(len(things)), 1+r.IntN(4))
 		}
+		for k := range 1 + o%2 {
+			event++
+			ex(`INSERT INTO order_events VALUES (?, ?, ?, ?)`, event, o, fmt.Sprintf("2024-%02d-%02dT09:%02d:00Z", 1+o%12, 1+o%28, k), []string{"placed", "paid"}[k])
+		}
 	}
+	// The total is derived from the items.
+	ex(`UPDATE orders SET total_cents = (SELECT SUM(i.quantity * p.price_cents) FROM order_items i JOIN products p ON p.id = i.product_id WHERE i.order_id = orders.id)`)
 	for i := 1; i <= 2*n; i++ {
 		ex(`INSERT INTO reviews VALUES (?, ?, ?, ?, ?)`, i, 1+r.IntN(n), 1+r.IntN(len(things)), 1+r.IntN(5), []string{"Great", "Not bad", "Broke quickly", "Love it", "Too small"}[r.IntN(5)])
 	}

@@ -54,6 +54,10 @@ func its(e *entity) string {
 func attrWords(col string) string {
 	w := dbmodel.Words(strings.ToLower(col))
 	w = strings.TrimPrefix(w, "is ")
+	switch w {
+	case "at", "ts", "timestamp":
+		return "time"
+	}
 	for _, suf := range []string{" cents", " usd", " eur"} {
 		if strings.HasSuffix(w, suf) && len(w) > len(suf) {
 			return strings.TrimSuffix(w, suf) + " in" + suf
@@ -63,7 +67,27 @@ func attrWords(col string) string {
 }
 
 // noun is a table's row as a person says it ("order_items" → "order item").
-func noun(t *dbmodel.Table) string { return dbmodel.Words(strings.ToLower(t.Singular())) }
+func noun(t *dbmodel.Table) string {
+	n := dbmodel.Words(strings.ToLower(t.Singular()))
+	if strings.HasSuffix(n, "staff") || strings.HasSuffix(n, "personnel") {
+		n += " member" // "the staff member", not "the staff"
+	}
+	return n
+}
+
+// by phrases the rows that refer to e through a column named for a role
+// ("handled_by"): "handled by the staff member Aiko Sato"; "" for other
+// columns.
+func by(col string, e *entity) string {
+	verb, ok := strings.CutSuffix(strings.ToLower(col), "_by")
+	if !ok || verb == "" {
+		return ""
+	}
+	if e.person {
+		return dbmodel.Words(verb) + " by me"
+	}
+	return dbmodel.Words(verb) + " by " + e.desc
+}
 
 // plural is how a person says several rows of t: the table's own name when
 // it is a plural, else the singular with an English plural ending
@@ -96,13 +120,7 @@ func pluralize(s string) string {
 }
 
 // article is "a" or "an" for a noun phrase.
-func article(s string) string {
-	r, _ := utf8.DecodeRuneInString(strings.ToLower(s))
-	if strings.ContainsRune("aeio", r) || r == 'u' && !strings.HasPrefix(strings.ToLower(s), "us") && !strings.HasPrefix(strings.ToLower(s), "uni") {
-		return "an " + s
-	}
-	return "a " + s
-}
+var article = dbmodel.Article
 
 // capitalize upper-cases the first letter.
 func capitalize(s string) string {

@@ -2,12 +2,22 @@ package tasks_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/wasmenv/wasmenv/envtest"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
 // TestDoingNothingEarnsNothing: on a fresh from-db output the environment
@@ -63,4 +73,121 @@ func TestDoingNothingEarnsNothing(t *testing.T) {
 	if writes == 0 {
 		t.Error("no write task")
 	}
+}
+
+// TestInstructionsReadLikeUsers: requests in a user's words, naming rows
+// by what a person would say, with variety; and tool descriptions in
+// plain English (issue 28: "Creates a audit log", "Lists the staff of a
+// staff").
+func TestInstructionsReadLikeUsers(t *testing.T) {
+	res := fromDB(t, shopDB(t), synth.Options{Tasks: 80})
+	stamp := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:`)
+	skeleton := regexp.MustCompile(`"[^"]*"|\S*[\d@]\S*`)
+	shapes := map[string]bool{}
+	firstPerson := 0
+	for _, task := range res.Tasks {
+		in := task.Instruction
+		for _, tb := range res.Model.Tables {
+			for _, col := range tb.Columns {
+				if strings.Contains(col.Name, "_") && strings.Contains(in, col.Name) {
+					t.Errorf("task %s names column %s: %q", task.ID, col.Name, in)
+				}
+			}
+		}
+		if stamp.MatchString(in) {
+			t.Errorf("task %s names a timestamp: %q", task.ID, in)
+		}
+		for _, bad := range []string{"with stock", "with total", "with placed at", " id ", "audit log of", "of a staff"} {
+			if strings.Contains(in, bad) {
+				t.Errorf("task %s says %q: %q", task.ID, bad, in)
+			}
+		}
+		if r, _ := utf8.DecodeRuneInString(in); !unicode.IsUpper(r) || !strings.ContainsAny(in[len(in)-1:], ".?!") {
+			t.Errorf("task %s is not a sentence: %q", task.ID, in)
+		}
+		if strings.Contains(in, " my ") || strings.Contains(in, "I'm ") {
+			firstPerson++
+		}
+		shapes[skeleton.ReplaceAllString(strings.ToLower(in), "_")] = true
+	}
+	if len(shapes) < len(res.Tasks)*2/3 {
+		t.Errorf("only %d distinct phrasings among %d tasks", len(shapes), len(res.Tasks))
+	}
+	if firstPerson == 0 {
+		t.Error("no request in the first person")
+	}
+	article := regexp.MustCompile(`\ba [aeio]`)
+	for _, tool := range res.Spec.Tools {
+		if article.MatchString(tool.Doc) || strings.Contains(tool.Doc, "staff of a staff") {
+			t.Errorf("tool %s: %q", tool.Name, tool.Doc)
+		}
+	}
+}
+
+// TestWritesKeepTheData: write tasks change what a person would change, to
+// values the column really holds, never a ledger (order_events) nor rows
+// under a derived total (order_items under orders.total_cents); refusal,
+// conditional and two-change tasks are among them; every task carries a
+// difficulty.
+func TestWritesKeepTheData(t *testing.T) {
+	db := shopDB(t)
+	res := fromDB(t, db, synth.Options{Tasks: 120})
+	conn, err := sqlite3.Open("file:" + db + "?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	kinds := map[string]int{}
+	for _, task := range res.Tasks {
+		for _, k := range []string{"refuse-if", "update-if", "update-two", "ask", "count", "delete", "create", "update"} {
+			if strings.Contains(task.ID, "-"+k+"-") {
+				kinds[k]++
+				break
+			}
+		}
+		d := task.Difficulty
+		if d == nil || d.Level < 1 || d.Level > 5 || d.Calls != len(task.Calls) {
+			t.Errorf("task %s: difficulty %+v", task.ID, d)
+		}
+		for _, call := range task.Calls {
+			tool := res.Spec.Tool(call.Name)
+			if tool == nil || !tool.Kind.Writes() {
+				continue
+			}
+			if tool.Table == "order_events" || tool.Table == "order_items" && tool.Kind != toolgen.Update {
+				t.Errorf("task %s writes %s (%s)", task.ID, tool.Table, call.Name)
+			}
+			if tool.Kind != toolgen.Update {
+				continue
+			}
+			var args map[string]any
+			json.Unmarshal(call.Arguments, &args)
+			for _, p := range tool.Params {
+				v, ok := args[p.Name]
+				if !ok || p.Op != toolgen.OpSet {
+					continue
+				}
+				if strings.Contains(p.Column, "total") || strings.HasSuffix(p.Column, "_at") || p.Column == "stock" {
+					t.Errorf("task %s sets %s", task.ID, p.Column)
+				}
+				if s, isText := v.(string); isText {
+					n, err := dbmodel.QueryInt64(conn, fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE %s = ?", dbmodel.Quote(tool.Table), dbmodel.Quote(p.Column)), s)
+					if err != nil || n == 0 {
+						t.Errorf("task %s sets %s.%s to %q, a value the column never holds", task.ID, tool.Table, p.Column, s)
+					}
+				}
+			}
+		}
+		if strings.Contains(task.ID, "-refuse-if-") {
+			if task.Answer == nil || len(task.Checks) != 1 || !task.Checks[0].Guard {
+				t.Errorf("refusal task %s: answer %v, checks %+v", task.ID, task.Answer, task.Checks)
+			}
+		}
+	}
+	for _, k := range []string{"refuse-if", "update-if", "update-two", "ask", "update"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s task among %d: %v", k, len(res.Tasks), kinds)
+		}
+	}
+	t.Logf("kinds: %v", kinds)
 }

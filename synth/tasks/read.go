@@ -39,7 +39,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	for _, col := range cols {
 		v := cur.row[col.Name]
-		if v == nil || !sayable(v) || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") {
+		if v == nil || !sayable(v) || col.Name == cur.namedBy || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") {
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
@@ -58,6 +58,9 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 	l := strings.ToLower(col.Name)
 	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
 		return oneOf(w.rng, fmt.Sprintf("When was %s %s?", e.desc, verb), fmt.Sprintf("Could you tell me when %s was %s?", e.desc, verb))
+	}
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && strings.HasSuffix(attr, "s") && !strings.Contains(attr, " ") {
+		return oneOf(w.rng, fmt.Sprintf("How many %s %s?", attr, has(e)), fmt.Sprintf("Could you tell me how many %s %s?", attr, hasPlain(e)))
 	}
 	motive := oneOf(w.rng, readMotives...)
 	return oneOf(w.rng,
@@ -155,19 +158,31 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	total := fmt.Sprint(m["total"])
 	child := w.spec.Model.Table(t.Table)
 	what := plural(child)
+	if role := by(t.Via.Columns[0], cur); role != "" {
+		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s were %s?", what, role), fmt.Sprintf("Could you count the %s %s?", what, role)),
+			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+	}
 	if !strings.Contains(t.Name, "_of_") {
-		what += " (by " + attrWords(t.Via.Columns[0]) + ")"
+		what += " (as " + attrWords(t.Via.Columns[0]) + ")"
 	}
 	// Distractor: the count most rows of cur's table have.
-	mode, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT n FROM (SELECT COUNT(*) AS n FROM %s GROUP BY %s) GROUP BY n ORDER BY COUNT(*) DESC, n LIMIT 1`,
-		dbmodel.Quote(child.Name), dbmodel.Quote(t.Via.Columns[0])))
-	if err != nil {
-		return envpkg.Task{}, err
-	}
-	c.distractors = append(c.distractors, fmt.Sprint(mode))
+	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("How many %s %s?", what, has(cur)),
 		fmt.Sprintf("Could you count %s for me?", of(what, cur)),
 		fmt.Sprintf("I'd like to know how many %s %s.", what, hasPlain(cur))),
 		Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+}
+
+// modeCount is the number of child rows that most referenced rows have
+// (-1 when it cannot be told): an answer equal to it does not show that
+// the right row was counted.
+func (w *walker) modeCount(child *dbmodel.Table, fkCol string) int64 {
+	n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT n FROM (SELECT COUNT(*) AS n FROM %s GROUP BY %s) GROUP BY n ORDER BY COUNT(*) DESC, n LIMIT 1`,
+		dbmodel.Quote(child.Name), dbmodel.Quote(fkCol)))
+	if err != nil {
+		return -1
+	}
+	return n
 }

@@ -19,11 +19,12 @@ import (
 
 // entity is a row the chain has reached, with how a user would name it.
 type entity struct {
-	table  *dbmodel.Table
-	row    map[string]any // from the tool's JSON output (json.Number for numbers)
-	desc   string         // "order ORD-10037", "the pending order of the customer Ana García", "me"
-	person bool           // the user is this row: spoken of as "me", "my"
-	tool   string         // the call that produced it
+	table   *dbmodel.Table
+	row     map[string]any // from the tool's JSON output (json.Number for numbers)
+	desc    string         // "order ORD-10037", "the pending order of the customer Ana García", "me"
+	person  bool           // the user is this row: spoken of as "me", "my"
+	tool    string         // the call that produced it
+	namedBy string         // the column its description uses, which a question must not ask for
 	// others are rows the task could take this one for (its siblings in
 	// the list it was picked from): the source of distractors.
 	others []map[string]any
@@ -125,7 +126,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, st.tool.Name)
 	}
-	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v)}
+	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v), namedBy: nk}
 	if person(t) && w.rng.IntN(2) == 0 {
 		// The user is this person, and says so.
 		e.desc, e.person = "me", true
@@ -323,7 +324,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		if err != nil {
 			return nil, err
 		}
-		e := &entity{table: child, row: row, tool: t.Name, desc: childDesc(child, d, cur)}
+		e := &entity{table: child, row: row, tool: t.Name, desc: childDesc(child, d, cur), namedBy: d.col}
 		for i, it := range items {
 			if i != pick && len(e.others) < 5 {
 				e.others = append(e.others, it)

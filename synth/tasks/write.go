@@ -144,7 +144,7 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 		shown := showCol(col, stored)
 		attr := attrWords(col.Name)
 		ed := &edit{col: col, old: e.row[col.Name], new: stored, call: c.calls[len(c.calls)-1],
-			ch: change{table: e.table, kind: "update", row: e.row, cols: map[string]any{col.Name: stored}, name: fmt.Sprintf("%s set to %s", attr, shown)},
+			ch:     change{table: e.table, kind: "update", row: e.row, cols: map[string]any{col.Name: stored}, name: fmt.Sprintf("%s set to %s", attr, shown)},
 			clause: oneOf(w.rng, fmt.Sprintf("change %s to %s", of(attr, e), shown), fmt.Sprintf("set %s to %s", of(attr, e), shown))}
 		// The same change to a sibling must not pass.
 		for _, o := range e.others {
