@@ -190,10 +190,11 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 	return e, nil
 }
 
-// containsParam is list's text filter on col, or nil.
+// containsParam is list's text filter on col (a substring, or equality
+// where the column was taken for a closed set), or nil.
 func containsParam(list *toolgen.Tool, col string) *toolgen.Param {
 	for i := range list.Params {
-		if p := &list.Params[i]; p.Op == toolgen.OpContains && p.Column == col {
+		if p := &list.Params[i]; (p.Op == toolgen.OpContains || p.Op == toolgen.OpEq) && p.Column == col {
 			return p
 		}
 	}
