@@ -38,6 +38,8 @@ type Options struct {
 	ReadOnly   bool     // generate no create/update/delete tools
 	// StateReward adds "final state equals ground truth" to write tasks.
 	StateReward bool
+	// Rewriter, when set, rewrites instructions with a chat model (--llm).
+	Rewriter *tasks.Rewriter
 
 	Compiler compiler.Options
 	Runtime  runtime.Options
@@ -189,7 +191,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	}
 	checker := gates.NewWith(rt, opts.Seed, gates.Options{NothingEarnsNothing: true})
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
-		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Progress: bar.Update})
+		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, Progress: bar.Update})
 	if err != nil {
 		return nil, err
 	}

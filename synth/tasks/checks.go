@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,9 +79,23 @@ func writeChecks(m *dbmodel.Model, changes []change, allowed []string) []envpkg.
 	if len(allowed) > 0 {
 		name += " (but " + strings.Join(allowed, ", ") + ", which the database updates itself)"
 	}
-	all = append(all, stateKept(m, changes, allowed))
-	checks = append(checks, envpkg.Check{Name: name, SQL: "SELECT " + strings.Join(all, "\n AND ")})
+	all = append(all, stateKept(m, changes, allowed)...)
+	checks = append(checks, envpkg.Check{Name: name, SQL: allOf(all)})
 	return checks
+}
+
+// allOf is a query true when every condition is: a CASE, which SQLite
+// evaluates in order and stops at the first that fails, so a wrong state
+// usually costs the first conditions (the change, the changed tables), not
+// a pass over every table.
+func allOf(conds []string) string {
+	var b strings.Builder
+	b.WriteString("SELECT CASE")
+	for _, c := range conds {
+		b.WriteString("\n WHEN (" + c + ") IS NOT 1 THEN 0")
+	}
+	b.WriteString("\n ELSE 1 END")
+	return b.String()
 }
 
 // keepChecks: the task's right result is no change (a refusal, or a
@@ -88,24 +103,29 @@ func writeChecks(m *dbmodel.Model, changes []change, allowed []string) []envpkg.
 // of the answer the task also asks for, so doing nothing still earns
 // nothing.
 func keepChecks(m *dbmodel.Model) []envpkg.Check {
-	return []envpkg.Check{{Name: "nothing changed", Guard: true, SQL: "SELECT " + stateKept(m, nil, nil)}}
+	return []envpkg.Check{{Name: "nothing changed", Guard: true, SQL: allOf(stateKept(m, nil, nil))}}
 }
 
-// stateKept is an SQL condition: every table but allowed is as it was,
-// except for changes.
-func stateKept(m *dbmodel.Model, changes []change, allowed []string) string {
-	var conds []string
-	for _, t := range m.Tables {
+// stateKept lists SQL conditions that together say every table but
+// allowed is as it was, except for changes: the changed tables first (a
+// wrong change fails there), the largest tables last.
+func stateKept(m *dbmodel.Model, changes []change, allowed []string) []string {
+	var conds, rest []string
+	tables := slices.Clone(m.Tables)
+	slices.SortStableFunc(tables, func(a, b *dbmodel.Table) int { return cmp.Compare(a.Rows, b.Rows) })
+	for _, t := range tables {
 		if slices.Contains(allowed, t.Name) {
 			continue
 		}
 		delta := 0
 		var skip []string
 		except := map[string][]string{}
+		changed := false
 		for _, c := range changes {
 			if c.table.Name != t.Name {
 				continue
 			}
+			changed = true
 			switch c.kind {
 			case "create":
 				delta++
@@ -118,9 +138,14 @@ func stateKept(m *dbmodel.Model, changes []change, allowed []string) string {
 				}
 			}
 		}
-		conds = append(conds, rowCount(t, delta), rowsKept(t, strings.Join(skip, " OR "), except))
+		kept := []string{rowCount(t, delta), rowsKept(t, strings.Join(skip, " OR "), except)}
+		if changed {
+			conds = append(conds, kept...)
+		} else {
+			rest = append(rest, kept...)
+		}
 	}
-	return strings.Join(conds, "\n AND ")
+	return append(conds, rest...)
 }
 
 // keyCond is the SQL condition selecting row of t by its key, with the

@@ -30,7 +30,10 @@ type Options struct {
 	// the ground truth's (reward: state), which catches changes to tables
 	// the "nothing else changed" check does not read.
 	StateReward bool
-	Progress    func(kept, want int) // called after each attempt
+	// Rewriter, when set, rewrites each instruction with a chat model,
+	// keeping the rewrite only if it holds every value the task needs.
+	Rewriter *Rewriter
+	Progress func(kept, want int) // called after each attempt
 }
 
 // Stats describe a run.
@@ -43,6 +46,10 @@ type Stats struct {
 	ChainHist map[int]int    `json:"chain_length_histogram"` // calls per kept task
 	ByKind    map[string]int `json:"by_kind"`                // kept tasks by final step
 	Gates     gates.Counts   `json:"gates"`
+	// Rewrites counts the instructions sent to the Rewriter, and
+	// RewritesKept those whose rewrite kept every value.
+	Rewrites     int `json:"rewrites,omitempty"`
+	RewritesKept int `json:"rewrites_kept,omitempty"`
 }
 
 // Synthesize samples chains, executes them in episodes of env, and keeps
@@ -80,6 +87,17 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		} else if err != nil {
 			return kept, st, err
 		} else {
+			if opts.Rewriter != nil {
+				out, ok, err := opts.Rewriter.Rewrite(ctx, task.Instruction, keepValues(task.Instruction, cand.values()), literalAnswer(task.Answer))
+				if err != nil {
+					return kept, st, fmt.Errorf("rewriting an instruction: %w", err)
+				}
+				st.Rewrites++
+				if ok {
+					st.RewritesKept++
+					task.Instruction = out
+				}
+			}
 			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, WrongCalls: cand.wrong})
 			if err == nil {
 				kept = append(kept, task)

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -35,5 +36,19 @@ func TestWording(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestKeepValues: the values a rewrite must keep are the quoted names,
+// words with digits or @, and argument or allowed values.
+func TestKeepValues(t *testing.T) {
+	got := keepValues(`Hi. I'm Ana García (email ana@x.org). If my most recent order is still pending, change its status to shipped; the product "Desk Lamp" too.`,
+		map[string]bool{"pending": true, "shipped": true, "cancelled": true})
+	want := []string{"Desk Lamp", "ana@x.org", "pending", "shipped"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if acceptRewrite("Please do it.", "Please do it.", nil, "") {
+		t.Error("a rewrite with no value to check was kept")
 	}
 }
