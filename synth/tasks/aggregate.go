@@ -82,7 +82,7 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	what := plural(child)
 	role := by(ref.Column, cur)
 	if role == "" && !strings.Contains(ch.Name, "_of_") {
-		what += " (as " + attrWords(ref.Column) + ")"
+		return envpkg.Task{}, errDeadEnd // a reference named for a role: countChildren words those
 	}
 	// Distractors: the counts for the other values, which an agent that
 	// ignored the filter, or used another, would report.
@@ -98,9 +98,9 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	var instr string
 	switch {
-	case role != "" && !strings.ContainsAny(value, " _-") && len(value) <= 20:
+	case role != "" && statusWord(value):
 		instr = fmt.Sprintf("How many %s %s are %s?", what, role, strings.ToLower(value))
-	case !strings.ContainsAny(value, " _-") && len(value) <= 20:
+	case statusWord(value):
 		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
 			fmt.Sprintf("How many of %s are %s?", of(what, cur), strings.ToLower(value)))
 	default:

@@ -72,7 +72,7 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			return distinction{post: " titled " + quoted(s), col: col.Name}, nil
 		case strings.Contains(l, "name"):
 			return distinction{post: " named " + quoted(s), col: col.Name}, nil
-		case len(col.Enum) > 0 && !strings.ContainsAny(s, " _-") && len(s) <= 20:
+		case len(col.Enum) > 0 && statusWord(s):
 			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
 			return distinction{pre: s + "-star ", col: col.Name}, nil
@@ -108,6 +108,21 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 		}
 	}
 	return slices.Concat(names, enums, texts, dates, nums)
+}
+
+// statusWord: a value that reads as an adjective before a noun ("the
+// pending order"): one lower-case word of three letters or more, not a
+// code like "M" or "XL".
+func statusWord(s string) bool {
+	if len(s) < 3 || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // tellsApart: a number people use to tell rows apart ("the 5-star review",
@@ -227,6 +242,8 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 		return "the " + n + " with email " + s
 	case strings.Contains(l, "phone"):
 		return "the " + n + " with phone number " + s
+	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
+		return "the " + n + " with " + strings.ToUpper(l) + " " + s
 	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || l == strings.ToLower(t.Singular())+"_id":
 		return n + " " + s
 	case strings.Contains(l, "name") || strings.Contains(l, "title") || col == t.Label:

@@ -57,7 +57,12 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 	attr := attrWords(col.Name)
 	l := strings.ToLower(col.Name)
 	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
-		return oneOf(w.rng, fmt.Sprintf("When was %s %s?", e.desc, verb), fmt.Sprintf("Could you tell me when %s was %s?", e.desc, verb))
+		if strings.HasSuffix(verb, "ed") { // placed_at: "When was X placed?"
+			return oneOf(w.rng, fmt.Sprintf("When was %s %s?", e.desc, verb), fmt.Sprintf("Could you tell me when %s was %s?", e.desc, verb))
+		}
+		if stem, ok := strings.CutSuffix(verb, "s"); ok && len(stem) > 2 { // expires_at: "When does X expire?"
+			return fmt.Sprintf("When does %s %s?", e.desc, stem)
+		}
 	}
 	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && strings.HasSuffix(attr, "s") && !strings.Contains(attr, " ") {
 		return oneOf(w.rng, fmt.Sprintf("How many %s %s?", attr, has(e)), fmt.Sprintf("Could you tell me how many %s %s?", attr, hasPlain(e)))
@@ -164,7 +169,16 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
 	}
 	if !strings.Contains(t.Name, "_of_") {
-		what += " (as " + attrWords(t.Via.Columns[0]) + ")"
+		// A reference named for a role: "How many return items have the
+		// variant X as their new variant?"
+		role := attrWords(strings.TrimSuffix(strings.ToLower(t.Via.Columns[0]), "_id"))
+		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+		who := cur.desc
+		if cur.person {
+			who = "me"
+		}
+		return envpkg.Task{Instruction: fmt.Sprintf("How many %s have %s as their %s?", what, who, role),
+			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
 	}
 	// Distractor: the count most rows of cur's table have.
 	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))

@@ -65,12 +65,12 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 			}
 		}
 		return nil, nil
-	case incidental(col.Name) || col.Kind == dbmodel.Blob || col.Distinct < 2:
+	case incidental(col.Name) || prose(col.Name) || col.Kind == dbmodel.Blob || col.Distinct < 2:
 		return nil, nil
 	}
 	qc := dbmodel.Quote(col.Name)
 	v, err := w.sample(fmt.Sprintf(`SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s IS NOT ? ORDER BY %[1]s LIMIT 1 OFFSET ?`, qc, dbmodel.Quote(t.Name)), col.Distinct-1, o)
-	if errors.Is(err, errDeadEnd) || err == nil && (!sayable(v) || fmt.Sprint(v) == fmt.Sprint(o)) {
+	if errors.Is(err, errDeadEnd) || err == nil && (!sayable(v) || len(fmt.Sprint(v)) > 40 || fmt.Sprint(v) == fmt.Sprint(o)) {
 		return nil, nil
 	}
 	return v, err
@@ -86,6 +86,18 @@ func settable(t *dbmodel.Table, tool *toolgen.Tool) []toolgen.Param {
 		}
 	}
 	return out
+}
+
+// prose: free text (a description, a note) that another row's text would
+// not correct.
+func prose(col string) bool {
+	l := strings.ToLower(col)
+	for _, s := range []string{"description", "body", "note", "comment", "bio", "content", "summary", "message", "text", "review"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // identity: a column that says who or what a row is (a name, an email):
