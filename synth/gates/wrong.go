@@ -11,9 +11,13 @@ import (
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
-// maxStrays bounds the kept write tasks remembered per tool, and the stray
-// trials run per candidate.
-const maxStrays = 3
+// maxStrays bounds the kept write tasks remembered per tool; strayTrials
+// the kept tasks whose writes are tried per candidate (each trial costs a
+// state hash of the tables written: the gates' main cost on big data).
+const (
+	maxStrays   = 3
+	strayTrials = 1
+)
 
 // wrongAnswers tries the answer rule against answers that are wrong: empty,
 // a refusal, random text, a number, and the candidate's distractors (the
@@ -87,13 +91,17 @@ func randomText(rng *rand.Rand) string {
 func (c *Checker) wrongStates(ctx context.Context, ep *runtime.Episode, cand *Candidate, want string, answer *string, initial runtime.Score) error {
 	gt := cand.Task.Calls
 	trials := append([][]envpkg.Call{}, cand.WrongCalls...)
+	twice := -1 // the trial most likely to end in the ground truth's state (an update made twice)
 	if n := len(gt); n > 0 && want != initial.StateHash {
 		last := gt[n-1]
+		twice = len(trials)
 		trials = append(trials, append(append([]envpkg.Call{}, gt...), last))
-		for i, other := range c.writes[last.Name] {
-			if i == maxStrays {
+		strays := c.writes[last.Name]
+		for i, other := range strays {
+			if i == strayTrials {
 				break
 			}
+			other = strays[(i+len(gt)+len(cand.Task.Checks))%len(strays)] // not always the first kept
 			stray := other[len(other)-1]
 			trials = append(trials, append(append([]envpkg.Call{}, gt...), stray), other)
 		}
@@ -105,18 +113,25 @@ func (c *Checker) wrongStates(ctx context.Context, ep *runtime.Episode, cand *Ca
 		}
 	}
 	differing := 0
-	for _, calls := range trials {
+	for i, calls := range trials {
 		if err := play(ctx, ep, calls); err != nil {
 			return err
 		}
-		if h, err := ep.StateHash(); err != nil {
-			return err
-		} else if h == want {
-			continue // the same final state: not a wrong solution
+		if i == twice {
+			// The hash alone first: scoring a state equal to the ground
+			// truth's would evaluate every check in full for nothing.
+			if h, err := ep.StateHash(); err != nil {
+				return err
+			} else if h == want {
+				continue
+			}
 		}
 		s, err := ep.Score(ctx, answer)
 		if err != nil {
 			return err
+		}
+		if s.StateHash == want {
+			continue // the same final state: not a wrong solution
 		}
 		differing++
 		if s.AllPassed {
