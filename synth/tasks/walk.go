@@ -319,11 +319,18 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 			return nil, errDeadEnd
 		}
 		child := m.Table(t.Table)
-		pick := w.rng.IntN(len(items))
-		row := items[pick]
-		d, err := w.distinguish(child, t.Via.Columns[0], sqlValue(v), row)
-		if err != nil {
-			return nil, err
+		// A row a person can tell from its siblings: up to three tries.
+		var pick int
+		var row map[string]any
+		var d distinction
+		for try := range 3 {
+			pick = w.rng.IntN(len(items))
+			row = items[pick]
+			if d, err = w.distinguish(child, t.Via.Columns[0], sqlValue(v), row); err == nil {
+				break
+			} else if !errors.Is(err, errDeadEnd) || try == 2 {
+				return nil, err
+			}
 		}
 		e := &entity{table: child, row: row, tool: t.Name, desc: childDesc(child, d, cur), namedBy: d.col}
 		for i, it := range items {
