@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"sync/atomic"
 
@@ -63,4 +64,12 @@ func (c *Candidate) Close() {
 		e.closeConns(s)
 		mvcc.Delete(s.name)
 	}
+}
+
+// ScoreChecks is Score without the state hash (StateHash is "" unless the
+// task's reward is the state's): what a judge needs when it only asks
+// whether a state passes, at the cost of the checks alone, where Score
+// also hashes every table the episode wrote.
+func (ep *Episode) ScoreChecks(ctx context.Context, answer *string) (Score, error) {
+	return ep.score(ctx, answer, false)
 }

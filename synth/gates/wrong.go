@@ -35,7 +35,7 @@ func (c *Checker) wrongAnswers(ctx context.Context, ep *runtime.Episode, cand *C
 		if !distractor && sameAnswer(a, w) {
 			return nil // by chance the right answer
 		}
-		s, err := ep.Score(ctx, &w)
+		s, err := ep.ScoreChecks(ctx, &w)
 		if err != nil {
 			return err
 		}
@@ -126,17 +126,24 @@ func (c *Checker) wrongStates(ctx context.Context, ep *runtime.Episode, cand *Ca
 				continue
 			}
 		}
-		s, err := ep.Score(ctx, answer)
+		// The checks alone: a state they fail differs from the ground
+		// truth's (which passes them all); only a state they pass needs
+		// its hash, to tell the ground truth's from a wrong one.
+		s, err := ep.ScoreChecks(ctx, answer)
 		if err != nil {
 			return err
 		}
-		if s.StateHash == want {
-			continue // the same final state: not a wrong solution
-		}
-		differing++
 		if s.AllPassed {
+			h, err := ep.StateHash()
+			if err != nil {
+				return err
+			}
+			if h == want {
+				continue // the same final state: not a wrong solution
+			}
 			return reject(Wrong, "the checks accept a final state that is not the ground truth's, after %s", describeCalls(calls))
 		}
+		differing++
 		for i, r := range s.Checks {
 			if i < len(failedOnce) && !r.Passed {
 				failedOnce[i] = true

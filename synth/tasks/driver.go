@@ -76,12 +76,13 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
 	var kept []envpkg.Task
+	auto := map[string][]string{}
 	for st.Attempts < opts.MaxAttempts && len(kept) < opts.N {
 		if err := ctx.Err(); err != nil {
 			return kept, st, err
 		}
 		st.Attempts++
-		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(kept))
+		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(kept), auto)
 		if errors.Is(err, errDeadEnd) {
 			st.DeadEnds++
 		} else if err != nil {
@@ -122,14 +123,14 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 }
 
 // attempt samples and executes one chain and turns it into a task.
-func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int) (envpkg.Task, *chain, string, error) {
+func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int, auto map[string][]string) (envpkg.Task, *chain, string, error) {
 	ep, err := env.NewEpisode("", opts.Seed)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
 	}
 	defer ep.Close()
-	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx}
 	c := &chain{}
+	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, auto: auto}
 	cur, err := w.entry(c)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err

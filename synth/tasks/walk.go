@@ -46,12 +46,14 @@ type chain struct {
 var errDeadEnd = errors.New("dead end")
 
 type walker struct {
-	spec *toolgen.Spec
-	g    *graph.Graph
-	src  *sqlite3.Conn
-	ep   *runtime.Episode
-	rng  *rand.Rand
-	ctx  context.Context
+	spec  *toolgen.Spec
+	g     *graph.Graph
+	src   *sqlite3.Conn
+	ep    *runtime.Episode
+	rng   *rand.Rand
+	ctx   context.Context
+	chain *chain              // the chain being walked
+	auto  map[string][]string // tables changed by the database itself, by the chain's write tools (shared by attempts)
 }
 
 // call runs a tool in the episode and decodes its JSON result.
