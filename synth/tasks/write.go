@@ -191,7 +191,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		return envpkg.Task{}, "", err
 	}
 	attr := attrWords(ed.col.Name)
-	if len(ed.col.Enum) > 2 && ed.old != nil && ed.col.Name != cur.namedBy && w.rng.IntN(2) == 0 {
+	if len(ed.col.Enum) > 2 && ed.old != nil && sayable(ed.old) && ed.col.Name != cur.namedBy && w.rng.IntN(2) == 0 {
 		// (Not when the row was named by this very value: "if my pending
 		// order is still pending".)
 		old := fmt.Sprint(sqlValue(ed.old))
