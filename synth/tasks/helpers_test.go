@@ -141,9 +141,9 @@ func fromDB(t *testing.T, db string, opts synth.Options) *synth.Result {
 	return res
 }
 
-// TestZZShowShop prints the tasks made from the shop database (go test -v
-// -run ZZShow), for reading.
-func TestZZShowShop(t *testing.T) {
+// TestShowShopTasks prints the tasks made from the shop database (go test -v
+// -run ShowShop with SHOW_TASKS=1), for reading.
+func TestShowShopTasks(t *testing.T) {
 	if testing.Short() || os.Getenv("SHOW_TASKS") == "" {
 		t.Skip("set SHOW_TASKS=1")
 	}
