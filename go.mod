@@ -4,18 +4,18 @@ go 1.26.8
 
 require (
 	github.com/bytecodealliance/wasmtime-go/v39 v39.0.1 // runtime, only with -tags wasmtime (cgo, bundles libwasmtime)
-	github.com/cespare/xxhash/v2 v2.3.0
+	github.com/cespare/xxhash/v2 v2.3.0 // envpkg, runtime, compiler, synth/llm: content hashes (bundle, state, build cache, stage artifacts)
 	github.com/coder/websocket v1.8.15 // serve: OpenEnv /ws and /mcp WebSockets
-	github.com/klauspost/compress v1.20.3
+	github.com/klauspost/compress v1.20.3 // envpkg: zstd for the bundle's database section
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // serve: MCP endpoint
 	github.com/ncruces/go-sqlite3 v0.35.6 // vfs/mvcc, runtime, compiler: SQLite compiled to wasm, run by wazero
 	github.com/parquet-go/parquet-go v0.32.0 // rl: Parquet trajectory export
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	github.com/spf13/cobra v1.10.2
-	github.com/tetratelabs/wazero v1.12.0
-	golang.org/x/text v0.42.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // runtime, envtest: tool argument validation; synth/llm: stage output schemas
+	github.com/spf13/cobra v1.10.2 // cmd/wasmenv: the command line
+	github.com/tetratelabs/wazero v1.12.0 // runtime: runs the tool modules (and go-sqlite3's SQLite)
+	golang.org/x/text v0.42.0 // runtime, envtest: the English printer jsonschema needs for its validation messages
 	gonum.org/v1/plot v0.17.0 // internal/bench: benchmark plots (pulls fonts, latex, pdf, image)
-	gopkg.in/yaml.v3 v3.0.1
+	gopkg.in/yaml.v3 v3.0.1 // compiler: env.yaml and tasks; synth/emit: writing them
 )
 
 require (

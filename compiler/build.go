@@ -16,7 +16,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
-	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
@@ -152,10 +152,17 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 		// Settings that change the output but are not in the cache key are
 		// pinned, so a cached module always matches a fresh build.
 		"GOWASM=", "GOEXPERIMENT=", "GOFLAGS=-mod=mod", "GOAMD64=")
+	limitedCommand(cmd, opts.maxBuildMemory())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cmd.Stdout = &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		if limit := opts.maxBuildMemory(); buildMemoryCapped && limit >= 0 && outOfMemory(stderr.String(), err) {
+			return nil, "", errAt(filepath.Join(src.dir, "tools"), "go build ran out of memory under the limit of %s (Options.MaxBuildMemory): the tool code is too large to compile", humanBytes(limit))
+		}
 		return nil, "", goBuildError(stderr.String(), filepath.Join(src.dir, "tools"), err)
 	}
 	b, err := os.ReadFile(out)
@@ -164,7 +171,7 @@ func buildModule(ctx context.Context, opts Options, src *source, mainGo []byte) 
 	}
 	if !opts.NoCache {
 		if err := os.MkdirAll(filepath.Dir(cached), 0o755); err == nil {
-			_ = envpkg.WriteFileAtomic(cached, b) // a cache write failure only costs a rebuild
+			_ = atomicfile.WriteFile(cached, b) // a cache write failure only costs a rebuild
 		}
 	}
 	return b, tc.version, nil

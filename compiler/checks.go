@@ -114,11 +114,19 @@ func checkFile(fset *token.FileSet, f *ast.File, pkg string) ErrorList {
 	for _, d := range f.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
 			for _, spec := range g.Specs {
-				for _, n := range spec.(*ast.ValueSpec).Names {
+				vs := spec.(*ast.ValueSpec)
+				for _, n := range vs.Names {
 					if n.Name == "_" {
 						continue // nothing can read it back: no state (var _ I = T{} asserts at compile time)
 					}
 					at(n.Pos(), "package-level var %s: tool code may not keep state in memory (it would leak between episodes); keep state in the database or use a const", n.Name)
+				}
+				// A blank var keeps no state, but its initializer runs when
+				// an instance starts, like init: nothing in it may call.
+				for _, v := range vs.Values {
+					if call := firstCall(v); call != nil {
+						at(call.Pos(), "package-level var _ = …: its initializer calls a function, which runs when an instance starts, outside any call's limits (as init would); a compile-time check is var _ I = T{}")
+					}
 				}
 			}
 		}
@@ -358,4 +366,17 @@ func parseToolsUnchecked(dir string, sources map[string][]byte) (*parsedTools, e
 		p.files[name] = f
 	}
 	return p, nil
+}
+
+// firstCall returns the first call expression in e (a conversion counts:
+// the parser cannot tell them apart), or nil.
+func firstCall(e ast.Expr) *ast.CallExpr {
+	var found *ast.CallExpr
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && found == nil {
+			found = c
+		}
+		return found == nil
+	})
+	return found
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // Options configure a build.
@@ -22,12 +23,25 @@ type Options struct {
 	Log func(string)
 	// SkipStaticChecks lets tool code through without the static rules.
 	// It exists so tests can prove the runtime sandbox holds on its own
-	// (defense in depth); never use it for real environments.
+	// (defense in depth); never use it for real environments. The runtime
+	// alone does not contain everything the rules refuse: a goroutine
+	// (refused by the rules) can outlive the call that started it, on a
+	// pooled module instance, and its SQL then runs inside whatever call
+	// the instance serves next, a call of another episode, whose diff and
+	// state it writes (issue 25, finding 14). Without the static checks,
+	// episodes are not isolated from each other's tool code.
 	SkipStaticChecks bool
 	// KeepNames keeps the module's function names (its wasm name section),
 	// so that a profile or a function listener can name the guest's
 	// functions; the bundle is larger.
 	KeepNames bool
+	// MaxSourceBytes caps the tools' Go source, all files together (0:
+	// DefaultMaxSourceBytes, 1 MiB; negative: no cap).
+	MaxSourceBytes int64
+	// MaxBuildMemory caps the data memory of go build and of each process
+	// it starts, on Linux (0: DefaultMaxBuildMemory, 1 GiB; negative: no
+	// cap). Builds running at once are each bounded.
+	MaxBuildMemory int64
 }
 
 func (o *Options) logf(format string, args ...any) {
@@ -59,7 +73,7 @@ func BuildFile(ctx context.Context, dir, out string, opts Options) (*envpkg.Bund
 	if err != nil {
 		return nil, err
 	}
-	if err := envpkg.WriteFileAtomic(out, data); err != nil {
+	if err := atomicfile.WriteFile(out, data); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -75,6 +89,9 @@ func build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, []byt
 	}
 	src, err := loadSource(dir)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkSourceSize(dir, src.tools, opts.maxSourceBytes()); err != nil {
 		return nil, nil, err
 	}
 	toolsDir := filepath.Join(dir, "tools")

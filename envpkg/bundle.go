@@ -5,14 +5,16 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // Custom section names, in the order they are written.
@@ -98,31 +100,9 @@ func Write(path string, b *Bundle) error {
 	return WriteFileAtomic(path, data)
 }
 
-// WriteFileAtomic writes data to a temporary file beside path, syncs it and
-// renames it into place, so readers never see a half-written file.
+// WriteFileAtomic writes data to path atomically (internal/atomicfile).
 func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // no-op after a successful rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, data)
 }
 
 // Read reads and validates a bundle file.
@@ -289,6 +269,12 @@ func Decode(data []byte) (*Bundle, error) {
 		return nil, err
 	}
 	defer zd.Close()
+	// The SQLite header first: a small bundle claiming a large database
+	// that is not one (zeros compress 10,000:1) fails before the database
+	// is allocated (issue 25 finding 13: 1.1 GB for a 3 MB bundle).
+	if err := checkDBHead(tail[2].payload, b.Manifest.DBBytes); err != nil {
+		return nil, err
+	}
 	b.DB, err = zd.DecodeAll(tail[2].payload, make([]byte, 0, b.Manifest.DBBytes))
 	if err != nil {
 		return nil, corrupt("database: %v", err)
@@ -407,8 +393,48 @@ func validateTasks(tasks []Task, m *Manifest) error {
 }
 
 func validateDB(db []byte) error {
-	if len(db) < 100 || string(db[:16]) != "SQLite format 3\x00" {
+	if len(db) < 100 {
 		return corrupt("database: not a SQLite image")
+	}
+	return validateDBHeader(db[:100], int64(len(db)))
+}
+
+// checkDBHead decodes the first 100 bytes of the database, streaming, and
+// checks them (validateDBHeader).
+func checkDBHead(frame []byte, size int64) error {
+	zd, err := zstd.NewReader(bytes.NewReader(frame), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(size)))
+	if err != nil {
+		return corrupt("database: %v", err)
+	}
+	defer zd.Close()
+	var head [100]byte
+	if _, err := io.ReadFull(zd, head[:]); err != nil {
+		return corrupt("database: %v", err)
+	}
+	return validateDBHeader(head[:], size)
+}
+
+// validateDBHeader checks a SQLite header against the database's size:
+// the magic, a page size SQLite allows, a whole number of pages, and the
+// header's own page count where SQLite would trust it (its version-valid
+// number equals the change counter; https://sqlite.org/fileformat.html).
+func validateDBHeader(h []byte, size int64) error {
+	if string(h[:16]) != "SQLite format 3\x00" {
+		return corrupt("database: not a SQLite image")
+	}
+	page := int64(binary.BigEndian.Uint16(h[16:18]))
+	if page == 1 {
+		page = 65536
+	}
+	if page < 512 || page > 65536 || page&(page-1) != 0 {
+		return corrupt("database: page size %d is not one SQLite writes", page)
+	}
+	if size%page != 0 {
+		return corrupt("database: %d bytes is not a whole number of %d-byte pages", size, page)
+	}
+	change, valid, pages := binary.BigEndian.Uint32(h[24:28]), binary.BigEndian.Uint32(h[92:96]), binary.BigEndian.Uint32(h[28:32])
+	if pages != 0 && change == valid && int64(pages)*page != size {
+		return corrupt("database: its header says %d pages of %d bytes, the bundle holds %d bytes", pages, page, size)
 	}
 	return nil
 }

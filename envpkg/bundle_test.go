@@ -2,17 +2,34 @@ package envpkg
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/klauspost/compress/zstd"
 )
 
+// sqliteImage is pages pages of 4 KiB with a SQLite header that says so,
+// and filler after it.
+func sqliteImage(pages int, filler byte) []byte {
+	db := append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{filler}, pages*4096-16)...)
+	binary.BigEndian.PutUint16(db[16:], 4096)
+	binary.BigEndian.PutUint32(db[24:], 1) // change counter
+	binary.BigEndian.PutUint32(db[28:], uint32(pages))
+	binary.BigEndian.PutUint32(db[92:], 1) // version-valid-for: the page count holds
+	return db
+}
+
 func testBundle() *Bundle {
-	db := append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{7}, 4080)...)
+	db := sqliteImage(1, 7)
 	return &Bundle{
 		Manifest: Manifest{
 			Name: "demo", Version: "1.0.0", Description: "d", Clock: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC),
@@ -152,4 +169,64 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("re-decode: %v", err)
 		}
 	})
+}
+
+// Issue 25 finding 13: a small bundle claiming a large database that is
+// not one (or whose header disagrees with its size) is refused before the
+// database is decoded: what Decode allocates stays far under the claim.
+func TestLargeFakeDatabaseRefusedEarly(t *testing.T) {
+	const size = 64 << 20
+	for name, db := range map[string][]byte{
+		"zeros":         make([]byte, size),
+		"wrong-pages":   func() []byte { d := sqliteImage(size/4096, 0); binary.BigEndian.PutUint32(d[28:], 1); return d }(),
+		"bad-page-size": func() []byte { d := sqliteImage(size/4096, 0); binary.BigEndian.PutUint16(d[16:], 1000); return d }(),
+		"partial-page":  sqliteImage(size/4096, 0)[:size-100],
+	} {
+		data := encodeUnchecked(t, db)
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		_, err := Decode(data)
+		runtime.ReadMemStats(&m1)
+		var ce *CorruptError
+		if !errors.As(err, &ce) {
+			t.Fatalf("%s: %d-byte bundle claiming %d MiB: %v", name, len(data), size>>20, err)
+		}
+		if grew := m1.TotalAlloc - m0.TotalAlloc; grew > size/4 {
+			t.Errorf("%s: refusing it allocated %d MiB (%v)", name, grew>>20, err)
+		}
+	}
+	// A real-looking image of that size still decodes.
+	b := testBundle()
+	b.DB = sqliteImage(size/4096, 0)
+	data, err := Encode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Decode(data); err != nil || len(got.DB) != size {
+		t.Fatalf("a valid header: %v", err)
+	}
+}
+
+// encodeUnchecked is Encode for a database Encode would refuse, as a
+// hostile bundle author writes it.
+func encodeUnchecked(t *testing.T, db []byte) []byte {
+	t.Helper()
+	b := testBundle()
+	if _, err := Encode(b); err != nil { // fills the manifest
+		t.Fatal(err)
+	}
+	b.Manifest.DBBytes = int64(len(db))
+	manifest, _ := json.Marshal(b.Manifest)
+	tasks, _ := json.Marshal(b.Tasks)
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	out := append([]byte(nil), b.Module...)
+	out = appendCustom(out, SectionManifest, manifest)
+	out = appendCustom(out, SectionTasks, tasks)
+	out = appendCustom(out, SectionDB, enc.EncodeAll(db, nil))
+	return appendCustom(out, SectionHash, fmt.Appendf(nil, "%016x", xxhash.Sum64(out)))
 }

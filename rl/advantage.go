@@ -42,17 +42,25 @@ func allEqual(rs []float64) bool {
 
 // assignAdvantages sets each rollout's advantage and reports whether the
 // group is to be dropped (dropEqual and no reward differs: DAPO's dynamic
-// sampling filter).
+// sampling filter). Rollouts with an environment error are left out of the
+// baseline and get advantage 0: the failure was not the agent's, and
+// trainers drop them (rl/learner does), so a 0 reward they carry must not
+// move the other rollouts' advantages.
 func assignAdvantages(rs []Rollout, normalize, dropEqual bool) bool {
-	rewards := make([]float64, len(rs))
+	var rewards []float64
+	var kept []int
 	for i := range rs {
-		rewards[i] = rs[i].Reward
+		rs[i].Advantage = 0
+		if !rs[i].EnvError {
+			rewards = append(rewards, rs[i].Reward)
+			kept = append(kept, i)
+		}
 	}
-	if dropEqual && len(rs) > 0 && allEqual(rewards) {
+	if dropEqual && (len(rewards) == 0 || allEqual(rewards)) {
 		return true
 	}
-	for i, a := range Advantages(rewards, normalize) {
-		rs[i].Advantage = a
+	for j, a := range Advantages(rewards, normalize) {
+		rs[kept[j]].Advantage = a
 	}
 	return false
 }

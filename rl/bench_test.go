@@ -76,7 +76,7 @@ func BenchmarkRollout(b *testing.B) {
 				j.calls = append(j.calls, seqCall{c.Function.Name, c.Function.Arguments})
 			}
 		}
-		policy[key(r.Group, r.Index)] = said
+		policy[key(r.GroupID, r.Index)] = said
 		steps += len(j.calls)
 		jobs = append(jobs, j)
 	}

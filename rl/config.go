@@ -22,6 +22,8 @@ type Config struct {
 	DropEqual     bool   // drop groups whose rewards are all equal (DAPO)
 	HistoryWindow int    // >0: split rollouts into one sample per turn, keeping this many earlier turns
 
+	Limits Limits // what one rollout may hold; zero fields take the defaults
+
 	// Progress, when set, is called after each finished rollout, from one
 	// goroutine at a time.
 	Progress func(done, total int)
@@ -57,6 +59,9 @@ func (c *Config) defaults() error {
 		return fmt.Errorf("concurrency %d: want at least 1", c.Concurrency)
 	case c.HistoryWindow < 0:
 		return fmt.Errorf("history window %d: want 0 (off) or more", c.HistoryWindow)
+	}
+	if err := c.Limits.defaults(); err != nil {
+		return err
 	}
 	_, err := ParseToolFormat(string(c.Format))
 	return err

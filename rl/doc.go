@@ -11,5 +11,8 @@
 // The engine owns everything between the policy and the episode: tool-call
 // parsing (OpenAI tool_calls or Hermes/Qwen <tool_call> text), AWM's
 // meta-tools, budgets, format-error accounting, and closing every episode
-// whatever happens. docs/ROLLOUT.md describes the trajectory format.
+// whatever happens, within Limits on what a model can make one rollout
+// hold. Rollout is the record a trainer reads; JSONL writes each toolset
+// (tools and system prompt) once per file and ReadRollouts restores the
+// full view. docs/ROLLOUT.md describes the trajectory format.
 package rl

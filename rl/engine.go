@@ -28,7 +28,7 @@ type group struct {
 	tools []envpkg.OpenAITool
 	known map[string]bool
 
-	rollouts []*Rollout
+	rollouts []*rollout
 	left     int
 }
 
@@ -90,7 +90,7 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	e.sum.Wall = time.Since(start).Seconds()
+	e.sum.WallSeconds = time.Since(start).Seconds()
 	e.sum.finalize()
 	if e.failure != nil {
 		return e.sum, e.failure
@@ -155,7 +155,7 @@ func matchTask(patterns, id string) (bool, error) {
 
 // finish records a finished rollout; the group's last one scores the group
 // and writes it.
-func (e *engine) finish(g *group, r *Rollout) error {
+func (e *engine) finish(g *group, r *rollout) error {
 	if r.Finish != FinishCancelled {
 		reward, parts := e.cfg.Reward.Score(rewardInput(r, &e.cfg))
 		r.Reward = reward
@@ -182,11 +182,11 @@ func (e *engine) finish(g *group, r *Rollout) error {
 	}
 	rs := make([]Rollout, len(g.rollouts))
 	for _, r := range g.rollouts {
-		rs[r.Index] = *r
+		rs[r.Index] = r.Rollout
 	}
-	g.rollouts = nil // the group's memory goes with its export
 	dropped := assignAdvantages(rs, e.cfg.Normalize, e.cfg.DropEqual)
-	e.sum.add(rs, dropped)
+	e.sum.add(g.rollouts, dropped)
+	g.rollouts = nil // the group's memory goes with its export
 	if dropped {
 		return nil
 	}

@@ -2,10 +2,8 @@ package rl_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -15,15 +13,7 @@ import (
 // in tool code is the environment's failure (env_error), not a format error;
 // a tool error (a business rule) is neither.
 func TestEnvFaultsAreNotFormatErrors(t *testing.T) {
-	b, err := compiler.Build(context.Background(), filepath.Join("..", "testdata", "envs", "mini"), compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.LoadBundle(context.Background(), b, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer env.Close()
+	env := loadMini(t)
 	run := func(calls ...rl.ToolCall) rl.Rollout {
 		var out rltest.Collect
 		if _, err := rl.Run(context.Background(), []*runtime.Env{env}, script{{ToolCalls: calls}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/openai"
@@ -38,4 +39,25 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Printf("success %.0f%%, %d format errors\n", 100*sum.SuccessRate(), sum.FormatErrors)
+}
+
+// Read a rollout file in its full view: the toolset record's tools and
+// system prompt go back into each line that names it; a whole line (the
+// older form, or --inline-tools) is read as it is.
+func ExampleReadRollouts() {
+	file := `{"record":"toolset","toolset":"t1","env":"mini","env_hash":"h","tools":[{"type":"function","function":{"name":"get","parameters":{"type":"object"}}}],"system":"Be brief."}
+{"env":"mini","task":"put-d","group":"mini/put-d/0","index":0,"messages":[{"role":"user","content":"Store d."}],"reward":1,"advantage":0.5,"toolset":"t1"}
+{"env":"mini","task":"put-d","group":"mini/put-d/0","index":1,"messages":[{"role":"user","content":"Store d."}],"tools":[],"reward":0,"advantage":-0.5}
+`
+	err := rl.ReadRollouts(strings.NewReader(file), func(r *rl.Rollout) error {
+		fmt.Printf("%s #%d: %d tools, %d messages (first: %s), advantage %+.1f\n",
+			r.GroupID, r.Index, len(r.Tools), len(r.Messages), r.Messages[0].Role, r.Advantage)
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// mini/put-d/0 #0: 1 tools, 2 messages (first: system), advantage +0.5
+	// mini/put-d/0 #1: 0 tools, 1 messages (first: user), advantage -0.5
 }

@@ -23,6 +23,7 @@ func TestJSONLFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	out.Inline = true // the whole-line form; TestCompactRolloutsRoundTrip reads the compact one
 	_, err = rl.Run(context.Background(), []*runtime.Env{env}, rl.Oracle{},
 		rl.Config{Group: 2, Tasks: "cancel-*", Reward: rl.Fraction{}}, out)
 	if err != nil {
@@ -92,7 +93,7 @@ func TestRandomIsReproducible(t *testing.T) {
 		all := out.All()
 		byKey := map[string]rl.Rollout{}
 		for _, r := range all {
-			byKey[r.Group+"#"+string(rune('0'+r.Index))] = r
+			byKey[r.GroupID+"#"+string(rune('0'+r.Index))] = r
 		}
 		var sorted []rl.Rollout
 		for _, g := range env.Bundle.Tasks {

@@ -2,18 +2,30 @@ package rl
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
-// JSONL writes one rollout per line (docs/ROLLOUT.md).
+// JSONL writes one rollout per line (docs/ROLLOUT.md). By default a line
+// names its toolset (the tools and the system prompt), written once per
+// file as a record line before the first rollout that uses it: a 59-tool
+// environment's tools are ~30 KB, most of a line otherwise. Inline writes
+// every line whole instead, as before.
 type JSONL struct {
+	// Inline writes the tools and the system message into every line (no
+	// toolset records); set it before the first Write.
+	Inline bool
+
 	w    *bufio.Writer
-	f    *os.File // the temp file when writing to a path
-	path string
+	gz   *gzip.Writer     // when the path ends in .gz
+	f    *atomicfile.File // when writing to a path
 	enc  *json.Encoder
+	sets toolsets
+	seen map[string]bool // toolsets written
 }
 
 // NewJSONL writes to w; Close flushes but does not close w.
@@ -21,25 +33,51 @@ func NewJSONL(w io.Writer) *JSONL {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	return &JSONL{w: bw, enc: enc}
+	return &JSONL{w: bw, enc: enc, seen: map[string]bool{}}
 }
 
 // CreateJSONL writes to a temporary file beside path, renamed to path on
-// Close, so a failed or cancelled run never leaves a half-written file.
+// Close, so a failed or cancelled run never leaves a half-written file. A
+// path ending in .gz is gzip-compressed (Python's gzip module, Hugging
+// Face datasets and ReadRolloutFile read it as is).
 func CreateJSONL(path string) (*JSONL, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	j := NewJSONL(f)
-	j.f, j.path = f, path
+	var w io.Writer = f
+	var gz *gzip.Writer
+	if strings.HasSuffix(path, ".gz") {
+		gz = gzip.NewWriter(f)
+		w = gz
+	}
+	j := NewJSONL(w)
+	j.f, j.gz = f, gz
 	return j, nil
 }
 
 // Write implements Exporter.
 func (j *JSONL) Write(group []Rollout) error {
 	for i := range group {
-		if err := j.enc.Encode(&group[i]); err != nil {
+		r := &group[i]
+		if j.Inline {
+			if err := j.enc.Encode(r); err != nil {
+				return err
+			}
+			continue
+		}
+		ts, err := j.sets.of(r)
+		if err != nil {
+			return err
+		}
+		if !j.seen[ts.ID] {
+			if err := j.enc.Encode(ts); err != nil {
+				return err
+			}
+			j.seen[ts.ID] = true
+		}
+		line := compact(r, ts)
+		if err := j.enc.Encode(&line); err != nil {
 			return err
 		}
 	}
@@ -49,26 +87,24 @@ func (j *JSONL) Write(group []Rollout) error {
 // Close implements Exporter.
 func (j *JSONL) Close() error {
 	err := j.w.Flush()
+	if j.gz != nil {
+		if gerr := j.gz.Close(); err == nil {
+			err = gerr
+		}
+	}
 	if j.f == nil {
 		return err
 	}
-	if cerr := j.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(j.f.Name(), 0o644) // CreateTemp made it private
-	}
 	if err != nil {
-		os.Remove(j.f.Name())
+		j.f.Abort()
 		return err
 	}
-	return os.Rename(j.f.Name(), j.path)
+	return j.f.Commit()
 }
 
 // Abort drops a file being written to a path.
 func (j *JSONL) Abort() {
 	if j.f != nil {
-		j.f.Close()
-		os.Remove(j.f.Name())
+		j.f.Abort()
 	}
 }

@@ -64,7 +64,7 @@ func TestOracleAndRandomOnExamples(t *testing.T) {
 					s += r.Advantage
 				}
 				if math.Abs(s) > 1e-9 {
-					t.Errorf("group %s: advantages sum to %g", g[0].Group, s)
+					t.Errorf("group %s: advantages sum to %g", g[0].GroupID, s)
 				}
 			}
 			t.Logf("%s: random mean reward %.3f, success %.2f, %d steps, format errors %d",

@@ -2,10 +2,10 @@ package rl
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // Parquet writes one row per rollout with the columns verl's datasets and
@@ -13,16 +13,15 @@ import (
 // messages, tools, ability, reward_model, extra_info, and the scalars of
 // the JSONL form. It writes to a temporary file renamed on Close.
 type Parquet struct {
-	f    *os.File
-	path string
-	w    *parquet.GenericWriter[parquetRow]
+	f *atomicfile.File
+	w *parquet.GenericWriter[parquetRow]
 }
 
 type parquetRow struct {
 	DataSource  string           `parquet:"data_source"`
 	Prompt      []promptMessage  `parquet:"prompt,list"`
 	Messages    []parquetMessage `parquet:"messages,list"`
-	Tools       string           `parquet:"tools"` // JSON: the OpenAI tool list
+	Tools       string           `parquet:"tools,dict"` // JSON: the OpenAI tool list; dictionary-encoded, so stored once per row group
 	Ability     string           `parquet:"ability"`
 	RewardModel rewardModel      `parquet:"reward_model"`
 	ExtraInfo   extraInfo        `parquet:"extra_info"`
@@ -87,11 +86,11 @@ type extraInfo struct {
 
 // CreateParquet starts a Parquet file at path.
 func CreateParquet(path string) (*Parquet, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	return &Parquet{f: f, path: path, w: parquet.NewGenericWriter[parquetRow](f, parquet.Compression(&parquet.Zstd))}, nil
+	return &Parquet{f: f, w: parquet.NewGenericWriter[parquetRow](f, parquet.Compression(&parquet.Zstd))}, nil
 }
 
 // Write implements Exporter.
@@ -106,32 +105,24 @@ func (p *Parquet) Write(group []Rollout) error {
 
 // Close implements Exporter.
 func (p *Parquet) Close() error {
-	err := p.w.Close()
-	if cerr := p.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(p.f.Name(), 0o644) // CreateTemp made it private
-	}
-	if err != nil {
-		os.Remove(p.f.Name())
+	if err := p.w.Close(); err != nil {
+		p.f.Abort()
 		return err
 	}
-	return os.Rename(p.f.Name(), p.path)
+	return p.f.Commit()
 }
 
 // Abort drops the file being written.
 func (p *Parquet) Abort() {
-	p.f.Close()
-	os.Remove(p.f.Name())
+	p.f.Abort()
 }
 
 func toParquet(r *Rollout) parquetRow {
 	row := parquetRow{
 		DataSource: r.Env, Ability: "tool_use",
 		RewardModel: rewardModel{Style: "rule", GroundTruth: r.Task},
-		ExtraInfo:   extraInfo{Split: "train", Env: r.Env, Task: r.Task, Group: r.Group, Index: int64(r.Index), Seed: r.Seed},
-		Env:         r.Env, Task: r.Task, Group: r.Group, Index: int64(r.Index), Seed: r.Seed,
+		ExtraInfo:   extraInfo{Split: "train", Env: r.Env, Task: r.Task, Group: r.GroupID, Index: int64(r.Index), Seed: r.Seed},
+		Env:         r.Env, Task: r.Task, Group: r.GroupID, Index: int64(r.Index), Seed: r.Seed,
 		Reward: r.Reward, Advantage: r.Advantage, Turns: int64(r.Turns), ToolCalls: int64(r.ToolCalls),
 		FormatError: r.FormatError, FormatErrors: int64(r.FormatErrors), EnvError: r.EnvError,
 		PolicyError: r.PolicyError, Finish: string(r.Finish), Answer: r.Answer, StateHash: r.StateHash,

@@ -3,10 +3,14 @@ package rl_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/internal/rltest"
@@ -87,5 +91,32 @@ func TestParquetColumns(t *testing.T) {
 		if json.Unmarshal([]byte(r.RewardComponents), &comp) != nil || comp["all_passed"] != 1 {
 			t.Fatalf("reward components: %s", r.RewardComponents)
 		}
+	}
+	// Every row carries the tools, yet the file holds each list once per
+	// row group: the column is dictionary-encoded (4,000 rollouts of a
+	// 59-tool env: 32.5 MB plain, 1.8 MB so; docs/ROLLOUT.md).
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, rg := range pf.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			if strings.Join(c.MetaData.PathInSchema, ".") == "tools" {
+				found = true
+				if !slices.Contains(c.MetaData.Encoding, format.RLEDictionary) {
+					t.Errorf("tools column encodings %v: not dictionary-encoded", c.MetaData.Encoding)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Error("no tools column chunk")
 	}
 }

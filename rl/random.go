@@ -236,7 +236,18 @@ func (o *observed) number(rng *rand.Rand, s *schema) float64 {
 			return n
 		}
 	}
-	return lo + float64(rng.IntN(int(max(1, hi-lo))+1))
+	// The span is bounded before the integer draw: a schema's maximum may
+	// be any JSON number (1e300), and int(1e300) is not a bound IntN takes.
+	span := hi - lo
+	if !(span >= 1) { // NaN, or max < min + 1
+		span = 1
+	}
+	span = min(span, 1<<53) // +Inf included; exact as a float64 and an int64
+	n := lo + float64(rng.Int64N(int64(span)+1))
+	if n > hi && lo <= hi {
+		n = hi
+	}
+	return n
 }
 
 func typeOf(s *schema) string {

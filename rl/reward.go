@@ -28,18 +28,18 @@ type RewardInput struct {
 	EnvErrors    int
 }
 
-func rewardInput(r *Rollout, cfg *Config) RewardInput {
+func rewardInput(r *rollout, cfg *Config) RewardInput {
 	return RewardInput{Task: r.task, Score: r.score, Calls: r.calls, Turns: r.Turns,
 		MaxTurns: cfg.MaxTurns, FormatErrors: r.FormatErrors, EnvErrors: r.envErrors}
 }
 
 // baseComponents adds the parts every rollout carries.
-func baseComponents(r *Rollout) {
+func baseComponents(r *rollout) {
 	c := r.RewardComponents
 	c["checks_passed"] = float64(r.score.Passed)
 	c["checks_total"] = float64(r.score.Total)
 	c["checks_fraction"] = fraction(r.score)
-	c["all_passed"] = b2f(r.score.Total > 0 && r.score.AllPassed)
+	c["all_passed"] = b2f(r.succeeded())
 	c["format_errors"] = float64(r.FormatErrors)
 	c["env_errors"] = float64(r.envErrors)
 	c["turns"] = float64(r.Turns)

@@ -1,11 +1,10 @@
 package rl
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/canonjson"
 )
 
 // EnvFactory is EnvFactory's shaped reward:
@@ -74,24 +73,5 @@ func sameCall(a, b envpkg.Call) bool {
 	if a.Name != b.Name {
 		return false
 	}
-	return canonical(a.Arguments) == canonical(b.Arguments)
-}
-
-// canonical re-encodes JSON so key order and spacing do not matter.
-func canonical(raw json.RawMessage) string {
-	var v any
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if d.Decode(&v) != nil {
-		return string(raw)
-	}
-	if m, ok := v.(map[string]any); ok {
-		for k, x := range m {
-			if x == nil {
-				delete(m, k) // null means absent, as the runtime reads it
-			}
-		}
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return canonjson.Arguments(a.Arguments) == canonjson.Arguments(b.Arguments) // null means absent
 }

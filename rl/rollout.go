@@ -28,18 +28,18 @@ type episodeRun struct {
 	known  map[string]bool
 	tools  []envpkg.OpenAITool
 	ep     *runtime.Episode
-	r      *Rollout
+	r      *rollout
 }
 
 // runRollout runs one rollout to its end and always closes its episode.
-func (e *engine) runRollout(ctx context.Context, j job) *Rollout {
+func (e *engine) runRollout(ctx context.Context, j job) *rollout {
 	g := j.g
 	seed := g.seed + int64(j.index)
-	r := &Rollout{
-		Env: g.env.Name(), EnvHash: g.env.Bundle.Hash, Task: g.task.ID, Group: g.id,
-		Index: j.index, Seed: seed, Tools: g.tools, task: g.task,
+	r := &rollout{Rollout: Rollout{
+		Env: g.env.Name(), EnvHash: g.env.Bundle.Hash, Task: g.task.ID, GroupID: g.id,
+		Index: j.index, Seed: seed, Tools: g.tools,
 		RewardComponents: map[string]float64{},
-	}
+	}, task: g.task}
 	start := time.Now()
 	ep, err := g.env.NewEpisode(g.task.ID, seed)
 	r.envSeconds += time.Since(start).Seconds()
@@ -93,11 +93,20 @@ func (run *episodeRun) loop(ctx context.Context) {
 		}
 		opening = u
 	}
-	r.Messages = append(r.Messages, Message{Role: RoleUser, Content: opening})
+	lim := &cfg.Limits
+	r.Messages = append(r.Messages, Message{Role: RoleUser, Content: clip(opening, lim.MessageBytes)})
+	conv := 0 // bytes of the conversation, what the next request carries
+	for i := range r.Messages {
+		conv += messageBytes(&r.Messages[i])
+	}
 	var usage Usage
 	for r.Turns < cfg.MaxTurns {
 		if ctx.Err() != nil {
 			r.Finish = FinishCancelled
+			return
+		}
+		if conv > lim.ConversationBytes {
+			r.Finish = FinishMaxConversation
 			return
 		}
 		budget := 0
@@ -118,38 +127,63 @@ func (run *episodeRun) loop(ctx context.Context) {
 		r.Turns++
 		msg := reply.Message
 		msg.Role = RoleAssistant
+		if reply.Usage != nil {
+			usage.add(reply.Usage)
+			r.Usage = &usage
+		}
+		if n := messageBytes(&msg); n > lim.MessageBytes {
+			// Kept cut, without calls or token data: bounded, and marked.
+			msg.Content = clip(msg.Content, lim.MessageBytes)
+			msg.ReasoningContent = clip(msg.ReasoningContent, max(0, lim.MessageBytes-len(msg.Content)))
+			msg.ToolCalls = nil
+			r.Messages = append(r.Messages, msg)
+			run.agentLimit(FinishMaxMessageBytes)
+			return
+		}
 		calls := extractCalls(&msg, cfg.Format, r.Turns-1)
+		if len(calls) > lim.CallsPerTurn {
+			msg.ToolCalls = msg.ToolCalls[:lim.CallsPerTurn:lim.CallsPerTurn]
+			r.Messages = append(r.Messages, msg)
+			run.agentLimit(FinishMaxCalls)
+			return
+		}
 		r.Messages = append(r.Messages, msg)
+		conv += messageBytes(&msg)
 		if reply.Tokens != nil {
 			t := *reply.Tokens
 			t.Message = len(r.Messages) - 1
 			r.TurnTokens = append(r.TurnTokens, t)
 		}
-		if reply.Usage != nil {
-			usage.add(reply.Usage)
-			r.Usage = &usage
-		} else if reply.Tokens != nil && len(reply.Tokens.CompletionTokenIDs) > 0 {
+		if reply.Usage == nil && reply.Tokens != nil && len(reply.Tokens.CompletionTokenIDs) > 0 {
 			usage.CompletionTokens += len(reply.Tokens.CompletionTokenIDs)
 		}
 		for _, c := range calls {
-			content := run.call(ctx, c)
-			r.Messages = append(r.Messages, Message{Role: RoleTool, ToolCallID: c.ID, Content: content})
+			m := Message{Role: RoleTool, ToolCallID: c.ID, Content: run.call(ctx, c)}
+			r.Messages = append(r.Messages, m)
+			conv += messageBytes(&m)
 		}
 		if ctx.Err() != nil {
 			r.Finish = FinishCancelled
 			return
 		}
-		if cfg.MaxTokens > 0 && usage.CompletionTokens >= cfg.MaxTokens {
-			r.Finish = FinishMaxTokens
-			return
-		}
+		spent := cfg.MaxTokens > 0 && usage.CompletionTokens >= cfg.MaxTokens
 		if len(calls) > 0 {
+			if spent {
+				r.Finish = FinishMaxTokens
+				return
+			}
 			continue
 		}
+		// A reply without calls is the agent's answer, even when it spent
+		// the last of the token budget: it is kept and scored.
 		answer := msg.Content
 		r.Answer = &answer
 		if cfg.User == nil {
 			r.Finish = FinishStop
+			return
+		}
+		if spent {
+			r.Finish = FinishMaxTokens
 			return
 		}
 		u, err := cfg.User.Reply(ctx, r.task, r.Messages[sys:])
@@ -157,7 +191,9 @@ func (run *episodeRun) loop(ctx context.Context) {
 			run.policyFailed(ctx, fmt.Errorf("user: %w", err))
 			return
 		}
-		r.Messages = append(r.Messages, Message{Role: RoleUser, Content: u})
+		m := Message{Role: RoleUser, Content: clip(u, lim.MessageBytes)}
+		r.Messages = append(r.Messages, m)
+		conv += messageBytes(&m)
 		if strings.Contains(u, cfg.StopToken) {
 			r.Finish = FinishUserStop
 			return
@@ -171,7 +207,14 @@ func (run *episodeRun) policyFailed(ctx context.Context, err error) {
 		run.r.Finish = FinishCancelled
 		return
 	}
-	run.r.Finish, run.r.PolicyError = FinishPolicyError, err.Error()
+	run.r.Finish, run.r.PolicyError = FinishPolicyError, clip(err.Error(), run.cfg.Limits.ErrorBytes)
+}
+
+// agentLimit ends the rollout on one of the agent's limits: a format error.
+func (run *episodeRun) agentLimit(f Finish) {
+	run.r.Finish = f
+	run.r.FormatError = true
+	run.r.FormatErrors++
 }
 
 // call runs one of the agent's calls and returns what the agent sees.
@@ -215,7 +258,7 @@ func (run *episodeRun) call(ctx context.Context, c agentCall) string {
 	if err != nil {
 		r.EnvError = true
 		r.envErrors++
-		return "Error: " + err.Error()
+		return "Error: " + clip(err.Error(), run.cfg.Limits.ErrorBytes)
 	}
 	switch classify(res) {
 	case faultAgent:

@@ -1,34 +1,49 @@
 package rl
 
 import (
-	"fmt"
-	"io"
 	"sort"
 )
 
-// Summary describes a finished run.
+// Summary describes a finished run. docs/ROLLOUT.md documents every JSON
+// field; Print writes it to fit a screen.
 type Summary struct {
-	Rollouts      int            `json:"rollouts"`
-	Groups        int            `json:"groups"`
-	DroppedGroups int            `json:"dropped_groups"`
-	Succeeded     int            `json:"succeeded"` // every check passed
-	MeanReward    float64        `json:"mean_reward"`
-	FormatErrors  int            `json:"format_errors"`
-	WithFormatErr int            `json:"rollouts_with_format_error"`
-	EnvErrors     int            `json:"rollouts_with_env_error"`
-	PolicyErrors  int            `json:"rollouts_with_policy_error"`
-	Turns         int            `json:"turns"`
-	EnvSteps      int            `json:"env_steps"`
-	EnvSeconds    float64        `json:"env_seconds"`    // summed over rollouts
-	PolicySeconds float64        `json:"policy_seconds"` // summed over policy requests
-	PolicyP50     float64        `json:"policy_latency_p50_seconds"`
-	PolicyP95     float64        `json:"policy_latency_p95_seconds"`
-	Wall          float64        `json:"wall_seconds"`
-	Finish        map[Finish]int `json:"finish"`
-	Tasks         []TaskSummary  `json:"tasks"`
+	Rollouts        int     `json:"rollouts"`
+	Groups          int     `json:"groups"`
+	DroppedGroups   int     `json:"dropped_groups"` // --drop-equal: written to no file
+	Succeeded       int     `json:"succeeded"`      // rollouts whose every check passed
+	MeanReward      float64 `json:"mean_reward"`
+	FormatErrors    int     `json:"format_errors"` // format errors, summed over rollouts
+	WithFormatError int     `json:"rollouts_with_format_error"`
+	WithEnvError    int     `json:"rollouts_with_env_error"`
+	WithPolicyError int     `json:"rollouts_with_policy_error"`
+	Turns           int     `json:"turns"`     // assistant turns, summed
+	EnvSteps        int     `json:"env_steps"` // tool calls that reached the runtime
+	// EnvBusySeconds is the time spent inside the runtime (opening
+	// episodes, calls, scoring) summed over rollouts: rollouts run at once,
+	// so it exceeds WallSeconds when the runtime is busy on several cores.
+	EnvBusySeconds float64 `json:"env_busy_seconds"`
+	// PolicyWaitSeconds is the time waiting for the policy, summed over
+	// requests (which overlap in the same way).
+	PolicyWaitSeconds float64        `json:"policy_wait_seconds"`
+	PolicyP50         float64        `json:"policy_latency_p50_seconds"`
+	PolicyP95         float64        `json:"policy_latency_p95_seconds"`
+	WallSeconds       float64        `json:"wall_seconds"`
+	Finish            map[Finish]int `json:"finish"`
+	Envs              []EnvSummary   `json:"envs"`
+	Tasks             []TaskSummary  `json:"tasks"` // every task, by env then task id
 
+	envs      map[string]*EnvSummary
 	tasks     map[string]*TaskSummary
 	latencies []float64
+}
+
+// EnvSummary is one environment's figures.
+type EnvSummary struct {
+	Env         string  `json:"env"`
+	Tasks       int     `json:"tasks"`
+	Rollouts    int     `json:"rollouts"`
+	MeanReward  float64 `json:"mean_reward"`
+	SuccessRate float64 `json:"success_rate"`
 }
 
 // TaskSummary is one task's figures.
@@ -41,36 +56,35 @@ type TaskSummary struct {
 }
 
 func newSummary() *Summary {
-	return &Summary{Finish: map[Finish]int{}, tasks: map[string]*TaskSummary{}}
+	return &Summary{Finish: map[Finish]int{}, envs: map[string]*EnvSummary{}, tasks: map[string]*TaskSummary{}}
 }
 
-func (s *Summary) add(rs []Rollout, dropped bool) {
+func (s *Summary) add(rs []*rollout, dropped bool) {
 	s.Groups++
 	if dropped {
 		s.DroppedGroups++
 	}
-	for i := range rs {
-		r := &rs[i]
+	for _, r := range rs {
 		s.Rollouts++
 		s.MeanReward += r.Reward
-		ok := r.RewardComponents["all_passed"] == 1
+		ok := r.succeeded()
 		if ok {
 			s.Succeeded++
 		}
 		s.FormatErrors += r.FormatErrors
 		if r.FormatError {
-			s.WithFormatErr++
+			s.WithFormatError++
 		}
 		if r.EnvError {
-			s.EnvErrors++
+			s.WithEnvError++
 		}
 		if r.PolicyError != "" {
-			s.PolicyErrors++
+			s.WithPolicyError++
 		}
 		s.Turns += r.Turns
 		s.EnvSteps += r.envSteps
-		s.EnvSeconds += r.envSeconds
-		s.PolicySeconds += r.polSeconds
+		s.EnvBusySeconds += r.envSeconds
+		s.PolicyWaitSeconds += r.polSeconds
 		s.latencies = append(s.latencies, r.latencies...)
 		s.Finish[r.Finish]++
 		key := r.Env + "/" + r.Task
@@ -82,6 +96,14 @@ func (s *Summary) add(rs []Rollout, dropped bool) {
 		t.Rollouts++
 		t.MeanReward += r.Reward
 		t.SuccessRate += b2f(ok)
+		e := s.envs[r.Env]
+		if e == nil {
+			e = &EnvSummary{Env: r.Env}
+			s.envs[r.Env] = e
+		}
+		e.Rollouts++
+		e.MeanReward += r.Reward
+		e.SuccessRate += b2f(ok)
 	}
 }
 
@@ -100,11 +122,19 @@ func (s *Summary) finalize() {
 		t.MeanReward /= float64(t.Rollouts)
 		t.SuccessRate /= float64(t.Rollouts)
 		s.Tasks = append(s.Tasks, *t)
+		s.envs[t.Env].Tasks++
 	}
 	sort.Slice(s.Tasks, func(i, j int) bool {
 		a, b := s.Tasks[i], s.Tasks[j]
 		return a.Env < b.Env || a.Env == b.Env && a.Task < b.Task
 	})
+	s.Envs = s.Envs[:0]
+	for _, e := range s.envs {
+		e.MeanReward /= float64(e.Rollouts)
+		e.SuccessRate /= float64(e.Rollouts)
+		s.Envs = append(s.Envs, *e)
+	}
+	sort.Slice(s.Envs, func(i, j int) bool { return s.Envs[i].Env < s.Envs[j].Env })
 }
 
 // SuccessRate is the fraction of rollouts whose every check passed.
@@ -117,10 +147,10 @@ func (s *Summary) SuccessRate() float64 {
 
 // StepsPerSecond is tool calls run per second of wall time.
 func (s *Summary) StepsPerSecond() float64 {
-	if s.Wall == 0 {
+	if s.WallSeconds == 0 {
 		return 0
 	}
-	return float64(s.EnvSteps) / s.Wall
+	return float64(s.EnvSteps) / s.WallSeconds
 }
 
 // PolicyLatency is the mean seconds per policy request.
@@ -128,29 +158,19 @@ func (s *Summary) PolicyLatency() float64 {
 	if s.Turns == 0 {
 		return 0
 	}
-	return s.PolicySeconds / float64(s.Turns)
+	return s.PolicyWaitSeconds / float64(s.Turns)
 }
 
-// Print writes a human summary.
-func (s *Summary) Print(w io.Writer) {
-	fmt.Fprintf(w, "%d rollouts in %d groups (%d dropped) in %.1fs\n", s.Rollouts, s.Groups, s.DroppedGroups, s.Wall)
-	fmt.Fprintf(w, "success rate %.1f%%, mean reward %.3f\n", 100*s.SuccessRate(), s.MeanReward)
-	fmt.Fprintf(w, "env steps %d (%.0f/s), policy latency %.1f ms/turn (p50 %.1f, p95 %.1f) over %d turns\n",
-		s.EnvSteps, s.StepsPerSecond(), 1000*s.PolicyLatency(), 1000*s.PolicyP50, 1000*s.PolicyP95, s.Turns)
-	fmt.Fprintf(w, "format errors %d (in %d rollouts), env errors in %d rollouts, policy errors in %d rollouts\n",
-		s.FormatErrors, s.WithFormatErr, s.EnvErrors, s.PolicyErrors)
-	var fs []string
-	for f := range s.Finish {
-		fs = append(fs, string(f))
-	}
-	sort.Strings(fs)
-	fmt.Fprint(w, "finish:")
-	for _, f := range fs {
-		fmt.Fprintf(w, " %s=%d", f, s.Finish[Finish(f)])
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%-40s %8s %8s %8s\n", "task", "n", "reward", "success")
-	for _, t := range s.Tasks {
-		fmt.Fprintf(w, "%-40s %8d %8.3f %7.0f%%\n", t.Env+"/"+t.Task, t.Rollouts, t.MeanReward, 100*t.SuccessRate)
-	}
+// WorstTasks returns the n tasks with the lowest success rate (then mean
+// reward, then id), worst first.
+func (s *Summary) WorstTasks(n int) []TaskSummary {
+	ts := append([]TaskSummary(nil), s.Tasks...)
+	sort.SliceStable(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		if a.SuccessRate != b.SuccessRate {
+			return a.SuccessRate < b.SuccessRate
+		}
+		return a.MeanReward < b.MeanReward
+	})
+	return ts[:min(n, len(ts))]
 }

@@ -5,17 +5,18 @@ import (
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
-// Rollout is one finished trajectory: one JSONL line (docs/ROLLOUT.md is
-// the contract; fields are never renamed).
+// Rollout is one finished trajectory as a trainer reads it: one JSONL line
+// (docs/ROLLOUT.md is the contract; fields are never renamed). The engine
+// keeps its own working state beside it (rollout); this type is the record.
 type Rollout struct {
 	Env              string                `json:"env"`
 	EnvHash          string                `json:"env_hash"`
 	Task             string                `json:"task"`
-	Group            string                `json:"group"`
+	GroupID          string                `json:"group"` // "<env>/<task>/<base seed>"; Config.Group is the group's size
 	Index            int                   `json:"index"`
 	Seed             int64                 `json:"seed"`
 	Messages         []Message             `json:"messages"`
-	Tools            []envpkg.OpenAITool   `json:"tools"`
+	Tools            []envpkg.OpenAITool   `json:"tools,omitempty"` // absent from compact lines (Toolset)
 	Reward           float64               `json:"reward"`
 	RewardComponents map[string]float64    `json:"reward_components"`
 	Advantage        float64               `json:"advantage"`
@@ -32,8 +33,12 @@ type Rollout struct {
 	TurnTokens       []TurnTokens          `json:"turn_tokens,omitempty"`
 	Usage            *Usage                `json:"usage,omitempty"`
 	Window           *Window               `json:"window,omitempty"`
+}
 
-	// Kept for rewards and summaries, not exported.
+// rollout is the engine's working state of one rollout: the record being
+// filled, and what rewards and the summary read but a trainer does not.
+type rollout struct {
+	Rollout
 	task       *envpkg.Task
 	score      runtime.Score
 	calls      []envpkg.Call // well-formed calls the episode ran, in order
@@ -43,6 +48,9 @@ type Rollout struct {
 	polSeconds float64   // time waiting for the policy
 	latencies  []float64 // seconds per policy request
 }
+
+// succeeded reports whether every check passed (and there was one).
+func (r *rollout) succeeded() bool { return r.score.Total > 0 && r.score.AllPassed }
 
 // Window marks a history-window sample: turn t of the rollout, with at
 // most Size earlier turns kept.
@@ -62,4 +70,12 @@ const (
 	FinishPolicyError Finish = "policy_error" // a policy request failed for good
 	FinishEnvError    Finish = "env_error"    // the episode could not be started or scored
 	FinishCancelled   Finish = "cancelled"    // the run was cancelled
+
+	// The agent's mistakes that end a rollout (Limits); each is also a
+	// format error.
+	FinishMaxCalls        Finish = "max_calls_per_turn" // more tool calls in one message than Limits.CallsPerTurn
+	FinishMaxMessageBytes Finish = "max_message_bytes"  // one message larger than Limits.MessageBytes
+	// FinishMaxConversation: the conversation outgrew Limits.ConversationBytes
+	// (a budget, as max_turns).
+	FinishMaxConversation Finish = "max_conversation_bytes"
 )

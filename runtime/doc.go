@@ -8,7 +8,10 @@
 // state attached read-only as schema "init". An episode keeps one open
 // transaction; every tool call runs inside a savepoint that is released on
 // success and rolled back on any error, and Reset rolls the transaction back,
-// so a reset never copies the database whatever its size.
+// so a reset never copies the database whatever its size. The connection
+// records which rows the episode writes (SQLite's pre-update hook), so the
+// diff, the state hash and the score read those rows, not the tables
+// (tracking.go, trackview.go).
 //
 // Code: wazero module instances are pooled and shared by episodes. Tool code
 // cannot keep state between calls (the compiler rejects package-level

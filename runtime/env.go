@@ -74,10 +74,13 @@ type Env struct {
 	fast        []*fastSchema     // per tool: the hot-path validator, or nil
 	required    []map[string]bool // per tool: its required top-level arguments
 	views       []view
-	log         func(string, string)
-	id          int64
-	sqlMemoryMB int
-	sqlTimeout  time.Duration
+	// trackedTables are the tables of views with a tracked path: the rows
+	// written to them are recorded (tracking.go).
+	trackedTables map[string]bool
+	log           func(string, string)
+	id            int64
+	sqlMemoryMB   int
+	sqlTimeout    time.Duration
 
 	mu       sync.Mutex
 	inits    map[string]*initState // by task id ("" = no task)
@@ -223,6 +226,12 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	if e.views, err = e.loadViews(ctx); err != nil {
 		e.Close()
 		return nil, err
+	}
+	e.trackedTables = map[string]bool{}
+	for _, v := range e.views {
+		if v.tracked != nil {
+			e.trackedTables[v.tracked.table] = true
+		}
 	}
 	// One warm instance proves the module runs and makes the first call fast.
 	inst, err := e.newInstance(ctx)

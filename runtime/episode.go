@@ -49,6 +49,10 @@ type Episode struct {
 	logged  int  // guest log bytes of the running call (logAllowed)
 	sqlOOM  bool // SQLite ran out of memory in the running call's SQL
 	diffMax int  // stop a diff past this many bytes (DiffAndHashUpTo); 0: no limit
+	// fullScan makes the diff scan every written table whole instead of
+	// reading the tracked rows (tests compare the two).
+	fullScan     bool
+	trackedScans int // views read on the tracked path, ever (for the tests)
 }
 
 type guestStmt struct {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // Benchmarks of an episode's lifecycle on bench/testdata/benchenv: reset
@@ -168,5 +170,63 @@ func BenchmarkEpisodeVaryingArgs(b *testing.B) {
 	for b.Loop() {
 		benchCall(b, ep, "list_orders", args[i%len(args)])
 		i++
+	}
+}
+
+// BenchmarkEpisodeActiveRSS reports the resident memory of an episode
+// between steps (it has called, holds its connection and its writes), as
+// `wasmenv bench`'s "active" row: RSS after 300 episodes made one write
+// and one read each (and, after-diff, a DiffAndHash: tracked, or the full
+// scan it replaced), less RSS before, over 300; and where SQLite says its
+// part goes (per connection: page cache, schemas, prepared statements,
+// lookaside slots).
+func BenchmarkEpisodeActiveRSS(b *testing.B) {
+	e := loadBenchEnv(b)
+	const n = 300
+	for _, c := range []string{"between-steps", "after-diff", "after-full-scan-diff"} {
+		b.Run(c, func(b *testing.B) {
+			var per float64
+			var cache, schema, stmts, look int64
+			for b.Loop() {
+				e.CloseIdleConns()
+				before := residentBytes(b)
+				eps := make([]*Episode, 0, n)
+				for i := range n {
+					ep, err := e.NewEpisode("", 1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					benchCall(b, ep, "set_order_status", []byte(`{"order_id":`+strconv.Itoa(1+i*13)+`,"status":"cancelled"}`))
+					benchCall(b, ep, "get_order", []byte(`{"order_id":`+strconv.Itoa(1+i*17)+`}`))
+					if c != "between-steps" {
+						ep.fullScan = c == "after-full-scan-diff"
+						if _, _, err := ep.DiffAndHash(); err != nil {
+							b.Fatal(err)
+						}
+					}
+					eps = append(eps, ep)
+				}
+				per = float64(residentBytes(b)-before) / n
+				cache, schema, stmts, look = 0, 0, 0, 0
+				for _, ep := range eps {
+					for _, s := range []struct {
+						op  sqlite3.DBStatus
+						sum *int64
+					}{{sqlite3.DBSTATUS_CACHE_USED, &cache}, {sqlite3.DBSTATUS_SCHEMA_USED, &schema},
+						{sqlite3.DBSTATUS_STMT_USED, &stmts}, {sqlite3.DBSTATUS_LOOKASIDE_USED, &look}} {
+						v, _, _ := ep.conn.Status(s.op, false)
+						*s.sum += v
+					}
+				}
+				for _, ep := range eps {
+					ep.Close()
+				}
+			}
+			b.ReportMetric(per, "active-B/episode")
+			b.ReportMetric(float64(cache)/n, "cache-B/conn")
+			b.ReportMetric(float64(schema)/n, "schema-B/conn")
+			b.ReportMetric(float64(stmts)/n, "stmt-B/conn")
+			b.ReportMetric(float64(look)/n, "lookaside-slots/conn")
+		})
 	}
 }

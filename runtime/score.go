@@ -33,6 +33,10 @@ type CheckResult struct {
 	Error  string `json:"error,omitempty"`
 }
 
+// AnswerCheckPrefix starts the name of the check of a task's expected
+// answer ("answer matches (exact)").
+const AnswerCheckPrefix = "answer matches "
+
 // StateCheckName names the check added by reward: state.
 const StateCheckName = "final state equals ground truth"
 
@@ -82,7 +86,7 @@ func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score,
 		s.Checks = append(s.Checks, r)
 	}
 	if t.Answer != nil {
-		r := CheckResult{Name: "answer matches (" + t.Answer.Match + ")"}
+		r := CheckResult{Name: AnswerCheckPrefix + "(" + t.Answer.Match + ")"}
 		if answer == nil {
 			r.Error = "no answer given"
 		} else {

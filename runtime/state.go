@@ -24,24 +24,32 @@ type view struct {
 	// diff, for a default (per-table) view, compares raw rows so that only
 	// changed rows are turned into JSON; custom views use diffSQL.
 	diff string
+	// tracked is the view's diff restricted to the rows the episode wrote
+	// (trackview.go), or nil: scanned whole.
+	tracked *trackedView
 }
 
 // loadViews returns the bundle's export views, or one default view per table:
 // key = primary key as text (a composite key as a JSON array of its
 // columns, which no value can forge), record = the row as a JSON object.
 func (e *Env) loadViews(ctx context.Context) ([]view, error) {
-	var views []view
-	for _, c := range e.Bundle.Manifest.Export {
-		views = append(views, view{name: c.Name, query: c.Query, tables: c.Tables})
-	}
-	if len(views) > 0 {
-		return views, nil
-	}
 	conn, err := e.openConn(e.inits[""].name, true)
 	if err != nil {
 		return nil, err
 	}
 	defer conn.Close()
+	info, err := readTables(conn)
+	if err != nil {
+		return nil, err
+	}
+	var views []view
+	for _, c := range e.Bundle.Manifest.Export {
+		views = append(views, view{name: c.Name, query: c.Query, tables: c.Tables})
+		views[len(views)-1].tracked = trackCustom(&views[len(views)-1], info)
+	}
+	if len(views) > 0 {
+		return views, nil
+	}
 	stmt, _, err := conn.Prepare(`SELECT s.name, c.name, c.pk FROM sqlite_schema AS s, pragma_table_info(s.name) AS c
 		WHERE s.type = 'table' AND s.name NOT LIKE 'sqlite_%' ORDER BY s.name, c.cid`)
 	if err != nil {
@@ -88,9 +96,10 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 			binary[i] = cols[i] + " COLLATE BINARY"
 		}
 		views = append(views, view{
-			name:   name,
-			query:  fmt.Sprintf("SELECT %s, %s FROM {schema}.%s", key, rec, tbl),
-			tables: []string{name},
+			name:    name,
+			query:   fmt.Sprintf("SELECT %s, %s FROM {schema}.%s", key, rec, tbl),
+			tables:  []string{name},
+			tracked: trackDefault(info[strings.ToLower(name)], key, rec, strings.Join(cols, ", "), strings.Join(binary, ", ")),
 			// Rows are compared column by column (EXCEPT compares values), so
 			// the third column, the initial record, is never needed. BINARY
 			// collation: a NOCASE column changed from "a" to "A" has changed.
@@ -183,12 +192,25 @@ func (ep *Episode) diff() (Diff, error) {
 // only during the call: f copies what it keeps (so that a pass that keeps
 // few records allocates little).
 func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage) error) error {
-	gs, err := ep.prepareGuest(v.diffSQL())
+	sql, ids, err := ep.viewQuery(v)
+	if err != nil {
+		return fmt.Errorf("export %s: %w", v.name, err)
+	}
+	if sql == "" {
+		return nil // the table was written, no row changed
+	}
+	gs, err := ep.prepareGuest(sql)
 	if err != nil {
 		return fmt.Errorf("export %s: %w", v.name, err)
 	}
 	stmt := gs.stmt
+	defer stmt.ClearBindings()
 	defer stmt.Reset()
+	if ids != nil {
+		if err := stmt.BindRawText(1, ids); err != nil {
+			return fmt.Errorf("export %s: %w", v.name, err)
+		}
+	}
 	for stmt.Step() {
 		key := stmt.ColumnText(0)
 		var rec json.RawMessage // nil: deleted
@@ -212,6 +234,31 @@ func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage) err
 		return fmt.Errorf("export %s: %w", v.name, err)
 	}
 	return nil
+}
+
+// viewQuery is the query that finds a view's changes: the tracked one,
+// with the rowids it binds, or the full scan (ids nil); "" when the view's
+// table was written and no row of it changed.
+func (ep *Episode) viewQuery(v *view) (sql string, ids []byte, err error) {
+	tv := v.tracked
+	if tv == nil || ep.fullScan {
+		return v.diffSQL(), nil, nil
+	}
+	ids, ok := ep.track.written(tv.table)
+	if !ok {
+		return v.diffSQL(), nil, nil
+	}
+	if string(ids) == "[]" {
+		return "", nil, nil
+	}
+	if ok, err := ep.guardOK(tv, ids); err != nil || !ok {
+		return v.diffSQL(), nil, err
+	}
+	ep.trackedScans++
+	if ep.track.count(tv.table) <= fewTrackedRows {
+		return tv.diff[0], ids, nil
+	}
+	return tv.diff[1], ids, nil
 }
 
 func (ep *Episode) viewTouched(v *view) bool {

@@ -300,7 +300,11 @@ func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, e
 			answer = a.Answer
 		}
 		if e.ep.Task() != nil {
-			sc, err := e.ep.Score(ctx, answer)
+			var sc runtime.Score
+			err := s.withSlot(ctx, func() (err error) { sc, err = e.ep.Score(ctx, answer); return err })
+			if isBusy(err) { // the step counted and ended the episode: say how to get its reward
+				return out, errf(http.StatusServiceUnavailable, "score_busy", "the episode has ended, but no call slot came free to score it within the server's call timeout; POST /v1/episodes/%s/score for its reward", e.id)
+			}
 			if err != nil {
 				return out, scoreError(err)
 			}
@@ -330,7 +334,12 @@ func (s *Server) score(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(http.StatusConflict, "no_task", "episode %s has no task to score", e.id))
 		return
 	}
-	sc, err := e.ep.Score(ctx, req.Answer)
+	var sc runtime.Score
+	err := s.withSlot(ctx, func() (err error) { sc, err = e.ep.Score(ctx, req.Answer); return err })
+	if isBusy(err) {
+		writeError(w, err)
+		return
+	}
 	if err != nil {
 		writeError(w, scoreError(err))
 		return
@@ -340,12 +349,21 @@ func (s *Server) score(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
-	_, e, release, ok := s.lockEpisode(w, r)
+	ctx, e, release, ok := s.lockEpisode(w, r)
 	if !ok {
 		return
 	}
 	defer release()
-	d, hash, err := e.ep.DiffAndHashUpTo(s.opts.MaxResponseBytes)
+	var d runtime.Diff
+	var hash string
+	err := s.withSlot(ctx, func() (err error) {
+		d, hash, err = e.ep.DiffAndHashUpTo(s.opts.MaxResponseBytes)
+		return err
+	})
+	if isBusy(err) {
+		writeError(w, err)
+		return
+	}
 	if errors.Is(err, runtime.ErrDiffTooLarge) {
 		writeError(w, errf(http.StatusRequestEntityTooLarge, "too_large", "the diff is over the limit of %d bytes", s.opts.MaxResponseBytes))
 		return
@@ -397,6 +415,9 @@ func (e *episode) resetLocked(seed *int64) error {
 		err = e.ep.ResetSeed(*seed)
 	} else {
 		err = e.ep.Reset()
+	}
+	if e.dropped != nil {
+		e.dropped() // what the episode wrote is garbage now
 	}
 	e.steps, e.done = 0, false
 	return err

@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
 	"fmt"
 	"net/http"
@@ -77,14 +78,23 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 	if len(h) < len(p) || !strings.EqualFold(h[:len(p)], p) {
 		return "", false
 	}
-	got := []byte(strings.TrimSpace(h[len(p):]))
+	got := strings.TrimSpace(h[len(p):])
 	name, ok := "", false
 	for _, c := range s.clients {
-		if subtle.ConstantTimeCompare(got, []byte(c.Token)) == 1 {
+		if sameToken(got, c.Token) {
 			name, ok = c.Name, true
 		}
 	}
 	return name, ok
+}
+
+// sameToken compares two tokens in time that does not depend on where
+// they differ, nor on their lengths: subtle.ConstantTimeCompare returns at
+// once on a length mismatch (issue 25 finding 13), so it compares their
+// SHA-256 digests, always 32 bytes.
+func sameToken(got, want string) bool {
+	g, w := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(want))
+	return subtle.ConstantTimeCompare(g[:], w[:]) == 1
 }
 
 func (s *Server) quota(name string) int {

@@ -84,3 +84,23 @@ func TestEpisodesBelongToTheirClient(t *testing.T) {
 		t.Fatalf("alice deletes her episode: HTTP %d", code)
 	}
 }
+
+// Issue 25 finding 13: tokens are compared through fixed-length digests
+// (no early return on a length mismatch; timing is not asserted here, the
+// answers are): prefixes, extensions and near misses are refused.
+func TestSameToken(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+		ok        bool
+	}{
+		{"s3cret-token", "s3cret-token", true},
+		{"s3cret", "s3cret-token", false},
+		{"s3cret-token-and-more", "s3cret-token", false},
+		{"s3cret-tokeN", "s3cret-token", false},
+		{"", "s3cret-token", false},
+	} {
+		if got := sameToken(c.got, c.want); got != c.ok {
+			t.Errorf("sameToken(%q, %q) = %v", c.got, c.want, got)
+		}
+	}
+}

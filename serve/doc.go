@@ -28,5 +28,11 @@
 // reward 0 at the end. After the end, further steps are refused (409) until
 // the episode is reset.
 //
+// Memory: an episode's pages live in the Go heap; after episodes close, a
+// rate-limited release (release.go) collects them and gives the pages back
+// to the OS, so that memory returns in seconds instead of at the runtime's
+// next forced collection, and a server under its memory cap does not refuse
+// new episodes for memory that is only garbage.
+//
 // See docs/SERVING.md for the wire formats.
 package serve

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"net/http"
 	"os"
 	"strconv"
@@ -9,7 +10,7 @@ import (
 
 // memoryCheck refuses a new episode while the process's resident memory is
 // over Options.MaxMemoryBytes, after freeing the runtime's idle connections.
-func (s *Server) memoryCheck() error {
+func (s *Server) memoryCheck(ctx context.Context) error {
 	if s.opts.MaxMemoryBytes <= 0 {
 		return nil
 	}
@@ -22,6 +23,15 @@ func (s *Server) memoryCheck() error {
 	for _, e := range s.envs {
 		e.CloseIdleConns()
 	}
+	if rss = residentBytes(); rss <= s.opts.MaxMemoryBytes {
+		return nil
+	}
+	// Closed episodes' pages may still be garbage nobody collected: collect
+	// it and give it back before refusing anyone, waiting (within the
+	// request's time) for the releaser's pace.
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	s.mem.releaseBefore(ctx) // or the releaser's own loop ran one meanwhile
 	if rss = residentBytes(); rss <= s.opts.MaxMemoryBytes {
 		return nil
 	}

@@ -139,7 +139,7 @@ func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format
 	}
 	out, err := s.doStep(ctx, e, a)
 	var ae *apiError
-	if err != nil && a.Type != "final" && errors.As(err, &ae) && ae.status == http.StatusServiceUnavailable {
+	if err != nil && a.Type != "final" && errors.As(err, &ae) && ae.code == "busy" {
 		// No call slot came free in time: the call never reached the tool
 		// and the step does not count. OpenEnv's transport_error.
 		name := a.Name
@@ -223,19 +223,6 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-// oeStateOf is OpenEnv's State: episode_id and step_count, plus extras.
-func oeStateOf(e *episode) map[string]any {
-	st := map[string]any{"episode_id": e.id, "step_count": e.steps, "env": e.env.Name(),
-		"seed": e.ep.Seed(), "done": e.done}
-	if t := e.ep.Task(); t != nil {
-		st["task"] = t.ID
-	}
-	if h, err := e.ep.StateHash(); err == nil {
-		st["state_hash"] = h
-	}
-	return st
-}
-
 func (s *Server) oeState(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("episode_id")
 	if id == "" {
@@ -250,7 +237,7 @@ func (s *Server) oeState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	writeJSON(w, http.StatusOK, oeStateOf(e))
+	writeJSON(w, http.StatusOK, s.oeStateOf(ctx, e))
 }
 
 var oeSchemas = map[string]any{
@@ -330,6 +317,8 @@ var oeSchemas = map[string]any{
 			"seed":       map[string]any{"type": "integer"},
 			"done":       map[string]any{"type": "boolean"},
 			"state_hash": map[string]any{"type": "string"},
+			"state_hash_error": map[string]any{"type": "string",
+				"description": "why there is no state_hash: out of SQLite memory or time, or no call slot within the call timeout"},
 		},
 	},
 }

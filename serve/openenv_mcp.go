@@ -6,8 +6,6 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/coder/websocket"
-
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -171,27 +169,10 @@ func (s *Server) mcpHTTP(ctx context.Context, raw []byte) map[string]any {
 }
 
 // oeMCPSocket serves GET /mcp: JSON-RPC over a WebSocket, one episode per
-// connection (env, task and seed from the URL query), deleted at the end.
+// connection (env, task and seed from the URL query), deleted at the end;
+// the same cap, idle timeout and client quota as /ws.
 func (s *Server) oeMCPSocket(w http.ResponseWriter, r *http.Request) {
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return
-	}
-	c.SetReadLimit(s.opts.MaxBodyBytes)
-	ws := newWSSession(s, r)
-	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
-	defer ws.drop()
-	for {
-		_, data, err := c.Read(ctx)
-		if err != nil {
-			c.CloseNow()
-			return
-		}
-		b, _ := json.Marshal(ws.mcp(ctx, data))
-		if err := c.Write(ctx, websocket.MessageText, b); err != nil {
-			c.CloseNow()
-			return
-		}
-	}
+	s.serveSocket(w, r, func(ws *wsSession, ctx context.Context, data []byte) (any, bool) {
+		return ws.mcp(ctx, data), false
+	})
 }

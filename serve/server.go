@@ -44,7 +44,8 @@ type Options struct {
 	// episodes (2×GOMAXPROCS, the runtime's instance pool size). More would
 	// not run faster: they would share the same cores, instantiate fresh
 	// WebAssembly modules when the pool runs dry, and eat into their own
-	// call_timeout while waiting for a CPU.
+	// call_timeout while waiting for a CPU. Diffs, state hashes and scores
+	// take a slot too: they run SQL over all of an episode's changes.
 	MaxConcurrentCalls int
 	// Logger receives operational messages; nil discards them.
 	Logger *slog.Logger
@@ -58,12 +59,19 @@ type Options struct {
 	MaxWebSockets     int
 	// MaxMemoryBytes refuses new episodes (429) while the process's
 	// resident memory is over it, before the machine swaps; 0: no cap.
+	// Before refusing, the server frees what closed episodes left (see
+	// release.go). While the server runs, it is also the Go runtime's soft
+	// memory limit unless one was set (GOMEMLIMIT).
 	MaxMemoryBytes int64
 	// Clients are the clients allowed in, each with its own bearer token
 	// and episode quota (see LoadClients); an episode belongs to the client
 	// that created it, and no other client can see it. Token, if set, adds
 	// a client named "default" without a quota.
 	Clients []Client
+	// NeMoGymRoot, when set, names the environment whose NeMo Gym routes
+	// are also served at the root (POST /seed_session, /verify, /{tool}):
+	// NeMo Gym's client knows a resources server by host and port only.
+	NeMoGymRoot string
 }
 
 func (o *Options) defaults() {
@@ -110,6 +118,9 @@ type Server struct {
 	slots   chan struct{} // MaxConcurrentCalls
 	ws      chan struct{} // MaxWebSockets
 	clients []Client
+	mem     *releaser // gives memory back after episodes close (release.go)
+
+	restoreMemoryLimit func()
 
 	ctx    context.Context // cancelled by Close; ends WebSocket sessions
 	cancel context.CancelFunc
@@ -130,6 +141,9 @@ func New(envs []*runtime.Env, opts Options) (*Server, error) {
 		}
 		s.byName[e.Name()] = e
 	}
+	if err := s.checkNeMoGymRoot(); err != nil {
+		return nil, err
+	}
 	s.table = newTable(opts.MaxEpisodes)
 	if err := s.setClients(); err != nil {
 		return nil, err
@@ -144,6 +158,10 @@ func New(envs []*runtime.Env, opts Options) (*Server, error) {
 		Logger:              opts.Logger,
 	})
 	s.routes()
+	s.mem = newReleaser()
+	s.wg.Add(1)
+	go s.releaseLoop()
+	s.restoreMemoryLimit = setMemoryLimit(opts.MaxMemoryBytes)
 	if opts.IdleTimeout > 0 {
 		s.wg.Add(1)
 		go s.reaper()
@@ -162,6 +180,7 @@ func (s *Server) Close() error {
 		for _, e := range s.table.drain() {
 			e.close(context.Background())
 		}
+		s.restoreMemoryLimit()
 	})
 	return nil
 }
@@ -192,6 +211,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /ws", s.oeWebSocket)
 	m.HandleFunc("POST /mcp", s.oeMCP)
 	m.HandleFunc("GET /mcp", s.oeMCPSocket)
+	s.nemoGymRoutes(m)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errf(http.StatusNotFound, "not_found", "no route for %s %s", r.Method, r.URL.Path))
 	})
@@ -283,7 +303,7 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 	if maxSteps == 0 {
 		maxSteps = s.opts.MaxSteps
 	}
-	if err := s.memoryCheck(); err != nil {
+	if err := s.memoryCheck(ctx); err != nil {
 		s.stats.rejected.Add(1)
 		return nil, err
 	}
@@ -314,6 +334,7 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 		}
 		ep := newEpisode(group, env, rep, maxSteps)
 		ep.owner = owner
+		ep.dropped = s.mem.dropped
 		eps = append(eps, ep)
 	}
 	s.table.add(eps, n)

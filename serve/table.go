@@ -36,6 +36,8 @@ type episode struct {
 	mcpSrv  *mcp.Server
 
 	oeText atomic.Bool // OpenEnv call_tool results as bare text (result_format "text")
+
+	dropped func() // after ep's state was dropped, closed or reset (the server's releaser); may be nil
 }
 
 func newEpisode(group string, env *runtime.Env, ep *runtime.Episode, maxSteps int) *episode {
@@ -91,10 +93,19 @@ func (e *episode) close(ctx context.Context) bool {
 	if e.ep == nil {
 		return false
 	}
+	e.closeLocked()
+	return true
+}
+
+// closeLocked frees the episode's state; the caller holds its lock and has
+// checked that ep is not nil.
+func (e *episode) closeLocked() {
 	ep := e.ep
 	e.ep = nil
 	ep.Close()
-	return true
+	if e.dropped != nil {
+		e.dropped()
+	}
 }
 
 // table is the set of live episodes. Capacity is reserved before episodes
@@ -217,9 +228,7 @@ func (t *table) reapOne(e *episode, cutoff int64) bool {
 	if e.lastUsed.Load() >= cutoff || e.ep == nil || !t.remove(e.id) {
 		return false
 	}
-	ep := e.ep
-	e.ep = nil
-	ep.Close()
+	e.closeLocked()
 	return true
 }
 

@@ -49,6 +49,15 @@ func newWSSession(s *Server, r *http.Request) *wsSession {
 // "step" | "state" | "close" | "mcp", "data": {...}}, answers {"type":
 // "observation" | "state" | "mcp" | "error", "data": {...}}.
 func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
+	s.serveSocket(w, r, (*wsSession).handle)
+}
+
+// serveSocket runs one WebSocket session, /ws or GET /mcp, under the same
+// limits: the MaxWebSockets cap, the idle timeout, the read limit, and the
+// requesting client's identity, so that the session's episodes count
+// against that client's quota and no other client can reach them. The
+// session's episode is deleted when the socket ends.
+func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, handle func(*wsSession, context.Context, []byte) (any, bool)) {
 	if !s.wsAcquire() {
 		writeError(w, errf(http.StatusServiceUnavailable, "capacity", "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
 		return
@@ -60,7 +69,9 @@ func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	c.SetReadLimit(s.opts.MaxBodyBytes)
 	ws := newWSSession(s, r)
-	ctx, cancel := context.WithCancel(withClient(s.ctx, clientFrom(r.Context()))) // the socket's episodes are its client's
+	// The server's context ends the session at Close; the client's name
+	// comes from the request (whose own context ends with the hijack).
+	ctx, cancel := context.WithCancel(withClient(s.ctx, clientFrom(r.Context())))
 	defer cancel()
 	defer ws.drop()
 	for {
@@ -75,7 +86,7 @@ func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		}
-		resp, done := ws.handle(ctx, data)
+		resp, done := handle(ws, ctx, data)
 		if resp != nil {
 			b, _ := json.Marshal(resp)
 			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
@@ -181,7 +192,7 @@ func (ws *wsSession) handle(ctx context.Context, raw []byte) (resp any, done boo
 		if err != nil {
 			return wsErrorFrom(err), false
 		}
-		st := func() map[string]any { defer release(); return oeStateOf(e) }()
+		st := func() map[string]any { defer release(); return s.oeStateOf(ctx, e) }()
 		return map[string]any{"type": "state", "data": st}, false
 	case "close":
 		return nil, true

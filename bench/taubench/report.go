@@ -142,6 +142,14 @@ func (r *Report) markdown(w io.Writer, h string) {
 	row("state hash p99", pb.Hash.P99NS, gb.Hash.P99NS)
 	row("reward p50", pb.Reward.P50NS, gb.Reward.P50NS)
 	row("reward p99", pb.Reward.P99NS, gb.Reward.P99NS)
+	if gb.Diff != nil && r.Episodes > 0 {
+		// Issue 20's unit: a whole episode. wasmenv: what `wasmenv replay`
+		// does per episode (the median pass's reset + calls, per episode,
+		// plus the diff and the state hash p50); τ-bench: its reset and its
+		// end-of-episode hash (p50 each), without its calls.
+		perEp := medianOf(gb.TotalNS)/int64(r.Episodes) + gb.Diff.P50NS + gb.Hash.P50NS
+		row("**per episode: wasmenv reset + calls + diff + hash, τ-bench reset + hash**", pb.Reset.P50NS+pb.Hash.P50NS, perEp)
+	}
 	if gb.Diff != nil {
 		fmt.Fprintf(w, "| state diff p50 / p99 (wasmenv only) | | %s / %s | |\n", dur(gb.Diff.P50NS), dur(gb.Diff.P99NS))
 	}

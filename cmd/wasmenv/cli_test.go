@@ -58,7 +58,7 @@ func buildMini(t *testing.T) string {
 func TestBuildInspectCallTasks(t *testing.T) {
 	bundle := buildMini(t)
 	stdout, _, code := run(t, "", "inspect", bundle)
-	if code != 0 || !strings.Contains(stdout, "put     (key, value, n?)") {
+	if code != 0 || !strings.Contains(stdout, "put(key, value, n?)") {
 		t.Fatalf("inspect: %s", stdout)
 	}
 	stdout, _, _ = run(t, "", "inspect", bundle, "--json")

@@ -7,7 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -56,17 +56,19 @@ func inspectCmd() *cobra.Command {
 				return writeJSON(w, o)
 			}
 			m := b.Manifest
-			fmt.Fprintf(w, "%s %s  (hash %s, built with %s)\n%s\n\n", m.Name, m.Version, b.Hash, m.Toolchain, m.Description)
-			fmt.Fprintf(w, "size: %s bundle = %s tool module + %s database (%s raw) + %s manifest + %s tasks\n",
+			fmt.Fprintf(w, "%s %s  (hash %s, built with %s)\n%s\n\n", m.Name, m.Version, b.Hash, m.Toolchain,
+				wrapText(m.Description, inspectWidth, ""))
+			fmt.Fprintf(w, "size: %s bundle = %s tool module + %s database (%s raw)\n      + %s manifest + %s tasks\n",
 				human(b.Size), human(int64(len(b.Module))), human(b.DBZstd), human(int64(len(b.DB))),
 				human(int64(o.Sizes.Manifest)), human(int64(o.Sizes.Tasks)))
 			fmt.Fprintf(w, "limits: %d ms per call, %d MiB memory, %d bytes output\n\n", m.Limits.CallTimeoutMS, m.Limits.MemoryMB, m.Limits.MaxOutputBytes)
-			fmt.Fprintf(w, "%d tools:\n", len(m.Tools))
-			tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+			fmt.Fprintf(w, "%d tools (schemas: --json):\n", len(m.Tools))
 			for _, t := range m.Tools {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", t.Name, argSummary(t.InputSchema), firstLine(t.Description))
+				fmt.Fprintln(w, wrapText(t.Name+argSummary(t.InputSchema), inspectWidth, "      "))
+				if d := firstLine(t.Description); d != "" {
+					fmt.Fprintln(w, "    "+clipText(d, inspectWidth-4))
+				}
 			}
-			tw.Flush()
 			fmt.Fprintf(w, "\n%d tasks", len(b.Tasks))
 			if len(m.Export) > 0 {
 				names := make([]string, len(m.Export))
@@ -115,6 +117,40 @@ func argSummary(schema json.RawMessage) string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// inspectWidth is the longest line inspect prints (a tool's name alone
+// may be longer).
+const inspectWidth = 100
+
+// wrapText breaks s at spaces into lines of at most width characters, the
+// lines after the first starting with indent.
+func wrapText(s string, width int, indent string) string {
+	var b strings.Builder
+	col := 0
+	for i, word := range strings.Fields(s) {
+		n := utf8.RuneCountInString(word)
+		switch {
+		case i == 0:
+		case col+1+n > width:
+			b.WriteString("\n" + indent)
+			col = utf8.RuneCountInString(indent)
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += n
+	}
+	return b.String()
+}
+
+// clipText cuts s to width characters, marking the cut with "…".
+func clipText(s string, width int) string {
+	if utf8.RuneCountInString(s) <= width {
+		return s
+	}
+	return string([]rune(s)[:width-1]) + "…"
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -76,7 +77,7 @@ func replayCmd() *cobra.Command {
 				return err
 			}
 			if output != "" {
-				if err := envpkg.WriteFileAtomic(output, buf.Bytes()); err != nil {
+				if err := atomicfile.WriteFile(output, buf.Bytes()); err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "%d episodes replayed into %s\n", total, filepath.Clean(output))

@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
+	"github.com/wasmenv/wasmenv/internal/progress"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/openai"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -23,7 +24,7 @@ func init() { register(rolloutCmd) }
 // rolloutFlags are the command's flags beyond rl.Config.
 type rolloutFlags struct {
 	policy, reward, format, output, summary string
-	normalize, quiet                        bool
+	normalize, quiet, inline, allTasks      bool
 	envFactory                              rl.EnvFactory
 
 	baseURL, model           string
@@ -44,7 +45,7 @@ func rolloutCmd() *cobra.Command {
 			"all groups at once, with a policy: random, oracle (the ground truth), or openai (any\n" +
 			"OpenAI-compatible server: --base-url or $OPENAI_BASE_URL, key from $OPENAI_API_KEY).\n" +
 			"Each rollout is scored, advantages are computed per group, and trajectories are\n" +
-			"written to -o (.jsonl, .parquet, or - for JSONL on stdout). See docs/ROLLOUT.md.",
+			"written to -o (.jsonl, .jsonl.gz, .parquet, or - for JSONL on stdout). See docs/ROLLOUT.md.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRollout(cmd, args, &f, cfg)
@@ -67,8 +68,14 @@ func rolloutCmd() *cobra.Command {
 	fl.IntVar(&cfg.HistoryWindow, "history-window", 0, "split rollouts into one sample per turn keeping this many earlier turns (AWM; 0: off)")
 	fl.StringVar(&f.format, "tool-format", "auto", "where tool calls are read: auto, openai (tool_calls) or hermes (<tool_call> text)")
 	fl.BoolVar(&cfg.MetaTools, "meta-tools", false, "offer AWM's list_tools/call_tool instead of the tools")
-	fl.StringVarP(&f.output, "output", "o", "", "output file: .jsonl, .parquet, or - (JSONL on stdout)")
+	fl.IntVar(&cfg.Limits.CallsPerTurn, "max-calls-per-turn", rl.DefaultCallsPerTurn, "tool calls in one assistant message; more ends the rollout (max_calls_per_turn)")
+	fl.IntVar(&cfg.Limits.MessageBytes, "max-message-bytes", rl.DefaultMessageBytes, "bytes of one assistant message; more ends the rollout (max_message_bytes)")
+	fl.IntVar(&cfg.Limits.ConversationBytes, "max-conversation-bytes", rl.DefaultConversationBytes, "bytes of the conversation sent to the policy; more ends the rollout (max_conversation_bytes)")
+	fl.IntVar(&cfg.Limits.ErrorBytes, "max-error-bytes", rl.DefaultErrorBytes, "bytes of error text kept in a trajectory (policy_error, environment errors)")
+	fl.StringVarP(&f.output, "output", "o", "", "output file: .jsonl, .jsonl.gz (gzip), .parquet, or - (JSONL on stdout)")
+	fl.BoolVar(&f.inline, "inline-tools", false, "JSONL: write the tools and system prompt into every line instead of once per toolset record")
 	fl.StringVar(&f.summary, "summary-json", "", "also write the summary as JSON to this file")
+	fl.BoolVar(&f.allTasks, "summary-tasks", false, "print every task's row in the summary (default: the 10 worst)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is drawn only on a terminal anyway)")
 
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: server URL, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
@@ -76,7 +83,7 @@ func rolloutCmd() *cobra.Command {
 	fl.Float64Var(&f.temperature, "temperature", 1, "openai: sampling temperature")
 	fl.IntVar(&f.turnTokens, "turn-max-tokens", 0, "openai: max_tokens per request (0: the server's default)")
 	fl.IntVar(&f.requests, "max-requests", 64, "openai: requests in flight at once")
-	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure (429, 5xx, timeout)")
+	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure (429, 5xx, timeout; 0: none)")
 	fl.DurationVar(&f.timeout, "request-timeout", 2*time.Minute, "openai: limit of one request attempt")
 	fl.StringVar(&f.user, "user", "none", "simulated user: none (the instruction opens, a text reply ends), scripted (says the instruction, then stops) or openai")
 	fl.StringVar(&f.userURL, "user-base-url", "", "user openai: server URL (default: --base-url)")
@@ -92,6 +99,9 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	// rl.Config reads 0 as "the default"; on the command line it is a mistake.
 	if cfg.Group < 1 || cfg.MaxTurns < 1 || cfg.Concurrency < 1 {
 		return fmt.Errorf("--group, --max-turns and --concurrency must be at least 1")
+	}
+	if l := cfg.Limits; l.CallsPerTurn < 1 || l.MessageBytes < 1 || l.ConversationBytes < 1 || l.ErrorBytes < 1 {
+		return fmt.Errorf("--max-calls-per-turn, --max-message-bytes, --max-conversation-bytes and --max-error-bytes must be at least 1")
 	}
 	var err error
 	if cfg.Format, err = rl.ParseToolFormat(f.format); err != nil {
@@ -120,20 +130,19 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 		}
 		envs = append(envs, e)
 	}
-	out, abort, err := openRolloutOutput(f.output, cmd.OutOrStdout())
+	out, abort, err := openRolloutOutput(f.output, cmd.OutOrStdout(), f.inline)
 	if err != nil {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
-	var bar *progressBar
-	if !f.quiet && isTerminal(stderr) { // a log file gets the summary, not redraws
-		bar = &progressBar{w: stderr}
-		cfg.Progress = bar.update
+	var bar *progress.Bar
+	if !f.quiet && progress.IsTerminal(stderr) { // a log file gets the summary, not redraws
+		bar = progress.New(stderr, "")
+		bar.Note("rollouts")
+		cfg.Progress = bar.Update
 	}
 	sum, err := rl.Run(ctx, envs, policy, cfg, out)
-	if bar != nil {
-		bar.finish()
-	}
+	bar.Done()
 	if err != nil {
 		abort()
 		return err
@@ -141,10 +150,14 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	if err := out.Close(); err != nil {
 		return err
 	}
-	sum.Print(stderr)
+	if f.allTasks {
+		sum.PrintTasks(stderr, -1)
+	} else {
+		sum.Print(stderr)
+	}
 	if f.summary != "" {
 		b, _ := json.MarshalIndent(sum, "", "  ")
-		if err := writeFileAtomic(f.summary, append(b, '\n')); err != nil {
+		if err := atomicfile.WriteFile(f.summary, append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -169,7 +182,7 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 			return nil, nil, fmt.Errorf("--user openai needs --user-model or --model")
 		}
 		c := openai.NewClient(url, "", f.requests)
-		c.Retries, c.Timeout = f.retries, f.timeout
+		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
 		t := f.temperature
 		user = &openai.User{Client: c, Model: model, Temperature: &t}
 	default:
@@ -185,19 +198,29 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 			return nil, nil, fmt.Errorf("--policy openai needs --model")
 		}
 		c := openai.NewClient(f.baseURL, "", f.requests)
-		c.Retries, c.Timeout = f.retries, f.timeout
+		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
 		t := f.temperature
 		return &openai.Policy{Client: c, Model: f.model, Temperature: &t, MaxTokens: f.turnTokens}, user, nil
 	}
 	return nil, nil, fmt.Errorf("unknown --policy %q (want random, oracle or openai)", f.policy)
 }
 
+// retriesFlag maps --retries to a Client's Retries: 0 means none, not the
+// default.
+func retriesFlag(n int) int {
+	if n <= 0 {
+		return openai.NoRetries
+	}
+	return n
+}
+
 // openRolloutOutput opens the exporter for path; abort drops a partly
 // written file.
-func openRolloutOutput(path string, stdout io.Writer) (rl.Exporter, func(), error) {
+func openRolloutOutput(path string, stdout io.Writer, inline bool) (rl.Exporter, func(), error) {
 	switch {
 	case path == "-":
 		j := rl.NewJSONL(stdout)
+		j.Inline = inline
 		return j, func() { j.Close() }, nil
 	case strings.HasSuffix(path, ".parquet"):
 		p, err := rl.CreateParquet(path)
@@ -205,61 +228,13 @@ func openRolloutOutput(path string, stdout io.Writer) (rl.Exporter, func(), erro
 			return nil, nil, err
 		}
 		return p, p.Abort, nil
-	case strings.HasSuffix(path, ".jsonl"), strings.HasSuffix(path, ".json"):
+	case strings.HasSuffix(path, ".jsonl"), strings.HasSuffix(path, ".json"), strings.HasSuffix(path, ".jsonl.gz"):
 		j, err := rl.CreateJSONL(path)
 		if err != nil {
 			return nil, nil, err
 		}
+		j.Inline = inline
 		return j, j.Abort, nil
 	}
-	return nil, nil, fmt.Errorf("output %q: want a .jsonl or .parquet file, or -", path)
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// progressBar draws "[####....] done/total" on one line, at most ten times
-// a second.
-type progressBar struct {
-	w    io.Writer
-	mu   sync.Mutex
-	last time.Time
-	done int
-	tot  int
-}
-
-func (p *progressBar) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done, p.tot = done, total
-	if done < total && time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	const width = 30
-	n := width * done / max(total, 1)
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d rollouts", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
-}
-
-func (p *progressBar) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tot > 0 {
-		fmt.Fprintln(p.w)
-	}
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return nil, nil, fmt.Errorf("output %q: want a .jsonl, .jsonl.gz or .parquet file, or -", path)
 }

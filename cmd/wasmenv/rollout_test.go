@@ -28,9 +28,19 @@ func TestRollout(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	for _, want := range []string{"success rate 100.0%", "env steps", "policy latency", "format errors 0", "store/cancel-pending-order-mistake"} {
+	for _, want := range []string{"success 100.0%", "env steps", "ms/turn", "errors: format 0", "store/cancel-pending-order-mistake",
+		"worst 10 of 19 tasks", "\nstore  "} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("summary lacks %q:\n%s", want, stderr)
+		}
+	}
+	// The summary fits a screen: short lines, ten task rows at most.
+	if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) > 24 {
+		t.Errorf("summary of %d lines", len(lines))
+	}
+	for _, l := range strings.Split(stderr, "\n") {
+		if len([]rune(l)) > 100 {
+			t.Errorf("summary line of %d characters: %s", len([]rune(l)), l)
 		}
 	}
 	f, err := os.Open(out)
@@ -43,11 +53,15 @@ func TestRollout(t *testing.T) {
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var r struct {
+			Record string  `json:"record"`
 			Env    string  `json:"env"`
 			Reward float64 `json:"reward"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
+		}
+		if r.Record == "toolset" {
+			continue
 		}
 		envs[r.Env]++
 		if r.Reward != 1 {
@@ -66,6 +80,11 @@ func TestRollout(t *testing.T) {
 		t.Errorf("summary json: %s", b)
 	}
 
+	_, stderr, code = run(t, "", "rollout", mini, "--policy", "oracle", "--group", "1", "-o", "-", "--summary-tasks")
+	if code != 0 || !strings.Contains(stderr, "every task (3)") || !strings.Contains(stderr, "mini/put-d ") {
+		t.Errorf("--summary-tasks: %d %s", code, stderr)
+	}
+
 	_, stderr, code = run(t, "", "rollout", store, "--policy", "random", "--group", "3", "--tasks", "cancel-*",
 		"--reward", "fraction", "--std-normalize", "-o", filepath.Join(dir, "random.parquet"), "-q")
 	if code != 0 || !strings.Contains(stderr, "mean reward 0.") || strings.Contains(stderr, "mean reward 1.000") {
@@ -75,6 +94,7 @@ func TestRollout(t *testing.T) {
 	for _, args := range [][]string{
 		{"--policy", "bogus"}, {"--reward", "nope"}, {"--tasks", "no-such-task"}, {"--policy", "openai"},
 		{"--tool-format", "xml"}, {"--ef-alpha", "3", "--reward", "envfactory"}, {"--group", "0"},
+		{"--max-message-bytes", "0"}, {"--max-calls-per-turn", "-1"}, {"-o", "x.txt"},
 	} {
 		bad := filepath.Join(dir, "bad.jsonl")
 		_, stderr, code := run(t, "", append([]string{"rollout", store, "-o", bad}, args...)...)
@@ -147,7 +167,7 @@ func TestRolloutOpenAIUser(t *testing.T) {
 	cmd := exec.Command(bin, "rollout", store, "--policy", "openai", "--model", "agent", "--user", "openai",
 		"--user-model", "sim-user", "--tasks", "cancel-pending-order-mistake", "--group", "2", "-o", out, "-q")
 	cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.URL+"/v1", "OPENAI_API_KEY=sk-cli")
-	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "success rate 100.0%") || !strings.Contains(string(b), "user_stop=2") {
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "success 100.0%") || !strings.Contains(string(b), "user_stop=2") {
 		t.Fatalf("%v\n%s", err, b)
 	}
 	if models["agent"] != 12 || models["sim-user"] != 8 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/synth/llm"
 )
 
@@ -27,7 +28,7 @@ func synthLLMCmd() *cobra.Command {
 		keyEnv, auth, clock    string
 		seedFile, scenarioFile string
 		writePrompts           string
-		concurrency            int
+		concurrency, retries   int
 		timeout                time.Duration
 	)
 	cmd := &cobra.Command{
@@ -40,7 +41,14 @@ data → tool spec → tool tests → Go tool code → verifiers, each stage exe
 episodes) and repaired with the errors fed back, then vetted by a test agent
 and a checker. Kept environments are written to OUTDIR/NAME (source) and
 OUTDIR/NAME.wasm (bundle), with OUTDIR/report.md. Run again with the same
-OUTDIR to resume after a crash or Ctrl-C. See docs/SYNTHESIS.md.`,
+OUTDIR to resume after a crash or Ctrl-C. See docs/SYNTHESIS.md.
+
+Before any work it checks the API key ($OPENAI_API_KEY, or the variable
+--api-key-env names; --api-key-env "" sends none), that the endpoint answers
+and that it lists --model.
+
+Without --seed-domain, --seed-file or --scenario-file the seed domains are:
+  ` + strings.Join(defaultSeedDomains, "\n  "),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if writePrompts != "" {
@@ -54,7 +62,17 @@ OUTDIR to resume after a crash or Ctrl-C. See docs/SYNTHESIS.md.`,
 				return fmt.Errorf("--model and -o are required")
 			}
 			client.APIKey = os.Getenv(keyEnv)
+			client.BaseURL = chatapi.BaseURL(client.BaseURL)
 			client.Timeout = timeout
+			switch {
+			case retries < 0:
+				return fmt.Errorf("--retries must be 0 or more, not %d", retries)
+			case retries == 0:
+				client.Retries = llm.NoRetries // zero means zero, not the default
+			default:
+				client.Retries = retries
+			}
+			client.OnRetry = retryNotice(cmd.ErrOrStderr(), retries)
 			client.SetConcurrency(concurrency)
 			cfg.Client = &client
 			switch auth {
@@ -88,6 +106,9 @@ OUTDIR to resume after a crash or Ctrl-C. See docs/SYNTHESIS.md.`,
 			if len(cfg.Seeds) == 0 && len(cfg.Scenarios) == 0 {
 				cfg.Seeds = defaultSeedDomains
 			}
+			if err := preflight(cmd.Context(), &client, keyEnv); err != nil {
+				return err
+			}
 			cfg.Progress = cmd.ErrOrStderr()
 			rep, err := llm.Run(cmd.Context(), cfg)
 			if rep != nil && len(rep.Envs) > 0 {
@@ -97,13 +118,13 @@ OUTDIR to resume after a crash or Ctrl-C. See docs/SYNTHESIS.md.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&client.BaseURL, "base-url", envOr("OPENAI_BASE_URL", "https://api.openai.com/v1"), "API root of the chat-completions endpoint ($OPENAI_BASE_URL)")
+	f.StringVar(&client.BaseURL, "base-url", "", "API root of the chat-completions endpoint (default $OPENAI_BASE_URL, else "+chatapi.DefaultBaseURL+")")
 	f.StringVar(&client.Model, "model", os.Getenv("WASMENV_SYNTH_MODEL"), "model name ($WASMENV_SYNTH_MODEL)")
 	f.StringVar(&keyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable that holds the API key (none sent when empty)")
 	f.StringVar(&client.EmbeddingModel, "embedding-model", "", "embedding model for scenario dedup by cosine ≥ 0.85 (default: lexical dedup)")
 	f.Float64Var(&client.Temperature, "temperature", 0, "sampling temperature")
 	f.IntVar(&client.MaxTokens, "max-tokens", 0, "most tokens per completion (0: the server's default)")
-	f.IntVar(&client.Retries, "retries", 4, "retries of a request after a 429, a 5xx or a timeout, with exponential backoff")
+	f.IntVar(&retries, "retries", chatapi.DefaultRetries, "retries of a request after a 429, a 5xx or a timeout, with exponential backoff (0: none)")
 	f.DurationVar(&timeout, "request-timeout", 5*time.Minute, "time limit of one request")
 	f.IntVar(&concurrency, "concurrency", 8, "most requests in flight at once")
 	f.Float64Var(&client.Prices.Input, "price-input", 0, "US$ per million prompt tokens, for the cost columns")
@@ -124,13 +145,6 @@ OUTDIR to resume after a crash or Ctrl-C. See docs/SYNTHESIS.md.`,
 	f.StringVar(&cfg.PromptDir, "prompts", "", "directory of edited prompt templates and schemas (see --write-prompts)")
 	f.StringVar(&writePrompts, "write-prompts", "", "copy the built-in prompts to this directory for editing, then exit")
 	return cmd
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }
 
 func readLines(path string) ([]string, error) {

@@ -65,6 +65,16 @@ func TestRunReportsEveryFigure(t *testing.T) {
 	if rep.ResetNs.P50 <= 0 || rep.StepReadNs.P50 <= 0 || rep.StepWriteNs.P50 <= 0 || rep.Throughput["10"] <= 0 {
 		t.Errorf("wasmenv figures missing: %+v", rep.Figures)
 	}
+	// The episode end after 1, 10 and 100 writes (issue 20), diff + hash
+	// and the task's score, at each size.
+	for _, m := range []string{"diffhash/1", "diffhash/10", "diffhash/100", "score/1", "score/10", "score/100"} {
+		if l := rep.EndBySize["1048576"][m]; l.P50 <= 0 || l.N == 0 {
+			t.Errorf("episode end %s missing: %+v", m, rep.EndBySize)
+		}
+	}
+	if !bytes.Contains(buf.Bytes(), []byte("diff + hash p50 after 100 writes")) {
+		t.Errorf("the table lacks the episode-end rows:\n%s", buf.Bytes())
+	}
 	for _, name := range []string{"filecopy", "serdes"} {
 		if f := rep.Baselines[name]; f == nil || f.ResetNs.P50 <= 0 {
 			t.Errorf("baseline %s missing: %+v", name, f)
@@ -74,7 +84,7 @@ func TestRunReportsEveryFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	pngs, _ := filepath.Glob(filepath.Join(dir, "*.png"))
-	if len(pngs) < 4 {
+	if len(pngs) < 5 {
 		t.Fatalf("plots: %v", pngs)
 	}
 	for _, p := range pngs {

@@ -154,6 +154,22 @@ func zstdSize(b []byte) int64 {
 // its own (bench_filler) that no tool reads: the reset figure still pays
 // for every page.
 func growDB(db []byte, size int64) ([]byte, error) {
+	insert := `INSERT INTO attachments (order_id, body) SELECT 1 + abs(random()) %% 8000, hex(randomblob(512)) FROM n`
+	return growWith(db, size, func(conn *sqlite3.Conn) (string, error) {
+		if hasTable(conn, "attachments") {
+			return insert, nil
+		}
+		if err := conn.Exec(`CREATE TABLE bench_filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`); err != nil {
+			return "", err
+		}
+		return `INSERT INTO bench_filler (body) SELECT hex(randomblob(512)) FROM n`, nil
+	})
+}
+
+// growWith grows db to at least size bytes by running the INSERT that
+// prepare returns (a statement reading n, the row numbers of a batch, with
+// %% for %), batch after batch; db itself if it is large enough.
+func growWith(db []byte, size int64, prepare func(*sqlite3.Conn) (string, error)) ([]byte, error) {
 	if int64(len(db)) >= size {
 		return db, nil
 	}
@@ -165,12 +181,9 @@ func growDB(db []byte, size int64) ([]byte, error) {
 	if err := serdes.Deserialize(conn, "main", db); err != nil {
 		return nil, err
 	}
-	insert := `INSERT INTO attachments (order_id, body) SELECT 1 + abs(random()) %% 8000, hex(randomblob(512)) FROM n`
-	if !hasTable(conn, "attachments") {
-		if err := conn.Exec(`CREATE TABLE bench_filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`); err != nil {
-			return nil, err
-		}
-		insert = `INSERT INTO bench_filler (body) SELECT hex(randomblob(512)) FROM n`
+	insert, err := prepare(conn)
+	if err != nil {
+		return nil, err
 	}
 	for cur := int64(len(db)); cur < size; {
 		rows := max(1, min(5000, (size-cur)/1100))

@@ -15,7 +15,8 @@ import (
 
 // Plot writes the report's plots as PNG files into dir:
 // bench-latency.png (reset and step latency distributions),
-// bench-throughput.png, bench-reset-size.png, bench-memory.png.
+// bench-throughput.png, bench-reset-size.png, bench-end-size.png (an
+// episode's end after 1, 10, 100 writes), bench-memory.png.
 func Plot(r *Report, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -24,6 +25,7 @@ func Plot(r *Report, dir string) error {
 		"bench-latency.png":    plotLatency,
 		"bench-throughput.png": plotThroughput,
 		"bench-reset-size.png": plotResetSize,
+		"bench-end-size.png":   plotEndSize,
 		"bench-memory.png":     plotMemory,
 	} {
 		p, err := f(r)
@@ -140,6 +142,48 @@ func plotResetSize(r *Report) (*plot.Plot, error) {
 	return p, plotutil.AddLinePoints(p, lines...)
 }
 
+// plotEndSize is wasmenv's (wazero) episode end, diff + state hash and
+// score, after 1, 10 and 100 writes, versus the database size, beside the
+// reset curve.
+func plotEndSize(r *Report) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = "Episode end (p50) versus database size"
+	p.X.Label.Text = "database size (MiB, log)"
+	p.Y.Label.Text = "p50 (µs, log)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	var lines []any
+	top := 0.0
+	series := func(label string, at func(k string) (Latency, bool)) {
+		var xy plotter.XYs
+		for k := range r.EndBySize {
+			if l, ok := at(k); ok {
+				n, _ := strconv.ParseFloat(k, 64)
+				xy = append(xy, plotter.XY{X: n / (1 << 20), Y: max(float64(l.P50)/1e3, 0.01)})
+				top = max(top, float64(l.P50)/1e3)
+			}
+		}
+		sortXY(xy)
+		if len(xy) > 0 {
+			lines = append(lines, label, xy)
+		}
+	}
+	series("reset", func(k string) (Latency, bool) { l, ok := r.ResetBySize[k]; return l, ok })
+	for _, what := range []string{"diffhash", "score"} {
+		for _, n := range endWrites {
+			m := what + "/" + strconv.Itoa(n)
+			series(fmt.Sprintf("%s, %s", map[string]string{"diffhash": "diff + hash", "score": "score"}[what], writesLabel(n)),
+				func(k string) (Latency, bool) { l, ok := r.EndBySize[k][m]; return l, ok })
+		}
+	}
+	p.Legend.Top, p.Legend.Left = true, true
+	if err := plotutil.AddLinePoints(p, lines...); err != nil {
+		return nil, err
+	}
+	p.Y.Max = max(p.Y.Max, top*100) // room above the lines for the legend
+	return p, nil
+}
+
 func sortXY(xy plotter.XYs) {
 	for i := 1; i < len(xy); i++ {
 		for j := i; j > 0 && xy[j].X < xy[j-1].X; j-- {
@@ -184,4 +228,11 @@ func plotMemory(r *Report) (*plot.Plot, error) {
 	p.NominalX(names...)
 	p.Legend.Top = true
 	return p, nil
+}
+
+func writesLabel(n int) string {
+	if n == 1 {
+		return "1 write"
+	}
+	return strconv.Itoa(n) + " writes"
 }

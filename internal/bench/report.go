@@ -139,5 +139,23 @@ func (r *Report) WriteTable(out io.Writer) {
 		row("reset p50, "+fmtBytes(s)+" db", func(f *Figures) string { return fmtNs(f.ResetBySize[k].P50) })
 		row("reset p99, "+fmtBytes(s)+" db", func(f *Figures) string { return fmtNs(f.ResetBySize[k].P99) })
 	}
+	for _, s := range sizes {
+		k := strconv.FormatInt(s, 10)
+		for _, what := range []string{"diffhash", "score"} {
+			for _, n := range endWrites {
+				m := what + "/" + strconv.Itoa(n)
+				if _, ok := r.EndBySize[k][m]; !ok {
+					continue
+				}
+				label := map[string]string{"diffhash": "diff + hash", "score": "score"}[what]
+				row(fmt.Sprintf("%s p50 after %s, %s db", label, writesLabel(n), fmtBytes(s)), func(f *Figures) string {
+					if l, ok := f.EndBySize[k][m]; ok {
+						return fmtNs(l.P50)
+					}
+					return "-"
+				})
+			}
+		}
+	}
 	tw.Flush()
 }

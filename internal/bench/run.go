@@ -36,19 +36,23 @@ func (c *Config) logf(format string, args ...any) {
 
 // Figures are one system's measurements.
 type Figures struct {
-	ResetNs      Latency            `json:"reset_ns"`
-	StepReadNs   Latency            `json:"step_read_ns"`
-	StepWriteNs  Latency            `json:"step_write_ns"`
-	StepToolNs   map[string]Latency `json:"step_ns_by_tool,omitempty"`
-	Throughput   map[string]float64 `json:"throughput_steps_per_s"`
-	RSSIdle      int64              `json:"rss_bytes_per_idle_episode"`
-	RSSActive    int64              `json:"rss_bytes_per_active_episode"`
-	RSSTotal     int64              `json:"rss_bytes_total_active"` // at the largest N, over the process before
-	RSSEpisodes  int                `json:"rss_episodes"`
-	ColdStartMs  ColdStart          `json:"cold_start_ms"`
-	BundleBytes  Sizes              `json:"bundle_bytes"`
-	ResetBySize  map[string]Latency `json:"reset_ns_by_db_bytes,omitempty"`
-	ResetSamples []int64            `json:"-"`
+	ResetNs     Latency            `json:"reset_ns"`
+	StepReadNs  Latency            `json:"step_read_ns"`
+	StepWriteNs Latency            `json:"step_write_ns"`
+	StepToolNs  map[string]Latency `json:"step_ns_by_tool,omitempty"`
+	Throughput  map[string]float64 `json:"throughput_steps_per_s"`
+	RSSIdle     int64              `json:"rss_bytes_per_idle_episode"`
+	RSSActive   int64              `json:"rss_bytes_per_active_episode"`
+	RSSTotal    int64              `json:"rss_bytes_total_active"` // at the largest N, over the process before
+	RSSEpisodes int                `json:"rss_episodes"`
+	ColdStartMs ColdStart          `json:"cold_start_ms"`
+	BundleBytes Sizes              `json:"bundle_bytes"`
+	ResetBySize map[string]Latency `json:"reset_ns_by_db_bytes,omitempty"`
+	// EndBySize is, per database size, the episode end's latency after N
+	// writes: "diffhash/N" (DiffAndHash) and "score/N" (the first task's
+	// Score); wasmenv engines only (episodeend.go).
+	EndBySize    map[string]map[string]Latency `json:"end_ns_by_db_bytes,omitempty"`
+	ResetSamples []int64                       `json:"-"`
 }
 
 // ColdStart is the time from the bundle on disk to the first completed call.
@@ -170,6 +174,10 @@ func Run(ctx context.Context, path string, cfg Config) (*Report, error) {
 	}
 	cfg.logf("reset versus database size")
 	if err := measureSizes(ctx, b, w, cache, &cfg, rep); err != nil {
+		return nil, err
+	}
+	cfg.logf("episode end (diff + state hash, score) versus writes and database size")
+	if err := measureEnd(ctx, b, w, cache, &cfg, rep); err != nil {
 		return nil, err
 	}
 	return rep, nil

@@ -19,6 +19,31 @@ import (
 // a server.
 const DefaultBaseURL = "https://api.openai.com/v1"
 
+// The defaults of a Client's zero fields, for every caller (rollout
+// policies, the simulated user, synthesis).
+const (
+	DefaultRetries = 5
+	DefaultBackoff = 500 * time.Millisecond
+	DefaultTimeout = 120 * time.Second
+	// MaxBackoff caps one wait between retries (a longer Retry-After wins,
+	// up to a minute).
+	MaxBackoff = 30 * time.Second
+	// DefaultMaxResponseBytes caps one response body (Client.MaxResponseBytes).
+	DefaultMaxResponseBytes = 64 << 20
+)
+
+// BaseURL returns url, else $OPENAI_BASE_URL, else DefaultBaseURL, as the
+// OpenAI SDKs choose; the one place wasmenv reads $OPENAI_BASE_URL.
+func BaseURL(url string) string {
+	if url == "" {
+		url = os.Getenv("OPENAI_BASE_URL")
+	}
+	if url == "" {
+		url = DefaultBaseURL
+	}
+	return strings.TrimRight(url, "/")
+}
+
 // Client talks to one OpenAI-compatible server. It is safe for concurrent
 // use; set its fields before the first request.
 type Client struct {
@@ -29,17 +54,27 @@ type Client struct {
 	APIKey string
 	// HTTP is the transport (nil: http.DefaultClient).
 	HTTP *http.Client
-	// Timeout bounds one request attempt (default 120 s); an attempt past
-	// it is retried like a 5xx.
+	// Timeout bounds one request attempt (0: DefaultTimeout); an attempt
+	// past it is retried like a 5xx.
 	Timeout time.Duration
-	// Retries is how many times a transient failure is retried (default 5).
+	// Retries is how many times a transient failure is retried (0:
+	// DefaultRetries; negative: never, so a user's "--retries 0" is
+	// NoRetries).
 	Retries int
-	// Backoff is the first retry's wait, doubled each time up to 30 s, with
-	// jitter (default 500 ms). A Retry-After header wins when larger.
+	// Backoff is the first retry's wait, doubled each time up to
+	// MaxBackoff, with jitter (0: DefaultBackoff). A Retry-After header
+	// wins when larger.
 	Backoff time.Duration
+	// OnRetry, when set, is called before each wait to retry, with the
+	// attempt that failed (1 for the first), the wait and the failure: a
+	// command shows it so a user is not left looking at a silent terminal.
+	OnRetry func(attempt int, wait time.Duration, err error)
 	// Limit caps the requests in flight (nil: no limit). A request waiting
 	// to be retried does not hold a slot.
 	Limit *Limit
+	// MaxResponseBytes caps one response body (0: DefaultMaxResponseBytes,
+	// 64 MiB); a longer one is an error, not retried, and not kept.
+	MaxResponseBytes int64
 }
 
 // Limit is a concurrency limit that clients may share.
@@ -75,12 +110,7 @@ func (l *Limit) release() {
 // with apiKey (else $OPENAI_API_KEY), as the OpenAI SDKs read them, and a
 // concurrency limit (< 1: 64) that its connection pool matches.
 func New(baseURL, apiKey string, concurrency int) *Client {
-	if baseURL == "" {
-		baseURL = os.Getenv("OPENAI_BASE_URL")
-	}
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
-	}
+	baseURL = BaseURL(baseURL)
 	if apiKey == "" {
 		apiKey = os.Getenv("OPENAI_API_KEY")
 	}
@@ -88,7 +118,7 @@ func New(baseURL, apiKey string, concurrency int) *Client {
 		concurrency = 64
 	}
 	return &Client{
-		BaseURL: strings.TrimRight(baseURL, "/"), APIKey: apiKey,
+		BaseURL: baseURL, APIKey: apiKey,
 		HTTP: &http.Client{Transport: &http.Transport{
 			MaxIdleConnsPerHost: concurrency, MaxConnsPerHost: concurrency,
 			IdleConnTimeout: 90 * time.Second,
@@ -100,6 +130,9 @@ func New(baseURL, apiKey string, concurrency int) *Client {
 // ErrStatus is what every StatusError unwraps to: the server answered with
 // an error status and the client gave up.
 var ErrStatus = errors.New("chat completions: the server refused the request")
+
+// ErrTooLarge is a response body over Client.MaxResponseBytes.
+var ErrTooLarge = errors.New("response too large")
 
 // StatusError is a response the client gave up on: a status that is not
 // retried, or the last of its retries.
@@ -129,26 +162,41 @@ func (c *Client) Chat(ctx context.Context, req *Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out Response
+	var out wireResponse
 	if err := json.Unmarshal(data, &out); err != nil {
 		return nil, fmt.Errorf("chat completions: the response is not JSON: %w", err)
 	}
 	if len(out.Choices) == 0 {
 		return nil, errors.New("chat completions: the response has no choices")
 	}
-	return &out, nil
+	return fromWire(&out), nil
+}
+
+// NoRetries as Client.Retries retries nothing.
+const NoRetries = -1
+
+// backoff is the wait before retry number attempt+1: base doubled attempt
+// times, capped at MaxBackoff, the upper half of it jittered. Doubling
+// stops at the cap, so no attempt number overflows it (base<<35 did).
+func backoff(base time.Duration, attempt int) time.Duration {
+	d := max(base, time.Nanosecond)
+	for i := 0; i < attempt && d < MaxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, MaxBackoff)
+	return d/2 + rand.N(d/2+1)
 }
 
 // Post sends a JSON body to path under BaseURL and returns the response
 // body of a 200, retrying 429, 408, 5xx, timeouts and transport errors with
 // exponential backoff.
 func (c *Client) Post(ctx context.Context, path string, body []byte) ([]byte, error) {
-	retries, backoff := c.Retries, c.Backoff
+	retries, base := c.Retries, c.Backoff
 	if retries == 0 {
-		retries = 5
+		retries = DefaultRetries
 	}
-	if backoff == 0 {
-		backoff = 500 * time.Millisecond
+	if base == 0 {
+		base = DefaultBackoff
 	}
 	for attempt := 0; ; attempt++ {
 		data, wait, err := c.attempt(ctx, path, body)
@@ -164,9 +212,10 @@ func (c *Client) Post(ctx context.Context, path string, body []byte) ([]byte, er
 			}
 			return nil, err
 		}
-		d := min(backoff<<attempt, 30*time.Second)
-		d = d/2 + rand.N(d/2+1)
-		d = max(d, wait)
+		d := max(backoff(base, attempt), wait)
+		if c.OnRetry != nil {
+			c.OnRetry(attempt+1, d, err)
+		}
 		t := time.NewTimer(d)
 		select {
 		case <-ctx.Done():
@@ -187,7 +236,7 @@ func (c *Client) attempt(ctx context.Context, path string, body []byte) ([]byte,
 	what := strings.TrimSpace(strings.ReplaceAll(path, "/", " ")) // "chat completions", "embeddings"
 	timeout := c.Timeout
 	if timeout == 0 {
-		timeout = 120 * time.Second
+		timeout = DefaultTimeout
 	}
 	hc := c.HTTP
 	if hc == nil {
@@ -208,9 +257,16 @@ func (c *Client) attempt(ctx context.Context, path string, body []byte) ([]byte,
 		return nil, 0, fmt.Errorf("%s: %w", what, err) // network or timeout: retry
 	}
 	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	limit := c.MaxResponseBytes
+	if limit <= 0 {
+		limit = DefaultMaxResponseBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: reading the response: %w", what, err)
+	}
+	if int64(len(data)) > limit {
+		return nil, -1, fmt.Errorf("%s: %w: the response is over %d bytes", what, ErrTooLarge, limit)
 	}
 	if res.StatusCode != http.StatusOK {
 		e := &StatusError{Code: res.StatusCode, Message: errorMessage(data), Body: string(data)}

@@ -2,25 +2,18 @@ package chatapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
 )
 
-func completion(content string) string {
-	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion",
-		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
-		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
-	return string(b)
-}
-
 func hello() *Request {
-	hi := "hi"
-	return &Request{Model: "m", Messages: []Message{{Role: "user", Content: &hi}}}
+	return &Request{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}}
 }
 
 func TestClientRetriesTransientErrors(t *testing.T) {
@@ -32,7 +25,7 @@ func TestClientRetriesTransientErrors(t *testing.T) {
 		case 2:
 			http.Error(w, "slow down", http.StatusTooManyRequests)
 		default:
-			w.Write([]byte(completion(`{"ok": true}`)))
+			w.Write([]byte(llmreplay.Completion(`{"ok": true}`)))
 		}
 	}))
 	defer srv.Close()
@@ -41,7 +34,7 @@ func TestClientRetriesTransientErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Load() != 3 || resp.Choices[0].Message.Text() != `{"ok": true}` || resp.Usage == nil || resp.Usage.TotalTokens != 15 {
+	if n.Load() != 3 || resp.Choices[0].Message.Content != `{"ok": true}` || resp.Usage == nil || resp.Usage.TotalTokens != 15 {
 		t.Errorf("after %d requests: %+v", n.Load(), resp)
 	}
 }
@@ -77,7 +70,7 @@ func TestClientRetriesDroppedConnections(t *testing.T) {
 		case 2:
 			http.Error(w, "request timeout", http.StatusRequestTimeout)
 		case 3:
-			w.Write([]byte(completion("done")))
+			w.Write([]byte(llmreplay.Completion("done")))
 		default:
 			w.Write([]byte(`{"id":"x","choices":[]}`))
 		}
@@ -85,7 +78,7 @@ func TestClientRetriesDroppedConnections(t *testing.T) {
 	defer srv.Close()
 	c := &Client{BaseURL: srv.URL, Backoff: time.Millisecond}
 	resp, err := c.Chat(context.Background(), hello())
-	if err != nil || n.Load() != 3 || resp.Choices[0].Message.Text() != "done" {
+	if err != nil || n.Load() != 3 || resp.Choices[0].Message.Content != "done" {
 		t.Fatalf("err %v after %d requests", err, n.Load())
 	}
 	if _, err := c.Chat(context.Background(), hello()); err == nil || n.Load() != 4 {

@@ -186,3 +186,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.onAnswer(s.answered)
 	}
 }
+
+// Completion is a chat-completions response body with one assistant
+// message, content, and a usage of 10 prompt and 5 completion tokens: the
+// answer of a hand-written test server.
+func Completion(content string) string {
+	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion",
+		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
+		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+	return string(b)
+}

@@ -38,6 +38,7 @@ func runCmd(t *testing.T, dir string, env []string, name string, args ...string)
 }
 
 type row struct {
+	Record     string            `json:"record"` // "toolset": the tools and system prompt, not a rollout
 	Task       string            `json:"task"`
 	Reward     float64           `json:"reward"`
 	Advantage  float64           `json:"advantage"`
@@ -69,6 +70,9 @@ func readRows(t *testing.T, path string) []row {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
+		if r.Record != "" {
+			continue
+		}
 		rows = append(rows, r)
 	}
 	return rows
@@ -78,7 +82,9 @@ func readRows(t *testing.T, path string) []row {
 // SFT in the learner → the learner serves the policy → `wasmenv rollout
 // --policy openai` drives it → the trajectories carry the learner's token
 // ids and logprobs → a GRPO update in the learner consumes them and
-// recomputes exactly the logprobs it served.
+// recomputes exactly the logprobs it served. Once with the small GPT (the
+// default) and once with the Qwen3-family decoder (--arch qwen3,
+// checkpoints in the Hugging Face layout).
 func TestRolloutThroughLearner(t *testing.T) {
 	needTorch(t)
 	if testing.Short() {
@@ -99,13 +105,25 @@ func TestRolloutThroughLearner(t *testing.T) {
 	if rs := readRows(t, oracle); len(rs) != 1 || rs[0].Reward != 1 {
 		t.Fatalf("oracle rollout: %+v", rs)
 	}
+	for _, arch := range []string{"gpt", "qwen3"} {
+		t.Run(arch, func(t *testing.T) {
+			rolloutThroughLearner(t, filepath.Join(dir, arch), repo, pkg, env, bin, bundle, oracle, task, arch)
+		})
+	}
+}
 
+func rolloutThroughLearner(t *testing.T, dir, repo, pkg string, env []string, bin, bundle, oracle, task, arch string) {
 	// A small model learns the one ground-truth trajectory by heart.
 	ckpt := filepath.Join(dir, "ckpt")
 	out := runCmd(t, pkg, env, python, "-m", "wasmlearn", "sft", "--data", oracle, "--init-env-dir",
 		filepath.Join(repo, "envs", "store"), "--out", ckpt, "--epochs", "80", "--batch", "1", "--lr", "3e-3",
-		"--max-tool-tokens", "24", "--max-system-tokens", "8", "--tools-style", "names")
+		"--max-tool-tokens", "24", "--max-system-tokens", "8", "--tools-style", "names", "--arch", arch)
 	t.Logf("sft: %s", strings.TrimSpace(out))
+	if arch != "gpt" {
+		if _, err := os.Stat(filepath.Join(ckpt, "config.json")); err != nil {
+			t.Errorf("%s checkpoint without config.json (Hugging Face layout): %v", arch, err)
+		}
+	}
 
 	portFile := filepath.Join(dir, "url")
 	srv := exec.Command(python, "-m", "wasmlearn", "serve", "--ckpt", ckpt, "--port", "0", "--port-file", portFile,

@@ -2,9 +2,7 @@ package openai
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/rl"
 )
 
@@ -23,7 +21,7 @@ type Policy struct {
 
 // Act implements rl.Policy.
 func (p *Policy) Act(ctx context.Context, t *rl.Turn) (rl.Reply, error) {
-	req := &ChatRequest{Model: p.Model, Messages: toWire(t.Messages), Temperature: p.Temperature,
+	req := &ChatRequest{Model: p.Model, Messages: t.Messages, Temperature: p.Temperature,
 		MaxTokens: p.MaxTokens, Logprobs: true, ReturnTokenIDs: true}
 	if !p.NoTools && len(t.Tools) > 0 { // a nil slice in the interface would send "tools": null
 		req.Tools = t.Tools
@@ -35,48 +33,14 @@ func (p *Policy) Act(ctx context.Context, t *rl.Turn) (rl.Reply, error) {
 	if err != nil {
 		return rl.Reply{}, err
 	}
-	return fromWire(resp), nil
+	return toReply(resp), nil
 }
 
-// toWire converts the conversation. An assistant message whose calls were
-// parsed from its text is sent as that text alone.
-func toWire(msgs []rl.Message) []chatapi.Message {
-	out := make([]chatapi.Message, len(msgs))
-	for i, m := range msgs {
-		content := m.Content
-		w := chatapi.Message{Role: m.Role, Content: &content, ToolCallID: m.ToolCallID}
-		if !m.TextCalls {
-			for _, tc := range m.ToolCalls {
-				w.ToolCalls = append(w.ToolCalls, chatapi.ToolCall{ID: tc.ID, Type: tc.Type,
-					Function: chatapi.FunctionCall{Name: tc.Function.Name, Arguments: chatapi.StringArguments(tc.Function.Arguments)}})
-			}
-			if len(w.ToolCalls) > 0 && content == "" {
-				w.Content = nil
-			}
-		}
-		out[i] = w
-	}
-	return out
-}
-
-// fromWire reads the first choice, with its token data when present.
-func fromWire(resp *ChatResponse) rl.Reply {
+// toReply reads the first choice, with its token data when present.
+func toReply(resp *ChatResponse) rl.Reply {
 	ch := resp.Choices[0]
-	msg := rl.Message{Role: rl.RoleAssistant}
-	if ch.Message.Content != nil {
-		msg.Content = *ch.Message.Content
-	}
-	if ch.Message.Reasoning != nil {
-		msg.ReasoningContent = *ch.Message.Reasoning
-	}
-	for i, tc := range ch.Message.ToolCalls {
-		id := tc.ID
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
-		}
-		msg.ToolCalls = append(msg.ToolCalls, rl.ToolCall{ID: id, Type: "function",
-			Function: rl.FunctionCall{Name: tc.Function.Name, Arguments: tc.Function.ArgumentString()}})
-	}
+	msg := ch.Message
+	msg.Role = rl.RoleAssistant
 	reply := rl.Reply{Message: msg}
 	tt := &rl.TurnTokens{PromptTokenIDs: resp.PromptTokenIDs, CompletionTokenIDs: ch.TokenIDs, FinishReason: ch.FinishReason}
 	if ch.Logprobs != nil {

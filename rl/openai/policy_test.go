@@ -154,8 +154,8 @@ func TestRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.PolicyErrors != 2 || bad.Load() != 4 {
-		t.Fatalf("%d policy errors over %d requests", sum.PolicyErrors, bad.Load())
+	if sum.WithPolicyError != 2 || bad.Load() != 4 {
+		t.Fatalf("%d policy errors over %d requests", sum.WithPolicyError, bad.Load())
 	}
 	for _, r := range out.All() {
 		if r.PolicyError != "" && (r.Finish != rl.FinishPolicyError || !strings.Contains(r.PolicyError, "maximum context length")) {

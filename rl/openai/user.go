@@ -57,13 +57,13 @@ func (u *User) Reply(ctx context.Context, task *envpkg.Task, convo []rl.Message)
 	if len(msgs) == 1 {
 		msgs = append(msgs, rl.Message{Role: rl.RoleUser, Content: "Hi! How can I help you today?"})
 	}
-	resp, err := u.Client.Chat(ctx, &ChatRequest{Model: u.Model, Messages: toWire(msgs), Temperature: u.Temperature})
+	resp, err := u.Client.Chat(ctx, &ChatRequest{Model: u.Model, Messages: msgs, Temperature: u.Temperature})
 	if err != nil {
 		return "", err
 	}
 	c := resp.Choices[0].Message.Content
-	if c == nil || strings.TrimSpace(*c) == "" {
+	if strings.TrimSpace(c) == "" {
 		return "", fmt.Errorf("simulated user: empty reply")
 	}
-	return *c, nil
+	return c, nil
 }

@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"sync"
 
-	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
@@ -188,52 +186,10 @@ func (p *pipeline) runEnv(ctx context.Context, sc Scenario) (EnvReport, error) {
 		}
 	}
 	b, _ := json.MarshalIndent(rep, "", "  ")
-	if werr := writeFileAtomic(filepath.Join(p.cfg.OutDir, "reports", sc.Name+".json"), b); werr != nil {
+	if werr := writeFile(filepath.Join(p.cfg.OutDir, "reports", sc.Name+".json"), b); werr != nil {
 		return *rep, werr
 	}
 	return *rep, nil
-}
-
-// errQuality marks an environment dropped by quality assessment.
-var errQuality = errors.New("quality assessment")
-
-func (r *envRun) run(ctx context.Context) error {
-	for _, step := range []func(context.Context) error{r.runTasks, r.runSchema, r.runData, r.runToolSpec, r.runToolTests, r.runCode} {
-		if err := step(ctx); err != nil {
-			return err
-		}
-	}
-	tasks, err := r.runVerifiers(ctx)
-	if err != nil {
-		return err
-	}
-	env, b, probs, err := r.build(ctx, r.code, tasks)
-	if err != nil {
-		return err
-	}
-	if len(probs) > 0 {
-		return fmt.Errorf("%w: the final build fails: %s", errQuality, strings.Join(probs, "; "))
-	}
-	rate, failures, err := r.runProbes(ctx, env, b.Manifest.Tools)
-	env.Close()
-	if err != nil {
-		return err
-	}
-	r.rep.PassRate = rate
-	r.rep.Tools, r.rep.Tasks, r.rep.Tests = len(b.Manifest.Tools), len(tasks), len(r.tests)
-	if rate < r.p.cfg.PassRate {
-		return fmt.Errorf("%w: probe pass rate %.2f is below %.2f: %s", errQuality, rate, r.p.cfg.PassRate, strings.Join(firstN(failures, 3), "; "))
-	}
-	dir := filepath.Join(r.p.cfg.OutDir, r.sc.Name)
-	if err := emit.Write(dir, r.source(r.code, tasks)); err != nil {
-		return err
-	}
-	bundle := filepath.Join(r.p.cfg.OutDir, r.sc.Name+".wasm")
-	if _, err := compiler.BuildFile(ctx, dir, bundle, r.p.cfg.Compiler); err != nil {
-		return fmt.Errorf("%w: the written environment does not build: %v", errQuality, err)
-	}
-	r.rep.Kept, r.rep.Dir, r.rep.Bundle = true, dir, bundle
-	return nil
 }
 
 func (b *BatchReport) write(dir string) error {
@@ -241,10 +197,10 @@ func (b *BatchReport) write(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "report.json"), j); err != nil {
+	if err := writeFile(filepath.Join(dir, "report.json"), j); err != nil {
 		return err
 	}
 	var md bytes.Buffer
 	b.WriteMarkdown(&md)
-	return writeFileAtomic(filepath.Join(dir, "report.md"), md.Bytes())
+	return writeFile(filepath.Join(dir, "report.md"), md.Bytes())
 }

@@ -30,13 +30,21 @@ type Client struct {
 	// MaxTokens bounds each completion (0: the server's default).
 	MaxTokens int
 	// Retries is how many times a request is retried after a 429, a 5xx, a
-	// timeout or a dropped connection (default 4), with exponential backoff.
+	// timeout or a dropped connection, with exponential backoff (0:
+	// chatapi.DefaultRetries, 5; NoRetries: none).
 	Retries int
-	// Backoff is the first retry's delay (default 1s), doubled each time up
+	// Backoff is the first retry's delay (0: 500 ms), doubled each time up
 	// to 30 s, with jitter; a Retry-After header wins when it is longer.
 	Backoff time.Duration
-	// Timeout bounds one request (default 5 minutes).
+	// Timeout bounds one request attempt (0: 120 s; the command's
+	// --request-timeout is 5 minutes, for long generations).
 	Timeout time.Duration
+	// MaxResponseBytes caps one answer's body (0: DefaultMaxAnswerBytes,
+	// 4 MiB); a longer one fails the request.
+	MaxResponseBytes int64
+	// OnRetry, when set, hears of each retry before its wait (the command
+	// prints it, so a slow or absent endpoint is not a silent terminal).
+	OnRetry func(attempt int, wait time.Duration, err error)
 	// HTTP is the transport (default http.DefaultClient).
 	HTTP *http.Client
 	// Prices turns tokens into cost; zero prices count tokens only.
@@ -63,41 +71,26 @@ func (c *Client) SetConcurrency(n int) {
 	c.limit = chatapi.NewLimit(n)
 }
 
+// NoRetries as Client.Retries retries nothing.
+const NoRetries = chatapi.NoRetries
+
 // transport is the shared chat-completions client with this client's
-// settings and synthesis' longer defaults (long generations).
+// settings; its zero fields take chatapi's defaults.
 func (c *Client) transport() *chatapi.Client {
-	t := &chatapi.Client{BaseURL: c.BaseURL, APIKey: c.APIKey, HTTP: c.HTTP,
-		Timeout: c.Timeout, Retries: c.Retries, Backoff: c.Backoff, Limit: c.limit}
-	if t.Retries == 0 {
-		t.Retries = 4
+	maxBytes := c.MaxResponseBytes
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxAnswerBytes
 	}
-	if t.Backoff == 0 {
-		t.Backoff = time.Second
-	}
-	if t.Timeout == 0 {
-		t.Timeout = 5 * time.Minute
-	}
-	return t
+	return &chatapi.Client{BaseURL: c.BaseURL, APIKey: c.APIKey, HTTP: c.HTTP,
+		Timeout: c.Timeout, Retries: c.Retries, Backoff: c.Backoff, OnRetry: c.OnRetry, Limit: c.limit,
+		MaxResponseBytes: maxBytes}
 }
 
-// Message is one chat message.
-type Message struct {
-	Role       string     `json:"role"`
-	Content    string     `json:"content"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
-	Name       string     `json:"name,omitempty"`
-}
+// Message is one chat message: wasmenv's one chat model (internal/chatapi).
+type Message = chatapi.Message
 
 // ToolCall is a function call requested by the model.
-type ToolCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
+type ToolCall = chatapi.ToolCall
 
 // Usage is token accounting as the server reports it.
 type Usage = chatapi.Usage
@@ -148,7 +141,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 			return Response{}, err
 		}
 		ch := resp.Choices[0]
-		out := Response{ID: resp.ID, Message: fromWire(ch.Message), FinishReason: ch.FinishReason}
+		out := Response{ID: resp.ID, Message: ch.Message, FinishReason: ch.FinishReason}
 		if resp.Usage != nil {
 			out.Usage = *resp.Usage
 		}
@@ -158,7 +151,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 
 func (c *Client) body(req Request, mode int) *chatapi.Request {
 	temperature := c.Temperature
-	b := &chatapi.Request{Model: c.Model, Messages: toWire(req.Messages), Temperature: &temperature, MaxTokens: c.MaxTokens}
+	b := &chatapi.Request{Model: c.Model, Messages: req.Messages, Temperature: &temperature, MaxTokens: c.MaxTokens}
 	if len(req.Tools) > 0 {
 		b.Tools = req.Tools
 	}
@@ -178,29 +171,13 @@ func (c *Client) body(req Request, mode int) *chatapi.Request {
 	return b
 }
 
-// toWire converts messages; content is always sent, "" included.
-func toWire(msgs []Message) []chatapi.Message {
-	out := make([]chatapi.Message, len(msgs))
-	for i, m := range msgs {
-		content := m.Content
-		w := chatapi.Message{Role: m.Role, Content: &content, ToolCallID: m.ToolCallID, Name: m.Name}
-		for _, tc := range m.ToolCalls {
-			w.ToolCalls = append(w.ToolCalls, chatapi.ToolCall{ID: tc.ID, Type: tc.Type,
-				Function: chatapi.FunctionCall{Name: tc.Function.Name, Arguments: chatapi.StringArguments(tc.Function.Arguments)}})
-		}
-		out[i] = w
-	}
-	return out
-}
+// ErrNoModelList is Models' answer when the server does not list models.
+var ErrNoModelList = chatapi.ErrNoModelList
 
-func fromWire(w chatapi.Message) Message {
-	m := Message{Role: w.Role, Content: w.Text(), ToolCallID: w.ToolCallID, Name: w.Name}
-	for _, tc := range w.ToolCalls {
-		var c ToolCall
-		c.ID, c.Type, c.Function.Name, c.Function.Arguments = tc.ID, tc.Type, tc.Function.Name, tc.Function.ArgumentString()
-		m.ToolCalls = append(m.ToolCalls, c)
-	}
-	return m
+// Models asks the endpoint which models it serves, once and without
+// retries (a preflight check: see chatapi.Client.Models).
+func (c *Client) Models(ctx context.Context) ([]string, error) {
+	return c.transport().Models(ctx, 0)
 }
 
 // Embed returns one embedding per text from /embeddings.

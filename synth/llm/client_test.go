@@ -8,14 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-func completion(content string) string {
-	b, _ := json.Marshal(map[string]any{"id": "chatcmpl-1", "object": "chat.completion",
-		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": content}, "finish_reason": "stop"}},
-		"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
-	return string(b)
-}
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
+)
 
 func TestClientFallsBackFromStructuredOutputs(t *testing.T) {
 	var formats []string
@@ -33,7 +28,7 @@ func TestClientFallsBackFromStructuredOutputs(t *testing.T) {
 			http.Error(w, `{"message":"unknown field response_format"}`, http.StatusBadRequest)
 			return
 		}
-		w.Write([]byte(completion("{}")))
+		w.Write([]byte(llmreplay.Completion("{}")))
 	}))
 	defer srv.Close()
 	c := &Client{BaseURL: srv.URL, Model: "m"}
@@ -66,7 +61,7 @@ func TestClientConcurrencyLimit(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 		inFlight.Add(-1)
-		w.Write([]byte(completion("{}")))
+		w.Write([]byte(llmreplay.Completion("{}")))
 	}))
 	defer srv.Close()
 	c := &Client{BaseURL: srv.URL, Model: "m"}

@@ -1,15 +1,13 @@
 package llm
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envpkg"
 )
 
 // Config configures a synthesis run. Zero values take the defaults named
@@ -47,8 +45,13 @@ type Config struct {
 	PassRate float64
 	// Jobs is how many scenarios run at once (default 4).
 	Jobs int
-	// Compiler options for every build.
+	// Compiler options for every build. Their zero caps are the
+	// compiler's (1 MiB of source, 1 GiB of build memory per process, on
+	// Linux): each of the Jobs builds at once is bounded.
 	Compiler compiler.Options
+	// MaxCodeBytes caps the code stage's answer, all files together
+	// (default 256 KiB); a longer one is fed back, not built.
+	MaxCodeBytes int
 	// Progress receives a one-line progress bar (nil: none).
 	Progress io.Writer
 	// Log receives a line per repaired or failed attempt (nil: none).
@@ -80,7 +83,19 @@ func (c *Config) defaults() {
 	if c.Jobs == 0 {
 		c.Jobs = 4
 	}
+	if c.MaxCodeBytes == 0 {
+		c.MaxCodeBytes = DefaultMaxCodeBytes
+	}
 }
+
+// DefaultMaxCodeBytes is Config.MaxCodeBytes' default: 256 KiB, some ten
+// times the tool code of a generated environment.
+const DefaultMaxCodeBytes = 256 << 10
+
+// DefaultMaxAnswerBytes caps one model answer (Client.MaxResponseBytes'
+// default): the largest stage answer, the code, is capped at
+// DefaultMaxCodeBytes, so 4 MiB leaves room for JSON and logprobs.
+const DefaultMaxAnswerBytes = 4 << 20
 
 // Scenario is one environment to generate.
 type Scenario struct {
@@ -114,7 +129,7 @@ type pipeline struct {
 	cfg     Config
 	prompts *Prompts
 	store   store
-	bar     *progress // nil until the scenarios are known
+	bar     *tally // nil until the scenarios are known
 }
 
 // envRun is one scenario going through the stages.
@@ -131,6 +146,9 @@ type envRun struct {
 	spec    []toolSpec
 	tests   []toolTest
 	code    map[string][]byte
+	final   []envpkg.Task             // the tasks that pass the gates (verifiers)
+	bundle  *envpkg.Bundle            // built once from the final state (probe)
+	built   map[string]*envpkg.Bundle // the last state built, by its source
 	workDir string
 }
 
@@ -161,164 +179,6 @@ func with(m map[string]any, kv ...any) map[string]any {
 		m[kv[i].(string)] = kv[i+1]
 	}
 	return m
-}
-
-var taskIDRE = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
-
-func (r *envRun) runTasks(ctx context.Context) error {
-	var out struct {
-		Tasks []taskDraft `json:"tasks"`
-	}
-	err := runStage(ctx, r, stageCall{stage: StageTasks, key: r.sc.Name, data: r.base()}, &out, func(_ context.Context, o *struct {
-		Tasks []taskDraft `json:"tasks"`
-	}) verdict {
-		var probs []string
-		seen := map[string]bool{}
-		for i, t := range o.Tasks {
-			if !taskIDRE.MatchString(t.ID) {
-				probs = append(probs, fmt.Sprintf("task %d: id %q must match [A-Za-z0-9_.:-]+", i+1, t.ID))
-			}
-			if seen[t.ID] {
-				probs = append(probs, fmt.Sprintf("task id %q is repeated", t.ID))
-			}
-			seen[t.ID] = true
-		}
-		if len(o.Tasks) > r.p.cfg.TasksPerScenario {
-			o.Tasks = o.Tasks[:r.p.cfg.TasksPerScenario]
-		}
-		return verdict{Problems: probs, Score: float64(len(o.Tasks) - len(probs))}
-	})
-	r.tasks = out.Tasks
-	return err
-}
-
-func (r *envRun) runSchema(ctx context.Context) error {
-	var out struct {
-		Statements []string `json:"statements"`
-	}
-	err := runStage(ctx, r, stageCall{stage: StageSchema, key: r.sc.Name, data: r.base()}, &out, func(_ context.Context, o *struct {
-		Statements []string `json:"statements"`
-	}) verdict {
-		db, err := newScratch()
-		if err != nil {
-			return verdict{Fatal: err}
-		}
-		defer db.Close()
-		errs := db.run(o.Statements, "CREATE")
-		kept, v := sqlVerdict(o.Statements, errs)
-		noPK, err := db.tablesWithoutPK()
-		if err != nil {
-			return verdict{Fatal: err}
-		}
-		for _, t := range noPK {
-			v.Problems = append(v.Problems, fmt.Sprintf("table %s has no PRIMARY KEY (every table needs one: diffs key rows by it)", t))
-			v.Accept = false
-		}
-		if v.Accept {
-			r.dropStatements(StageSchema, o.Statements, errs)
-			o.Statements = kept
-		}
-		return v
-	})
-	r.schema = out.Statements
-	return err
-}
-
-func (r *envRun) runData(ctx context.Context) error {
-	var out struct {
-		Statements []string `json:"statements"`
-	}
-	err := runStage(ctx, r, stageCall{stage: StageData, key: r.sc.Name, data: r.base()}, &out, func(_ context.Context, o *struct {
-		Statements []string `json:"statements"`
-	}) verdict {
-		db, err := newScratch()
-		if err != nil {
-			return verdict{Fatal: err}
-		}
-		defer db.Close()
-		if errs := db.run(r.schema, "CREATE"); len(errs) > 0 {
-			return verdict{Fatal: fmt.Errorf("kept schema fails: %s", errs[0])}
-		}
-		errs := db.run(o.Statements, "INSERT")
-		kept, v := sqlVerdict(o.Statements, errs)
-		counts, err := db.tableCounts()
-		if err != nil {
-			return verdict{Fatal: err}
-		}
-		for t, n := range counts {
-			if n == 0 {
-				v.Problems = append(v.Problems, fmt.Sprintf("table %s has no rows: every table needs sample rows", t))
-				v.Accept = false
-			}
-		}
-		if v.Accept {
-			r.dropStatements(StageData, o.Statements, errs)
-			o.Statements = kept
-		}
-		return v
-	})
-	r.data = out.Statements
-	return err
-}
-
-func (r *envRun) dropStatements(stage string, stmts []string, errs []stmtError) {
-	for _, e := range errs {
-		r.rep.Dropped = append(r.rep.Dropped, Dropped{What: stage + " " + e.String(), Reason: fmt.Sprintf("under %.0f%% of the stage's statements failed: the clean ones are kept (AWM)", 100*MaxFailingFraction)})
-	}
-}
-
-var toolNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-
-var argTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true,
-	"array of string": true, "array of integer": true}
-
-func (r *envRun) runToolSpec(ctx context.Context) error {
-	type specOut struct {
-		Rules string     `json:"rules"`
-		Tools []toolSpec `json:"tools"`
-	}
-	var out specOut
-	err := runStage(ctx, r, stageCall{stage: StageToolSpec, key: r.sc.Name, data: r.base()}, &out, func(_ context.Context, o *specOut) verdict {
-		var probs []string
-		seen := map[string]bool{}
-		for _, t := range o.Tools {
-			if !toolNameRE.MatchString(t.Name) {
-				probs = append(probs, fmt.Sprintf("tool name %q must be snake_case", t.Name))
-			}
-			if seen[t.Name] {
-				probs = append(probs, fmt.Sprintf("tool %s is listed twice", t.Name))
-			}
-			seen[t.Name] = true
-			for _, a := range t.Arguments {
-				if !toolNameRE.MatchString(a.Name) {
-					probs = append(probs, fmt.Sprintf("tool %s: argument name %q must be snake_case", t.Name, a.Name))
-				}
-				if !argTypes[a.Type] {
-					probs = append(probs, fmt.Sprintf("tool %s: argument %s has type %q; use one of string, integer, number, boolean, array of string, array of integer", t.Name, a.Name, a.Type))
-				}
-			}
-		}
-		return verdict{Problems: probs, Score: float64(len(o.Tools) - len(probs))}
-	})
-	r.rules, r.spec = out.Rules, out.Tools
-	return err
-}
-
-// goName is the exported Go name of a snake_case tool name.
-func goName(snake string) string {
-	var b strings.Builder
-	for _, part := range strings.Split(snake, "_") {
-		if part == "" {
-			continue
-		}
-		switch strings.ToUpper(part) {
-		case "ID", "URL", "API", "JSON", "SQL", "HTTP", "UUID":
-			b.WriteString(strings.ToUpper(part))
-		default:
-			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
-		}
-	}
-	return b.String()
 }
 
 // reasonOf turns a stage error into a drop reason.

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,6 +151,18 @@ func TestPipelineReplay(t *testing.T) {
 	}
 	if rep2.Kept != 2 || rep2.Stages[StageCode].Cached != 2 || rep2.Stages[StageCode].Trials != 0 {
 		t.Errorf("resumed run: kept %d, code stage %+v; want 2 kept, all cached", rep2.Kept, rep2.Stages[StageCode])
+	}
+	// A cached stage is taken as its check left it: the code stage's
+	// check (a build, the tool tests, the judge) does not run again, and
+	// what the checks dropped is reported once, as in the first run.
+	if s, ok := rep2.Stages[StageJudge]; ok && s.Runs > 0 {
+		t.Errorf("the resumed run ran the judge %d times: the code stage's check ran again", s.Runs)
+	}
+	for i := range rep.Envs {
+		a, b := rep.Envs[i].Dropped, rep2.Envs[i].Dropped
+		if fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("%s: dropped\n%v\nthen on resume\n%v", rep.Envs[i].Scenario.Name, a, b)
+		}
 	}
 }
 
@@ -305,18 +318,39 @@ func TestUnrepairedTaskIsDroppedNotTheEnvironment(t *testing.T) {
 	r := &envRun{p: p, sc: Scenario{Name: "clinic-appointments", Title: "Clinic appointment booking"}, ledger: newLedger(),
 		rep: &EnvReport{}, workDir: filepath.Join(out, ".work", "clinic")}
 	ctx := context.Background()
-	for _, step := range []func(context.Context) error{r.runTasks, r.runSchema, r.runData, r.runToolSpec, r.runToolTests, r.runCode} {
-		if err := step(ctx); err != nil {
-			t.Fatal(err)
+	for _, s := range pipelineStages {
+		if s.name == StageVerifiers {
+			break
+		}
+		if s.run != nil {
+			if err := s.run(r, ctx); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	p.cfg.MaxAttempts = 1
-	tasks, err := r.runVerifiers(ctx)
-	if err != nil {
+	if err := r.runVerifiers(ctx); err != nil {
 		t.Fatal(err)
 	}
+	tasks := r.final
 	if len(tasks) != 1 || tasks[0].ID != "book-cardiology-followup" {
 		t.Errorf("kept tasks %+v, want book-cardiology-followup only", tasks)
 	}
 	wantDropped(t, *r.rep, "task cancel-dermatology-visit", "fails gate initial")
+
+	// One build per state: the final state built again (the probe stage
+	// after the verifiers') is the same bundle, not a second compile.
+	env1, b1, probs, err := r.build(ctx, r.code, r.final)
+	if err != nil || len(probs) > 0 {
+		t.Fatal(err, probs)
+	}
+	env1.Close()
+	env2, b2, _, err := r.build(ctx, r.code, r.final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env2.Close()
+	if b1 != b2 {
+		t.Error("the same state was compiled twice")
+	}
 }

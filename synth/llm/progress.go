@@ -1,16 +1,16 @@
 package llm
 
 import (
-	"fmt"
 	"io"
-	"strings"
 	"sync"
+
+	"github.com/wasmenv/wasmenv/internal/progress"
 )
 
-// progress draws a one-line bar: environments done, kept, dropped, stage
-// runs finished, and their tokens and cost so far.
-type progress struct {
-	w                              io.Writer
+// tally counts what the progress bar shows after the environments done:
+// kept, dropped, stage runs finished, and their tokens and cost so far.
+type tally struct {
+	bar                            *progress.Bar
 	mu                             sync.Mutex
 	total, finished, kept, dropped int
 	stages                         int // stage runs finished
@@ -18,56 +18,44 @@ type progress struct {
 	cost                           float64
 }
 
-func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total}
-	p.draw()
-	return p
+func newProgress(w io.Writer, total int) *tally {
+	t := &tally{bar: progress.New(w, ""), total: total}
+	t.draw()
+	return t
 }
 
 // stage counts a finished stage run and its tokens and cost.
-func (p *progress) stage(u Usage, cost float64) {
-	if p == nil || p.w == nil {
+func (t *tally) stage(u Usage, cost float64) {
+	if t == nil || t.bar == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.stages++
-	p.tokens += u.PromptTokens + u.CompletionTokens
-	p.cost += cost
-	p.draw()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stages++
+	t.tokens += u.PromptTokens + u.CompletionTokens
+	t.cost += cost
+	t.draw()
 }
 
 // done counts a finished environment.
-func (p *progress) done(e EnvReport) {
-	if p == nil || p.w == nil {
+func (t *tally) done(e EnvReport) {
+	if t == nil || t.bar == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.finished++
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.finished++
 	if e.Kept {
-		p.kept++
+		t.kept++
 	} else {
-		p.dropped++
+		t.dropped++
 	}
-	p.draw()
+	t.draw()
 }
 
-func (p *progress) draw() {
-	if p.w == nil {
-		return
-	}
-	const width = 30
-	fill := 0
-	if p.total > 0 {
-		fill = width * p.finished / p.total
-	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d environments · kept %d · dropped %d · %d stages · %d tokens · $%.4f",
-		strings.Repeat("#", fill), strings.Repeat("-", width-fill), p.finished, p.total, p.kept, p.dropped, p.stages, p.tokens, p.cost)
+func (t *tally) draw() {
+	t.bar.Note("environments · kept %d · dropped %d · %d stages · %d tokens · $%.4f", t.kept, t.dropped, t.stages, t.tokens, t.cost)
+	t.bar.Update(t.finished, t.total)
 }
 
-func (p *progress) finish() {
-	if p.w != nil {
-		fmt.Fprintln(p.w)
-	}
-}
+func (t *tally) finish() { t.bar.Done() }

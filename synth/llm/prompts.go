@@ -15,26 +15,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// The stage names, in pipeline order. Each has prompts/NAME.tmpl and
-// prompts/NAME.schema.json.
-const (
-	StageScenarios = "scenarios"
-	StageTasks     = "tasks"
-	StageSchema    = "schema"
-	StageData      = "data"
-	StageToolSpec  = "toolspec"
-	StageToolTests = "tooltests"
-	StageCode      = "code"
-	StageJudge     = "judge"
-	StageVerifiers = "verifiers"
-	StageProbe     = "probe"
-	StageChecker   = "checker"
-)
-
-// Stages lists every stage in pipeline order.
-var Stages = []string{StageScenarios, StageTasks, StageSchema, StageData, StageToolSpec, StageToolTests,
-	StageCode, StageJudge, StageVerifiers, StageProbe, StageChecker}
-
 //go:embed prompts
 var defaultPrompts embed.FS
 
@@ -68,7 +48,7 @@ func WritePrompts(dir string) error {
 		if err != nil {
 			return err
 		}
-		return writeFileAtomic(dst, b)
+		return writeFile(dst, b)
 	})
 }
 

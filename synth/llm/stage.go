@@ -37,6 +37,10 @@ type verdict struct {
 	Accept bool
 	// Fatal ends the stage at once: a problem the model cannot fix.
 	Fatal error
+	// Dropped is what the check removed from the output (failing SQL
+	// statements, tool tests judged wrong). Only the kept attempt's drops
+	// reach the report, once: a check has no side effects.
+	Dropped []Dropped
 }
 
 // stageCall describes one stage run.
@@ -56,14 +60,21 @@ type cachedStage struct {
 	Problems []string `json:"problems,omitempty"`
 	Usage    Usage    `json:"usage"`
 	Cost     float64  `json:"cost"`
+	// Accepted is the output as its check left it, and Dropped what the
+	// check removed: a resumed run takes both as they are, without running
+	// the check (a build, tool tests, gates) again. Artifacts written
+	// before these fields existed are checked again.
+	Accepted json.RawMessage `json:"accepted,omitempty"`
+	Dropped  []Dropped       `json:"dropped,omitempty"`
 }
 
 // runStage asks the model for a stage's output, validates it against the
 // stage's schema, runs check on it, and feeds the problems back until the
 // output passes, check accepts it, or MaxAttempts is reached. out receives
-// the best attempt. check may modify out (to drop failing parts) and is
-// run again on a cached result, so that an artifact from an earlier run is
-// used only when it still passes.
+// the best attempt. check may modify its argument (to drop failing parts)
+// and says what it dropped in the verdict; it must not change anything
+// else, since it runs on attempts that are not kept. A cached result is
+// taken as its check left it.
 func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check func(context.Context, *T) verdict) error {
 	p := r.p
 	msgs, err := p.prompts.messages(sc.stage, sc.data)
@@ -81,13 +92,20 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 		return err
 	} else if ok {
 		var v T
-		if err := p.prompts.validate(sc.stage, cached.Content, &v); err == nil {
-			if vd := check(ctx, &v); vd.Fatal == nil && (len(vd.Problems) == 0 || vd.Accept) {
-				*out = v
-				r.ledger.add(sc.stage, cached.Attempts, true, true, cached.Usage, cached.Cost)
-				p.bar.stage(Usage{}, 0)
-				return nil
-			}
+		hit := false
+		if cached.Accepted != nil {
+			hit = json.Unmarshal(cached.Accepted, &v) == nil
+		} else if err := p.prompts.validate(sc.stage, cached.Content, &v); err == nil {
+			vd := check(ctx, &v)
+			hit = vd.Fatal == nil && (len(vd.Problems) == 0 || vd.Accept)
+			cached.Dropped = vd.Dropped
+		}
+		if hit {
+			*out = v
+			r.drop(cached.Dropped)
+			r.ledger.add(sc.stage, cached.Attempts, true, true, cached.Usage, cached.Cost)
+			p.bar.stage(Usage{}, 0)
+			return nil
 		}
 	}
 	maxAttempts := p.cfg.MaxAttempts
@@ -96,6 +114,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 		bestScore = -1.0
 		bestProbs []string
 		bestText  string
+		bestDrops []Dropped
 		usage     Usage
 		cost      float64
 	)
@@ -107,8 +126,14 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 			return &StageError{Stage: sc.stage, Attempts: attempt, Problems: probs}
 		}
 		*out = *best
+		r.drop(bestDrops)
 		if ok {
-			return p.store.put(key, cachedStage{Content: bestText, Attempts: attempt, Problems: bestProbs, Usage: usage, Cost: cost})
+			accepted, err := json.Marshal(best)
+			if err != nil {
+				return err
+			}
+			return p.store.put(key, cachedStage{Content: bestText, Attempts: attempt, Problems: bestProbs,
+				Usage: usage, Cost: cost, Accepted: accepted, Dropped: bestDrops})
 		}
 		return &StageError{Stage: sc.stage, Attempts: attempt, Problems: bestProbs}
 	}
@@ -140,10 +165,10 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 			}
 			if vd.Score > bestScore || best == nil {
 				vv := v
-				best, bestScore, bestProbs, bestText = &vv, vd.Score, vd.Problems, content
+				best, bestScore, bestProbs, bestText, bestDrops = &vv, vd.Score, vd.Problems, content, vd.Dropped
 			}
 			if len(vd.Problems) == 0 || vd.Accept {
-				best, bestProbs, bestText = &v, vd.Problems, content
+				best, bestProbs, bestText, bestDrops = &v, vd.Problems, content, vd.Dropped
 				return finish(true, nil)
 			}
 		}
@@ -169,6 +194,13 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 		return finish(false, lastProbs)
 	}
 	return finish(false, bestProbs)
+}
+
+// drop records in the report what a kept attempt's check dropped.
+func (r *envRun) drop(d []Dropped) {
+	if r.rep != nil {
+		r.rep.Dropped = append(r.rep.Dropped, d...)
+	}
 }
 
 // keptRepairs is how many earlier answers and their feedback a repair

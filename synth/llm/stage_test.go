@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	replay "github.com/wasmenv/wasmenv/internal/llmreplay"
 )
 
 // TestStageGivesUpWithTheLastProblems: a model that never answers valid
@@ -22,7 +24,7 @@ func TestStageGivesUpWithTheLastProblems(t *testing.T) {
 		}
 		json.NewDecoder(r.Body).Decode(&req)
 		lens = append(lens, len(req.Messages))
-		w.Write([]byte(completion(`{"tasks": [{"id": "a b", "instruction": "x", "kind": "write"}]}`)))
+		w.Write([]byte(replay.Completion(`{"tasks": [{"id": "a b", "instruction": "x", "kind": "write"}]}`)))
 	}))
 	defer srv.Close()
 	prompts, err := LoadPrompts("")

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
 )
 
 // store keeps each stage's accepted output on disk, keyed by a hash of
@@ -55,30 +57,13 @@ func (s store) put(key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(s.path(key), b)
+	return writeFile(s.path(key), b)
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames it.
-func writeFileAtomic(path string, data []byte) error {
+// writeFile writes data to path atomically, creating its directory.
+func writeFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(path, data)
 }

@@ -45,11 +45,11 @@ func (r *Rewriter) Rewrite(ctx context.Context, instruction string, keep []strin
 	prompt := fmt.Sprintf(rewritePrompt, strings.Join(quoted, ", "), instruction)
 	temp := 0.7
 	resp, err := r.Client.Chat(ctx, &chatapi.Request{Model: r.Model, Temperature: &temp, MaxTokens: 300,
-		Messages: []chatapi.Message{{Role: "user", Content: &prompt}}})
+		Messages: []chatapi.Message{{Role: "user", Content: prompt}}})
 	if err != nil {
 		return instruction, false, err
 	}
-	out := strings.TrimSpace(strings.Trim(strings.TrimSpace(resp.Choices[0].Message.Text()), `"`))
+	out := strings.TrimSpace(strings.Trim(strings.TrimSpace(resp.Choices[0].Message.Content), `"`))
 	if !acceptRewrite(out, instruction, keep, answer) {
 		return instruction, false, nil
 	}

@@ -1,57 +1,18 @@
-"""End-to-end tests: a real `wasmenv serve` on a free 127.0.0.1 port.
-
-The test builds the wasmenv binary with `go build` (or uses $WASMENV_BIN)
-and the testdata mini bundle, then starts the server with --addr
-127.0.0.1:0 and reads the address it prints.
-"""
+"""End-to-end tests: a real `wasmenv serve` on a free 127.0.0.1 port
+(tests/server.py starts it)."""
 
 import json
-import os
-import subprocess
-import sys
-import tempfile
 import threading
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-
-from wasmenv_client import Client, WasmenvError, execute_tool_calls, openai_tools  # noqa: E402
+from tests.server import Server as _Server
+from wasmenv_client import Client, WasmenvError, execute_tool_calls, openai_tools
 
 TOKEN = "py-test-token"
 
 
-class Server:
-    def __init__(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        binary = os.environ.get("WASMENV_BIN")
-        if not binary:
-            binary = os.path.join(self.tmp.name, "wasmenv")
-            subprocess.run(["go", "build", "-o", binary, "./cmd/wasmenv"], cwd=REPO, check=True)
-        bundle = os.path.join(self.tmp.name, "mini.wasm")
-        subprocess.run([binary, "build", "testdata/envs/mini", "-o", bundle], cwd=REPO, check=True,
-                       stdout=subprocess.DEVNULL)
-        self.proc = subprocess.Popen(
-            [binary, "serve", bundle, "--addr", "127.0.0.1:0", "--token", TOKEN, "--max-episodes", "64"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline().strip()
-        if not line.startswith("listening on "):
-            self.proc.kill()
-            raise RuntimeError("server did not start: %r %s" % (line, self.proc.stderr.read()))
-        self.url = line[len("listening on "):]
-
-    def stop(self):
-        self.proc.terminate()  # SIGTERM: graceful shutdown
-        try:
-            code = self.proc.wait(timeout=15)
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc.stdout.close()
-            self.proc.stderr.close()
-            self.tmp.cleanup()
-        return code
+def Server():
+    return _Server("--max-episodes", "64", token=TOKEN)
 
 
 class ClientTest(unittest.TestCase):

@@ -9,23 +9,36 @@
     ep.step("put", {"key": "d", "value": "date"})
     ep.step(answer="done", final=True)     # StepResult(..., terminated=True, reward=...)
     ep.score(); ep.diff(); ep.reset(seed=1); ep.delete()
+
+AsyncClient has the same methods, awaited, over a bounded pool of keep-alive
+connections. Errors are typed: AgentFault, EnvironmentFault, EpisodeLost.
+Rollout / AsyncRollout are the core the trainer adapters share; the adapters
+are wasmenv_client.trl, .verl and .skyrl, each importable without its
+framework.
 """
 
-from .client import (
-    Client,
-    Episode,
-    StepResult,
-    ToolResult,
-    WasmenvError,
-)
+from .aio import AsyncClient, AsyncEpisode
+from .client import Client, Episode, StepResult, ToolResult
+from .core import AsyncRollout, Rollout
+from .errors import AgentFault, EnvironmentFault, EpisodeLost, WasmenvError
 from .openai import execute_tool_calls, openai_tools
+from .toolcalls import TextToolCall, parse_tool_calls
 
 __all__ = [
+    "AgentFault",
+    "AsyncClient",
+    "AsyncEpisode",
+    "AsyncRollout",
     "Client",
+    "EnvironmentFault",
     "Episode",
+    "EpisodeLost",
+    "Rollout",
     "StepResult",
+    "TextToolCall",
     "ToolResult",
     "WasmenvError",
     "execute_tool_calls",
     "openai_tools",
+    "parse_tool_calls",
 ]

@@ -7,16 +7,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-
-class WasmenvError(Exception):
-    """An error answer from the server: HTTP status, error code and message."""
-
-    def __init__(self, status: int, code: str, message: str, retry_after: Optional[float] = None):
-        super().__init__("HTTP %d %s: %s" % (status, code, message))
-        self.status = status
-        self.code = code
-        self.message = message
-        self.retry_after = retry_after
+from .errors import WasmenvError, error_from, is_env_fault, transport_error
 
 
 @dataclass
@@ -29,6 +20,11 @@ class ToolResult:
     # answer), "unknown_tool" / "invalid_args" (the agent's mistake), or an
     # environment failure ("timeout", "trap", "out_of_memory", ...).
     outcome: str = ""
+
+    @property
+    def env_fault(self) -> bool:
+        """The environment failed (timeout, trap, ...), not the agent."""
+        return is_env_fault(self.outcome)
 
 
 @dataclass
@@ -101,8 +97,9 @@ class Client:
         self.close()
 
     def request(self, method: str, path: str, body: Any = None) -> Any:
-        """Send a request and return the decoded JSON answer, or raise
-        WasmenvError for a 4xx/5xx."""
+        """Send a request and return the decoded JSON answer, or raise the
+        typed WasmenvError (AgentFault, EnvironmentFault, EpisodeLost) for a
+        4xx/5xx or a failed connection."""
         data = None if body is None else json.dumps(body).encode()
         headers = {"Accept": "application/json"}
         if data is not None:
@@ -111,16 +108,22 @@ class Client:
             headers["Authorization"] = "Bearer " + self._token
         for attempt in (0, 1):
             c = self._conn()
+            reused = c.sock is not None
+            sent = False
             try:
                 c.request(method, self._prefix + path, body=data, headers=headers)
+                sent = True
                 resp = c.getresponse()
                 raw = resp.read()
                 break
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as e:
                 # A keep-alive connection the server closed; retry once on a new one.
                 self._drop_conn()
-                if attempt:
-                    raise
+                if attempt or not reused:
+                    raise transport_error(e, sent) from e
+            except (OSError, http.client.HTTPException) as e:
+                self._drop_conn()
+                raise transport_error(e, sent) from e
         try:
             payload = json.loads(raw) if raw else None
         except ValueError:
@@ -128,9 +131,9 @@ class Client:
         if resp.status >= 400:
             err = (payload or {}).get("error", {}) if isinstance(payload, dict) else {}
             ra = resp.getheader("Retry-After")
-            raise WasmenvError(resp.status, err.get("code", "http_error"),
-                               err.get("message", raw[:200].decode("utf-8", "replace")),
-                               float(ra) if ra else None)
+            raise error_from(resp.status, err.get("code", "http_error"),
+                             err.get("message", raw[:200].decode("utf-8", "replace")),
+                             float(ra) if ra else None)
         return payload
 
     # -- server -----------------------------------------------------------

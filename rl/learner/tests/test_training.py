@@ -67,7 +67,7 @@ class TrainingTest(unittest.TestCase):
             tr.sft_step(batch)
         with tempfile.TemporaryDirectory() as d:
             checkpoint.save(d, model, tok, tpl, tr.opt, step=tr.step)
-            self.assertEqual(sorted(os.listdir(d)), ["ckpt.pt", "meta.json", "tokenizer.json"])
+            self.assertEqual(sorted(os.listdir(d)), ["meta.json", "model.safetensors", "optimizer.safetensors", "tokenizer.json"])
             m2, tok2, tpl2, opt2, meta = checkpoint.load(d, dev, lambda m: make_optimizer(m, 1e-3))
         self.assertEqual(meta["step"], 3)
         self.assertEqual(tpl2.config(), tpl.config())

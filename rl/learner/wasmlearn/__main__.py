@@ -1,4 +1,4 @@
-"""Command line: /usr/bin/python3 -m wasmlearn {train,demo,serve,sft,grpo} ...
+"""Command line: /usr/bin/python3 -m wasmlearn {train,demo,serve,sft,grpo,bench} ...
 
 (run from rl/learner, or with rl/learner on PYTHONPATH)."""
 
@@ -13,16 +13,29 @@ import torch
 
 def cmd_serve(a):
     from . import checkpoint, device
-    from .server import Policy, Server
+    from .server import Policy, Server, load_admin_token
     dev = device.pick(a.device)
-    model, tok, tpl, _, meta = checkpoint.load(a.ckpt, dev)
+    token = os.environ.get("WASMLEARN_ADMIN_TOKEN") or None
+    if a.admin_token_file:
+        token = load_admin_token(a.admin_token_file)
+    try:
+        model, tok, tpl, _, meta = checkpoint.load(a.ckpt, dev)
+    except (OSError, ValueError) as e:  # a pickle, a Hugging Face dir without the learner's tokenizer, …
+        raise SystemExit("wasmlearn serve: cannot load %s: %s" % (a.ckpt, e))
+    if a.dtype == "bfloat16":  # half the memory; the server computes logprobs in fp32 either way
+        model = model.to(torch.bfloat16)
     policy = Policy(model.eval(), tok, tpl, dev, name=a.model_name, seed=a.seed)
     policy.default_max_tokens = a.max_tokens
-    srv = Server(policy, a.host, a.port, max_batch=a.max_batch, batch_wait_s=a.batch_wait_ms / 1000).start()
+    srv = Server(policy, a.host, a.port, max_batch=a.max_batch, batch_wait_s=a.batch_wait_ms / 1000,
+                 admin_token=token, max_body_bytes=a.max_body_bytes, read_timeout_s=a.read_timeout_s,
+                 max_connections=a.max_connections, max_pending=a.max_pending).start()
     if a.port_file:  # how a parent process learns the port picked for --port 0
         from .tokenizer import atomic_write
         atomic_write(a.port_file, srv.url.encode())
-    print("serving %s (step %s) at %s" % (a.ckpt, meta.get("step"), srv.url), flush=True)
+    print("serving %s (step %s) at %s; admin routes %s" % (
+        a.ckpt, meta.get("step"), srv.url,
+        ("on (token in %s)" % a.admin_token_file if a.admin_token_file else "on (token from WASMLEARN_ADMIN_TOKEN)")
+        if token else "off"), flush=True)
     try:
         srv.thread.join()
     except KeyboardInterrupt:
@@ -34,7 +47,6 @@ def cmd_serve(a):
 def cmd_sft(a):
     """SFT on trajectories (JSONL); initialises a model when --init-env-dir is given."""
     from . import checkpoint, data, device
-    from .model import GPT, ModelConfig
     from .template import Template
     from .tokenizer import Tokenizer, corpus_from_env_dirs
     from .trainer import Trainer
@@ -47,8 +59,10 @@ def cmd_sft(a):
         texts = corpus_from_env_dirs(a.init_env_dir) + [json.dumps(r.get("messages")) for r in rows]
         tok = Tokenizer.build(texts)
         tpl = Template(tok, a.max_system_tokens, a.max_tool_tokens, a.tools_style)
-        model = GPT(ModelConfig(vocab_size=tok.vocab_size, d_model=a.d_model, n_layer=a.layers,
-                                n_head=a.heads, max_len=a.max_len)).to(dev)
+        model = checkpoint.new_model(a.arch, tok.vocab_size, a.d_model, a.layers, a.heads, a.max_len,
+                                     a.kv_heads, a.ffn).to(dev)
+    if hasattr(model, "gradient_checkpointing"):
+        model.gradient_checkpointing = a.grad_ckpt
     tr = Trainer(model, tok, dev, lr=a.lr)
     losses = tr.sft(data.samples(rows, tpl, use_tokens=False), a.epochs, a.batch, rng=random.Random(a.seed))
     checkpoint.save(a.out, model, tok, tpl, tr.opt, step=tr.step)
@@ -79,9 +93,25 @@ def cmd_train(a):
     print(json.dumps({k: v for k, v in s.items() if k != "config"}, default=str))
 
 
+def cmd_bench(a):
+    from .bench import finish_args, main
+    main(finish_args(a))
+
+
 def cmd_demo(a):
     from .demo import main
     main(a)
+
+
+def add_arch_args(s):
+    from .checkpoint import ARCHS
+    s.add_argument("--arch", default="gpt", choices=ARCHS,
+                   help="gpt: the small CPU model; qwen3/llama/qwen2: the standard decoder (llama.py), "
+                        "checkpoints in the Hugging Face layout")
+    s.add_argument("--kv-heads", type=int, default=0, help="key/value heads (GQA) of qwen3/llama/qwen2; 0: heads/2")
+    s.add_argument("--ffn", type=int, default=0, help="MLP width of qwen3/llama/qwen2; 0: 3 x d-model")
+    s.add_argument("--grad-ckpt", action="store_true",
+                   help="gradient checkpointing (qwen3/llama/qwen2): recompute each layer in the backward pass")
 
 
 def main(argv=None):
@@ -93,10 +123,20 @@ def main(argv=None):
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--port-file", default="")
+    s.add_argument("--admin-token-file", default="",
+                   help="file of the bearer token for /admin/ routes (created with mode 0600 and a fresh "
+                        "token when absent); WASMLEARN_ADMIN_TOKEN also sets it; without either, admin routes are off")
     s.add_argument("--model-name", default="wasmlearn")
     s.add_argument("--max-batch", type=int, default=256)
     s.add_argument("--batch-wait-ms", type=float, default=20)
     s.add_argument("--max-tokens", type=int, default=256)
+    s.add_argument("--dtype", default="float32", choices=["float32", "bfloat16"],
+                   help="weights as served (bfloat16: half the memory; on CUDA, autocast is bf16 either way)")
+    s.add_argument("--max-body-bytes", type=int, default=8 << 20, help="request body limit (413 above)")
+    s.add_argument("--read-timeout-s", type=float, default=30.0,
+                   help="deadline to receive a request body; also each header read and keep-alive idle (408)")
+    s.add_argument("--max-connections", type=int, default=512, help="open connections at once (503 beyond)")
+    s.add_argument("--max-pending", type=int, default=4096, help="sequences waiting for generation (503 beyond)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--device", default="auto")
     s.set_defaults(fn=cmd_serve)
@@ -113,6 +153,7 @@ def main(argv=None):
     s.add_argument("--layers", type=int, default=2)
     s.add_argument("--heads", type=int, default=2)
     s.add_argument("--max-len", type=int, default=512)
+    add_arch_args(s)
     s.add_argument("--max-system-tokens", type=int, default=16)
     s.add_argument("--max-tool-tokens", type=int, default=48)
     s.add_argument("--tools-style", default="compact", help="compact, names or json")
@@ -135,6 +176,11 @@ def main(argv=None):
     s = sub.add_parser("train", help="the whole loop: oracle SFT data, SFT, GRPO rounds, held-out eval")
     add_args(s)
     s.set_defaults(fn=cmd_train)
+
+    from .bench import add_args as bench_args
+    s = sub.add_parser("bench", help="generation and GRPO-update throughput of the Llama/Qwen decoder (random weights)")
+    bench_args(s)
+    s.set_defaults(fn=cmd_bench)
 
     s = sub.add_parser("demo", help="the CPU demonstration: 3 seeds, table and curves into docs/TRAINING.md")
     s.add_argument("--wasmenv", required=True)

@@ -14,17 +14,30 @@ import json
 
 
 def read_jsonl(paths):
+    """Rollout rows in their full view: a compact file's toolset records
+    (docs/ROLLOUT.md) give each line that names one its tools and system
+    message back."""
     rows = []
     for p in paths:
+        toolsets = {}
         with open(p) as f:
             for n, line in enumerate(f, 1):
                 line = line.strip()
                 if not line:
                     continue
                 try:
-                    rows.append(json.loads(line))
+                    row = json.loads(line)
                 except ValueError as e:
                     raise ValueError("%s:%d: not JSON: %s" % (p, n, e))
+                if row.get("record") == "toolset":
+                    toolsets[row.get("toolset")] = row
+                    continue
+                ts = toolsets.get(row.pop("toolset", None))
+                if ts is not None:
+                    if ts.get("system") is not None:
+                        row["messages"] = [{"role": "system", "content": ts["system"]}] + row.get("messages", [])
+                    row["tools"] = ts.get("tools") or []
+                rows.append(row)
     return rows
 
 

@@ -1,12 +1,14 @@
 """The CPU demonstration, one command:
 
-    cd rl/learner && /usr/bin/python3 -m wasmlearn demo --wasmenv /tmp/wasmenv --doc ../../docs/TRAINING.md
+    cd rl/learner && /usr/bin/python3 -m wasmlearn demo --wasmenv /tmp/wasmenv --out /tmp/demo
 
 Synthesizes the store-cancel tasks from envs/store (demo_env.py), builds the
-bundle, runs the whole loop (loop.py) for each seed, then writes the table
-(held-out success after SFT and after GRPO, mean ± std over seeds) and the
-learning curves into docs/TRAINING.md between the demo markers, and the plot
-to docs/img/training-curves.png (matplotlib; skipped with a note when absent).
+bundle, runs the whole loop (loop.py) for each seed, printing a line per
+seed and round as they finish, then writes the table (held-out success
+after SFT and after GRPO, mean ± std over seeds) and the learning curves to
+OUT/report.md and the plot to OUT/training-curves.png (matplotlib; skipped
+with a note when absent). --doc FILE also splices the report into FILE
+between the demo markers (how docs/TRAINING.md's committed copy is made).
 """
 
 import argparse
@@ -55,6 +57,10 @@ def main(a):
     results = []
     t0 = time.time()
     procs = []
+    rounds = int(TRAIN[a.family][TRAIN[a.family].index("--rounds") + 1])
+    seen = {}
+    print("demo: %d seed(s), %d at a time, %d GRPO rounds each; logs in %s/seed*.log"
+          % (len(seeds), max(a.jobs, 1), rounds, out), flush=True)
     for s in seeds:
         run_dir = os.path.join(out, "seed%d" % s)
         if os.path.exists(os.path.join(run_dir, "summary.json")):
@@ -63,10 +69,15 @@ def main(a):
                "--wasmenv", a.wasmenv, "--out", run_dir, "--seed", str(s),
                "--round-tasks", ROUND_GLOBS[a.family]] + TRAIN[a.family]
         while len([p for p in procs if p.poll() is None]) >= max(a.jobs, 1):
+            seen = progress(out, seeds, rounds, seen, t0)
             time.sleep(1)
         log = open(os.path.join(out, "seed%d.log" % s), "w")
         procs.append(subprocess.Popen(cmd, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                       stdout=log, stderr=subprocess.STDOUT))
+    while any(p.poll() is None for p in procs):
+        seen = progress(out, seeds, rounds, seen, t0)
+        time.sleep(1)
+    progress(out, seeds, rounds, seen, t0)
     for p in procs:
         if p.wait() != 0:
             raise SystemExit("demo: %s exited with %d (see its log in %s)" % (" ".join(p.args[:6]), p.returncode, out))
@@ -83,9 +94,11 @@ def main(a):
         w = json.load(f)
     wall, a.jobs = w["wall_s"], w["jobs"]
     curves = {s: read_metrics(os.path.join(out, "seed%d" % s, "metrics.jsonl")) for s in seeds}
-    img = a.img or os.path.join(repo, "docs", "img", "training-curves.png")
+    img = a.img or (os.path.join(repo, "docs", "img", "training-curves.png") if a.doc
+                    else os.path.join(out, "training-curves.png"))
     plotted = plot(curves, img)
-    md = report(results, curves, n_train, n_held, wall, plotted, os.path.relpath(img, os.path.join(repo, "docs")),
+    md = report(results, curves, n_train, n_held, wall, plotted,
+                os.path.relpath(img, os.path.dirname(os.path.abspath(a.doc)) if a.doc else out),
                 min(max(a.jobs, 1), len(seeds)))
     atomic_write(os.path.join(out, "report.md"), md.encode())
     if a.doc:
@@ -97,6 +110,38 @@ def main(a):
             doc += "\n" + md
         atomic_write(a.doc, doc.encode())
     print(md)
+    print("demo: report in %s" % os.path.join(out, "report.md"), flush=True)
+
+
+def progress(out, seeds, rounds, seen, t0):
+    """Prints one line per seed and finished round or evaluation (from each
+    seed's metrics.jsonl); returns what has been printed."""
+    for s in seeds:
+        path = os.path.join(out, "seed%d" % s, "metrics.jsonl")
+        try:
+            with open(path) as f:
+                lines = f.readlines()
+        except OSError:
+            continue
+        done = seen.get(s, 0)
+        for line in lines[done:]:
+            if not line.endswith("\n"):
+                break  # being written
+            done += 1
+            try:
+                m = json.loads(line)
+            except ValueError:
+                continue
+            phase = m.get("phase")
+            if phase == "grpo":
+                what = "round %d/%d: train success %.3f" % (m.get("round", 0) + 1, rounds, m.get("success", 0))
+            elif phase == "eval":
+                what = "held-out success %.3f" % m.get("heldout_success", 0)
+            else:
+                what = "%s %s" % (phase, m.get("epoch", ""))
+            print("demo: seed %d %s (%.1f min)" % (s, what, (time.time() - t0) / 60), flush=True)
+        seen[s] = done
+    return seen
 
 
 def read_metrics(path):

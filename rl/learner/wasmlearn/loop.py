@@ -24,7 +24,6 @@ import torch
 from . import checkpoint, data
 from . import device as devmod
 from .engine import Engine, mean_reward, success
-from .model import GPT, ModelConfig
 from .server import Policy, Server
 from .template import Template
 from .tokenizer import Tokenizer, atomic_write, corpus_from_env_dirs
@@ -51,6 +50,8 @@ def add_args(p):
     p.add_argument("--layers", type=int, default=3)
     p.add_argument("--heads", type=int, default=4)
     p.add_argument("--max-len", type=int, default=512)
+    from .__main__ import add_arch_args
+    add_arch_args(p)
     p.add_argument("--max-system-tokens", type=int, default=0, help="cut the system prompt (rules) to this many tokens")
     p.add_argument("--max-tool-tokens", type=int, default=12, help="cut each tool output to this many tokens")
     p.add_argument("--tools-style", default="names", help="compact, names or json")
@@ -95,8 +96,8 @@ class Run:
         texts += [json.dumps(r.get("tools"), ensure_ascii=False) for r in sft_rows[:1]]
         tok = Tokenizer.build(texts)
         tpl = Template(tok, a.max_system_tokens, a.max_tool_tokens, a.tools_style)
-        model = GPT(ModelConfig(vocab_size=tok.vocab_size, d_model=a.d_model, n_layer=a.layers,
-                                n_head=a.heads, max_len=a.max_len))
+        model = checkpoint.new_model(getattr(a, "arch", "gpt"), tok.vocab_size, a.d_model, a.layers, a.heads,
+                                     a.max_len, getattr(a, "kv_heads", 0), getattr(a, "ffn", 0))
         return model, tok, tpl
 
     def evaluate(self, server, policy, tag, round_no):
@@ -145,6 +146,8 @@ class Run:
             sft_rows.sort(key=lambda r: (r.get("task", ""), r.get("index", 0)))
             model, tok, tpl = self.build_model(sft_rows)
             model.to(dev)
+            if hasattr(model, "gradient_checkpointing"):
+                model.gradient_checkpointing = getattr(a, "grad_ckpt", False)
             self.log({"phase": "setup", "sft_trajectories": len(sft_rows),
                       "oracle_success": success(sft_rows), "vocab": tok.vocab_size,
                       "params": sum(p.numel() for p in model.parameters())})

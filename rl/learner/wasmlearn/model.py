@@ -81,66 +81,40 @@ def rotate(x, cos, sin):
     return out.to(x.dtype)
 
 
-class GPT(nn.Module):
-    def __init__(self, c):
-        super().__init__()
-        self.config = c
-        self.tok_emb = nn.Embedding(c.vocab_size, c.d_model)
-        self.pos_emb = None if c.rope else nn.Embedding(c.max_len, c.d_model)
-        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layer))
-        self.ln_f = nn.LayerNorm(c.d_model)
-        self.apply(self._init)
-        for b in self.blocks:  # GPT-2's scaled init of residual projections
-            nn.init.normal_(b.proj.weight, std=0.02 / math.sqrt(2 * c.n_layer))
-            nn.init.normal_(b.out.weight, std=0.02 / math.sqrt(2 * c.n_layer))
+def attention_mask(ids, attn_mask, past_mask, max_len):
+    """The masks and positions of one forward call. ids (B,T); attn_mask
+    (B,T) 1 on real tokens (left padding allowed); past_mask (B,Tp) that of
+    the KV cache or None. Returns (full mask (B,Tp+T), positions (B,T),
+    allowed (B,1,T,Tp+T) bool: causal, real keys, and every query sees
+    itself so no softmax row is empty)."""
+    B, T = ids.shape
+    if attn_mask is None:
+        attn_mask = torch.ones_like(ids)
+    full = attn_mask if past_mask is None else torch.cat([past_mask, attn_mask], dim=1)
+    pos = (full.long().cumsum(1) - 1).clamp(min=0)[:, -T:]
+    if int(pos.max()) >= max_len:
+        raise ValueError("sequence of %d tokens exceeds the model's %d" % (int(pos.max()) + 1, max_len))
+    Tk = full.shape[1]
+    causal = torch.ones(T, Tk, dtype=torch.bool, device=ids.device).tril(diagonal=Tk - T)
+    allowed = causal[None, None] & full.bool()[:, None, None, :]
+    eye = torch.zeros(T, Tk, dtype=torch.bool, device=ids.device)
+    eye[torch.arange(T), torch.arange(Tk - T, Tk)] = True
+    return full, pos, allowed | eye[None, None]
 
-    @staticmethod
-    def _init(m):
-        if isinstance(m, nn.Linear):
-            nn.init.normal_(m.weight, std=0.02)
-            nn.init.zeros_(m.bias)
-        elif isinstance(m, nn.Embedding):
-            nn.init.normal_(m.weight, std=0.02)
 
-    def forward(self, ids, attn_mask=None, past=None, past_mask=None):
-        """ids (B,T); attn_mask (B,T) 1 on real tokens (left padding allowed);
-        past: the KV cache of earlier calls with its mask past_mask (B,Tp).
-        Returns (logits (B,T,V), cache, full mask)."""
-        B, T = ids.shape
-        if attn_mask is None:
-            attn_mask = torch.ones_like(ids)
-        full = attn_mask if past_mask is None else torch.cat([past_mask, attn_mask], dim=1)
-        pos = (full.long().cumsum(1) - 1).clamp(min=0)[:, -T:]
-        if int(pos.max()) >= self.config.max_len:
-            raise ValueError("sequence of %d tokens exceeds the model's %d" % (int(pos.max()) + 1, self.config.max_len))
-        Tk = full.shape[1]
-        causal = torch.ones(T, Tk, dtype=torch.bool, device=ids.device).tril(diagonal=Tk - T)
-        allowed = causal[None, None] & full.bool()[:, None, None, :]
-        # a padding query may see nothing; let every query see itself so no row is empty
-        eye = torch.zeros(T, Tk, dtype=torch.bool, device=ids.device)
-        eye[torch.arange(T), torch.arange(Tk - T, Tk)] = True
-        allowed = allowed | eye[None, None]
-        x = self.tok_emb(ids)
-        rot = None
-        if self.pos_emb is not None:
-            x = x + self.pos_emb(pos)
-        else:
-            rot = rotary(pos, self.config.d_model // self.config.n_head)
-        cache = []
-        for i, b in enumerate(self.blocks):
-            x, kv = b(x, allowed, None if past is None else past[i], rot)
-            cache.append(kv)
-        logits = self.ln_f(x) @ self.tok_emb.weight.t()
-        return logits, cache, full
+class Sampler:
+    """Batched sampling with a KV cache for any model whose forward is
+    forward(ids, attn_mask, past, past_mask, last_only, cache_capacity) ->
+    (logits, cache, full mask) and whose config has max_len."""
 
     @torch.no_grad()
     def generate(self, prompts, max_new_tokens, stop_ids, temperature=1.0, generator=None,
                  pad_id=0, max_total=None):
-        """Batched sampling with a KV cache. prompts: list of id lists.
-        Returns a list of (ids, logprobs, finish_reason) per prompt; logprobs are
-        those of the distribution actually sampled from (after temperature;
-        temperature 0 = greedy, logprobs of the raw distribution)."""
-        dev = self.tok_emb.weight.device
+        """prompts: list of id lists. Returns a list of (ids, logprobs,
+        finish_reason) per prompt; logprobs are those of the distribution
+        actually sampled from (after temperature; temperature 0 = greedy,
+        logprobs of the raw distribution)."""
+        dev = next(self.parameters()).device
         n = len(prompts)
         L = max(len(p) for p in prompts)
         limit = self.config.max_len if max_total is None else min(max_total, self.config.max_len)
@@ -153,14 +127,14 @@ class GPT(nn.Module):
         outs = [[] for _ in range(n)]
         lps = [[] for _ in range(n)]
         reason = [None] * n
-        logits, cache, full = self.forward(ids, mask)
-        last = logits[:, -1, :]
         per = list(max_new_tokens) if isinstance(max_new_tokens, (list, tuple)) else [max_new_tokens] * n
         per = [min(b, limit - L) for b in per]
         for i in range(n):
             if per[i] <= 0:
                 reason[i] = "length"
         budget = max(per + [0])
+        logits, cache, full = self.forward(ids, mask, last_only=True, cache_capacity=L + budget)
+        last = logits[:, -1, :]
         for step in range(budget):
             if all(r is not None for r in reason):
                 break
@@ -183,6 +157,50 @@ class GPT(nn.Module):
                 break
             step_mask = torch.tensor([[1 if reason[i] is None else 0] for i in range(n)], device=dev)
             feed = torch.where(step_mask[:, 0].bool(), nxt, torch.full_like(nxt, pad_id))
-            logits, cache, full = self.forward(feed[:, None], step_mask, past=cache, past_mask=full)
+            logits, cache, full = self.forward(feed[:, None], step_mask, past=cache, past_mask=full, last_only=True)
             last = logits[:, -1, :]
         return [(outs[i], lps[i], reason[i] or "length") for i in range(n)]
+
+
+class GPT(Sampler, nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.config = c
+        self.tok_emb = nn.Embedding(c.vocab_size, c.d_model)
+        self.pos_emb = None if c.rope else nn.Embedding(c.max_len, c.d_model)
+        self.blocks = nn.ModuleList(Block(c) for _ in range(c.n_layer))
+        self.ln_f = nn.LayerNorm(c.d_model)
+        self.apply(self._init)
+        for b in self.blocks:  # GPT-2's scaled init of residual projections
+            nn.init.normal_(b.proj.weight, std=0.02 / math.sqrt(2 * c.n_layer))
+            nn.init.normal_(b.out.weight, std=0.02 / math.sqrt(2 * c.n_layer))
+
+    @staticmethod
+    def _init(m):
+        if isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, std=0.02)
+            nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.Embedding):
+            nn.init.normal_(m.weight, std=0.02)
+
+    def forward(self, ids, attn_mask=None, past=None, past_mask=None, last_only=False, cache_capacity=0):
+        """ids (B,T); attn_mask (B,T) 1 on real tokens (left padding allowed);
+        past: the KV cache of earlier calls with its mask past_mask (B,Tp).
+        Returns (logits (B,T,V), or (B,1,V) of the last position when
+        last_only, cache, full mask). cache_capacity is a hint this model
+        does not use (its cache grows by concatenation)."""
+        full, pos, allowed = attention_mask(ids, attn_mask, past_mask, self.config.max_len)
+        x = self.tok_emb(ids)
+        rot = None
+        if self.pos_emb is not None:
+            x = x + self.pos_emb(pos)
+        else:
+            rot = rotary(pos, self.config.d_model // self.config.n_head)
+        cache = []
+        for i, b in enumerate(self.blocks):
+            x, kv = b(x, allowed, None if past is None else past[i], rot)
+            cache.append(kv)
+        if last_only:  # sampling needs the last position only: no (B,T,V) tensor
+            x = x[:, -1:]
+        logits = self.ln_f(x) @ self.tok_emb.weight.t()
+        return logits, cache, full

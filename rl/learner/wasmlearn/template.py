@@ -74,7 +74,9 @@ class Template:
         return json.dumps({"name": fn.get("name", ""), "arguments": args}, **CANON)
 
     def render(self, messages, tools=None, add_generation_prompt=False):
-        """Returns (ids, mask). mask[i] == 1 where token i is the policy's own."""
+        """Returns (ids, mask). mask[i] == 1 where token i is the policy's own.
+        Raises ValueError on a message or tool of the wrong shape."""
+        check(messages, tools)
         ids, mask = [self.BOS], [0]
 
         def add(xs, m):
@@ -155,6 +157,49 @@ class Template:
                         "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)
                                      if not isinstance(args, str) else args}})
         return content, out
+
+
+def check(messages, tools):
+    """The shapes render() relies on, as ValueError (a client's mistake)."""
+    if not isinstance(messages, list):
+        raise ValueError("messages must be a list")
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict):
+            raise ValueError("messages[%d] must be an object" % i)
+        c = m.get("content")
+        if isinstance(c, list):
+            for p in c:
+                if not isinstance(p, dict) or not isinstance(p.get("text", ""), str):
+                    raise ValueError("messages[%d].content: parts must be objects with a string text" % i)
+        tc = m.get("tool_calls")
+        if tc is None:
+            continue
+        if not isinstance(tc, list):
+            raise ValueError("messages[%d].tool_calls must be a list" % i)
+        for k, call in enumerate(tc):
+            fn = call.get("function", call) if isinstance(call, dict) else None
+            if not isinstance(fn, dict) or not isinstance(fn.get("name", ""), str):
+                raise ValueError("messages[%d].tool_calls[%d].function must be an object with a string name" % (i, k))
+            if not isinstance(fn.get("arguments", {}), (str, dict)):
+                raise ValueError("messages[%d].tool_calls[%d].function.arguments must be a string or an object" % (i, k))
+    if tools is None:
+        return
+    if not isinstance(tools, list):
+        raise ValueError("tools must be a list")
+    for i, t in enumerate(tools):
+        fn = t.get("function", t) if isinstance(t, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name", ""), str):
+            raise ValueError("tools[%d].function must be an object with a string name" % i)
+        params = fn.get("parameters")
+        if params is None:
+            continue
+        if not isinstance(params, dict):
+            raise ValueError("tools[%d].function.parameters must be an object" % i)
+        props, req = params.get("properties"), params.get("required")
+        if props is not None and not isinstance(props, dict):
+            raise ValueError("tools[%d].function.parameters.properties must be an object" % i)
+        if req is not None and not (isinstance(req, list) and all(isinstance(r, str) for r in req)):
+            raise ValueError("tools[%d].function.parameters.required must be a list of strings" % i)
 
 
 CALL_RE = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.S)

@@ -20,15 +20,19 @@ type verifierTask struct {
 
 type verifiersOut struct {
 	Tasks []verifierTask `json:"tasks"`
+	// Failing are the gates' problems by task id, as the check found
+	// them; set by the check, not by the model.
+	Failing map[string][]string `json:"failing,omitempty"`
 }
 
 // runVerifiers asks for each task's ground-truth calls and checks, builds
 // the environment with them, and gates every task in real episodes; the
 // gates' failures are fed back. Tasks still failing when the attempts run
-// out are dropped with their reasons.
-func (r *envRun) runVerifiers(ctx context.Context) ([]envpkg.Task, error) {
+// out are dropped with their reasons; the kept ones are r.final.
+func (r *envRun) runVerifiers(ctx context.Context) error {
 	var out verifiersOut
 	err := runStage(ctx, r, stageCall{stage: StageVerifiers, key: r.sc.Name, data: r.base()}, &out, func(ctx context.Context, o *verifiersOut) verdict {
+		o.Failing = nil
 		tasks, probs := r.assemble(o)
 		if len(probs) > 0 {
 			return verdict{Problems: probs}
@@ -37,20 +41,26 @@ func (r *envRun) runVerifiers(ctx context.Context) ([]envpkg.Task, error) {
 		if err != nil {
 			return verdict{Fatal: err}
 		}
+		o.Failing = failing
 		for _, t := range tasks {
 			probs = append(probs, failing[t.ID]...)
 		}
 		return verdict{Problems: probs, Score: float64(len(tasks) - len(failing))}
 	})
 	if err != nil && len(out.Tasks) == 0 {
-		return nil, err
+		return err
 	}
-	// Keep the tasks of the best attempt that pass every gate.
-	tasks, _ := r.assemble(&out)
-	failing, gerr := r.gateAll(ctx, tasks)
-	if gerr != nil {
-		// The assembled tasks do not even build: nothing can be kept.
-		return nil, err
+	// Keep the tasks of the kept (or best) attempt that pass every gate, as
+	// its check found them: no second build, no second run of the gates.
+	tasks, probs := r.assemble(&out)
+	failing := out.Failing
+	if len(probs) > 0 {
+		// The best attempt did not assemble cleanly, so its check ran no
+		// gates: run them on the tasks it has.
+		var gerr error
+		if failing, gerr = r.gateAll(ctx, tasks); gerr != nil {
+			return gerr // was `return nil, err`: a gate failure came back as success
+		}
 	}
 	var kept []envpkg.Task
 	for _, t := range tasks {
@@ -64,9 +74,10 @@ func (r *envRun) runVerifiers(ctx context.Context) ([]envpkg.Task, error) {
 		if err == nil {
 			err = fmt.Errorf("no task passes the gates")
 		}
-		return nil, err
+		return err
 	}
-	return kept, nil
+	r.final = kept
+	return nil
 }
 
 // assemble joins the drafts' instructions with the verifiers, dropping

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/canonjson"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -36,6 +37,30 @@ type checkerOut struct {
 		Pass   bool   `json:"pass"`
 		Reason string `json:"reason"`
 	} `json:"verdicts"`
+}
+
+// runProbe builds the final state (the code and the kept tasks) once, and
+// assesses it with runProbes; the bundle it built is the one written.
+func (r *envRun) runProbe(ctx context.Context) error {
+	env, b, probs, err := r.build(ctx, r.code, r.final)
+	if err != nil {
+		return err
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("%w: the final build fails: %s", errQuality, strings.Join(probs, "; "))
+	}
+	defer env.Close()
+	rate, failures, err := r.runProbes(ctx, env, b.Manifest.Tools)
+	if err != nil {
+		return err
+	}
+	r.rep.PassRate = rate
+	r.rep.Tools, r.rep.Tasks, r.rep.Tests = len(b.Manifest.Tools), len(r.final), len(r.tests)
+	if rate < r.p.cfg.PassRate {
+		return fmt.Errorf("%w: probe pass rate %.2f is below %.2f: %s", errQuality, rate, r.p.cfg.PassRate, strings.Join(firstN(failures, 3), "; "))
+	}
+	r.bundle = b
+	return nil
 }
 
 // runProbes is EnvScaler's assessment: in each of N rounds a test agent
@@ -101,7 +126,7 @@ func (r *envRun) runProbes(ctx context.Context, env *runtime.Env, tools []envpkg
 				passed++
 				continue
 			}
-			failures = append(failures, fmt.Sprintf("round %d call %d %s(%s): %s", round, res.Index, res.Tool, compactJSON(res.Args), reason[res.Index]))
+			failures = append(failures, fmt.Sprintf("round %d call %d %s(%s): %s", round, res.Index, res.Tool, canonjson.Encode(res.Args), reason[res.Index]))
 		}
 	}
 	if total == 0 {

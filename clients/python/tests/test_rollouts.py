@@ -1,0 +1,78 @@
+"""wasmenv_client.rollouts against files a real `wasmenv rollout` wrote.
+
+Builds the wasmenv binary (or uses $WASMENV_BIN) and testdata/envs/mini,
+runs the random policy into the compact, gzip and whole-line (--inline-tools)
+forms, and checks each reads back to the same full rollouts.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+
+from wasmenv_client.rollouts import RolloutFileError, iter_rollouts, read_rollouts  # noqa: E402
+
+
+def key(r):
+    # groups finish in any order; within a file each (group, index) is one line
+    return (r["group"], r["index"])
+
+
+class RolloutFiles(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        d = cls.tmp.name
+        binary = os.environ.get("WASMENV_BIN")
+        if not binary:
+            binary = os.path.join(d, "wasmenv")
+            subprocess.run(["go", "build", "-o", binary, "./cmd/wasmenv"], cwd=REPO, check=True)
+        bundle = os.path.join(d, "mini.wasm")
+        subprocess.run([binary, "build", "testdata/envs/mini", "-o", bundle], cwd=REPO, check=True,
+                       stdout=subprocess.DEVNULL)
+        cls.files = {}
+        for name, extra in [("compact.jsonl", []), ("compact.jsonl.gz", []),
+                            ("whole.jsonl", ["--inline-tools"])]:
+            path = os.path.join(d, name)
+            subprocess.run([binary, "rollout", bundle, "--policy", "random", "--group", "3",
+                            "--seed", "5", "-q", "-o", path] + extra,
+                           cwd=REPO, check=True, stderr=subprocess.DEVNULL)
+            cls.files[name] = path
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_form_reads_to_the_whole_lines(self):
+        with open(self.files["whole.jsonl"]) as f:
+            whole = sorted((json.loads(line) for line in f if line.strip()), key=key)
+        self.assertTrue(whole and all(r["tools"] for r in whole))
+        for name in ("compact.jsonl", "compact.jsonl.gz", "whole.jsonl"):
+            got = sorted(read_rollouts(self.files[name]), key=key)
+            self.assertEqual(got, whole, name)
+            # the same keys in the same order as a whole line
+            self.assertEqual([list(r) for r in got], [list(r) for r in whole], name)
+
+    def test_compact_file_writes_tools_once(self):
+        with open(self.files["compact.jsonl"]) as f:
+            recs = [json.loads(line) for line in f if line.strip()]
+        sets = [r for r in recs if r.get("record") == "toolset"]
+        self.assertEqual(len(sets), 1)
+        self.assertTrue(all("tools" not in r for r in recs if "record" not in r))
+
+    def test_broken_files_name_the_record(self):
+        for text in ['{"env": "e", "toolset": "nope", "messages": []}',
+                     '{"record": "other"}', 'not json', '[1]']:
+            with self.assertRaises(RolloutFileError) as cm:
+                list(iter_rollouts([text], name="f"))
+            self.assertIn("f:1:", str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

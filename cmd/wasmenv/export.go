@@ -1,0 +1,168 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/atomicfile"
+)
+
+func init() { register(exportCmd) }
+
+func exportCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Write a bundle's tools in another framework's configuration format",
+	}
+	cmd.AddCommand(exportVerlToolsCmd())
+	return cmd
+}
+
+// verl's tools YAML (verl/tools/utils/tool_registry.py reads it): one
+// entry per tool, class_name, config (type native plus what the class
+// reads), tool_schema as verl's OpenAIFunctionToolSchema takes it.
+type verlToolsFile struct {
+	Tools []verlTool `yaml:"tools"`
+}
+
+type verlTool struct {
+	ClassName  string         `yaml:"class_name"`
+	Config     map[string]any `yaml:"config"`
+	ToolSchema verlSchema     `yaml:"tool_schema"`
+}
+
+type verlSchema struct {
+	Type     string       `yaml:"type"`
+	Function verlFunction `yaml:"function"`
+}
+
+type verlFunction struct {
+	Name        string     `yaml:"name"`
+	Description string     `yaml:"description"`
+	Parameters  verlParams `yaml:"parameters"`
+}
+
+type verlParams struct {
+	Type       string              `yaml:"type"`
+	Properties map[string]verlProp `yaml:"properties"`
+	Required   []string            `yaml:"required"`
+}
+
+type verlProp struct {
+	Type        string   `yaml:"type"`
+	Description string   `yaml:"description,omitempty"`
+	Enum        []string `yaml:"enum,omitempty"`
+}
+
+func exportVerlToolsCmd() *cobra.Command {
+	var url, tokenEnv, out string
+	cmd := &cobra.Command{
+		Use:   "verl-tools BUNDLE",
+		Short: "Write verl's tools YAML for a bundle served by `wasmenv serve`",
+		Long: "Write the tools YAML that verl's multi-turn rollout reads\n" +
+			"(actor_rollout_ref.rollout.multi_turn.tool_config_path): one\n" +
+			"wasmenv_client.verl.WasmenvTool per tool of BUNDLE, reaching the server at --url.\n" +
+			"verl's schema model keeps a type, a description and string choices per\n" +
+			"parameter; nested shapes are left out (docs/INTEGRATIONS.md).",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := envpkg.Read(args[0])
+			if err != nil {
+				return withPath(args[0], err)
+			}
+			f, err := verlTools(b.Manifest.Name, b.Manifest.Tools, url, tokenEnv)
+			if err != nil {
+				return err
+			}
+			data, err := yaml.Marshal(f)
+			if err != nil {
+				return err
+			}
+			head := fmt.Sprintf("# verl tools for the wasmenv environment %s (wasmenv export verl-tools).\n"+
+				"# Needs: pip install ./clients/python (wasmenv_client) beside verl; wasmenv serve at %s.\n", b.Manifest.Name, url)
+			data = append([]byte(head), data...)
+			if out == "" || out == "-" {
+				_, err = cmd.OutOrStdout().Write(data)
+				return err
+			}
+			return atomicfile.WriteFile(out, data)
+		},
+	}
+	cmd.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "where `wasmenv serve` serves the bundle")
+	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "environment variable holding the server's bearer token (the token itself is never written)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (default: stdout)")
+	return cmd
+}
+
+func verlTools(env string, tools []envpkg.Tool, url, tokenEnv string) (*verlToolsFile, error) {
+	f := &verlToolsFile{Tools: []verlTool{}}
+	for _, t := range tools {
+		s, err := verlSchemaOf(t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		cfg := map[string]any{"type": "native", "url": url, "env": env}
+		if tokenEnv != "" {
+			cfg["token_env"] = tokenEnv
+		}
+		f.Tools = append(f.Tools, verlTool{ClassName: "wasmenv_client.verl.WasmenvTool", Config: cfg, ToolSchema: s})
+	}
+	return f, nil
+}
+
+// verlSchemaOf projects a tool's JSON Schema onto verl's model, by the
+// rule of wasmenv_client.verl.verl_schema: one type string per property
+// (the first non-null of a list, else "string"), string enums only,
+// required always a list.
+func verlSchemaOf(t envpkg.Tool) (verlSchema, error) {
+	var in struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if len(t.InputSchema) > 0 {
+		if err := json.Unmarshal(t.InputSchema, &in); err != nil {
+			return verlSchema{}, err
+		}
+	}
+	props := map[string]verlProp{}
+	for name, raw := range in.Properties {
+		var p struct {
+			Type        any    `json:"type"`
+			Description string `json:"description"`
+			Enum        []any  `json:"enum"`
+		}
+		json.Unmarshal(raw, &p) // a property that is not an object keeps the defaults
+		vp := verlProp{Type: "string", Description: p.Description}
+		switch ty := p.Type.(type) {
+		case string:
+			vp.Type = ty
+		case []any:
+			for _, x := range ty {
+				if s, ok := x.(string); ok && s != "null" {
+					vp.Type = s
+					break
+				}
+			}
+		}
+		strs := make([]string, 0, len(p.Enum))
+		for _, v := range p.Enum {
+			if s, ok := v.(string); ok {
+				strs = append(strs, s)
+			}
+		}
+		if len(strs) > 0 && len(strs) == len(p.Enum) {
+			vp.Enum = strs
+		}
+		props[name] = vp
+	}
+	req := in.Required
+	if req == nil {
+		req = []string{}
+	}
+	return verlSchema{Type: "function", Function: verlFunction{Name: t.Name, Description: t.Description,
+		Parameters: verlParams{Type: "object", Properties: props, Required: req}}}, nil
+}

@@ -1,0 +1,47 @@
+"""NeMo Gym JSONL rows for the tasks of a served wasmenv environment.
+
+    python3 examples/nemo-gym/make_dataset.py --url http://127.0.0.1:8080 --env mini -o train.jsonl
+
+A row is NeMo Gym's run request: responses_create_params (the task's
+instruction as input, the bundle's tools as Responses API function tools)
+plus "task" and "seed", which /seed_session reads to choose the episode.
+Standard library only.
+"""
+
+import argparse
+import json
+import sys
+
+
+def rows(client, env, seeds):
+    tools = [{"type": "function", "name": t["name"], "description": t.get("description", ""),
+              "parameters": t.get("inputSchema") or {"type": "object", "properties": {}}, "strict": False}
+             for t in client.tools(env)]
+    out = []
+    for t in client.tasks(env):
+        for seed in range(seeds):
+            out.append({"responses_create_params": {"input": [{"role": "user", "content": t["instruction"]}],
+                                                    "tools": tools},
+                        "task": t["id"], "seed": seed})
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--url", default="http://127.0.0.1:8080")
+    p.add_argument("--env", required=True)
+    p.add_argument("--token", default=None)
+    p.add_argument("--seeds", type=int, default=4)
+    p.add_argument("-o", "--output", required=True)
+    a = p.parse_args(argv)
+    from wasmenv_client import Client
+    data = rows(Client(a.url, token=a.token), a.env, a.seeds)
+    with open(a.output, "w", encoding="utf-8") as f:
+        for r in data:
+            f.write(json.dumps(r) + "\n")
+    print("%d rows -> %s" % (len(data), a.output))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+package rl
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+// RecordToolset is the "record" value of a toolset line.
+const RecordToolset = "toolset"
+
+// Toolset is what every rollout of an environment shares, written once per
+// file before the first rollout that refers to it: the tools offered and
+// the system prompt (the env's rules). Rollout lines name it by ID; a
+// reader restores the full view (ReadRollouts, wasmenv_client.rollouts).
+type Toolset struct {
+	Record  string              `json:"record"` // always "toolset"
+	ID      string              `json:"toolset"`
+	Env     string              `json:"env"`
+	EnvHash string              `json:"env_hash"`
+	Tools   []envpkg.OpenAITool `json:"tools"`
+	// System is the system message's content every rollout opens with,
+	// absent when rollouts open without one.
+	System *string `json:"system,omitempty"`
+}
+
+// toolsetOf returns the toolset of r: its tools, and its leading system
+// message. The ID is a hash of both, so equal toolsets share one record.
+func toolsetOf(r *Rollout) (*Toolset, error) {
+	ts := &Toolset{Record: RecordToolset, Env: r.Env, EnvHash: r.EnvHash, Tools: r.Tools}
+	if ts.Tools == nil {
+		ts.Tools = []envpkg.OpenAITool{}
+	}
+	if len(r.Messages) > 0 && r.Messages[0].Role == RoleSystem && isPlain(&r.Messages[0]) {
+		s := r.Messages[0].Content
+		ts.System = &s
+	}
+	b, err := json.Marshal(struct {
+		Tools  []envpkg.OpenAITool `json:"tools"`
+		System *string             `json:"system"`
+	}{ts.Tools, ts.System})
+	if err != nil {
+		return nil, err
+	}
+	ts.ID = fmt.Sprintf("%016x", xxhash.Sum64(b))
+	return ts, nil
+}
+
+// toolsets remembers the toolset of each tools list seen (the engine
+// shares one list among an environment's rollouts), so a toolset is hashed
+// once, not once per line.
+type toolsets map[toolsetKey]*Toolset
+
+type toolsetKey struct {
+	tools     *envpkg.OpenAITool
+	n         int
+	env, hash string
+	system    string
+	hasSystem bool
+}
+
+func (m *toolsets) of(r *Rollout) (*Toolset, error) {
+	if len(r.Tools) == 0 {
+		return toolsetOf(r)
+	}
+	k := toolsetKey{tools: &r.Tools[0], n: len(r.Tools), env: r.Env, hash: r.EnvHash}
+	if len(r.Messages) > 0 && r.Messages[0].Role == RoleSystem && isPlain(&r.Messages[0]) {
+		k.system, k.hasSystem = r.Messages[0].Content, true
+	}
+	if ts := (*m)[k]; ts != nil {
+		return ts, nil
+	}
+	ts, err := toolsetOf(r)
+	if err != nil {
+		return nil, err
+	}
+	if *m == nil {
+		*m = toolsets{}
+	}
+	(*m)[k] = ts
+	return ts, nil
+}
+
+// isPlain reports whether a message is content alone (so the toolset's
+// system text restores it exactly).
+func isPlain(m *Message) bool {
+	return len(m.ToolCalls) == 0 && m.ToolCallID == "" && m.ReasoningContent == ""
+}
+
+// compactLine is a rollout as the compact JSONL writes it: without its
+// tools and leading system message, naming its toolset (last, so the
+// other keys keep the whole line's order).
+type compactLine struct {
+	Rollout
+	Toolset string `json:"toolset"`
+}
+
+func compact(r *Rollout, ts *Toolset) compactLine {
+	line := compactLine{Rollout: *r, Toolset: ts.ID}
+	line.Tools = nil
+	if ts.System != nil {
+		line.Messages = r.Messages[1:]
+	}
+	return line
+}
+
+// restore turns a compact line back into the full rollout.
+func (ts *Toolset) restore(r *Rollout) {
+	r.Tools = ts.Tools
+	if ts.System != nil {
+		msgs := make([]Message, 0, len(r.Messages)+1)
+		msgs = append(msgs, Message{Role: RoleSystem, Content: *ts.System})
+		r.Messages = append(msgs, r.Messages...)
+	}
+}

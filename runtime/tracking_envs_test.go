@@ -1,0 +1,137 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/bench/taubench"
+	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// Issue 20 item 2: on every shipped environment, with every engine, the
+// tracked diff and state hash equal the full scan's: after each call of
+// every task's ground truth (so every task's ground-truth hash is the
+// full scan's), of every τ-bench reference episode, and of random
+// episodes drawn from all those calls (most fail; some write what no
+// task writes), with resets among them.
+func TestTrackedDiffOnShippedEnvs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every shipped environment")
+	}
+	dirs, err := filepath.Glob(filepath.Join("..", "envs", "*", "env.yaml"))
+	if err != nil || len(dirs) < 5 {
+		t.Fatalf("shipped environments: %v %v", dirs, err)
+	}
+	for _, y := range dirs {
+		dir := filepath.Dir(y)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			b, err := compiler.Build(context.Background(), dir, compiler.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			episodes := [][]envpkg.Call{}
+			for _, task := range b.Tasks {
+				episodes = append(episodes, task.Calls)
+			}
+			if refs := taubench.RefFiles(dir); fileExists(refs[0]) {
+				eps, err := taubench.LoadRefs(refs...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ep := range eps {
+					calls := make([]envpkg.Call, len(ep.Calls))
+					for i, c := range ep.Calls {
+						calls[i] = envpkg.Call{Name: c.Name, Arguments: c.Arguments}
+					}
+					episodes = append(episodes, calls)
+				}
+			}
+			for _, engine := range runtime.Engines() {
+				t.Run(engine, func(t *testing.T) { trackedOnEnv(t, b, engine, episodes) })
+			}
+		})
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func trackedOnEnv(t *testing.T, b *envpkg.Bundle, engine string, episodes [][]envpkg.Call) {
+	ctx := context.Background()
+	e, err := runtime.LoadBundle(ctx, b, runtime.Options{Engine: engine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ep, err := e.NewEpisode("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	var pool []envpkg.Call
+	for i, calls := range episodes {
+		if err := ep.Reset(); err != nil {
+			t.Fatal(err)
+		}
+		for j, c := range calls {
+			if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+				t.Fatal(err)
+			}
+			sameEnd(t, ep, fmt.Sprintf("episode %d, call %d (%s)", i, j, c.Name))
+		}
+		pool = append(pool, calls...)
+	}
+	r := rand.New(rand.NewPCG(20, 1))
+	for step := range 300 {
+		if r.IntN(12) == 0 {
+			if err := ep.Reset(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := pool[r.IntN(len(pool))]
+		if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+			t.Fatal(err)
+		}
+		sameEnd(t, ep, fmt.Sprintf("random step %d (%s %s)", step, c.Name, c.Arguments))
+	}
+	if runtime.TrackedScans(ep) == 0 {
+		t.Fatal("the tracked path never ran")
+	}
+	t.Logf("%d episodes, %d views read on the tracked path", len(episodes), runtime.TrackedScans(ep))
+}
+
+func sameEnd(t *testing.T, ep *runtime.Episode, what string) {
+	t.Helper()
+	runtime.SetFullScan(ep, true)
+	fd, fh, err := ep.DiffAndHash()
+	if err != nil {
+		t.Fatalf("%s: full scan: %v", what, err)
+	}
+	runtime.SetFullScan(ep, false)
+	td, th, err := ep.DiffAndHash()
+	if err != nil {
+		t.Fatalf("%s: tracked: %v", what, err)
+	}
+	ts, err := ep.StateHash()
+	if err != nil {
+		t.Fatalf("%s: tracked hash: %v", what, err)
+	}
+	if !reflect.DeepEqual(fd, td) {
+		f, _ := json.Marshal(fd)
+		g, _ := json.Marshal(td)
+		t.Fatalf("%s: diffs differ\nfull:    %.2000s\ntracked: %.2000s", what, f, g)
+	}
+	if fh != th || th != ts {
+		t.Fatalf("%s: hashes differ: full %s, tracked %s, streamed %s", what, fh, th, ts)
+	}
+}
