@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -170,6 +171,25 @@ func TestWritesKeepTheData(t *testing.T) {
 				if strings.Contains(p.Column, "total") || strings.HasSuffix(p.Column, "_at") || p.Column == "stock" {
 					t.Errorf("task %s sets %s", task.ID, p.Column)
 				}
+				if p.Column == "status" && tool.Table == "orders" {
+					// Forward along the CHECK's order, never back.
+					var key any
+					for _, kp := range tool.Params {
+						if kp.Op == toolgen.OpKey {
+							key = args[kp.Name]
+						}
+					}
+					if f, ok := key.(float64); ok {
+						key = int64(f)
+					}
+					old, err := queryText(conn, "SELECT status FROM orders WHERE id = ?", key)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if order := []string{"pending", "shipped", "delivered", "cancelled"}; slices.Index(order, v.(string)) <= slices.Index(order, old) {
+						t.Errorf("task %s moves an order from %s back to %s", task.ID, old, v)
+					}
+				}
 				if s, isText := v.(string); isText {
 					n, err := dbmodel.QueryInt64(conn, fmt.Sprintf("SELECT COUNT(*) FROM %s WHERE %s = ?", dbmodel.Quote(tool.Table), dbmodel.Quote(p.Column)), s)
 					if err != nil || n == 0 {
@@ -193,4 +213,19 @@ func TestWritesKeepTheData(t *testing.T) {
 		t.Errorf("no conditional task among %d: %v", len(res.Tasks), kinds)
 	}
 	t.Logf("kinds: %v", kinds)
+}
+
+func queryText(conn *sqlite3.Conn, sql string, arg any) (string, error) {
+	stmt, _, err := conn.Prepare(sql)
+	if err != nil {
+		return "", err
+	}
+	defer stmt.Close()
+	if err := dbmodel.Bind(stmt, 1, arg); err != nil {
+		return "", err
+	}
+	if !stmt.Step() {
+		return "", fmt.Errorf("no row for %v: %v", arg, stmt.Err())
+	}
+	return stmt.ColumnText(0), nil
 }

@@ -60,6 +60,18 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 	switch {
 	case col.Bool:
 		return o != int64(1), nil
+	case lifecycle(col):
+		// A status declared by a CHECK lists its values in the order a
+		// row goes through them (pending, shipped, delivered): move it
+		// forward, usually by one step, never back.
+		i := slices.Index(col.Enum, fmt.Sprint(o))
+		if i < 0 || i == len(col.Enum)-1 {
+			return nil, nil
+		}
+		if w.rng.IntN(3) > 0 {
+			return col.Enum[i+1], nil
+		}
+		return col.Enum[i+1+w.rng.IntN(len(col.Enum)-i-1)], nil
 	case len(col.Enum) > 1:
 		for range 4 {
 			if v := col.Enum[w.rng.IntN(len(col.Enum))]; v != fmt.Sprint(o) {
@@ -76,6 +88,14 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 		return nil, nil
 	}
 	return v, err
+}
+
+// lifecycle: a status or state column whose values a CHECK declares (in
+// the order the schema's author wrote them, which is the order a row
+// goes through them).
+func lifecycle(col *dbmodel.Column) bool {
+	l := strings.ToLower(col.Name)
+	return len(col.Enum) > 1 && !col.EnumInferred && (strings.Contains(l, "status") || strings.Contains(l, "state") || strings.Contains(l, "stage"))
 }
 
 // settable lists the parameters of an update tool a person would set.
