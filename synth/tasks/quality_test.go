@@ -140,7 +140,7 @@ func TestWritesKeepTheData(t *testing.T) {
 	defer conn.Close()
 	kinds := map[string]int{}
 	for _, task := range res.Tasks {
-		for _, k := range []string{"refuse-if", "update-if", "update-two", "ask", "count", "delete", "create", "update"} {
+		for _, k := range []string{"refuse-if", "update-if", "update-two", "ask", "count", "delete", "create", "update", "sum", "top"} {
 			if strings.Contains(task.ID, "-"+k+"-") {
 				kinds[k]++
 				break
@@ -204,7 +204,7 @@ func TestWritesKeepTheData(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"update-two", "ask", "update"} {
+	for _, k := range []string{"update-two", "ask", "update", "sum"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s task among %d: %v", k, len(res.Tasks), kinds)
 		}

@@ -13,7 +13,8 @@ import (
 )
 
 // finishRead ends with a question: an attribute of cur, how many rows
-// refer to it (with or without a filter), or which of them ranks first.
+// refer to it (with or without a filter), which of them ranks first, or
+// what a number of theirs adds up to.
 func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) {
 	switch w.rng.IntN(6) {
 	case 0:
@@ -31,6 +32,12 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 	case 2:
 		if t, err := w.topChild(c, cur); err == nil {
 			return t, "top", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
+		}
+	case 3:
+		if t, err := w.sumChildren(c, cur); err == nil {
+			return t, "sum", nil
 		} else if !errors.Is(err, errDeadEnd) {
 			return t, "", err
 		}
