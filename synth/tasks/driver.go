@@ -172,6 +172,7 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	t.ID = fmt.Sprintf("synth-%04d-%s-%s", n+1, kind, emit.EnvName(cur.table.Singular()))
 	t.Instruction = polite(rng, c.intro, t.Instruction)
+	t.Persona = c.persona
 	t.Calls = c.calls
 	if t.Checks == nil {
 		t.Checks = []envpkg.Check{}

@@ -85,6 +85,7 @@ func TestInstructionsReadLikeUsers(t *testing.T) {
 	stamp := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:`)
 	skeleton := regexp.MustCompile(`"[^"]*"|\S*[\d@]\S*`)
 	shapes := map[string]bool{}
+	intro := regexp.MustCompile(`(^|[.!] )(I'm [A-Z]|My name is|This is [A-Z]|My [a-z ]+ is )`)
 	firstPerson := 0
 	for _, task := range res.Tasks {
 		in := task.Instruction
@@ -106,8 +107,11 @@ func TestInstructionsReadLikeUsers(t *testing.T) {
 		if r, _ := utf8.DecodeRuneInString(in); !unicode.IsUpper(r) || !strings.ContainsAny(in[len(in)-1:], ".?!") {
 			t.Errorf("task %s is not a sentence: %q", task.ID, in)
 		}
-		if strings.Contains(in, " my ") || strings.Contains(in, "I'm ") {
+		if intro.MatchString(in) {
 			firstPerson++
+			if !strings.HasPrefix(task.Persona, "You are ") {
+				t.Errorf("task %s speaks in the first person with persona %q", task.ID, task.Persona)
+			}
 		}
 		shapes[skeleton.ReplaceAllString(strings.ToLower(in), "_")] = true
 	}

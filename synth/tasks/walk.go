@@ -36,6 +36,7 @@ type chain struct {
 	entities []*entity
 	ids      []string // internal ids seen, which the instruction must not contain
 	intro    string   // who the user is, when they speak of themselves: "I'm Ana García (ana@x.org)."
+	persona  string   // the same for a simulated user (envpkg.Task.Persona)
 	// distractors are answers for the rows the task could be confused
 	// with; wrong are trajectories that must not solve it (gates.Candidate).
 	distractors []string
@@ -134,6 +135,10 @@ func (w *walker) entry(c *chain) (*entity, error) {
 		e.desc, e.person = "me", true
 		name := fullName(t, row)
 		what := attrWords(nk)
+		c.persona = fmt.Sprintf("You are %s (%s %s).", article(noun(t)), what, show(v))
+		if name != "" {
+			c.persona = fmt.Sprintf("You are %s, %s (%s %s).", name, article(noun(t)), what, show(v))
+		}
 		switch {
 		case name != "" && !strings.Contains(strings.ToLower(nk), "name"):
 			c.intro = oneOf(w.rng, fmt.Sprintf("I'm %s (%s %s).", name, what, show(v)), fmt.Sprintf("This is %s; my %s is %s.", name, what, show(v)))
@@ -178,9 +183,11 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 	switch {
 	case person(t) && w.rng.IntN(2) == 0:
 		e.desc, e.person = "me", true
+		c.persona = fmt.Sprintf("You are %s %s, %s.", va, vb, article(noun(t)))
 		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")
 		if city {
 			c.intro = "I'm " + va + ", from " + vb + "."
+			c.persona = fmt.Sprintf("You are %s, from %s, %s.", va, vb, article(noun(t)))
 		}
 	case city:
 		e.desc = "the " + noun(t) + " " + quoted(va) + " in " + vb
