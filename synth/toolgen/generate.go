@@ -111,7 +111,7 @@ func (g *gen) param(t *dbmodel.Table, c *dbmodel.Column, op Op, name string, req
 	if fk := t.ForeignKeyOf(c.Name); fk != nil {
 		p.Ref = fk.RefTable
 	}
-	p.External = p.Ref == "" || isNatural(g.m.Table(p.Ref), c.Name)
+	p.External = p.Ref == "" || g.m.Table(p.Ref).IsNatural(c.Name)
 	if t.IsKey(c.Name) && len(t.PrimaryKey) > 1 && t.ForeignKeyOf(c.Name) == nil {
 		p.External = true // part of a composite key that is plain data (a tag, a date)
 	}
@@ -136,18 +136,6 @@ func (g *gen) param(t *dbmodel.Table, c *dbmodel.Column, op Op, name string, req
 	}
 	p.goName = camel(name)
 	return p
-}
-
-func isNatural(t *dbmodel.Table, col string) bool {
-	if t == nil {
-		return false
-	}
-	for _, n := range t.NaturalKeys {
-		if n == col {
-			return true
-		}
-	}
-	return false
 }
 
 func (g *gen) keyParams(t *dbmodel.Table) []Param {
@@ -195,8 +183,12 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 		if of {
 			name = "list_" + n.id + "_of_" + role
 		}
-		ch := g.newTool(name, Children, t, fmt.Sprintf("Lists the %s of a %s (%s.%s refers to %s), paginated. Returns {items, total, offset}.",
-			plainWords(n.id), plainWords(pn.sing), t.Name, col, p.Name))
+		what := fmt.Sprintf("the %s of %s", plainWords(n.id), dbmodel.Article(plainWords(pn.sing)))
+		if p.Name == t.Name { // "the staff of a staff" says nothing
+			what = fmt.Sprintf("the %s whose %s is the given one", plainWords(n.id), plainWords(strings.TrimSuffix(n.cols[col], "_id")))
+		}
+		ch := g.newTool(name, Children, t, fmt.Sprintf("Lists %s (%s.%s refers to %s), paginated. Returns {items, total, offset}.",
+			what, t.Name, col, p.Name))
 		ch.Via, ch.Parent, ch.Many = fk, p.Name, true
 		kp := g.param(t, t.Column(col), OpKey, n.cols[col], true)
 		kp.Doc = fmt.Sprintf("The %s's %s.", plainWords(pn.sing), plainWords(pn.cols[p.PrimaryKey[0]]))
@@ -207,8 +199,8 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 		out = append(out, ch)
 
 		if len(t.PrimaryKey) > 0 {
-			pt := g.newTool("get_"+role+"_of_"+n.sing, Parent, t, fmt.Sprintf("Returns the %s that a %s refers to (through %s).",
-				plainWords(pn.sing), plainWords(n.sing), plainWords(n.cols[col])))
+			pt := g.newTool("get_"+role+"_of_"+n.sing, Parent, t, fmt.Sprintf("Returns the %s that %s refers to (through %s).",
+				plainWords(pn.sing), dbmodel.Article(plainWords(n.sing)), plainWords(n.cols[col])))
 			pt.Table = p.Name
 			pt.Via = fk
 			pt.Parent = t.Name // the table whose key is given
@@ -299,7 +291,7 @@ func (g *gen) listTool(t *dbmodel.Table) *Tool {
 		case c.Kind == dbmodel.Integer || c.Kind == dbmodel.Real || (c.Kind == dbmodel.Text && dateLike(c.Name)):
 			filters = append(filters, g.param(t, c, OpMin, "min_"+js, false), g.param(t, c, OpMax, "max_"+js, false))
 			sortable = append(sortable, c.Name)
-		case c.Kind == dbmodel.Text && c.Name == t.Label || isNatural(t, c.Name) || nameish(c.Name):
+		case c.Kind == dbmodel.Text && c.Name == t.Label || t.IsNatural(c.Name) || nameish(c.Name):
 			filters = append(filters, g.param(t, c, OpContains, js+"_contains", false))
 			sortable = append(sortable, c.Name)
 		case c.Kind == dbmodel.Text && t.IsKey(c.Name):
@@ -336,7 +328,7 @@ func nameish(col string) bool {
 
 func (g *gen) createTool(t *dbmodel.Table) *Tool {
 	n := g.names[t.Name]
-	cr := g.newTool("create_"+n.sing, Create, t, fmt.Sprintf("Creates a %s and returns it.", plainWords(n.sing)))
+	cr := g.newTool("create_"+n.sing, Create, t, fmt.Sprintf("Creates %s and returns it.", dbmodel.Article(plainWords(n.sing))))
 	for _, c := range t.Columns {
 		if c.Generated {
 			continue

@@ -3,6 +3,8 @@ package toolgen
 import (
 	"strings"
 	"unicode"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
 
 // ident turns any name into lower snake_case ASCII that round-trips through
@@ -64,4 +66,4 @@ func (n namer) unique(base, fallback string) string {
 }
 
 // plainWords renders an identifier for prose ("order_items" → "order items").
-func plainWords(s string) string { return strings.ReplaceAll(s, "_", " ") }
+var plainWords = dbmodel.Words
