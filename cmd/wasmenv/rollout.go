@@ -157,6 +157,12 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	if err := out.Close(); err != nil {
 		return err
 	}
+	return reportRollouts(stderr, sum, f)
+}
+
+// reportRollouts prints a finished run's summary and writes its JSON
+// (--summary-json), for a local run and a fleet run alike.
+func reportRollouts(stderr io.Writer, sum *rl.Summary, f *rolloutFlags) error {
 	if f.allTasks {
 		sum.PrintTasks(stderr, -1)
 	} else {

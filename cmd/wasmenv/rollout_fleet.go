@@ -1,9 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/wasmenv/wasmenv/internal/atomicfile"
 	"github.com/wasmenv/wasmenv/internal/progress"
 	"os"
 	"os/signal"
@@ -128,16 +126,5 @@ func runRolloutFleet(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.
 	if err := out.Close(); err != nil {
 		return err
 	}
-	if f.allTasks {
-		sum.PrintTasks(stderr, -1)
-	} else {
-		sum.Print(stderr)
-	}
-	if f.summary != "" {
-		b, _ := json.MarshalIndent(sum, "", "  ")
-		if err := atomicfile.WriteFile(f.summary, append(b, '\n')); err != nil {
-			return err
-		}
-	}
-	return nil
+	return reportRollouts(stderr, sum, f)
 }
