@@ -103,6 +103,8 @@ type Task struct {
 	Checks      []Check `json:"checks"`
 	Answer      *Answer `json:"answer,omitempty"`
 	Reward      string  `json:"reward,omitempty"` // "checks" (default) or "state"
+	// Difficulty is an estimate, where the task's maker gave one.
+	Difficulty *Difficulty `json:"difficulty,omitempty"`
 }
 
 // Call is one tool call.

@@ -45,11 +45,33 @@ func baseComponents(r *rollout) {
 	c["turns"] = float64(r.Turns)
 }
 
+// fraction is the share of the checks passed that are not guards, 0 when
+// a guard fails: the runtime's own reward (envpkg.Check.Guard: a guard
+// gates the reward instead of adding to it, so doing nothing earns nothing
+// for a "nothing else changed" guard that holds).
 func fraction(s runtime.Score) float64 {
 	if s.Total == 0 {
 		return 0
 	}
-	return float64(s.Passed) / float64(s.Total)
+	if len(s.Checks) == 0 { // a score without its checks: by count
+		return float64(s.Passed) / float64(s.Total)
+	}
+	scored, passed := 0, 0
+	for _, c := range s.Checks {
+		switch {
+		case c.Guard && !c.Passed:
+			return 0
+		case !c.Guard:
+			scored++
+			if c.Passed {
+				passed++
+			}
+		}
+	}
+	if scored == 0 {
+		return 1 // only guards, all passed
+	}
+	return float64(passed) / float64(scored)
 }
 
 func b2f(b bool) float64 {
@@ -69,7 +91,8 @@ func (Binary) Score(in RewardInput) (float64, map[string]float64) {
 	return b2f(in.Score.Total > 0 && in.Score.AllPassed), nil
 }
 
-// Fraction is the fraction of checks that pass (EnvScaler's partial credit).
+// Fraction is the fraction of checks that pass (EnvScaler's partial
+// credit); guards gate it rather than count in it.
 type Fraction struct{}
 
 func (Fraction) Name() string { return "fraction" }

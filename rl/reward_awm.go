@@ -2,7 +2,8 @@ package rl
 
 // AWM is Agent World Model's reward: −1 for a rollout with a format error,
 // 1.0 when the task is completed (every check passes), 0.1 when it is
-// partially completed (some checks pass), else 0.
+// partially completed (some checks pass that are not guards, and no guard
+// fails), else 0.
 type AWM struct{}
 
 func (AWM) Name() string { return "awm" }
@@ -13,7 +14,7 @@ func (AWM) Score(in RewardInput) (float64, map[string]float64) {
 		return -1, nil
 	case in.Score.Total > 0 && in.Score.AllPassed:
 		return 1, nil
-	case in.Score.Passed > 0:
+	case fraction(in.Score) > 0: // a passing guard alone is no progress
 		return 0.1, nil
 	}
 	return 0, nil

@@ -172,5 +172,5 @@ func (s *Summary) WorstTasks(n int) []TaskSummary {
 		}
 		return a.MeanReward < b.MeanReward
 	})
-	return ts[:min(n, len(ts))]
+	return ts[:min(max(n, 0), len(ts))]
 }

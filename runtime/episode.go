@@ -77,6 +77,15 @@ func (e *Env) NewEpisode(taskID string, seed int64) (*Episode, error) {
 		}
 		task = t
 	}
+	return e.newEpisode(task, seed)
+}
+
+// newEpisode starts an episode on task (nil for none), which need not be
+// one of the bundle's (see Candidate).
+func (e *Env) newEpisode(task *envpkg.Task, seed int64) (*Episode, error) {
+	if e.closed.Load() {
+		return nil, ErrClosed
+	}
 	init, err := e.initFor(task)
 	if err != nil {
 		return nil, err

@@ -44,6 +44,12 @@ const StateCheckName = "final state equals ground truth"
 // or nil when there is none; a task with an expected answer then fails that
 // check.
 func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
+	return ep.score(ctx, answer, true)
+}
+
+// score evaluates the task; without hash the state hash is left out
+// (StateHash "") unless the task's reward needs it.
+func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score, error) {
 	if ep.closed {
 		return Score{}, ErrClosed
 	}
@@ -65,14 +71,15 @@ func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
 		}
 		s.Checks = append(s.Checks, r)
 	}
-	hash, err := ep.StateHash()
-	if err != nil {
-		return Score{}, err
+	var err error
+	if hash || t.Reward == envpkg.RewardState {
+		if s.StateHash, err = ep.StateHash(); err != nil {
+			return Score{}, err
+		}
 	}
-	s.StateHash = hash
 	if t.Reward == envpkg.RewardState {
 		want, err := ep.env.groundTruthHash(ctx, t, ep.seed)
-		r := CheckResult{Name: StateCheckName, Passed: err == nil && want == hash}
+		r := CheckResult{Name: StateCheckName, Passed: err == nil && want == s.StateHash}
 		if err != nil {
 			r.Error = err.Error()
 		}
@@ -161,7 +168,7 @@ func (e *Env) groundTruthHash(ctx context.Context, t *envpkg.Task, seed int64) (
 	if ok {
 		return h, nil
 	}
-	ep, err := e.NewEpisode(t.ID, seed)
+	ep, err := e.newEpisode(t, seed) // t may be a Candidate's
 	if err != nil {
 		return "", err
 	}

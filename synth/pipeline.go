@@ -32,17 +32,19 @@ type Options struct {
 	Bundle string // bundle file to write too, "" for none
 	Name   string // environment name (default: from the database file name)
 
-	Tasks      int     // tasks to keep (default 100)
-	Seed       int64   // sampling seed
-	MaxChain   int     // most calls per task (default 5)
-	WriteShare float64 // share of write tasks (default 0.5)
-	ReadOnly   bool    // generate no create/update/delete tools
+	Tasks      int      // tasks to keep (default 100)
+	Seed       int64    // sampling seed
+	MaxChain   int      // most calls per task (0: 5; 1 allows only one-call reads)
+	WriteShare *float64 // share of write tasks, 0 to 1 (nil: 0.5; 0: reads only)
+	ReadOnly   bool     // generate no create/update/delete tools
 	// MaxRows caps the rows a table brings into the seed (default
 	// emit.DefaultMaxRows); larger tables are sampled with the rows
 	// their kept rows refer to.
 	MaxRows int
 	// StateReward adds "final state equals ground truth" to write tasks.
 	StateReward bool
+	// Rewriter, when set, rewrites instructions with a chat model (--llm).
+	Rewriter *tasks.Rewriter
 
 	Compiler compiler.Options
 	Runtime  runtime.Options
@@ -78,8 +80,12 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	if opts.Tasks == 0 {
 		opts.Tasks = 100
 	}
-	if opts.WriteShare == 0 {
-		opts.WriteShare = 0.5
+	writeShare := 0.5
+	if opts.WriteShare != nil {
+		writeShare = *opts.WriteShare
+	}
+	if writeShare < 0 || writeShare > 1 || opts.MaxChain < 0 {
+		return nil, fmt.Errorf("synth: write share %g (want 0 to 1) or max chain %d (want 1 or more) out of range", writeShare, opts.MaxChain)
 	}
 	// Preconditions first, not after the work: where the output goes, and
 	// that the source can be read.
@@ -190,9 +196,9 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 
 	start = time.Now()
 	bar := progress.New(opts.Log, "tasks") // nil Log: nil bar, draws nothing
-	checker := gates.New(rt, opts.Seed)
+	checker := gates.NewWith(rt, opts.Seed, gates.Options{NothingEarnsNothing: true})
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
-		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: opts.WriteShare, StateReward: opts.StateReward, Progress: bar.Update})
+		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, Progress: bar.Update})
 	if err != nil {
 		return nil, err
 	}

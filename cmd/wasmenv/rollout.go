@@ -33,6 +33,7 @@ type rolloutFlags struct {
 	retries                  int
 	timeout                  time.Duration
 	user, userURL, userModel string
+	nats, shard, runID       string // rollout_fleet.go
 }
 
 func rolloutCmd() *cobra.Command {
@@ -89,6 +90,9 @@ func rolloutCmd() *cobra.Command {
 	fl.StringVar(&f.userURL, "user-base-url", "", "user openai: server URL (default: --base-url)")
 	fl.StringVar(&f.userModel, "user-model", "", "user openai: model (default: --model)")
 	fl.StringVar(&cfg.StopToken, "stop-token", rl.DefaultStopToken, "the user's end-of-conversation token")
+	fl.StringVar(&f.nats, "nats", "", "run the groups on the workers of this NATS server (docs/SCALING.md)")
+	fl.StringVar(&f.shard, "shard", "", "run only block i of n of the groups, in plan order (i/n; docs/SCALING.md)")
+	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	return cmd
 }
 
@@ -102,6 +106,9 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	}
 	if l := cfg.Limits; l.CallsPerTurn < 1 || l.MessageBytes < 1 || l.ConversationBytes < 1 || l.ErrorBytes < 1 {
 		return fmt.Errorf("--max-calls-per-turn, --max-message-bytes, --max-conversation-bytes and --max-error-bytes must be at least 1")
+	}
+	if f.nats != "" || f.shard != "" {
+		return runRolloutFleet(cmd, args, f, cfg)
 	}
 	var err error
 	if cfg.Format, err = rl.ParseToolFormat(f.format); err != nil {
@@ -150,6 +157,12 @@ func runRollout(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Confi
 	if err := out.Close(); err != nil {
 		return err
 	}
+	return reportRollouts(stderr, sum, f)
+}
+
+// reportRollouts prints a finished run's summary and writes its JSON
+// (--summary-json), for a local run and a fleet run alike.
+func reportRollouts(stderr io.Writer, sum *rl.Summary, f *rolloutFlags) error {
 	if f.allTasks {
 		sum.PrintTasks(stderr, -1)
 	} else {

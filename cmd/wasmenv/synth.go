@@ -7,9 +7,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/synth"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/graph"
+	"github.com/wasmenv/wasmenv/synth/tasks"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
@@ -23,6 +25,8 @@ func synthCmd() *cobra.Command {
 
 func synthFromDBCmd() *cobra.Command {
 	var opts synth.Options
+	var writeShare float64
+	var llmModel string
 	cmd := &cobra.Command{
 		Use:   "from-db DB.sqlite|BUNDLE.wasm|ENVDIR|JSONDIR -o OUTDIR [--bundle FILE]",
 		Short: "Turn a SQLite database (or a directory of JSON collections) into an environment with tasks",
@@ -32,6 +36,10 @@ func synthFromDBCmd() *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Log = os.Stderr
+			opts.WriteShare = &writeShare // 0 means no write tasks, as typed
+			if llmModel != "" {
+				opts.Rewriter = &tasks.Rewriter{Client: chatapi.New("", "", 8), Model: llmModel}
+			}
 			res, err := synth.FromDB(cmd.Context(), args[0], opts)
 			if res != nil && res.Model != nil && res.Spec != nil && res.Graph != nil {
 				res.Summary.Print(cmd.OutOrStdout())
@@ -54,8 +62,9 @@ func synthFromDBCmd() *cobra.Command {
 	f.IntVar(&opts.Tasks, "tasks", 100, "tasks to keep")
 	f.Int64Var(&opts.Seed, "seed", 0, "sampling seed")
 	f.IntVar(&opts.MaxChain, "max-chain", 5, "most tool calls per task")
-	f.Float64Var(&opts.WriteShare, "write-share", 0.5, "share of write tasks")
+	f.Float64Var(&writeShare, "write-share", 0.5, "share of write tasks (0: reads only)")
 	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
+	f.StringVar(&llmModel, "llm", "", "rewrite instructions with this chat model at $OPENAI_BASE_URL (a rewrite is kept only if it keeps every value the task needs)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")
 	cmd.MarkFlagRequired("output")

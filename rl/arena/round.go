@@ -149,8 +149,12 @@ func (c *Config) identity() ([]byte, error) {
 	if l, ok := c.Diagnoser.(*LLM); ok {
 		diag += " " + l.Model
 	}
-	synthID := fmt.Sprintf("max-chain=%d write-share=%g read-only=%v state-reward=%v",
-		c.Synth.MaxChain, c.Synth.WriteShare, c.Synth.ReadOnly, c.Synth.StateReward)
+	share := "default"
+	if c.Synth.WriteShare != nil {
+		share = fmt.Sprint(*c.Synth.WriteShare)
+	}
+	synthID := fmt.Sprintf("max-chain=%d write-share=%s read-only=%v state-reward=%v",
+		c.Synth.MaxChain, share, c.Synth.ReadOnly, c.Synth.StateReward)
 	return json.MarshalIndent(id{srcs, c.Seed, c.EvalTasks, c.Group, c.Targeted, c.Pool, c.MaxTurns,
 		c.MinGain, c.NoComplexify, policy, diag, synthID}, "", " ")
 }

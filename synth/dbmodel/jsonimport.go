@@ -215,7 +215,7 @@ func importTable(conn *sqlite3.Conn, table string, recs []map[string]any) error 
 				b, _ := json.Marshal(x)
 				v = string(b)
 			}
-			if err := bindAny(stmt, i+1, v); err != nil {
+			if err := Bind(stmt, i+1, v); err != nil {
 				return err
 			}
 		}

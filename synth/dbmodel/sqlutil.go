@@ -14,7 +14,7 @@ func queryRows(conn *sqlite3.Conn, sql string, args ...any) ([][]any, error) {
 	}
 	defer stmt.Close()
 	for i, a := range args {
-		if err := bindAny(stmt, i+1, a); err != nil {
+		if err := Bind(stmt, i+1, a); err != nil {
 			return nil, err
 		}
 	}
@@ -56,24 +56,6 @@ func ColumnValue(stmt *sqlite3.Stmt, i int) any {
 		return stmt.ColumnBlob(i, nil)
 	}
 	return nil
-}
-
-func bindAny(stmt *sqlite3.Stmt, i int, a any) error {
-	switch v := a.(type) {
-	case nil:
-		return stmt.BindNull(i)
-	case int:
-		return stmt.BindInt64(i, int64(v))
-	case int64:
-		return stmt.BindInt64(i, v)
-	case float64:
-		return stmt.BindFloat(i, v)
-	case string:
-		return stmt.BindText(i, v)
-	case []byte:
-		return stmt.BindBlob(i, v)
-	}
-	return stmt.BindText(i, asString(a))
 }
 
 func asInt(v any) int64 {

@@ -76,7 +76,7 @@ func call(name string, args any) envpkg.Call {
 
 func TestGates(t *testing.T) {
 	env := load(t)
-	g := gates.New(env, 1)
+	g := gates.NewWith(env, 1, gates.Options{NothingEarnsNothing: true})
 	ctx := context.Background()
 	write := envpkg.Task{ID: "w", Instruction: "Make the cup green.",
 		Calls:  []envpkg.Call{call("set_color", map[string]string{"name": "cup", "color": "green"})},
@@ -110,7 +110,7 @@ func TestGates(t *testing.T) {
 			Checks: []envpkg.Check{{SQL: "SELECT color = 'blue' FROM main.items WHERE name = 'pen'"}}}, nil},
 		{gates.Nontrivial, envpkg.Task{ID: "n", Instruction: "Paint the pen pink.", Calls: []envpkg.Call{call("set_color", map[string]string{"name": "pen", "color": "pink"})},
 			Checks: []envpkg.Check{{SQL: "SELECT 1"}}}, nil},
-		{gates.Nontrivial, envpkg.Task{ID: "n2", Instruction: "Paint the pen pink.", Calls: []envpkg.Call{call("set_color", map[string]string{"name": "pen", "color": "pink"})},
+		{gates.Initial, envpkg.Task{ID: "n2", Instruction: "Paint the pen pink.", Calls: []envpkg.Call{call("set_color", map[string]string{"name": "pen", "color": "pink"})},
 			Checks: []envpkg.Check{{Name: "pen exists", SQL: "SELECT COUNT(*) = 2 FROM main.items"}}, Answer: &envpkg.Answer{Value: "done", Match: "contains"}}, nil},
 		{gates.Nontrivial, envpkg.Task{ID: "a", Instruction: "Is the cup red?", Calls: []envpkg.Call{call("get_item", map[string]string{"name": "cup"})},
 			Answer: &envpkg.Answer{Value: "red", Match: "contains"}}, nil},
@@ -131,7 +131,7 @@ func TestGates(t *testing.T) {
 	if _, err := g.Check(ctx, gates.Candidate{Task: tok, InternalIDs: []string{"12"}}); err != nil {
 		t.Errorf("id inside a longer number taken for a leak: %v", err)
 	}
-	if n.Checked != 12 || n.Kept != 2 || n.Dropped[gates.Replay] != 2 || n.Dropped[gates.Nontrivial] != 3 {
+	if n.Checked != 12 || n.Kept != 2 || n.Dropped[gates.Replay] != 2 || n.Dropped[gates.Nontrivial] != 2 || n.Dropped[gates.Initial] != 2 {
 		t.Errorf("counts: %+v", n)
 	}
 	if len(env.Bundle.Tasks) != 0 {

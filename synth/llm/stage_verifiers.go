@@ -190,4 +190,5 @@ var gateHint = map[gates.Gate]string{
 	gates.Nontrivial: ": every check must read the final state (main.) and a task that writes needs a check that fails on the initial state",
 	gates.Duplicate:  ": every task must differ from the others",
 	gates.Leak:       ": the instruction must not name internal ids",
+	gates.Wrong:      ": the answer rule must reject wrong answers (no pattern that matches anything, no short 'contains') and the checks must fail when another row or another table changed (compare the whole final state with init)",
 }

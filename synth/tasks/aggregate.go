@@ -66,8 +66,8 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	if strings.TrimSpace(value) == "" {
 		return envpkg.Task{}, errDeadEnd // "have size \"\"" is not a question
 	}
-	var n int64
-	if err := w.scalar(&n, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, dbmodel.Quote(list.Table), dbmodel.Quote(ref.Column), dbmodel.Quote(e.Column)), sqlValue(key), value); err != nil {
+	n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, dbmodel.Quote(list.Table), dbmodel.Quote(ref.Column), dbmodel.Quote(e.Column)), sqlValue(key), value)
+	if err != nil {
 		return envpkg.Task{}, err
 	}
 	if n == 0 && w.rng.IntN(2) == 0 {
@@ -78,12 +78,36 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	m, _ := out.(map[string]any)
-	what := words(list.Table)
-	if !strings.Contains(ch.Name, "_of_") {
-		what += " (by " + words(ref.Column) + ")"
+	child := w.spec.Model.Table(list.Table)
+	what := plural(child)
+	role := by(ref.Column, cur)
+	if role == "" && !strings.Contains(ch.Name, "_of_") {
+		return envpkg.Task{}, errDeadEnd // a reference named for a role: countChildren words those
+	}
+	// Distractors: the counts for the other values, which an agent that
+	// ignored the filter, or used another, would report.
+	for _, other := range e.Enum {
+		if other == value {
+			continue
+		}
+		n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, dbmodel.Quote(list.Table), dbmodel.Quote(ref.Column), dbmodel.Quote(e.Column)), sqlValue(key), other)
+		if err != nil {
+			return envpkg.Task{}, err
+		}
+		c.distractors = append(c.distractors, fmt.Sprint(n))
+	}
+	var instr string
+	switch {
+	case role != "" && statusWord(value):
+		instr = fmt.Sprintf("How many %s %s are %s?", what, role, strings.ToLower(value))
+	case statusWord(value):
+		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
+			fmt.Sprintf("How many of %s are %s?", of(what, cur), strings.ToLower(value)))
+	default:
+		instr = fmt.Sprintf("How many of %s have %s %s?", of(what, cur), attrWords(e.Column), show(value))
 	}
 	return envpkg.Task{
-		Instruction: fmt.Sprintf("How many %s of %s have %s %s?", what, cur.desc, words(e.Column), show(value)),
+		Instruction: instr,
 		Answer:      &envpkg.Answer{Value: fmt.Sprint(m["total"]), Match: "number"},
 	}, nil
 }
@@ -138,20 +162,21 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	if dateName(col) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
 	}
-	what := words(list.Table)
+	what := plural(child)
 	if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
+		if items[1][label] != nil {
+			c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
+		}
 		return envpkg.Task{
-			Instruction: fmt.Sprintf("Among the %s of %s, which one has the %s %s? Tell me its %s.", what, cur.desc, most, words(col), words(label)),
-			Answer:      &envpkg.Answer{Value: fmt.Sprint(sqlValue(items[0][label])), Match: "contains"},
+			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me its %s.", of(what, cur), most, attrWords(col), attrWords(label)),
+				fmt.Sprintf("Which of %s has the %s %s? I need its %s.", of(what, cur), most, attrWords(col), attrWords(label))),
+			Answer: answerFor(items[0][label]),
 		}, nil
 	}
-	match := "number"
-	if _, isText := sqlValue(items[0][col]).(string); isText {
-		match = "contains"
-	}
+	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
 	return envpkg.Task{
-		Instruction: fmt.Sprintf("What is the %s %s among the %s of %s?", most, words(col), what, cur.desc),
-		Answer:      &envpkg.Answer{Value: fmt.Sprint(sqlValue(items[0][col])), Match: match},
+		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), of(what, cur)),
+		Answer:      answerFor(items[0][col]),
 	}, nil
 }
 

@@ -1,30 +1,179 @@
 package tasks
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
-// keyCondOn is keyCond with the columns qualified by alias.
-func keyCondOn(alias string, t *dbmodel.Table, row map[string]any) string {
+// A write task's checks compare the whole final state (main) with the
+// initial one (init): one check per change asked for, and one that holds
+// only when every change is made and nothing else changed, in any table
+// but those the database changes by itself (a trigger's audit rows: the
+// allowed differences, named in the check). No check holds on the
+// untouched state, so doing nothing earns nothing under any reward.
+
+// change is one change a write task asks for.
+type change struct {
+	table *dbmodel.Table
+	kind  string         // "update", "delete" or "create"
+	row   map[string]any // update, delete: the row (its key)
+	cols  map[string]any // update: the columns set, with their stored values; create: the new row's values
+	name  string         // what the check is called
+}
+
+// target is an SQL expression true when the change is made.
+func (c change) target() string {
+	q := dbmodel.Quote(c.table.Name)
+	switch c.kind {
+	case "update":
+		conds := []string{keyCond("", c.table, c.row)}
+		for _, col := range slices.Sorted(mapsKeys(c.cols)) {
+			conds = append(conds, dbmodel.Quote(col)+" IS "+emit.Literal(c.cols[col]))
+		}
+		return fmt.Sprintf("EXISTS (SELECT 1 FROM main.%s WHERE %s)", q, strings.Join(conds, " AND "))
+	case "delete":
+		return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM main.%s WHERE %s)", q, keyCond("", c.table, c.row))
+	}
+	cond := c.createCond()
+	return fmt.Sprintf("(SELECT COUNT(*) FROM main.%[1]s WHERE %[2]s) = (SELECT COUNT(*) FROM init.%[1]s WHERE %[2]s) + 1", q, cond)
+}
+
+func (c change) createCond() string {
+	var conds []string
+	for _, col := range slices.Sorted(mapsKeys(c.cols)) {
+		conds = append(conds, dbmodel.Quote(col)+" IS "+emit.Literal(c.cols[col]))
+	}
+	return strings.Join(conds, " AND ")
+}
+
+func mapsKeys(m map[string]any) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// writeChecks are the checks of a task asking for changes. allowed lists
+// the tables the database itself changes along (left out of the
+// comparison).
+func writeChecks(m *dbmodel.Model, changes []change, allowed []string) []envpkg.Check {
+	var checks []envpkg.Check
+	var all []string
+	for _, c := range changes {
+		checks = append(checks, envpkg.Check{Name: c.name, SQL: "SELECT " + c.target()})
+		all = append(all, c.target())
+	}
+	name := "nothing else changed"
+	if len(changes) == 1 {
+		name = changes[0].name + ", and nothing else changed"
+	}
+	if len(allowed) > 0 {
+		name += " (but " + strings.Join(allowed, ", ") + ", which the database updates itself)"
+	}
+	all = append(all, stateKept(m, changes, allowed)...)
+	checks = append(checks, envpkg.Check{Name: name, SQL: allOf(all)})
+	return checks
+}
+
+// allOf is a query true when every condition is: a CASE, which SQLite
+// evaluates in order and stops at the first that fails, so a wrong state
+// usually costs the first conditions (the change, the changed tables), not
+// a pass over every table.
+func allOf(conds []string) string {
+	var b strings.Builder
+	b.WriteString("SELECT CASE")
+	for _, c := range conds {
+		b.WriteString("\n WHEN (" + c + ") IS NOT 1 THEN 0")
+	}
+	b.WriteString("\n ELSE 1 END")
+	return b.String()
+}
+
+// keepChecks: the task's right result is no change (a refusal, or a
+// condition that does not hold). The check is a guard: it gates the reward
+// of the answer the task also asks for, so doing nothing still earns
+// nothing.
+func keepChecks(m *dbmodel.Model) []envpkg.Check {
+	return []envpkg.Check{{Name: "nothing changed", Guard: true, SQL: allOf(stateKept(m, nil, nil))}}
+}
+
+// stateKept lists SQL conditions that together say every table but
+// allowed is as it was, except for changes: the changed tables first (a
+// wrong change fails there), the largest tables last.
+func stateKept(m *dbmodel.Model, changes []change, allowed []string) []string {
+	var conds, rest []string
+	tables := slices.Clone(m.Tables)
+	slices.SortStableFunc(tables, func(a, b *dbmodel.Table) int { return cmp.Compare(a.Rows, b.Rows) })
+	for _, t := range tables {
+		if slices.Contains(allowed, t.Name) {
+			continue
+		}
+		delta := 0
+		var skip []string
+		except := map[string][]string{}
+		changed := false
+		for _, c := range changes {
+			if c.table.Name != t.Name {
+				continue
+			}
+			changed = true
+			switch c.kind {
+			case "create":
+				delta++
+			case "delete":
+				delta--
+				skip = append(skip, "("+keyCond("a", t, c.row)+")")
+			case "update":
+				for col := range c.cols {
+					except[col] = append(except[col], "("+keyCond("a", t, c.row)+")")
+				}
+			}
+		}
+		kept := []string{rowCount(t, delta), rowsKept(t, strings.Join(skip, " OR "), except)}
+		if changed {
+			conds = append(conds, kept...)
+		} else {
+			rest = append(rest, kept...)
+		}
+	}
+	return append(conds, rest...)
+}
+
+// keyCond is the SQL condition selecting row of t by its key, with the
+// columns qualified by alias unless it is "".
+func keyCond(alias string, t *dbmodel.Table, row map[string]any) string {
+	if alias != "" {
+		alias += "."
+	}
 	var w []string
 	for _, k := range t.PrimaryKey {
-		w = append(w, alias+"."+dbmodel.Quote(k)+" IS "+emit.Literal(sqlValue(row[k])))
+		w = append(w, alias+dbmodel.Quote(k)+" IS "+emit.Literal(sqlValue(row[k])))
 	}
 	return strings.Join(w, " AND ")
 }
 
-// rowsKept is an SQL condition: every row of from.t (but those matching
-// skip, a condition on alias a) has an identical row in to.t; column
-// except is not compared for rows matching exceptCond. The inner lookup
-// starts with the key columns, so it is an index search, not a scan and
-// sort per row as EXCEPT would be.
-func rowsKept(t *dbmodel.Table, from, to, skip, except, exceptCond string) string {
+// rowsKept is an SQL condition: every row of init.t (but those matching
+// skip, a condition on alias a) has a row in main.t with the same key and
+// the same values; a column in except is not compared for the rows
+// matching its conditions. A join on the key (an index search per row) is
+// about twice as fast as a correlated NOT EXISTS per row, and faster than
+// EXCEPT on tables with a composite key (43k rows: 29 ms against 46-80 ms).
+func rowsKept(t *dbmodel.Table, skip string, except map[string][]string) string {
 	q := dbmodel.Quote(t.Name)
-	var conds []string
+	var on, diff []string
+	for _, k := range t.PrimaryKey {
+		qk := dbmodel.Quote(k)
+		on = append(on, "b."+qk+" IS a."+qk)
+	}
 	cols := append([]string{}, t.PrimaryKey...)
 	for _, c := range t.Columns {
 		if !t.IsKey(c.Name) {
@@ -33,18 +182,17 @@ func rowsKept(t *dbmodel.Table, from, to, skip, except, exceptCond string) strin
 	}
 	for _, c := range cols {
 		qc := dbmodel.Quote(c)
-		cond := "b." + qc + " IS a." + qc
-		if c == except {
-			cond = "(" + cond + " OR (" + exceptCond + "))"
+		d := "b." + qc + " IS NOT a." + qc
+		if ex := except[c]; len(ex) > 0 {
+			d = "(" + d + " AND NOT (" + strings.Join(ex, " OR ") + "))"
 		}
-		conds = append(conds, cond)
+		diff = append(diff, d)
 	}
-	where := ""
+	where := "(" + strings.Join(diff, " OR ") + ")"
 	if skip != "" {
-		where = "NOT (" + skip + ") AND "
+		where = "NOT (" + skip + ") AND " + where
 	}
-	return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM %s.%s AS a WHERE %sNOT EXISTS (SELECT 1 FROM %s.%s AS b WHERE %s))",
-		from, q, where, to, q, strings.Join(conds, " AND "))
+	return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a LEFT JOIN main.%s AS b ON %s WHERE %s)", q, q, strings.Join(on, " AND "), where)
 }
 
 // rowCount compares the row counts of main and init: main = init + delta.
@@ -58,19 +206,4 @@ func rowCount(t *dbmodel.Table, delta int) string {
 		s += fmt.Sprintf(" - %d", -delta)
 	}
 	return s
-}
-
-// unchangedAfterUpdate: only column col of the target row changed.
-func unchangedAfterUpdate(t *dbmodel.Table, row map[string]any, col string) string {
-	return "SELECT " + rowCount(t, 0) + " AND " + rowsKept(t, "main", "init", "", col, keyCondOn("a", t, row))
-}
-
-// unchangedAfterDelete: only the target row is gone.
-func unchangedAfterDelete(t *dbmodel.Table, row map[string]any) string {
-	return "SELECT " + rowCount(t, -1) + " AND " + rowsKept(t, "init", "main", keyCondOn("a", t, row), "", "")
-}
-
-// unchangedAfterCreate: one row more, every old row as it was.
-func unchangedAfterCreate(t *dbmodel.Table) string {
-	return "SELECT " + rowCount(t, 1) + " AND " + rowsKept(t, "init", "main", "", "", "")
 }

@@ -129,7 +129,7 @@ func (g *gen) param(t *dbmodel.Table, c *dbmodel.Column, op Op, name string, req
 	if fk := t.ForeignKeyOf(c.Name); fk != nil {
 		p.Ref = fk.RefTable
 	}
-	p.External = p.Ref == "" || isNatural(g.m.Table(p.Ref), c.Name)
+	p.External = p.Ref == "" || g.m.Table(p.Ref).IsNatural(c.Name)
 	if t.IsKey(c.Name) && len(t.PrimaryKey) > 1 && t.ForeignKeyOf(c.Name) == nil {
 		p.External = true // part of a composite key that is plain data (a tag, a date)
 	}
@@ -154,18 +154,6 @@ func (g *gen) param(t *dbmodel.Table, c *dbmodel.Column, op Op, name string, req
 	}
 	p.goName = camel(name)
 	return p
-}
-
-func isNatural(t *dbmodel.Table, col string) bool {
-	if t == nil {
-		return false
-	}
-	for _, n := range t.NaturalKeys {
-		if n == col {
-			return true
-		}
-	}
-	return false
 }
 
 func (g *gen) keyParams(t *dbmodel.Table) []Param {
@@ -234,7 +222,7 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 
 		if len(t.PrimaryKey) > 0 {
 			pt := g.newTool("get_"+role+"_of_"+n.sing, Parent, t, fmt.Sprintf("Returns the %s that %s refers to (through %s).",
-				plainWords(pn.sing), article(plainWords(n.sing)), plainWords(n.cols[col])))
+				plainWords(pn.sing), dbmodel.Article(plainWords(n.sing)), plainWords(n.cols[col])))
 			pt.Table = p.Name
 			pt.Via = fk
 			pt.Parent = t.Name // the table whose key is given
@@ -297,7 +285,7 @@ func jsonNames(n *tableNames, cols []string) []string {
 
 func (g *gen) createTool(t *dbmodel.Table) *Tool {
 	n := g.names[t.Name]
-	cr := g.newTool("create_"+n.sing, Create, t, fmt.Sprintf("Creates %s and returns it.", article(plainWords(n.sing))))
+	cr := g.newTool("create_"+n.sing, Create, t, fmt.Sprintf("Creates %s and returns it.", dbmodel.Article(plainWords(n.sing))))
 	for _, c := range t.Columns {
 		if c.Generated || !c.Writable() {
 			continue

@@ -42,7 +42,7 @@ func (g *gen) listTool(t *dbmodel.Table) *Tool {
 		case c.Kind == dbmodel.Integer || c.Kind == dbmodel.Real || (c.Kind == dbmodel.Text && dateLike(c.Name)):
 			filters = append(filters, g.param(t, c, OpMin, "min_"+js, false), g.param(t, c, OpMax, "max_"+js, false))
 			sortable = append(sortable, c.Name)
-		case c.Kind == dbmodel.Text && c.Name == t.Label || isNatural(t, c.Name) || nameish(c.Name):
+		case c.Kind == dbmodel.Text && c.Name == t.Label || t.IsNatural(c.Name) || nameish(c.Name):
 			filters = append(filters, g.param(t, c, OpContains, js+"_contains", false))
 			sortable = append(sortable, c.Name)
 		case c.Kind == dbmodel.Text && t.IsKey(c.Name):

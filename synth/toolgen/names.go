@@ -3,6 +3,8 @@ package toolgen
 import (
 	"strings"
 	"unicode"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
 
 // ident turns any name into lower snake_case ASCII that round-trips through
@@ -74,13 +76,4 @@ func (n namer) unique(base, fallback string) string {
 }
 
 // plainWords renders an identifier for prose ("order_items" → "order items").
-func plainWords(s string) string { return strings.ReplaceAll(s, "_", " ") }
-
-// article puts "a" or "an" before a noun ("an audit log", "a user"), by
-// its first letter: a rule of thumb that misses "an hour" and "a unit".
-func article(noun string) string {
-	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
-		return "an " + noun
-	}
-	return "a " + noun
-}
+var plainWords = dbmodel.Words

@@ -15,6 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tests.server import built
 from wasmenv_client import parse_tool_calls
+from wasmenv_client.rollouts import read_rollouts
 
 # Completions an agent might write, hostile ones included.
 SCRIPT = [
@@ -69,8 +70,7 @@ class ParityTest(unittest.TestCase):
                 httpd.shutdown()
                 httpd.server_close()
             self.assertEqual(r.returncode, 0, r.stderr)
-            with open(out, encoding="utf-8") as f:
-                traj = json.loads(f.readline())
+            traj = list(read_rollouts(out))[0]  # the full view: the first line is a toolset record
         msgs = traj["messages"]
         assistants = [i for i, m in enumerate(msgs) if m["role"] == "assistant"]
         self.assertEqual(len(assistants), len(SCRIPT), "the scripted turns did not all run")

@@ -1,0 +1,31 @@
+// Package fleet runs rollouts past one machine on NATS JetStream, and
+// splits them deterministically without it.
+//
+// A run is planned as an ordered list of groups (one GRPO group: a task of
+// a bundle, a seed, G rollouts), exactly as rl.Run plans it. Each group is
+// a job. Every job, wherever it runs, is one call of rl.Run restricted to
+// its task, so a worker runs the very code of the local engine; its JSONL
+// lines come back keyed by the job's index and the driver writes them in
+// plan order. The output of `wasmenv rollout --nats` is therefore the same
+// bytes as a local run that writes its groups in plan order (one group at a
+// time, or `--shard 0/1`), whatever the number of workers or deliveries.
+//
+// On NATS (docs/SCALING.md):
+//
+//   - jobs go to the work-queue stream WASMENV_JOBS (subject
+//     wasmenv.jobs.<run>), published with Nats-Msg-Id <run>.<index>; workers
+//     share the durable pull consumer "workers": a job is acknowledged only
+//     after its result is stored, heartbeats (in-progress acks) keep a long
+//     job, a dead or stalled worker's job is redelivered after AckWait;
+//   - results go to the stream WASMENV_RESULTS (subject
+//     wasmenv.results.<run>) with Nats-Msg-Id <run>.<index>, their bodies in
+//     the object store wasmenv-results when larger than a message may be;
+//   - a job that failed MaxDeliver times, or cannot be read at all, goes to
+//     the stream WASMENV_DEAD (wasmenv.dead.<run>) with its reason;
+//   - bundles travel through the object store wasmenv-bundles named by their
+//     content hash; a worker verifies one as envpkg verifies a file and
+//     caches it once.
+//
+// Without NATS, Shard splits the same plan into contiguous blocks, so
+// concatenating the outputs of shards 0..n-1 gives the whole run's output.
+package fleet

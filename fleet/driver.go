@@ -1,0 +1,282 @@
+package fleet
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/rl"
+)
+
+// BundleFile is a bundle as read from disk: its bytes travel, the decoded
+// form plans the run.
+type BundleFile struct {
+	Data   []byte
+	Bundle *envpkg.Bundle
+}
+
+// ReadBundle reads and verifies a bundle file.
+func ReadBundle(data []byte) (*BundleFile, error) {
+	b, err := envpkg.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return &BundleFile{Data: data, Bundle: b}, nil
+}
+
+// Driver enqueues a run's jobs, follows their results and writes them in
+// plan order.
+type Driver struct {
+	NC      *nats.Conn
+	Options Options
+	// RunID names the run (a subject token); default NewRunID(). Running
+	// again with the id of a run that failed or was cancelled resumes it:
+	// the results it stored are kept and only the other groups are run.
+	RunID string
+	// Progress, when set, is called after each new result.
+	Progress func(done, total int)
+	// Log, when set, receives one line per stage of the run.
+	Log func(format string, args ...any)
+}
+
+func (d *Driver) logf(format string, args ...any) {
+	if d.Log != nil {
+		d.Log(format, args...)
+	}
+}
+
+// Run runs refs (from Plan over the bundles' decoded forms) on the fleet
+// and writes their lines to out in plan order. It returns when every group
+// is written, when a job goes to the dead-letter stream (a *Error with
+// CodeDeadLetter and the reason), or when ctx is done; it then removes the
+// run's jobs still queued and its results. Run does not close out.
+func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, refs []GroupRef, out Output) (*rl.Summary, error) {
+	if _, err := spec.Config(); err != nil {
+		return nil, err
+	}
+	if _, err := spec.Policy.Build(); err != nil {
+		return nil, err
+	}
+	run := d.RunID
+	if run == "" {
+		run = NewRunID()
+	}
+	if !validRun(run) {
+		return nil, errorf(CodeBadInput, nil, "run id %q: want letters, digits, - and _", run)
+	}
+	js, err := jetstream.New(d.NC)
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "jetstream")
+	}
+	s, err := setup(ctx, js, d.Options)
+	if err != nil {
+		return nil, err
+	}
+	d.logf("run %s: streams ready", run)
+	for _, b := range bundles {
+		if err := s.putBundle(ctx, b.Bundle.Hash, b.Data); err != nil {
+			return nil, err
+		}
+	}
+	d.logf("run %s: %d bundles in the object store", run, len(bundles))
+	start := time.Now()
+	ok := false
+	defer func() { s.cleanup(run, ok) }()
+
+	// Follow results and dead letters from the start, before enqueuing.
+	results, err := follow(ctx, js, StreamResults, subjectResults+run, jetstream.DeliverAllPolicy)
+	if err != nil {
+		return nil, err
+	}
+	defer results.Stop()
+	// Dead letters of this attempt only: resuming is retrying.
+	dead, err := follow(ctx, js, StreamDead, subjectDead+run, jetstream.DeliverNewPolicy)
+	if err != nil {
+		return nil, err
+	}
+	defer dead.Stop()
+	asm := newAssembler(refs, out)
+	got := make(chan jetstream.Msg)
+	failed := make(chan *DeadLetter, 1)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the pumps
+	go pump(ctx, results, func(m jetstream.Msg) {
+		select {
+		case got <- m:
+		case <-ctx.Done():
+		}
+	})
+	go pump(ctx, dead, func(m jetstream.Msg) {
+		var dl DeadLetter
+		json.Unmarshal(m.Data(), &dl)
+		select {
+		case failed <- &dl:
+		default:
+		}
+	})
+	receive := func() error {
+		select {
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case dl := <-failed:
+			return errorf(CodeDeadLetter, nil, "run %s: %s", run, dl)
+		case m := <-got:
+			res, err := s.readResult(ctx, m)
+			if err != nil {
+				return err
+			}
+			isNew, err := asm.add(res)
+			if err != nil {
+				return err
+			}
+			if n, _ := asm.done(); isNew && d.Progress != nil {
+				d.Progress(n, len(refs))
+			}
+			return nil
+		}
+	}
+
+	// Resuming: read the results an earlier attempt stored, then enqueue
+	// the other groups only.
+	var stored uint64
+	err = retry(ctx, func(ctx context.Context) error {
+		info, err := s.results.Info(ctx, jetstream.WithSubjectFilter(subjectResults+run))
+		if err == nil {
+			stored = info.State.Subjects[subjectResults+run]
+		}
+		return err
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "results of run %s", run)
+	}
+	for range stored {
+		if err := receive(); err != nil {
+			return nil, err
+		}
+	}
+	// Jobs of this attempt, with ids of their own: a job or result of an
+	// earlier attempt (purged when it ended) does not hide this one's.
+	attempt := NewRunID()[:8]
+	enqueued := 0
+	for _, ref := range refs {
+		if asm.has(ref.Index) {
+			continue
+		}
+		j := &Job{Run: run, Attempt: attempt, GroupRef: ref, Spec: spec}
+		job, _ := json.Marshal(j)
+		err := retry(ctx, func(ctx context.Context) error {
+			_, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(j.id()))
+			return err
+		})
+		if err != nil {
+			return nil, errorf(CodeUnavailable, err, "enqueue job %d", ref.Index)
+		}
+		enqueued++
+	}
+	d.logf("run %s: %d results kept from earlier attempts, %d jobs enqueued", run, len(refs)-enqueued, enqueued)
+	for {
+		if _, all := asm.done(); all {
+			ok = true
+			return asm.sum.finish(time.Since(start).Seconds()), nil
+		}
+		if err := receive(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// NewRunID returns a random run id.
+func NewRunID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// follow reads a subject of a stream in order, from its first message or
+// from now on.
+func follow(ctx context.Context, js jetstream.JetStream, stream, subject string, from jetstream.DeliverPolicy) (jetstream.MessagesContext, error) {
+	var c jetstream.Consumer
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		c, err = js.OrderedConsumer(ctx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}, DeliverPolicy: from})
+		return err
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "follow %s", subject)
+	}
+	it, err := c.Messages()
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "follow %s", subject)
+	}
+	return it, nil
+}
+
+// pump hands the iterator's messages to f until ctx is done or the
+// iterator is closed.
+func pump(ctx context.Context, it jetstream.MessagesContext, f func(jetstream.Msg)) {
+	for ctx.Err() == nil {
+		m, err := it.Next()
+		if errors.Is(err, jetstream.ErrMsgIteratorClosed) || errors.Is(err, nats.ErrConnectionClosed) {
+			return
+		}
+		if err != nil {
+			sleep(ctx, 100*time.Millisecond) // the ordered consumer is being recreated
+			continue
+		}
+		f(m)
+	}
+}
+
+// readResult reads a result message and, when its body is an object, the
+// object.
+func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error) {
+	h := m.Headers()
+	r := &Result{Lines: m.Data()}
+	var err error
+	if r.Index, err = strconv.Atoi(h.Get(headerIndex)); err != nil {
+		return nil, errorf(CodeLost, err, "result without a job index")
+	}
+	if err := json.Unmarshal([]byte(h.Get(headerSummary)), &r.Summary); err != nil {
+		return nil, errorf(CodeLost, err, "result %d: summary", r.Index)
+	}
+	if name := h.Get(headerObject); name != "" {
+		err = retry(ctx, func(ctx context.Context) (err error) {
+			r.Lines, err = s.bodies.GetBytes(ctx, name)
+			return err
+		})
+		if err != nil {
+			return nil, errorf(CodeLost, err, "result object %s", name)
+		}
+	}
+	return r, nil
+}
+
+// cleanup removes the run's jobs still queued and, when the run is
+// complete, its results and their objects; those of an unfinished run stay
+// (7 days) for resuming it. Dead letters stay for reading.
+func (s *store) cleanup(run string, complete bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s.jobs.Purge(ctx, jetstream.WithPurgeSubject(subjectJobs+run))
+	if !complete {
+		return
+	}
+	s.results.Purge(ctx, jetstream.WithPurgeSubject(subjectResults+run))
+	lister, err := s.bodies.List(ctx)
+	if err != nil {
+		return
+	}
+	for _, o := range lister {
+		if strings.HasPrefix(o.Name, run+"/") {
+			s.bodies.Delete(ctx, o.Name)
+		}
+	}
+}

@@ -1,0 +1,41 @@
+package fleet
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// Result is one finished group: the JSONL lines rl.Run wrote for it (none
+// when the group was dropped) and its summary.
+type Result struct {
+	Index   int
+	Lines   []byte
+	Summary *rl.Summary
+}
+
+// RunGroup runs one group as the local engine does: rl.Run over env with
+// the run's settings, restricted to the one task, writing JSONL.
+func RunGroup(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, policy rl.Policy) (*Result, error) {
+	if env.Bundle.Hash != ref.Bundle {
+		return nil, errorf(CodeBadBundle, nil, "group %d wants bundle %s, got %s", ref.Index, ref.Bundle, env.Bundle.Hash)
+	}
+	cfg, err := spec.Config()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Tasks = ref.Task // a task id matches itself alone (see matchTask)
+	var buf bytes.Buffer
+	out := rl.NewJSONL(&buf)
+	out.Inline = true // whole rollouts: the driver's exporter writes the file's own toolset records
+	sum, err := rl.Run(ctx, []*runtime.Env{env}, policy, cfg, out)
+	if err != nil {
+		return nil, err
+	}
+	if err := out.Close(); err != nil {
+		return nil, err
+	}
+	return &Result{Index: ref.Index, Lines: buf.Bytes(), Summary: sum}, nil
+}

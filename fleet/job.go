@@ -1,0 +1,81 @@
+package fleet
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Job is one message of the work queue: a group of a run, with the run's
+// settings.
+type Job struct {
+	Run string `json:"run"`
+	// Attempt names the driver's attempt at the run (a run resumed by id
+	// has several).
+	Attempt string `json:"attempt,omitempty"`
+	GroupRef
+	Spec *Spec `json:"spec"`
+}
+
+// id is the job's identity, the Nats-Msg-Id of its job, result and dead
+// letter: a retried publish or a redelivered job is stored once, and a run
+// id used again (its results purged) is not mistaken for a duplicate.
+func (j *Job) id() string {
+	id := j.Run + "." + strconv.Itoa(j.Index)
+	if j.Attempt != "" {
+		id += "." + j.Attempt
+	}
+	return id
+}
+
+func decodeJob(data []byte) (*Job, error) {
+	var j Job
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, fmt.Errorf("job is not JSON: %v", err)
+	}
+	switch {
+	case !validRun(j.Run):
+		return nil, fmt.Errorf("job has no valid run id (%q)", j.Run)
+	case j.Attempt != "" && !validRun(j.Attempt):
+		return nil, fmt.Errorf("job %s: attempt %q is not a subject token", j.Run, j.Attempt)
+	case j.Spec == nil:
+		return nil, fmt.Errorf("job %s has no spec", j.id())
+	case j.Index < 0:
+		return nil, fmt.Errorf("job %s has a negative index", j.id())
+	case !validHash(j.Bundle):
+		return nil, fmt.Errorf("job %s: bundle name %q is not a content hash", j.id(), truncate(j.Bundle, 64))
+	}
+	if _, err := j.Spec.Config(); err != nil {
+		return nil, fmt.Errorf("job %s: %v", j.id(), err)
+	}
+	return &j, nil
+}
+
+// validRun reports whether s can be a run id: it becomes a subject token.
+func validRun(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !('0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// DeadLetter is a message of the dead-letter stream.
+type DeadLetter struct {
+	Run        string `json:"run"`
+	Index      int    `json:"index"`
+	Env        string `json:"env,omitempty"`
+	Task       string `json:"task,omitempty"`
+	Deliveries uint64 `json:"deliveries"`
+	Reason     string `json:"reason"`
+	Worker     string `json:"worker,omitempty"`
+	Job        string `json:"job,omitempty"` // the job message as it came, when it could not be read
+}
+
+func (d *DeadLetter) String() string {
+	return fmt.Sprintf("job %d (%s/%s) after %d deliveries: %s", d.Index, d.Env, d.Task, d.Deliveries, d.Reason)
+}

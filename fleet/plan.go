@@ -1,0 +1,86 @@
+package fleet
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+// GroupRef is one planned group: a task of a bundle. Its position in the
+// plan is the job's index.
+type GroupRef struct {
+	Index  int    `json:"index"`
+	Bundle string `json:"bundle"` // content hash
+	Env    string `json:"env"`
+	Task   string `json:"task"`
+}
+
+// Plan lists the groups of a run in rl.Run's order: every task matching
+// tasks (comma-separated globs, "" for all) of every bundle, bundles in
+// the order given, tasks in bundle order.
+func Plan(bundles []*envpkg.Bundle, tasks string) ([]GroupRef, error) {
+	var refs []GroupRef
+	for _, b := range bundles {
+		for _, t := range b.Tasks {
+			ok, err := matchTask(tasks, t.ID)
+			if err != nil {
+				return nil, errorf(CodeBadInput, err, "tasks")
+			}
+			if ok {
+				refs = append(refs, GroupRef{Index: len(refs), Bundle: b.Hash, Env: b.Manifest.Name, Task: t.ID})
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return nil, errorf(CodeBadInput, nil, "no task matches %q", tasks)
+	}
+	return refs, nil
+}
+
+// matchTask is rl's task filter: one of the comma-separated globs in
+// patterns matches id ("" matches everything). Task ids hold no glob
+// metacharacter and no comma (envpkg.ValidTaskID), so an id used as its own
+// pattern matches itself alone.
+func matchTask(patterns, id string) (bool, error) {
+	if patterns == "" {
+		return true, nil
+	}
+	for _, p := range strings.Split(patterns, ",") {
+		ok, err := path.Match(strings.TrimSpace(p), id)
+		if err != nil {
+			return false, fmt.Errorf("task pattern %q: %w", p, err)
+		}
+		if ok {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// Shard is part i of n (0 ≤ i < n) of a plan.
+type Shard struct{ I, N int }
+
+// ParseShard reads "i/n".
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return Shard{}, errorf(CodeBadInput, nil, "shard %q: want i/n with 0 <= i < n, e.g. 0/4", s)
+	}
+	return Shard{I: i, N: n}, nil
+}
+
+// Of returns the shard's contiguous block of refs: shards 0..n-1 together
+// are refs in order, each ref in exactly one, sizes differing by at most
+// one. Concatenating the shards' outputs gives the whole run's output.
+func (s Shard) Of(refs []GroupRef) []GroupRef {
+	if s.N < 1 {
+		return refs
+	}
+	lo, hi := s.I*len(refs)/s.N, (s.I+1)*len(refs)/s.N
+	return refs[lo:hi]
+}

@@ -1,0 +1,145 @@
+package fleet
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/rl/openai"
+)
+
+// Spec is what every group of a run shares: rl.Config's settings that
+// shape a rollout, and the policy. It travels with each job as JSON, so
+// it holds names and numbers, never functions or secrets (an API key is
+// read from $OPENAI_API_KEY where the policy runs).
+type Spec struct {
+	Group         int           `json:"group"`
+	Seed          int64         `json:"seed"`
+	MaxTurns      int           `json:"max_turns"`
+	MaxTokens     int           `json:"max_tokens,omitempty"`
+	Tasks         string        `json:"tasks,omitempty"` // globs, as rl.Config.Tasks
+	Format        string        `json:"tool_format,omitempty"`
+	MetaTools     bool          `json:"meta_tools,omitempty"`
+	StopToken     string        `json:"stop_token,omitempty"`
+	Reward        string        `json:"reward,omitempty"` // rl.ParseReward's names; "": binary
+	EnvFactory    rl.EnvFactory `json:"envfactory"`
+	Normalize     bool          `json:"normalize,omitempty"`
+	DropEqual     bool          `json:"drop_equal,omitempty"`
+	HistoryWindow int           `json:"history_window,omitempty"`
+	Policy        PolicySpec    `json:"policy"`
+}
+
+// PolicySpec names the policy and, for openai, its endpoint.
+type PolicySpec struct {
+	Kind        string        `json:"kind"` // random, oracle or openai
+	BaseURL     string        `json:"base_url,omitempty"`
+	Model       string        `json:"model,omitempty"`
+	Temperature float64       `json:"temperature"`
+	TurnTokens  int           `json:"turn_max_tokens,omitempty"`
+	Requests    int           `json:"max_requests,omitempty"`
+	Retries     int           `json:"retries,omitempty"`
+	Timeout     time.Duration `json:"request_timeout,omitempty"`
+	User        string        `json:"user,omitempty"` // none, scripted or openai
+	UserURL     string        `json:"user_base_url,omitempty"`
+	UserModel   string        `json:"user_model,omitempty"`
+}
+
+// MaxGroup and MaxTurns bound a job's group size and turns: a job comes
+// from the queue, and a worker runs a group's rollouts at once.
+const (
+	MaxGroup = 4096
+	MaxTurns = 10000
+)
+
+// Config is the rl.Config of one group of the run: Concurrency is the
+// group size (a group's rollouts run at once) and Tasks is left to the
+// caller.
+func (s *Spec) Config() (rl.Config, error) {
+	if s.Group < 1 || s.MaxTurns < 1 || s.Group > MaxGroup || s.MaxTurns > MaxTurns {
+		return rl.Config{}, errorf(CodeBadInput, nil, "group %d and max turns %d: want 1 to %d and 1 to %d", s.Group, s.MaxTurns, MaxGroup, MaxTurns)
+	}
+	cfg := rl.Config{
+		Group: s.Group, Seed: s.Seed, MaxTurns: s.MaxTurns, MaxTokens: s.MaxTokens,
+		Concurrency: s.Group, MetaTools: s.MetaTools, StopToken: s.StopToken,
+		Normalize: s.Normalize, DropEqual: s.DropEqual, HistoryWindow: s.HistoryWindow,
+	}
+	var err error
+	format := s.Format
+	if format == "" {
+		format = string(rl.FormatAuto)
+	}
+	if cfg.Format, err = rl.ParseToolFormat(format); err != nil {
+		return cfg, errorf(CodeBadInput, err, "tool format")
+	}
+	reward := s.Reward
+	if reward == "" {
+		reward = "binary"
+	}
+	if cfg.Reward, err = rl.ParseReward(reward, rl.RewardOptions{EnvFactory: s.EnvFactory}); err != nil {
+		return cfg, errorf(CodeBadInput, err, "reward")
+	}
+	if cfg.User, err = s.Policy.user(); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// Build makes the policy. Random and oracle hold no connection; openai
+// reads its key from $OPENAI_API_KEY.
+func (p *PolicySpec) Build() (rl.Policy, error) {
+	switch p.Kind {
+	case "random", "":
+		return &rl.Random{}, nil
+	case "oracle":
+		return rl.Oracle{}, nil
+	case "openai":
+		if p.Model == "" {
+			return nil, errorf(CodeBadInput, nil, "policy openai needs a model")
+		}
+		t := p.Temperature
+		return &openai.Policy{Client: p.client(p.BaseURL), Model: p.Model, Temperature: &t, MaxTokens: p.TurnTokens}, nil
+	}
+	return nil, errorf(CodeBadInput, nil, "unknown policy %q (want random, oracle or openai)", p.Kind)
+}
+
+func (p *PolicySpec) client(url string) *openai.Client {
+	c := openai.NewClient(url, "", max(p.Requests, 1))
+	if p.Retries > 0 {
+		c.Retries = p.Retries
+	}
+	if p.Timeout > 0 {
+		c.Timeout = p.Timeout
+	}
+	return c
+}
+
+func (p *PolicySpec) user() (rl.User, error) {
+	switch p.User {
+	case "none", "":
+		return nil, nil
+	case "scripted":
+		return rl.ScriptedUser{}, nil
+	case "openai":
+		url, model := p.UserURL, p.UserModel
+		if url == "" {
+			url = p.BaseURL
+		}
+		if model == "" {
+			model = p.Model
+		}
+		if model == "" {
+			return nil, errorf(CodeBadInput, nil, "user openai needs a model")
+		}
+		t := p.Temperature
+		return &openai.User{Client: p.client(url), Model: model, Temperature: &t}, nil
+	}
+	return nil, errorf(CodeBadInput, nil, "unknown user %q (want none, scripted or openai)", p.User)
+}
+
+// String names the policy for messages.
+func (p *PolicySpec) String() string {
+	if p.Model != "" {
+		return fmt.Sprintf("%s(%s)", p.Kind, p.Model)
+	}
+	return p.Kind
+}

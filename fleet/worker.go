@@ -1,0 +1,289 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// Worker pulls jobs from the work queue and runs them. A job is
+// acknowledged only after its result is stored; while it runs the worker
+// sends a heartbeat every AckWait/3, so a long job is kept and a dead or
+// stopped worker's job is redelivered after AckWait.
+type Worker struct {
+	NC      *nats.Conn
+	Options Options
+	// Slots is how many jobs run at once (default 1). Each job runs its
+	// group's rollouts at once.
+	Slots int
+	// CacheDir keeps fetched bundles (verified) across restarts; "": none.
+	CacheDir string
+	// Runtime is passed to runtime.LoadBundle.
+	Runtime runtime.Options
+	// MaxEnvs is how many loaded bundles stay in memory (default 16); the
+	// least recently used idle one is closed past that.
+	MaxEnvs int
+	// Name identifies the worker in dead letters (default host:pid).
+	Name string
+	// Log, when set, receives one line per event.
+	Log func(format string, args ...any)
+
+	store    *store
+	cache    *bundleCache
+	mu       sync.Mutex
+	policies map[string]rl.Policy // by the policy spec's JSON: one client per endpoint
+}
+
+// Run works until ctx is done, then returns nil. A job running then is
+// given back (nak) for another worker.
+func (w *Worker) Run(ctx context.Context) error {
+	err := w.run(ctx)
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+func (w *Worker) run(ctx context.Context) error {
+	js, err := jetstream.New(w.NC)
+	if err != nil {
+		return errorf(CodeUnavailable, err, "jetstream")
+	}
+	w.store, err = setup(ctx, js, w.Options)
+	if err != nil {
+		return err
+	}
+	cons, err := w.store.consumer(ctx)
+	if err != nil {
+		return err
+	}
+	if w.Name == "" {
+		host, _ := os.Hostname()
+		w.Name = host + ":" + strconv.Itoa(os.Getpid())
+	}
+	w.cache = &bundleCache{dir: w.CacheDir, opts: w.Runtime, max: w.MaxEnvs}
+	defer w.cache.close()
+	// Jobs whose every delivery died with its worker reach MaxDeliver
+	// with nobody to say why: one worker of the pool writes their dead letter.
+	adv, err := w.NC.QueueSubscribe("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES."+StreamJobs+"."+ConsumerWorkers,
+		"wasmenv-workers", func(m *nats.Msg) { w.maxDeliveries(ctx, m) })
+	if err != nil {
+		return errorf(CodeUnavailable, err, "advisories")
+	}
+	defer adv.Unsubscribe()
+	var wg sync.WaitGroup
+	for range max(w.Slots, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				msg, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
+				if err != nil {
+					if !errors.Is(err, nats.ErrTimeout) && ctx.Err() == nil {
+						w.logf("fetch: %v", err)
+						sleep(ctx, time.Second)
+					}
+					continue
+				}
+				w.handle(ctx, msg)
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+func (w *Worker) logf(format string, args ...any) {
+	if w.Log != nil {
+		w.Log(format, args...)
+	}
+}
+
+// handle runs one delivery of a job to its end: acked, naked or dead.
+func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
+	meta, err := msg.Metadata()
+	if err != nil {
+		msg.Term()
+		return
+	}
+	job, err := decodeJob(msg.Data())
+	if err != nil { // no delivery will read it better
+		run := strings.TrimPrefix(msg.Subject(), subjectJobs)
+		w.logf("job on %s: %v (unreadable, dead letter)", msg.Subject(), err)
+		w.deadLetter(ctx, &DeadLetter{Run: run, Index: -1, Deliveries: meta.NumDelivered,
+			Reason: err.Error(), Job: truncate(string(msg.Data()), 1024)}, fmt.Sprintf("%s.seq%d", run, meta.Sequence.Stream))
+		msg.Term()
+		return
+	}
+	beat, stop := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(max(w.store.opts.AckWait/3, 10*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-beat.Done():
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	res, err := w.runJob(ctx, job)
+	if err == nil {
+		err = w.storeResult(ctx, job, res)
+	}
+	stop()
+	switch {
+	case err == nil:
+		if err := msg.DoubleAck(ctx); err != nil {
+			// The result is stored; a redelivery finds the same one (keyed by job).
+			w.logf("job %s: ack: %v", job.id(), err)
+		}
+		w.logf("job %s done (%s/%s, delivery %d)", job.id(), job.Env, job.Task, meta.NumDelivered)
+	case ctx.Err() != nil:
+		msg.Nak() // shutting down: another worker takes it now
+	case int(meta.NumDelivered) >= w.store.opts.MaxDeliver:
+		w.logf("job %s: %v (delivery %d, giving up)", job.id(), err, meta.NumDelivered)
+		w.deadLetter(ctx, &DeadLetter{Run: job.Run, Index: job.Index, Env: job.Env, Task: job.Task,
+			Deliveries: meta.NumDelivered, Reason: err.Error()}, job.id())
+		msg.Term()
+	default:
+		w.logf("job %s: %v (delivery %d, retrying)", job.id(), err, meta.NumDelivered)
+		msg.NakWithDelay(time.Duration(meta.NumDelivered) * 200 * time.Millisecond)
+	}
+}
+
+// runJob runs a job's group.
+func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
+	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if env.Name() != job.Env {
+		return nil, errorf(CodeBadBundle, nil, "bundle %s is environment %q, the job says %q", job.Bundle, env.Name(), job.Env)
+	}
+	policy, err := w.policy(&job.Spec.Policy)
+	if err != nil {
+		return nil, err
+	}
+	return RunGroup(ctx, env, job.Spec, job.GroupRef, policy)
+}
+
+func (w *Worker) policy(p *PolicySpec) (rl.Policy, error) {
+	key, _ := json.Marshal(p)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if pol := w.policies[string(key)]; pol != nil {
+		return pol, nil
+	}
+	pol, err := p.Build()
+	if err != nil {
+		return nil, err
+	}
+	if w.policies == nil {
+		w.policies = map[string]rl.Policy{}
+	}
+	w.policies[string(key)] = pol
+	return pol, nil
+}
+
+// storeResult publishes the result keyed by the job's identity: the
+// stream drops a second copy within its duplicate window, and the driver
+// keeps the first of each index whatever comes later. The body is the
+// group's JSONL as is; the summary travels in a header.
+func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
+	sum, err := json.Marshal(res.Summary)
+	if err != nil {
+		return err
+	}
+	m := nats.NewMsg(subjectResults + job.Run)
+	m.Header.Set(headerIndex, strconv.Itoa(job.Index))
+	m.Header.Set(headerSummary, string(sum))
+	if len(res.Lines)+len(sum) > int(w.NC.MaxPayload())-4096 {
+		name := job.Run + "/" + strconv.Itoa(job.Index)
+		if err := w.store.putObject(ctx, w.store.bodies, name, res.Lines); err != nil {
+			return errorf(CodeUnavailable, err, "store result %s", job.id())
+		}
+		m.Header.Set(headerObject, name)
+	} else {
+		m.Data = res.Lines
+	}
+	err = retry(ctx, func(ctx context.Context) error {
+		_, err := w.store.js.PublishMsg(ctx, m, jetstream.WithMsgID(job.id()))
+		return err
+	})
+	if err != nil {
+		return errorf(CodeUnavailable, err, "publish result %s", job.id())
+	}
+	return nil
+}
+
+const (
+	headerIndex   = "Wasmenv-Index"
+	headerSummary = "Wasmenv-Summary" // the group's rl.Summary as JSON
+	headerObject  = "Wasmenv-Object"  // the result's body is this object of BucketResults
+)
+
+func (w *Worker) deadLetter(ctx context.Context, d *DeadLetter, id string) {
+	d.Worker = w.Name
+	body, _ := json.Marshal(d)
+	run := d.Run
+	if !validRun(run) {
+		run = "unknown"
+	}
+	if _, err := w.store.js.Publish(ctx, subjectDead+run, body, jetstream.WithMsgID("dead."+id)); err != nil {
+		w.logf("dead letter %s: %v", id, err)
+	}
+}
+
+// maxDeliveries handles the server's advisory that a job reached
+// MaxDeliver without an ack or a term: its dead letter says so, and the job
+// leaves the work queue.
+func (w *Worker) maxDeliveries(ctx context.Context, m *nats.Msg) {
+	var a struct {
+		StreamSeq  uint64 `json:"stream_seq"`
+		Deliveries uint64 `json:"deliveries"`
+	}
+	if json.Unmarshal(m.Data, &a) != nil || a.StreamSeq == 0 {
+		return
+	}
+	raw, err := w.store.jobs.GetMsg(ctx, a.StreamSeq)
+	if err != nil {
+		return // already handled, or acked meanwhile
+	}
+	d := &DeadLetter{Run: strings.TrimPrefix(raw.Subject, subjectJobs), Index: -1, Deliveries: a.Deliveries,
+		Reason: fmt.Sprintf("delivered %d times without an acknowledgement: each time the worker died or stalled past the ack wait (%s)", a.Deliveries, w.store.opts.AckWait)}
+	id := fmt.Sprintf("%s.seq%d", d.Run, a.StreamSeq)
+	if job, err := decodeJob(raw.Data); err == nil {
+		d.Run, d.Index, d.Env, d.Task, id = job.Run, job.Index, job.Env, job.Task, job.id()
+	}
+	w.deadLetter(ctx, d, id)
+	w.store.jobs.DeleteMsg(ctx, a.StreamSeq)
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}

@@ -1,0 +1,62 @@
+package gates_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/synth/gates"
+)
+
+// TestTrivialTasksDropped: issue 25 finding 4. A model's tasks that any
+// answer or any change solves were kept: an answer rule "(?s).*", a write
+// check EXISTS(main.t EXCEPT init.t) with "SELECT 1 -- main." beside it.
+func TestTrivialTasksDropped(t *testing.T) {
+	env := load(t)
+	g := gates.New(env, 1)
+	ctx := context.Background()
+	setCup := call("set_color", map[string]string{"name": "cup", "color": "green"})
+	setPen := call("set_color", map[string]string{"name": "pen", "color": "pink"})
+	good := envpkg.Task{ID: "good", Instruction: "Make the cup green.", Calls: []envpkg.Call{setCup},
+		Checks: []envpkg.Check{{Name: "green and nothing else", SQL: "SELECT color = 'green' FROM main.items WHERE name = 'cup' AND NOT EXISTS (SELECT * FROM main.items WHERE name <> 'cup' EXCEPT SELECT * FROM init.items)"}}}
+	if _, err := g.Check(ctx, gates.Candidate{Task: good}); err != nil {
+		t.Fatalf("good task: %v", err)
+	}
+	getPen := call("get_item", map[string]string{"name": "pen"})
+	for _, c := range []struct {
+		gate gates.Gate
+		cand gates.Candidate
+	}{
+		{gates.Wrong, gates.Candidate{Task: envpkg.Task{ID: "regex", Instruction: "What color is the pen?", Calls: []envpkg.Call{getPen},
+			Answer: &envpkg.Answer{Value: "(?s).*", Match: "regex"}}}},
+		{gates.Wrong, gates.Candidate{Task: envpkg.Task{ID: "short", Instruction: "What color is the pen?", Calls: []envpkg.Call{getPen},
+			Answer: &envpkg.Answer{Value: "u", Match: "contains"}}}},
+		// The cup's color would be accepted too: the rule does not tell
+		// the pen from the cup.
+		{gates.Wrong, gates.Candidate{Task: envpkg.Task{ID: "distractor", Instruction: "Which color is the pen?", Calls: []envpkg.Call{getPen},
+			Answer: &envpkg.Answer{Value: "blue", Match: "contains"}}, Distractors: []string{"light blue"}}},
+		{gates.Nontrivial, gates.Candidate{Task: envpkg.Task{ID: "comment", Instruction: "Make the pen pink.", Calls: []envpkg.Call{setPen},
+			Checks: []envpkg.Check{{Name: "changed", SQL: "SELECT EXISTS (SELECT * FROM main.items EXCEPT SELECT * FROM init.items)"}, {Name: "fine", SQL: "SELECT 1 -- main."}}}}},
+		{gates.Wrong, gates.Candidate{Task: envpkg.Task{ID: "anychange", Instruction: "Make the pen pink.", Calls: []envpkg.Call{setPen},
+			Checks: []envpkg.Check{{Name: "changed", SQL: "SELECT EXISTS (SELECT * FROM main.items EXCEPT SELECT * FROM init.items)"}}}}},
+		// The candidate's own wrong trajectory: the pen made red, not pink.
+		{gates.Wrong, gates.Candidate{Task: envpkg.Task{ID: "anycolor", Instruction: "Make the pen pink, please.", Calls: []envpkg.Call{setPen},
+			Checks: []envpkg.Check{{Name: "pen changed", SQL: "SELECT color <> 'blue' FROM main.items WHERE name = 'pen'"}}},
+			WrongCalls: [][]envpkg.Call{{call("set_color", map[string]string{"name": "pen", "color": "red"})}}}},
+		{gates.Nontrivial, gates.Candidate{Task: envpkg.Task{ID: "constant", Instruction: "Paint the pen pink.", Calls: []envpkg.Call{setPen},
+			Checks: []envpkg.Check{{Name: "pink", SQL: "SELECT color = 'pink' FROM main.items WHERE name = 'pen' AND NOT EXISTS (SELECT * FROM main.items WHERE name <> 'pen' EXCEPT SELECT * FROM init.items)"},
+				{Name: "table exists", Guard: true, SQL: "SELECT COUNT(*) >= 0 FROM main.items"}}}}},
+	} {
+		_, err := g.Check(ctx, c.cand)
+		var rej *gates.Rejection
+		if !errors.As(err, &rej) || rej.Gate != c.gate {
+			t.Errorf("task %s: got %v, want gate %s", c.cand.Task.ID, err, c.gate)
+		}
+	}
+	// A sound answer rule survives its distractors.
+	exact := envpkg.Task{ID: "exact", Instruction: "Which color is the pen?", Calls: []envpkg.Call{getPen}, Answer: &envpkg.Answer{Value: "blue", Match: "exact"}}
+	if _, err := g.Check(ctx, gates.Candidate{Task: exact, Distractors: []string{"red", "light blue"}}); err != nil {
+		t.Errorf("exact answer: %v", err)
+	}
+}

@@ -1,0 +1,339 @@
+package tasks
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+)
+
+// How rows are named: by the shortest description a person would use. A
+// row with a number people quote (an order number) or a name is called by
+// it; people by first and last name; a row reached from another by what
+// sets it apart among its siblings (its name, its status, being the most
+// recent), never by a timestamp, a stock count or an internal id.
+
+// distinction is how a child row is told from its siblings.
+type distinction struct {
+	pre, post string // words before and after the noun: "pending", ` titled "Not bad"`
+	only      bool
+	col       string // the column it rests on
+}
+
+// distinguish finds what singles row out among the rows of child whose
+// fkCol is parentKey.
+func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, row map[string]any) (distinction, error) {
+	q, qf := dbmodel.Quote(child.Name), dbmodel.Quote(fkCol)
+	count, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ?`, q, qf), parentKey)
+	if err != nil {
+		return distinction{}, err
+	}
+	if count == 1 {
+		return distinction{only: true}, nil
+	}
+	cols := namingColumns(child)
+	for _, col := range cols {
+		v := row[col.Name]
+		if v == nil || !sayable(v) {
+			continue
+		}
+		qc := dbmodel.Quote(col.Name)
+		if dateName(col.Name) {
+			// The most recent or the first, when it is so by a clear margin.
+			later, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s >= ?`, q, qf, qc), parentKey, sqlValue(v))
+			if err != nil {
+				return distinction{}, err
+			}
+			earlier, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s <= ?`, q, qf, qc), parentKey, sqlValue(v))
+			if err != nil {
+				return distinction{}, err
+			}
+			switch {
+			case later == 1:
+				return distinction{pre: "most recent ", col: col.Name}, nil
+			case earlier == 1:
+				return distinction{pre: "first ", col: col.Name}, nil
+			}
+			continue
+		}
+		same, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s = ?`, q, qf, qc), parentKey, sqlValue(v))
+		if err != nil {
+			return distinction{}, err
+		}
+		if same != 1 {
+			continue
+		}
+		s := fmt.Sprint(sqlValue(v))
+		l := strings.ToLower(col.Name)
+		switch {
+		case strings.Contains(l, "title"):
+			return distinction{post: " titled " + quoted(s), col: col.Name}, nil
+		case strings.Contains(l, "name"):
+			return distinction{post: " named " + quoted(s), col: col.Name}, nil
+		case len(col.Enum) > 0 && statusWord(s):
+			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
+		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
+			return distinction{pre: s + "-star ", col: col.Name}, nil
+		}
+		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v), col: col.Name}, nil
+	}
+	return distinction{}, errDeadEnd
+}
+
+// namingColumns lists the columns that may tell a row from its siblings,
+// best first: names and titles, closed sets (a status), short text, dates
+// (as "most recent"), and the few numbers people use to tell things apart.
+func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
+	var names, enums, texts, dates, nums []*dbmodel.Column
+	for _, c := range t.Columns {
+		if t.IsKey(c.Name) || t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
+			continue // a natural key would name the row directly, without its parent
+		}
+		l := strings.ToLower(c.Name)
+		switch {
+		case dateName(c.Name):
+			if !strings.HasPrefix(l, "updated") && !strings.HasPrefix(l, "modified") {
+				dates = append(dates, c)
+			}
+		case c.Kind == dbmodel.Text && (strings.Contains(l, "name") || strings.Contains(l, "title") || c.Name == t.Label):
+			names = append(names, c)
+		case len(c.Enum) > 0:
+			enums = append(enums, c)
+		case c.Kind == dbmodel.Text && !strings.Contains(l, "phone") && !strings.Contains(l, "note") && !strings.Contains(l, "body") && !strings.Contains(l, "description"):
+			texts = append(texts, c)
+		case c.Kind != dbmodel.Text && tellsApart(l):
+			nums = append(nums, c)
+		}
+	}
+	return slices.Concat(names, enums, texts, dates, nums)
+}
+
+// statusWord: a value that reads as an adjective before a noun ("the
+// pending order"): one lower-case word of three letters or more, not a
+// code like "M" or "XL".
+func statusWord(s string) bool {
+	if len(s) < 3 || len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// tellsApart: a number people use to tell rows apart ("the 5-star review",
+// "the 2019 edition"), unlike counts, amounts and stock.
+func tellsApart(col string) bool {
+	for _, s := range []string{"year", "stars", "rating", "floor", "room", "seat", "size", "number"} {
+		if strings.Contains(col, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// incidental: a column whose value no one would name a row by or set by
+// hand: timestamps, counts, totals and balances the data derives.
+func incidental(col string) bool {
+	l := strings.ToLower(col)
+	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || strings.HasPrefix(l, "updated") || strings.HasPrefix(l, "modified") {
+		return true
+	}
+	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// derives: t has a column that sums or counts other rows (an order's
+// total): adding or removing rows that refer to t would break it.
+func derives(t *dbmodel.Table) bool {
+	for _, c := range t.Columns {
+		l := strings.ToLower(c.Name)
+		if c.Kind != dbmodel.Text && (strings.Contains(l, "total") || strings.Contains(l, "count") || strings.Contains(l, "sum") || strings.Contains(l, "balance") || strings.Contains(l, "amount")) {
+			return true
+		}
+	}
+	return false
+}
+
+// ledger: a table of records kept as they happened (audit logs, payments,
+// history): not for routine edits by hand.
+func ledger(t *dbmodel.Table) bool {
+	l := strings.ToLower(t.Name)
+	for _, s := range []string{"audit", "log", "history", "ledger", "journal", "event", "transaction", "payment", "refund"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// person: a table whose rows are people who might be the user.
+func person(t *dbmodel.Table) bool {
+	l := strings.ToLower(t.Name)
+	for _, s := range []string{"customer", "user", "member", "client", "patient", "student", "passenger", "guest", "subscriber", "employee", "people", "person", "reader", "borrower"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameCombo returns the columns whose values together name a row the way
+// a person would (first and last name; name and city), or nil.
+func nameCombo(t *dbmodel.Table) []string {
+	var first, last, name, city string
+	for _, c := range t.Columns {
+		if c.Kind != dbmodel.Text {
+			continue
+		}
+		l := strings.ToLower(c.Name)
+		switch {
+		case strings.Contains(l, "first") && strings.Contains(l, "name") || l == "given_name" || l == "forename":
+			first = c.Name
+		case strings.Contains(l, "last") && strings.Contains(l, "name") || l == "surname" || l == "family_name":
+			last = c.Name
+		case l == "name" || l == "full_name":
+			name = c.Name
+		case l == "city" || l == "town":
+			city = c.Name
+		}
+	}
+	switch {
+	case first != "" && last != "":
+		return []string{first, last}
+	case name != "" && city != "" && !t.IsNatural(name):
+		return []string{name, city}
+	}
+	return nil
+}
+
+// fullName is the name of a person row, or "".
+func fullName(t *dbmodel.Table, row map[string]any) string {
+	if combo := nameCombo(t); combo != nil && !strings.EqualFold(combo[1], "city") && !strings.EqualFold(combo[1], "town") {
+		a, b := row[combo[0]], row[combo[1]]
+		if a != nil && b != nil {
+			return fmt.Sprint(a) + " " + fmt.Sprint(b)
+		}
+	}
+	for _, c := range t.Columns {
+		if l := strings.ToLower(c.Name); (l == "name" || l == "full_name") && row[c.Name] != nil {
+			return fmt.Sprint(row[c.Name])
+		}
+	}
+	return ""
+}
+
+// keyDesc names a row by one natural key: "order ORD-10037", the product
+// "Desk Lamp", the customer with email ana@x.org.
+func keyDesc(t *dbmodel.Table, col string, v any) string {
+	l := strings.ToLower(col)
+	s := fmt.Sprint(sqlValue(v))
+	n := noun(t)
+	switch {
+	case strings.Contains(l, "email"):
+		return "the " + n + " with email " + s
+	case strings.Contains(l, "phone"):
+		return "the " + n + " with phone number " + s
+	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
+		return "the " + n + " with " + strings.ToUpper(l) + " " + s
+	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || l == strings.ToLower(t.Singular())+"_id":
+		return n + " " + s
+	case strings.Contains(l, "name") || strings.Contains(l, "title") || col == t.Label:
+		return "the " + n + " " + quoted(s)
+	}
+	return "the " + n + " whose " + attrWords(col) + " is " + show(v)
+}
+
+// childDesc names a child row: "the pending order of X", "my most recent
+// order", "the only review of X".
+func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
+	n := noun(child)
+	if d.only {
+		n = "only " + n
+	}
+	n = d.pre + n + d.post
+	if parent.person {
+		return "my " + n
+	}
+	return "the " + n + " of " + parent.desc
+}
+
+// parentDesc names the row a reference leads to: "the customer of order
+// ORD-1", "my city", "the staff who checked out the only loan of X".
+func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
+	if r, ok := strings.CutSuffix(role, "_by"); ok && r != "" {
+		return "the " + noun(parent) + " who " + dbmodel.Words(r) + " " + cur.desc
+	}
+	return of(dbmodel.Words(role), cur)
+}
+
+func quoted(s string) string { return "\"" + s + "\"" }
+
+// noteIDs records the entity's internal ids: its key (unless natural) and
+// its references. Short numbers are left out: "3" would match any text.
+func (c *chain) noteIDs(w *walker, e *entity) {
+	for _, col := range e.table.Columns {
+		internal := e.table.IsKey(col.Name) && !e.table.IsNatural(col.Name)
+		if fk := e.table.ForeignKeyOf(col.Name); fk != nil {
+			// A reference to a natural key (an ISBN, an email) is something
+			// a user may say; a reference to an opaque id is not.
+			internal = !w.spec.Model.Table(fk.RefTable).IsNatural(fk.RefColumns[0])
+		}
+		if !internal || e.row[col.Name] == nil {
+			continue
+		}
+		s := fmt.Sprint(e.row[col.Name])
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n < 100 && n > -100 {
+			continue
+		}
+		if len(s) >= 3 {
+			c.ids = append(c.ids, s)
+		}
+	}
+}
+
+// showCol renders a column's value (booleans as yes/no).
+func showCol(c *dbmodel.Column, v any) string {
+	if c != nil && c.Bool {
+		if sqlValue(v) == int64(1) {
+			return "yes"
+		}
+		return "no"
+	}
+	return show(v)
+}
+
+// show renders a value for an instruction.
+func show(v any) string {
+	switch x := sqlValue(v).(type) {
+	case string:
+		if x == "" || strings.ContainsAny(x, " ,") {
+			return strconv.Quote(x)
+		}
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case []byte:
+		return "(binary)"
+	}
+	return fmt.Sprint(v)
+}
+
+// sayable: a value a person would say: not empty, not long prose, not a
+// JSON document.
+func sayable(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return true
+	}
+	s = strings.TrimSpace(s)
+	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[")
+}

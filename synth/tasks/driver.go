@@ -1,0 +1,197 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth/emit"
+	"github.com/wasmenv/wasmenv/synth/gates"
+	"github.com/wasmenv/wasmenv/synth/graph"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// Options are the difficulty and size knobs.
+type Options struct {
+	N          int     // tasks to keep
+	Seed       int64   // sampling and episode seed
+	MaxChain   int     // most calls in a chain (0: 5; 1 allows only one-call reads)
+	WriteShare float64 // share of write tasks among attempts, as given (0: reads only; 0 too with a read-only toolset)
+	// Branching is the weight of following a reference to many rows (a
+	// list) rather than to one (a parent), relative to 1 (default 1.5).
+	Branching   float64
+	MaxAttempts int // default 10×N
+	// StateReward makes write tasks also require the final state to equal
+	// the ground truth's (reward: state), which catches changes to tables
+	// the "nothing else changed" check does not read.
+	StateReward bool
+	// Rewriter, when set, rewrites each instruction with a chat model,
+	// keeping the rewrite only if it holds every value the task needs.
+	Rewriter *Rewriter
+	Progress func(kept, want int) // called after each attempt
+}
+
+// Stats describe a run.
+type Stats struct {
+	Attempts  int            `json:"attempts"`
+	DeadEnds  int            `json:"dead_ends"` // chains that found nothing to follow or change
+	Kept      int            `json:"kept"`
+	Reads     int            `json:"reads"`
+	Writes    int            `json:"writes"`
+	ChainHist map[int]int    `json:"chain_length_histogram"` // calls per kept task
+	ByKind    map[string]int `json:"by_kind"`                // kept tasks by final step
+	Gates     gates.Counts   `json:"gates"`
+	// Rewrites counts the instructions sent to the Rewriter, and
+	// RewritesKept those whose rewrite kept every value.
+	Rewrites     int `json:"rewrites,omitempty"`
+	RewritesKept int `json:"rewrites_kept,omitempty"`
+}
+
+// Synthesize samples chains, executes them in episodes of env, and keeps
+// the tasks the checker passes. src is a read-only connection to the same
+// data as env's initial state (used to sample values and check that a
+// description picks out one row).
+func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, checker *gates.Checker, opts Options) ([]envpkg.Task, Stats, error) {
+	if opts.MaxChain == 0 {
+		opts.MaxChain = 5
+	}
+	if opts.MaxAttempts == 0 {
+		opts.MaxAttempts = 10 * opts.N
+	}
+	if opts.Branching == 0 {
+		opts.Branching = 1.5
+	}
+	writable := false
+	for _, t := range spec.Tools {
+		writable = writable || t.Kind.Writes()
+	}
+	if !writable {
+		opts.WriteShare = 0
+	}
+	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}}
+	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
+	var kept []envpkg.Task
+	auto := map[string][]string{}
+	for st.Attempts < opts.MaxAttempts && len(kept) < opts.N {
+		if err := ctx.Err(); err != nil {
+			return kept, st, err
+		}
+		st.Attempts++
+		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(kept), auto)
+		if errors.Is(err, errDeadEnd) {
+			st.DeadEnds++
+		} else if err != nil {
+			return kept, st, err
+		} else {
+			if opts.Rewriter != nil {
+				out, ok, err := opts.Rewriter.Rewrite(ctx, task.Instruction, keepValues(task.Instruction, cand.values()), literalAnswer(task.Answer))
+				if err != nil {
+					return kept, st, fmt.Errorf("rewriting an instruction: %w", err)
+				}
+				st.Rewrites++
+				if ok {
+					st.RewritesKept++
+					task.Instruction = out
+				}
+			}
+			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, WrongCalls: cand.wrong})
+			if err == nil {
+				kept = append(kept, task)
+				st.Kept++
+				st.ChainHist[len(task.Calls)]++
+				st.ByKind[kind]++
+				if v.Writes {
+					st.Writes++
+				} else {
+					st.Reads++
+				}
+			} else if !errors.Is(err, gates.ErrRejected) {
+				return kept, st, err
+			}
+		}
+		if opts.Progress != nil {
+			opts.Progress(len(kept), opts.N)
+		}
+	}
+	st.Gates = checker.Counts()
+	return kept, st, nil
+}
+
+// attempt samples and executes one chain and turns it into a task.
+func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int, auto map[string][]string) (envpkg.Task, *chain, string, error) {
+	ep, err := env.NewEpisode("", opts.Seed)
+	if err != nil {
+		return envpkg.Task{}, nil, "", err
+	}
+	defer ep.Close()
+	c := &chain{}
+	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, auto: auto}
+	cur, err := w.entry(c)
+	if err != nil {
+		return envpkg.Task{}, nil, "", err
+	}
+	write := rng.Float64() < opts.WriteShare
+	// Hops: the final step takes one call, the entry one; the rest follow
+	// references. Longer walks are likelier, up to MaxChain.
+	room := opts.MaxChain - 2 // a read's count question also takes a call
+	hops := 0
+	if room > 0 {
+		weights := []int{1, 3, 3, 2, 1}
+		hops = pick(rng, weights[:min(room, len(weights)-1)+1])
+	}
+	for range hops {
+		next, err := w.hop(c, cur)
+		if errors.Is(err, errDeadEnd) {
+			break
+		}
+		if err != nil {
+			return envpkg.Task{}, nil, "", err
+		}
+		cur = next
+	}
+	var t envpkg.Task
+	var kind string
+	if write {
+		t, kind, err = w.finishWrite(c, cur)
+	} else {
+		t, kind, err = w.finishRead(c, cur)
+	}
+	if err != nil {
+		return envpkg.Task{}, nil, "", err
+	}
+	if len(c.calls) > opts.MaxChain {
+		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %d calls, more than %d", errDeadEnd, len(c.calls), opts.MaxChain)
+	}
+	if opts.StateReward && len(t.Checks) > 0 && !t.Checks[0].Guard {
+		t.Reward = envpkg.RewardState
+	}
+	t.ID = fmt.Sprintf("synth-%04d-%s-%s", n+1, kind, emit.EnvName(cur.table.Singular()))
+	t.Instruction = polite(rng, c.intro, t.Instruction)
+	t.Persona = c.persona
+	t.Calls = c.calls
+	if t.Checks == nil {
+		t.Checks = []envpkg.Check{}
+	}
+	t.Difficulty = difficulty(c, &t, kind)
+	return t, c, kind, nil
+}
+
+func pick(rng *rand.Rand, weights []int) int {
+	total := 0
+	for _, w := range weights {
+		total += w
+	}
+	r := rng.IntN(total)
+	for i, w := range weights {
+		if r < w {
+			return i
+		}
+		r -= w
+	}
+	return len(weights) - 1
+}

@@ -1,0 +1,139 @@
+package tasks
+
+import (
+	"math/rand/v2"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+)
+
+// The instruction grammar: several phrasings per task shape, in a user's
+// voice, with a motive where a person would give one, and an optional
+// greeting and thanks. A row the user is (a customer, a member) is spoken
+// of in the first person: "my order", "How many reviews do I have?".
+
+// oneOf picks one phrasing.
+func oneOf(rng *rand.Rand, options ...string) string { return options[rng.IntN(len(options))] }
+
+// polite wraps a request in an optional greeting and thanks.
+func polite(rng *rand.Rand, intro, body string) string {
+	var parts []string
+	if rng.IntN(3) == 0 {
+		parts = append(parts, oneOf(rng, "Hi!", "Hello.", "Hi there.", "Good morning."))
+	}
+	if intro != "" {
+		parts = append(parts, intro)
+	}
+	parts = append(parts, capitalize(body))
+	if rng.IntN(3) == 0 {
+		parts = append(parts, oneOf(rng, "Thanks!", "Thank you.", "Thanks a lot.", "I appreciate it."))
+	}
+	return strings.Join(parts, " ")
+}
+
+// of is "the ATTR of DESC", or "my ATTR" when the user is the row.
+func of(attr string, e *entity) string {
+	if e.person {
+		return "my " + attr
+	}
+	return "the " + attr + " of " + e.desc
+}
+
+// its is the possessive for e: "my" or "its".
+func its(e *entity) string {
+	if e.person {
+		return "my"
+	}
+	return "its"
+}
+
+// attrWords is a column as a person says it: "price_cents" → "price in
+// cents", "is_open" → "open".
+func attrWords(col string) string {
+	w := dbmodel.Words(strings.ToLower(col))
+	w = strings.TrimPrefix(w, "is ")
+	switch w {
+	case "at", "ts", "timestamp":
+		return "time"
+	}
+	for _, suf := range []string{" cents", " usd", " eur"} {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf) {
+			return strings.TrimSuffix(w, suf) + " in" + suf
+		}
+	}
+	return w
+}
+
+// noun is a table's row as a person says it ("order_items" → "order item").
+func noun(t *dbmodel.Table) string {
+	n := dbmodel.Words(strings.ToLower(t.Singular()))
+	if strings.HasSuffix(n, "staff") || strings.HasSuffix(n, "personnel") {
+		n += " member" // "the staff member", not "the staff"
+	}
+	return n
+}
+
+// by phrases the rows that refer to e through a column named for a role
+// ("handled_by"): "handled by the staff member Aiko Sato"; "" for other
+// columns.
+func by(col string, e *entity) string {
+	verb, ok := strings.CutSuffix(strings.ToLower(col), "_by")
+	if !ok || verb == "" {
+		return ""
+	}
+	if e.person {
+		return dbmodel.Words(verb) + " by me"
+	}
+	return dbmodel.Words(verb) + " by " + e.desc
+}
+
+// plural is how a person says several rows of t: the table's own name when
+// it is a plural, else the singular with an English plural ending
+// ("audit_log" → "audit logs", "staff" → "staff").
+func plural(t *dbmodel.Table) string {
+	name := dbmodel.Words(strings.ToLower(t.Name))
+	if !strings.EqualFold(t.Singular(), t.Name) || uncountable(name) {
+		return name
+	}
+	return pluralize(name)
+}
+
+func uncountable(s string) bool {
+	last := s[strings.LastIndex(s, " ")+1:]
+	switch last {
+	case "staff", "data", "information", "equipment", "inventory", "personnel", "media", "news", "series", "feedback", "history":
+		return true
+	}
+	return false
+}
+
+func pluralize(s string) string {
+	switch {
+	case strings.HasSuffix(s, "y") && len(s) > 1 && !strings.ContainsRune("aeiou", rune(s[len(s)-2])):
+		return s[:len(s)-1] + "ies"
+	case strings.HasSuffix(s, "s"), strings.HasSuffix(s, "x"), strings.HasSuffix(s, "ch"), strings.HasSuffix(s, "sh"):
+		return s + "es"
+	}
+	return s + "s"
+}
+
+// article is "a" or "an" for a noun phrase.
+var article = dbmodel.Article
+
+// capitalize upper-cases the first letter.
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// Motives, by what the user asks for.
+var (
+	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report"}
+	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong"}
+	deleteMotives = []string{"it was entered by mistake", "it is a duplicate", "it is no longer needed", "it should never have been recorded"}
+)

@@ -1,0 +1,209 @@
+package tasks
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// finishRead ends with a question: an attribute of cur, how many rows
+// refer to it (with or without a filter), which of them ranks first, or
+// what a number of theirs adds up to.
+func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) {
+	switch w.rng.IntN(6) {
+	case 0:
+		if t, err := w.countChildren(c, cur); err == nil {
+			return t, "count", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
+		}
+	case 1:
+		if t, err := w.countFiltered(c, cur); err == nil {
+			return t, "count-filtered", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
+		}
+	case 2:
+		if t, err := w.topChild(c, cur); err == nil {
+			return t, "top", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
+		}
+	case 3:
+		if t, err := w.sumChildren(c, cur); err == nil {
+			return t, "sum", nil
+		} else if !errors.Is(err, errDeadEnd) {
+			return t, "", err
+		}
+	}
+	cols := askable(cur.table)
+	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
+	for _, col := range cols {
+		v := cur.row[col.Name]
+		if v == nil || !sayable(v) || col.Name == cur.namedBy || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") {
+			continue
+		}
+		val := fmt.Sprint(sqlValue(v))
+		if col.Kind == dbmodel.Text && utf8.RuneCountInString(strings.TrimSpace(val)) < 2 {
+			continue
+		}
+		c.distractors = append(c.distractors, w.otherValues(cur, col)...)
+		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answerFor(v)}, "ask", nil
+	}
+	return envpkg.Task{}, "", errDeadEnd
+}
+
+// askAttr asks for one attribute of e.
+func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
+	attr := attrWords(col.Name)
+	l := strings.ToLower(col.Name)
+	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
+		if strings.HasSuffix(verb, "ed") { // placed_at: "When was X placed?"
+			return oneOf(w.rng, fmt.Sprintf("When was %s %s?", e.desc, verb), fmt.Sprintf("Could you tell me when %s was %s?", e.desc, verb))
+		}
+		if stem, ok := strings.CutSuffix(verb, "s"); ok && len(stem) > 2 { // expires_at: "When does X expire?"
+			return fmt.Sprintf("When does %s %s?", e.desc, stem)
+		}
+	}
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && strings.HasSuffix(attr, "s") && !strings.Contains(attr, " ") {
+		return oneOf(w.rng, fmt.Sprintf("How many %s %s?", attr, has(e)), fmt.Sprintf("Could you tell me how many %s %s?", attr, hasPlain(e)))
+	}
+	motive := oneOf(w.rng, readMotives...)
+	return oneOf(w.rng,
+		fmt.Sprintf("What is %s?", of(attr, e)),
+		fmt.Sprintf("Could you tell me %s?", of(attr, e)),
+		fmt.Sprintf("I need %s %s. What is it?", of(attr, e), motive),
+		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive))
+}
+
+// askable lists the columns a question may ask for: anything but keys,
+// references and binary data.
+func askable(t *dbmodel.Table) []*dbmodel.Column {
+	var out []*dbmodel.Column
+	for _, c := range t.Columns {
+		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// answerFor is the answer rule for a value: a number as a number; a short
+// word as a whole word (so "NC" is not found inside "SYNC"); other text as
+// text contained in the answer.
+func answerFor(v any) *envpkg.Answer {
+	s := fmt.Sprint(sqlValue(v))
+	if _, isText := sqlValue(v).(string); !isText {
+		return &envpkg.Answer{Value: s, Match: "number"}
+	}
+	if utf8.RuneCountInString(s) <= 4 && regexp.QuoteMeta(s) == s && !strings.ContainsAny(s, " \t") {
+		// The pattern holds the word between non-word characters, so the
+		// pattern's own text (the ground truth's answer) matches too.
+		return &envpkg.Answer{Value: `(?i)(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
+	}
+	return &envpkg.Answer{Value: s, Match: "contains"}
+}
+
+// otherValues are the values col has in the rows e could be taken for (its
+// siblings), and the column's dominant value when one value fills most of
+// the table: an answer equal to one of them does not show the agent found
+// the right row.
+func (w *walker) otherValues(e *entity, col *dbmodel.Column) []string {
+	var out []string
+	for _, o := range e.others {
+		if v := o[col.Name]; v != nil {
+			out = append(out, fmt.Sprint(sqlValue(v)))
+		}
+	}
+	q, qc := dbmodel.Quote(e.table.Name), dbmodel.Quote(col.Name)
+	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL GROUP BY %[1]s HAVING COUNT(*) * 2 > (SELECT COUNT(*) FROM %[2]s)`, qc, q))
+	if err != nil {
+		return out
+	}
+	defer stmt.Close()
+	if stmt.Step() {
+		out = append(out, fmt.Sprint(dbmodel.ColumnValue(stmt, 0)))
+	}
+	return out
+}
+
+// has is "does DESC have" or "do I have".
+func has(e *entity) string {
+	if e.person {
+		return "do I have"
+	}
+	return "does " + e.desc + " have"
+}
+
+// hasPlain is "DESC has" or "I have".
+func hasPlain(e *entity) string {
+	if e.person {
+		return "I have"
+	}
+	return e.desc + " has"
+}
+
+func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
+	var tools []*toolgen.Tool
+	for _, t := range w.spec.Tools {
+		if t.Kind == toolgen.Children && t.Parent == cur.table.Name {
+			tools = append(tools, t)
+		}
+	}
+	if len(tools) == 0 {
+		return envpkg.Task{}, errDeadEnd
+	}
+	t := tools[w.rng.IntN(len(tools))]
+	v := cur.row[t.Via.RefColumns[0]]
+	out, err := w.call(c, t.Name, map[string]any{t.Params[0].Name: argValue(v, t.Params[0].Type)})
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	m, _ := out.(map[string]any)
+	total := fmt.Sprint(m["total"])
+	child := w.spec.Model.Table(t.Table)
+	what := plural(child)
+	if role := by(t.Via.Columns[0], cur); role != "" {
+		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s were %s?", what, role), fmt.Sprintf("Could you count the %s %s?", what, role)),
+			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+	}
+	if !strings.Contains(t.Name, "_of_") {
+		// A reference named for a role: "How many return items have the
+		// variant X as their new variant?"
+		role := attrWords(strings.TrimSuffix(strings.ToLower(t.Via.Columns[0]), "_id"))
+		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+		who := cur.desc
+		if cur.person {
+			who = "me"
+		}
+		return envpkg.Task{Instruction: fmt.Sprintf("How many %s have %s as their %s?", what, who, role),
+			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+	}
+	// Distractor: the count most rows of cur's table have.
+	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+	return envpkg.Task{Instruction: oneOf(w.rng,
+		fmt.Sprintf("How many %s %s?", what, has(cur)),
+		fmt.Sprintf("Could you count %s for me?", of(what, cur)),
+		fmt.Sprintf("I'd like to know how many %s %s.", what, hasPlain(cur))),
+		Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+}
+
+// modeCount is the number of child rows that most referenced rows have
+// (-1 when it cannot be told): an answer equal to it does not show that
+// the right row was counted.
+func (w *walker) modeCount(child *dbmodel.Table, fkCol string) int64 {
+	n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT n FROM (SELECT COUNT(*) AS n FROM %s GROUP BY %s) GROUP BY n ORDER BY COUNT(*) DESC, n LIMIT 1`,
+		dbmodel.Quote(child.Name), dbmodel.Quote(fkCol)))
+	if err != nil {
+		return -1
+	}
+	return n
+}

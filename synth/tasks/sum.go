@@ -1,0 +1,102 @@
+package tasks
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// sumChildren: the total of a number over the rows that refer to cur,
+// perhaps only those with one value of a closed set ("What is the total
+// quantity over the order items of order ORD-1?", "Could you add up the
+// total in cents of my shipped orders?"). The agent lists the rows and
+// adds them up itself: arithmetic over a filtered list. Distractors: the
+// number of rows, the largest single value, and the total without the
+// filter.
+func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
+	list, ref, ch, err := w.childList(cur)
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	child := w.spec.Model.Table(list.Table)
+	var nums []string
+	for _, p := range list.Params {
+		if col := child.Column(p.Column); p.Op == toolgen.OpMin && col != nil && !dateName(p.Column) && !col.Bool && (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) {
+			nums = append(nums, p.Column)
+		}
+	}
+	key := cur.row[ch.Via.RefColumns[0]]
+	if len(nums) == 0 || key == nil {
+		return envpkg.Task{}, errDeadEnd
+	}
+	col := nums[w.rng.IntN(len(nums))]
+	args := map[string]any{ref.Name: argValue(key, ref.Type), "limit": 100}
+	var filter *toolgen.Param
+	var value string
+	if w.rng.IntN(2) == 0 {
+		for i := range list.Params {
+			if p := &list.Params[i]; p.Op == toolgen.OpEq && p != ref && len(p.Enum) > 1 {
+				filter, value = p, p.Enum[w.rng.IntN(len(p.Enum))]
+				args[p.Name] = value
+				break
+			}
+		}
+	}
+	mark := len(c.calls)
+	out, err := w.call(c, list.Name, args)
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	items := pageItems(out)
+	m, _ := out.(map[string]any)
+	if len(items) < 2 || fmt.Sprint(m["total"]) != strconv.Itoa(len(items)) {
+		c.calls = c.calls[:mark] // one row is a plain question; more than a page, a chore
+		return envpkg.Task{}, errDeadEnd
+	}
+	var sum, most float64
+	ints := true
+	for _, it := range items {
+		var f float64
+		switch v := sqlValue(it[col]).(type) {
+		case int64:
+			f = float64(v)
+		case float64:
+			f, ints = v, false
+		default:
+			c.calls = c.calls[:mark]
+			return envpkg.Task{}, errDeadEnd // a missing value: no single total
+		}
+		sum += f
+		most = max(most, f)
+	}
+	c.distractors = append(c.distractors, strconv.Itoa(len(items)), number(most, ints))
+	what := plural(child)
+	if filter != nil {
+		if all, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT TOTAL(%s) FROM %s WHERE %s = ?`, dbmodel.Quote(col), dbmodel.Quote(child.Name), dbmodel.Quote(ref.Column)), sqlValue(key)); err == nil && float64(all) != sum {
+			c.distractors = append(c.distractors, strconv.FormatInt(all, 10))
+		}
+		if statusWord(value) {
+			what = strings.ToLower(value) + " " + what
+		} else {
+			what += " with " + attrWords(filter.Column) + " " + show(value)
+		}
+	}
+	attr := attrWords(col)
+	return envpkg.Task{Instruction: oneOf(w.rng,
+		fmt.Sprintf("What is the total %s over %s?", attr, of(what, cur)),
+		fmt.Sprintf("Could you add up the %s of %s for me?", attr, of(what, cur)),
+		fmt.Sprintf("I need the sum of the %s of %s %s.", attr, of(what, cur), oneOf(w.rng, readMotives...))),
+		Answer: &envpkg.Answer{Value: number(sum, ints), Match: "number"}}, nil
+}
+
+// number renders a total: an integer as one, else the shortest decimal.
+func number(f float64, ints bool) string {
+	if ints {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}

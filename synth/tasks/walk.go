@@ -1,0 +1,402 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/graph"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// entity is a row the chain has reached, with how a user would name it.
+type entity struct {
+	table   *dbmodel.Table
+	row     map[string]any // from the tool's JSON output (json.Number for numbers)
+	desc    string         // "order ORD-10037", "the pending order of the customer Ana García", "me"
+	person  bool           // the user is this row: spoken of as "me", "my"
+	tool    string         // the call that produced it
+	namedBy string         // the column its description uses, which a question must not ask for
+	// others are rows the task could take this one for (its siblings in
+	// the list it was picked from): the source of distractors.
+	others []map[string]any
+}
+
+// chain is one executed chain of calls.
+type chain struct {
+	calls    []envpkg.Call
+	entities []*entity
+	ids      []string // internal ids seen, which the instruction must not contain
+	intro    string   // who the user is, when they speak of themselves: "I'm Ana García (ana@x.org)."
+	persona  string   // the same for a simulated user (envpkg.Task.Persona)
+	// distractors are answers for the rows the task could be confused
+	// with; wrong are trajectories that must not solve it (gates.Candidate).
+	distractors []string
+	wrong       [][]envpkg.Call
+}
+
+// errDeadEnd means the walk could not continue (no rows to follow).
+var errDeadEnd = errors.New("dead end")
+
+type walker struct {
+	spec  *toolgen.Spec
+	g     *graph.Graph
+	src   *sqlite3.Conn
+	ep    *runtime.Episode
+	rng   *rand.Rand
+	ctx   context.Context
+	chain *chain              // the chain being walked
+	auto  map[string][]string // tables changed by the database itself, by the chain's write tools (shared by attempts)
+}
+
+// call runs a tool in the episode and decodes its JSON result.
+func (w *walker) call(c *chain, name string, args map[string]any) (any, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.ep.Call(w.ctx, name, raw)
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return nil, fmt.Errorf("%w: %s: %s", errDeadEnd, name, res.Content)
+	}
+	c.calls = append(c.calls, envpkg.Call{Name: name, Arguments: raw})
+	var v any
+	d := json.NewDecoder(strings.NewReader(res.Content))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return res.Content, nil // a plain-text result (delete)
+	}
+	return v, nil
+}
+
+// entry starts a chain where a user starts: a row found by a natural key
+// (a find tool), or by a combination a person would say (first and last
+// name; name and city) through the table's list filters.
+func (w *walker) entry(c *chain) (*entity, error) {
+	type start struct {
+		t     *dbmodel.Table
+		tool  *toolgen.Tool
+		combo []string
+	}
+	var starts []start
+	for _, t := range w.spec.Model.Tables {
+		if t.Rows == 0 {
+			continue
+		}
+		for _, nk := range t.NaturalKeys {
+			for _, tl := range w.spec.Tools {
+				if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
+					starts = append(starts, start{t: t, tool: tl})
+					break
+				}
+			}
+		}
+		if combo := nameCombo(t); combo != nil {
+			if list := w.toolFor(toolgen.List, t.Name); list != nil && containsParam(list, combo[0]) != nil && containsParam(list, combo[1]) != nil {
+				starts = append(starts, start{t: t, tool: list, combo: combo})
+			}
+		}
+	}
+	if len(starts) == 0 {
+		return nil, fmt.Errorf("%w: no table has a natural key or a name a person would say", errDeadEnd)
+	}
+	st := starts[w.rng.IntN(len(starts))]
+	t := st.t
+	if st.combo != nil {
+		return w.entryByCombo(c, t, st.tool, st.combo)
+	}
+	nk := st.tool.Params[0].Column
+	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), dbmodel.Quote(t.Name)), t.Rows)
+	if err != nil {
+		return nil, err
+	}
+	out, err := w.call(c, st.tool.Name, map[string]any{st.tool.Params[0].Name: v})
+	if err != nil {
+		return nil, err
+	}
+	row, ok := out.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, st.tool.Name)
+	}
+	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v), namedBy: nk}
+	if person(t) && w.rng.IntN(2) == 0 {
+		// The user is this person, and says so.
+		e.desc, e.person = "me", true
+		name := fullName(t, row)
+		what := attrWords(nk)
+		c.persona = fmt.Sprintf("You are %s (%s %s).", article(noun(t)), what, show(v))
+		if name != "" {
+			c.persona = fmt.Sprintf("You are %s, %s (%s %s).", name, article(noun(t)), what, show(v))
+		}
+		switch {
+		case name != "" && !strings.Contains(strings.ToLower(nk), "name"):
+			c.intro = oneOf(w.rng, fmt.Sprintf("I'm %s (%s %s).", name, what, show(v)), fmt.Sprintf("This is %s; my %s is %s.", name, what, show(v)))
+		default:
+			c.intro = oneOf(w.rng, fmt.Sprintf("My %s is %s.", what, show(v)), fmt.Sprintf("I'm the %s with %s %s.", noun(t), what, show(v)))
+		}
+	}
+	c.entities = append(c.entities, e)
+	c.noteIDs(w, e)
+	return e, nil
+}
+
+// entryByCombo finds a row by two columns a person would say together,
+// through the list tool's text filters, when they single it out.
+func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, combo []string) (*entity, error) {
+	a, b := dbmodel.Quote(combo[0]), dbmodel.Quote(combo[1])
+	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT %[1]s, %[2]s FROM %[3]s WHERE %[1]s <> '' AND %[2]s <> '' LIMIT 1 OFFSET ?`, a, b, dbmodel.Quote(t.Name)))
+	if err != nil {
+		return nil, err
+	}
+	stmt.BindInt64(1, w.rng.Int64N(max(t.Rows, 1)))
+	if !stmt.Step() {
+		err := stmt.Err()
+		stmt.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, errDeadEnd
+	}
+	va, vb := stmt.ColumnText(0), stmt.ColumnText(1)
+	stmt.Close()
+	out, err := w.call(c, list.Name, map[string]any{containsParam(list, combo[0]).Name: va, containsParam(list, combo[1]).Name: vb})
+	if err != nil {
+		return nil, err
+	}
+	items := pageItems(out)
+	if len(items) != 1 {
+		return nil, fmt.Errorf("%w: %s %s is not one row", errDeadEnd, va, vb)
+	}
+	e := &entity{table: t, row: items[0], tool: list.Name}
+	city := strings.EqualFold(combo[1], "city") || strings.EqualFold(combo[1], "town")
+	switch {
+	case person(t) && w.rng.IntN(2) == 0:
+		e.desc, e.person = "me", true
+		c.persona = fmt.Sprintf("You are %s %s, %s.", va, vb, article(noun(t)))
+		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")
+		if city {
+			c.intro = "I'm " + va + ", from " + vb + "."
+			c.persona = fmt.Sprintf("You are %s, from %s, %s.", va, vb, article(noun(t)))
+		}
+	case city:
+		e.desc = "the " + noun(t) + " " + quoted(va) + " in " + vb
+	default:
+		e.desc = "the " + noun(t) + " " + va + " " + vb
+	}
+	c.entities = append(c.entities, e)
+	c.noteIDs(w, e)
+	return e, nil
+}
+
+// containsParam is list's text filter on col (a substring, or equality
+// where the column was taken for a closed set), or nil.
+func containsParam(list *toolgen.Tool, col string) *toolgen.Param {
+	for i := range list.Params {
+		if p := &list.Params[i]; (p.Op == toolgen.OpContains || p.Op == toolgen.OpEq) && p.Column == col {
+			return p
+		}
+	}
+	return nil
+}
+
+// sample returns the value of a one-column query at a random offset
+// below n, its last parameter (args bind the ones before).
+func (w *walker) sample(sql string, n int64, args ...any) (any, error) {
+	stmt, _, err := w.src.Prepare(sql)
+	if err != nil {
+		return nil, err
+	}
+	defer stmt.Close()
+	for i, a := range args {
+		if err := dbmodel.Bind(stmt, i+1, a); err != nil {
+			return nil, err
+		}
+	}
+	stmt.BindInt64(len(args)+1, w.rng.Int64N(max(n, 1)))
+	if !stmt.Step() {
+		if err := stmt.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: no row sampled", errDeadEnd)
+	}
+	return dbmodel.ColumnValue(stmt, 0), nil
+}
+
+// hop follows one reference from cur, choosing among the strong edges of
+// the graph whose tools need only what cur provides.
+func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
+	type cand struct {
+		tool   *toolgen.Tool
+		weight int
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for _, e := range w.g.Out(cur.tool) {
+		t := w.spec.Tool(e.To)
+		if e.Strength != graph.Strong || seen[e.To] || t == nil {
+			continue
+		}
+		switch {
+		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table):
+			seen[e.To] = true
+			cands = append(cands, cand{t, 3})
+		case t.Kind == toolgen.Parent && t.Parent == cur.table.Name && cur.row[t.Via.Columns[0]] != nil && !c.visited(t.Table):
+			seen[e.To] = true
+			cands = append(cands, cand{t, 2})
+		}
+	}
+	total := 0
+	for _, x := range cands {
+		total += x.weight
+	}
+	for total > 0 {
+		r := w.rng.IntN(total)
+		i := 0
+		for r >= cands[i].weight {
+			r -= cands[i].weight
+			i++
+		}
+		mark := len(c.calls)
+		next, err := w.follow(c, cur, cands[i].tool)
+		if err == nil {
+			return next, nil
+		}
+		if !errors.Is(err, errDeadEnd) {
+			return nil, err
+		}
+		c.calls = c.calls[:mark] // the dead end's call is not part of the task
+		total -= cands[i].weight
+		cands = append(cands[:i], cands[i+1:]...)
+	}
+	return nil, errDeadEnd
+}
+
+func (c *chain) visited(table string) bool {
+	for _, e := range c.entities {
+		if e.table.Name == table {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error) {
+	m := w.spec.Model
+	switch t.Kind {
+	case toolgen.Parent:
+		args, ok := keyArgs(t, cur.row)
+		if !ok {
+			return nil, errDeadEnd
+		}
+		out, err := w.call(c, t.Name, args)
+		if err != nil {
+			return nil, err
+		}
+		row, ok := out.(map[string]any)
+		if !ok {
+			return nil, errDeadEnd
+		}
+		p := m.Table(t.Table)
+		role := strings.TrimPrefix(t.Name, "get_")
+		role = role[:strings.LastIndex(role, "_of_")]
+		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur)}
+		c.entities = append(c.entities, e)
+		c.noteIDs(w, e)
+		return e, nil
+	case toolgen.Children:
+		v := cur.row[t.Via.RefColumns[0]]
+		if v == nil {
+			return nil, errDeadEnd
+		}
+		out, err := w.call(c, t.Name, map[string]any{t.Params[0].Name: argValue(v, t.Params[0].Type)})
+		if err != nil {
+			return nil, err
+		}
+		items := pageItems(out)
+		if len(items) == 0 {
+			return nil, errDeadEnd
+		}
+		child := m.Table(t.Table)
+		// A row a person can tell from its siblings: up to three tries.
+		var pick int
+		var row map[string]any
+		var d distinction
+		for try := range 3 {
+			pick = w.rng.IntN(len(items))
+			row = items[pick]
+			if d, err = w.distinguish(child, t.Via.Columns[0], sqlValue(v), row); err == nil {
+				break
+			} else if !errors.Is(err, errDeadEnd) || try == 2 {
+				return nil, err
+			}
+		}
+		e := &entity{table: child, row: row, tool: t.Name, desc: childDesc(child, d, cur), namedBy: d.col}
+		for i, it := range items {
+			if i != pick && len(e.others) < 5 {
+				e.others = append(e.others, it)
+			}
+		}
+		c.entities = append(c.entities, e)
+		c.noteIDs(w, e)
+		return e, nil
+	}
+	return nil, errDeadEnd
+}
+
+// callOf is a call with args, false when they do not encode as JSON (a
+// ±inf from the data).
+func callOf(name string, args map[string]any) (envpkg.Call, bool) {
+	raw, err := json.Marshal(args)
+	return envpkg.Call{Name: name, Arguments: raw}, err == nil
+}
+
+// toolFor returns the table's tool of a kind.
+func (w *walker) toolFor(kind toolgen.Kind, table string) *toolgen.Tool {
+	for _, t := range w.spec.Tools {
+		if t.Kind == kind && t.Table == table {
+			return t
+		}
+	}
+	return nil
+}
+
+// keyArgs are the arguments naming row of t by its key for tool.
+func keyArgs(tool *toolgen.Tool, row map[string]any) (map[string]any, bool) {
+	args := map[string]any{}
+	for _, p := range tool.Params {
+		if p.Op == toolgen.OpKey {
+			v, ok := row[p.Column]
+			if !ok || v == nil {
+				return nil, false
+			}
+			args[p.Name] = argValue(v, p.Type)
+		}
+	}
+	return args, true
+}
+
+func pageItems(out any) []map[string]any {
+	m, ok := out.(map[string]any)
+	if !ok {
+		return nil
+	}
+	arr, _ := m["items"].([]any)
+	var items []map[string]any
+	for _, it := range arr {
+		if r, ok := it.(map[string]any); ok {
+			items = append(items, r)
+		}
+	}
+	return items
+}
