@@ -198,3 +198,17 @@ INSERT INTO loans VALUES (1, 1, 'x'), (2, 2, 'y'), (3, 2, 'z');`), Options{})
 		t.Errorf("user_id: %+v", fk)
 	}
 }
+
+// TestPostalCodeIsNoName: a postal code unique by chance in a small table
+// is not how a person names an employee (Chinook gave
+// find_employee_by_postal_code); a declared UNIQUE one still counts.
+func TestPostalCodeIsNoName(t *testing.T) {
+	m, err := Open(makeDB(t, `CREATE TABLE employees (id INTEGER PRIMARY KEY, email TEXT UNIQUE, postal_code TEXT, zip_code TEXT UNIQUE);
+INSERT INTO employees VALUES (1, 'a@x.io', 'T5K 2N1', '10001'), (2, 'b@x.io', 'T2P 2T3', '10002'), (3, 'c@x.io', 'T3B 0C5', '10003');`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Table("employees").NaturalKeys; !slices.Equal(got, []string{"email", "zip_code"}) {
+		t.Errorf("natural keys %q", got)
+	}
+}

@@ -244,7 +244,7 @@ func chooseNaturalKeys(t *Table) {
 		// A declared UNIQUE column counts; a column that merely happens to be
 		// unique in the data counts only if its name says it identifies
 		// (an email, a name, a code), not a date or a first name.
-		byData := t.Rows >= 2 && c.Nulls == 0 && c.Distinct == t.Rows && nameRanked(c.Name) && !partialName(c.Name) && !dateName(c.Name)
+		byData := t.Rows >= 2 && c.Nulls == 0 && c.Distinct == t.Rows && nameRanked(c.Name) && !partialName(c.Name) && !dateName(c.Name) && !placeName(c.Name)
 		if !(c.Unique || byData) || nonNull(c) == 0 {
 			continue
 		}
@@ -309,6 +309,18 @@ func nameRanked(col string) bool {
 func partialName(col string) bool {
 	l := strings.ToLower(col)
 	return strings.Contains(l, "first") || strings.Contains(l, "last") || strings.Contains(l, "middle") || strings.Contains(l, "given") || strings.Contains(l, "family")
+}
+
+// placeName marks parts of an address: unique in a small table by chance,
+// never how a person names a row.
+func placeName(col string) bool {
+	l := strings.ToLower(col)
+	for _, s := range []string{"postal", "postcode", "post_code", "zip", "street", "address", "city", "region", "country", "fax"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func dateName(col string) bool {
