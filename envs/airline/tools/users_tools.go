@@ -149,7 +149,7 @@ type ListUsersArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateUser creates an user and returns it.
+// CreateUser creates a user and returns it.
 func CreateUser(a CreateUserArgs) (any, error) {
 	var cols []string
 	var args []any

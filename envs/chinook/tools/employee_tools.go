@@ -51,17 +51,6 @@ type FindEmployeeByEmailArgs struct {
 	Email string `json:"email"`
 }
 
-// FindEmployeeByPostalCode finds the employee whose postal code is the given value (case-insensitive). Use it to start from what a user says.
-func FindEmployeeByPostalCode(a FindEmployeeByPostalCodeArgs) (any, error) {
-	return oneFold(fmt.Sprintf("postal_code %v", a.PostalCode)+" not found", "*", "\"Employee\"", "\"PostalCode\"", "PostalCode", a.PostalCode)
-}
-
-// FindEmployeeByPostalCodeArgs are the arguments of find_employee_by_postal_code.
-type FindEmployeeByPostalCodeArgs struct {
-	// The employee's postal code.
-	PostalCode string `json:"postal_code"`
-}
-
 // ListEmployee lists employee matching every filter given, sorted and paginated. Returns {items, total, offset}.
 func ListEmployee(a ListEmployeeArgs) (any, error) {
 	var where []string
@@ -110,9 +99,9 @@ func ListEmployee(a ListEmployeeArgs) (any, error) {
 		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
-	if a.PostalCodeContains != nil {
-		where = append(where, "(instr(lower(\"PostalCode\"), ?) > 0 OR instr(upper(\"PostalCode\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.PostalCodeContains), strings.ToUpper(*a.PostalCodeContains))
+	if a.EmailContains != nil {
+		where = append(where, "(instr(lower(\"Email\"), ?) > 0 OR instr(upper(\"Email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
 	}
 	order := "\"EmployeeId\""
 	if a.SortBy != nil {
@@ -133,8 +122,6 @@ func ListEmployee(a ListEmployeeArgs) (any, error) {
 			order = "\"HireDate\""
 		case "last_name":
 			order = "\"LastName\""
-		case "postal_code":
-			order = "\"PostalCode\""
 		case "title":
 			order = "\"Title\""
 		default:
@@ -172,10 +159,10 @@ type ListEmployeeArgs struct {
 	State *string `json:"state" enum:"AB"`
 	// Only rows whose country contains this text (case-insensitive).
 	CountryContains *string `json:"country_contains"`
-	// Only rows whose postal code contains this text (case-insensitive).
-	PostalCodeContains *string `json:"postal_code_contains"`
+	// Only rows whose email contains this text (case-insensitive).
+	EmailContains *string `json:"email_contains"`
 	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"birth_date,city,country,email,employee_id,first_name,hire_date,last_name,postal_code,title"`
+	SortBy *string `json:"sort_by" enum:"birth_date,city,country,email,employee_id,first_name,hire_date,last_name,title"`
 	// Sort in descending order.
 	Descending *bool `json:"descending"`
 	// At most this many rows (1 to 100, default 20).

@@ -16,19 +16,8 @@ func GetCountry(a GetCountryArgs) (any, error) {
 
 // GetCountryArgs are the arguments of get_country.
 type GetCountryArgs struct {
-	// The country's country id. An internal id: look it up with another tool.
+	// The country's country id.
 	CountryId string `json:"country_id"`
-}
-
-// FindCountryByCountryName finds the country whose country name is the given value (case-insensitive). Use it to start from what a user says.
-func FindCountryByCountryName(a FindCountryByCountryNameArgs) (any, error) {
-	return oneFold(fmt.Sprintf("country_name %v", a.CountryName)+" not found", "*", "\"countries\"", "\"country_name\"", "country_name", a.CountryName)
-}
-
-// FindCountryByCountryNameArgs are the arguments of find_country_by_country_name.
-type FindCountryByCountryNameArgs struct {
-	// The country's country name.
-	CountryName string `json:"country_name"`
 }
 
 // ListCountries lists countries matching every filter given, sorted and paginated. Returns {items, total, offset}.
@@ -134,7 +123,7 @@ func CreateCountry(a CreateCountryArgs) (any, error) {
 
 // CreateCountryArgs are the arguments of create_country.
 type CreateCountryArgs struct {
-	// The country's country id. An internal id: look it up with another tool.
+	// The country's country id.
 	CountryId string `json:"country_id"`
 	// The country's country name.
 	CountryName *string `json:"country_name"`
@@ -175,7 +164,7 @@ func UpdateCountry(a UpdateCountryArgs) (any, error) {
 
 // UpdateCountryArgs are the arguments of update_country.
 type UpdateCountryArgs struct {
-	// The country's country id. An internal id: look it up with another tool.
+	// The country's country id.
 	CountryId string `json:"country_id"`
 	// The country's country name.
 	CountryName *string `json:"country_name"`
@@ -202,7 +191,7 @@ func DeleteCountry(a DeleteCountryArgs) (any, error) {
 
 // DeleteCountryArgs are the arguments of delete_country.
 type DeleteCountryArgs struct {
-	// The country's country id. An internal id: look it up with another tool.
+	// The country's country id.
 	CountryId string `json:"country_id"`
 }
 

@@ -74,7 +74,7 @@ func ListLocations(a ListLocationsArgs) (any, error) {
 type ListLocationsArgs struct {
 	// Only rows whose city contains this text (case-insensitive).
 	CityContains *string `json:"city_contains"`
-	// The location's country id. An internal id: look it up with another tool.
+	// The location's country id.
 	CountryId *string `json:"country_id"`
 	// Sort by this field (default: the key).
 	SortBy *string `json:"sort_by" enum:"city,location_id"`
@@ -103,7 +103,7 @@ func ListLocationsOfCountry(a ListLocationsOfCountryArgs) (any, error) {
 
 // ListLocationsOfCountryArgs are the arguments of list_locations_of_country.
 type ListLocationsOfCountryArgs struct {
-	// The country's country id. An internal id: look it up with another tool.
+	// The country's country id.
 	CountryId string `json:"country_id"`
 	// At most this many rows (1 to 100, default 20).
 	Limit *int64 `json:"limit"`
@@ -156,7 +156,7 @@ type CreateLocationArgs struct {
 	City string `json:"city"`
 	// The location's state province.
 	StateProvince *string `json:"state_province"`
-	// The location's country id. An internal id: look it up with another tool.
+	// The location's country id.
 	CountryId *string `json:"country_id"`
 }
 
@@ -212,7 +212,7 @@ type UpdateLocationArgs struct {
 	City *string `json:"city"`
 	// The location's state province.
 	StateProvince *string `json:"state_province"`
-	// The location's country id. An internal id: look it up with another tool.
+	// The location's country id.
 	CountryId *string `json:"country_id"`
 }
 

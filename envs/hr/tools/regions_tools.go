@@ -25,7 +25,7 @@ func GetRegionOfCountry(a GetRegionOfCountryArgs) (any, error) {
 
 // GetRegionOfCountryArgs are the arguments of get_region_of_country.
 type GetRegionOfCountryArgs struct {
-	// The country's country id. An internal id: look it up with another tool.
+	// The country's country id.
 	CountryId string `json:"country_id"`
 }
 
@@ -38,17 +38,6 @@ func GetRegion(a GetRegionArgs) (any, error) {
 type GetRegionArgs struct {
 	// The region's region id. An internal id: look it up with another tool.
 	RegionId int64 `json:"region_id"`
-}
-
-// FindRegionByRegionName finds the region whose region name is the given value (case-insensitive). Use it to start from what a user says.
-func FindRegionByRegionName(a FindRegionByRegionNameArgs) (any, error) {
-	return oneFold(fmt.Sprintf("region_name %v", a.RegionName)+" not found", "*", "\"regions\"", "\"region_name\"", "region_name", a.RegionName)
-}
-
-// FindRegionByRegionNameArgs are the arguments of find_region_by_region_name.
-type FindRegionByRegionNameArgs struct {
-	// The region's region name.
-	RegionName string `json:"region_name"`
 }
 
 // ListRegions lists regions matching every filter given, sorted and paginated. Returns {items, total, offset}.

@@ -42,17 +42,6 @@ type GetEmployeeArgs struct {
 	EmployeeId int64 `json:"employee_id"`
 }
 
-// FindEmployeeByPostalCode finds the employee whose postal code is the given value (case-insensitive). Use it to start from what a user says.
-func FindEmployeeByPostalCode(a FindEmployeeByPostalCodeArgs) (any, error) {
-	return oneFold(fmt.Sprintf("postal_code %v", a.PostalCode)+" not found", "\"EmployeeID\", \"LastName\", \"FirstName\", \"Title\", \"TitleOfCourtesy\", \"BirthDate\", \"HireDate\", \"Address\", \"City\", \"Region\", \"PostalCode\", \"Country\", \"HomePhone\", \"Extension\", length(\"Photo\") AS \"Photo_bytes\", \"Notes\", \"ReportsTo\", \"PhotoPath\"", "\"Employees\"", "\"PostalCode\"", "PostalCode", a.PostalCode)
-}
-
-// FindEmployeeByPostalCodeArgs are the arguments of find_employee_by_postal_code.
-type FindEmployeeByPostalCodeArgs struct {
-	// The employee's postal code.
-	PostalCode string `json:"postal_code"`
-}
-
 // FindEmployeeByHomePhone finds the employee whose home phone is the given value (case-insensitive). Use it to start from what a user says.
 func FindEmployeeByHomePhone(a FindEmployeeByHomePhoneArgs) (any, error) {
 	return oneFold(fmt.Sprintf("home_phone %v", a.HomePhone)+" not found", "\"EmployeeID\", \"LastName\", \"FirstName\", \"Title\", \"TitleOfCourtesy\", \"BirthDate\", \"HireDate\", \"Address\", \"City\", \"Region\", \"PostalCode\", \"Country\", \"HomePhone\", \"Extension\", length(\"Photo\") AS \"Photo_bytes\", \"Notes\", \"ReportsTo\", \"PhotoPath\"", "\"Employees\"", "\"HomePhone\"", "HomePhone", a.HomePhone)
@@ -104,10 +93,6 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
-	if a.PostalCodeContains != nil {
-		where = append(where, "(instr(lower(\"PostalCode\"), ?) > 0 OR instr(upper(\"PostalCode\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.PostalCodeContains), strings.ToUpper(*a.PostalCodeContains))
-	}
 	if a.CountryContains != nil {
 		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
@@ -115,6 +100,10 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 	if a.HomePhoneContains != nil {
 		where = append(where, "(instr(lower(\"HomePhone\"), ?) > 0 OR instr(upper(\"HomePhone\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.HomePhoneContains), strings.ToUpper(*a.HomePhoneContains))
+	}
+	if a.ReportsTo != nil {
+		where = append(where, "\"ReportsTo\" = ?")
+		args = append(args, *a.ReportsTo)
 	}
 	order := "\"EmployeeID\""
 	if a.SortBy != nil {
@@ -135,8 +124,6 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 			order = "\"HomePhone\""
 		case "last_name":
 			order = "\"LastName\""
-		case "postal_code":
-			order = "\"PostalCode\""
 		case "title":
 			order = "\"Title\""
 		case "title_of_courtesy":
@@ -172,14 +159,14 @@ type ListEmployeesArgs struct {
 	MaxHireDate *string `json:"max_hire_date"`
 	// Only rows whose city contains this text (case-insensitive).
 	CityContains *string `json:"city_contains"`
-	// Only rows whose postal code contains this text (case-insensitive).
-	PostalCodeContains *string `json:"postal_code_contains"`
 	// Only rows whose country contains this text (case-insensitive).
 	CountryContains *string `json:"country_contains"`
 	// Only rows whose home phone contains this text (case-insensitive).
 	HomePhoneContains *string `json:"home_phone_contains"`
+	// The employee's reports to. An internal id: look it up with another tool.
+	ReportsTo *int64 `json:"reports_to"`
 	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"birth_date,city,country,employee_id,first_name,hire_date,home_phone,last_name,postal_code,title,title_of_courtesy"`
+	SortBy *string `json:"sort_by" enum:"birth_date,city,country,employee_id,first_name,hire_date,home_phone,last_name,title,title_of_courtesy"`
 	// Sort in descending order.
 	Descending *bool `json:"descending"`
 	// At most this many rows (1 to 100, default 20).

@@ -62,17 +62,6 @@ type FindSupplierByContactNameArgs struct {
 	ContactName string `json:"contact_name"`
 }
 
-// FindSupplierByPostalCode finds the supplier whose postal code is the given value (case-insensitive). Use it to start from what a user says.
-func FindSupplierByPostalCode(a FindSupplierByPostalCodeArgs) (any, error) {
-	return oneFold(fmt.Sprintf("postal_code %v", a.PostalCode)+" not found", "*", "\"Suppliers\"", "\"PostalCode\"", "PostalCode", a.PostalCode)
-}
-
-// FindSupplierByPostalCodeArgs are the arguments of find_supplier_by_postal_code.
-type FindSupplierByPostalCodeArgs struct {
-	// The supplier's postal code.
-	PostalCode string `json:"postal_code"`
-}
-
 // FindSupplierByPhone finds the supplier whose phone is the given value (case-insensitive). Use it to start from what a user says.
 func FindSupplierByPhone(a FindSupplierByPhoneArgs) (any, error) {
 	return oneFold(fmt.Sprintf("phone %v", a.Phone)+" not found", "*", "\"Suppliers\"", "\"Phone\"", "Phone", a.Phone)
@@ -104,10 +93,6 @@ func ListSuppliers(a ListSuppliersArgs) (any, error) {
 		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
-	if a.PostalCodeContains != nil {
-		where = append(where, "(instr(lower(\"PostalCode\"), ?) > 0 OR instr(upper(\"PostalCode\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.PostalCodeContains), strings.ToUpper(*a.PostalCodeContains))
-	}
 	if a.CountryContains != nil {
 		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
@@ -131,8 +116,6 @@ func ListSuppliers(a ListSuppliersArgs) (any, error) {
 			order = "\"Country\""
 		case "phone":
 			order = "\"Phone\""
-		case "postal_code":
-			order = "\"PostalCode\""
 		case "supplier_id":
 			order = "\"SupplierID\""
 		default:
@@ -156,14 +139,12 @@ type ListSuppliersArgs struct {
 	ContactTitleContains *string `json:"contact_title_contains"`
 	// Only rows whose city contains this text (case-insensitive).
 	CityContains *string `json:"city_contains"`
-	// Only rows whose postal code contains this text (case-insensitive).
-	PostalCodeContains *string `json:"postal_code_contains"`
 	// Only rows whose country contains this text (case-insensitive).
 	CountryContains *string `json:"country_contains"`
 	// Only rows whose phone contains this text (case-insensitive).
 	PhoneContains *string `json:"phone_contains"`
 	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"city,company_name,contact_name,contact_title,country,phone,postal_code,supplier_id"`
+	SortBy *string `json:"sort_by" enum:"city,company_name,contact_name,contact_title,country,phone,supplier_id"`
 	// Sort in descending order.
 	Descending *bool `json:"descending"`
 	// At most this many rows (1 to 100, default 20).
