@@ -73,11 +73,17 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	if n == 0 && w.rng.IntN(2) == 0 {
 		return envpkg.Task{}, errDeadEnd
 	}
+	mark := len(c.calls)
 	out, err := w.call(c, list.Name, map[string]any{ref.Name: argValue(key, ref.Type), e.Name: value})
 	if err != nil {
 		return envpkg.Task{}, err
 	}
 	m, _ := out.(map[string]any)
+	answer, err := countAnswer(fmt.Sprint(m["total"]))
+	if err != nil {
+		c.calls = c.calls[:mark]
+		return envpkg.Task{}, err
+	}
 	child := w.spec.Model.Table(list.Table)
 	what := plural(child)
 	role := by(ref.Column, cur)
@@ -108,7 +114,7 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	return envpkg.Task{
 		Instruction: instr,
-		Answer:      &envpkg.Answer{Value: fmt.Sprint(m["total"]), Match: "number"},
+		Answer:      answer,
 	}, nil
 }
 

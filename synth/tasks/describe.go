@@ -140,7 +140,7 @@ func tellsApart(col string) bool {
 // hand: timestamps, counts, totals and balances the data derives.
 func incidental(col string) bool {
 	l := strings.ToLower(col)
-	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || strings.HasPrefix(l, "updated") || strings.HasPrefix(l, "modified") {
+	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || bookkeeping(col) {
 		return true
 	}
 	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version"} {
@@ -149,6 +149,13 @@ func incidental(col string) bool {
 		}
 	}
 	return false
+}
+
+// bookkeeping: a column the application stamps on each write ("last_update",
+// "LastModified", "updated_at"): no user asks for it or sets it by hand.
+func bookkeeping(col string) bool {
+	l := strings.ToLower(col)
+	return strings.Contains(l, "update") || strings.Contains(l, "modified")
 }
 
 // derives: t has a column that sums or counts other rows (an order's
@@ -266,13 +273,67 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 	return "the " + n + " of " + parent.desc
 }
 
+// childDescVia names a child row reached through the reference fkCol to
+// parent (the row p): as childDesc when the column is named for the parent
+// table ("customer_id"), else with the role the column names, in words:
+// "the most recent flight departing from the airport MIA" (origin), "the
+// first flight arriving at ..." (destination), "the only employee who
+// reports to ..." (ReportsTo), "the customer named X with me as their
+// support rep" (SupportRepId).
+func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d distinction, p *entity) string {
+	role := roleWords(fkCol)
+	if role == "" || role == noun(parent) || role == words(parent.Name) {
+		return childDesc(child, d, p)
+	}
+	n := noun(child)
+	if d.only {
+		n = "only " + n
+	}
+	n = "the " + d.pre + n + d.post
+	who := p.desc
+	if p.person {
+		who = "me"
+	}
+	switch {
+	case slices.Contains([]string{"origin", "source", "from", "departure", "origin airport", "departure airport"}, role):
+		return n + " departing from " + who
+	case slices.Contains([]string{"destination", "dest", "to", "arrival", "destination airport", "arrival airport"}, role):
+		return n + " arriving at " + who
+	case strings.HasSuffix(role, " to"):
+		rel := "that"
+		if person(child) {
+			rel = "who"
+		}
+		return n + " " + rel + " " + role + " " + who
+	}
+	poss := "its"
+	if person(child) {
+		poss = "their"
+	}
+	return n + " with " + who + " as " + poss + " " + role
+}
+
+// roleWords is the role a reference column names, in words: "SupportRepId"
+// → "support rep", "origin" → "origin", "customer_id" → "customer".
+func roleWords(col string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(words(col), " id"), " key")
+}
+
 // parentDesc names the row a reference leads to: "the customer of order
-// ORD-1", "my city", "the staff who checked out the only loan of X".
+// ORD-1", "my city", "the staff who checked out the only loan of X", "the
+// employee Nancy Edwards reports to".
 func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 	if r, ok := strings.CutSuffix(role, "_by"); ok && r != "" {
-		return "the " + noun(parent) + " who " + dbmodel.Words(r) + " " + cur.desc
+		return "the " + noun(parent) + " who " + words(r) + " " + cur.desc
 	}
-	return of(dbmodel.Words(role), cur)
+	rw := roleWords(role)
+	if verb, ok := strings.CutSuffix(rw, " to"); ok && verb != "" && !strings.Contains(verb, " ") {
+		if cur.person {
+			return "the " + noun(parent) + " I " + strings.TrimSuffix(verb, "s") + " to"
+		}
+		return "the " + noun(parent) + " " + cur.desc + " " + verb + " to"
+	}
+	return of(rw, cur)
 }
 
 func quoted(s string) string { return "\"" + s + "\"" }
@@ -316,7 +377,11 @@ func show(v any) string {
 	switch x := sqlValue(v).(type) {
 	case string:
 		if x == "" || strings.ContainsAny(x, " ,") {
-			return strconv.Quote(x)
+			// Quoted for a person, not for Go: no backslash escapes.
+			if strings.Contains(x, `"`) {
+				return "“" + x + "”"
+			}
+			return quoted(x)
 		}
 		return x
 	case float64:
@@ -335,5 +400,7 @@ func sayable(v any) bool {
 		return true
 	}
 	s = strings.TrimSpace(s)
-	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[")
+	// A line break or tab cannot be said in a one-line request: written as
+	// "\n" it is a different value, written as is it breaks the request.
+	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") && !strings.ContainsAny(s, "\n\r\t")
 }

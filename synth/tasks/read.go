@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -46,7 +47,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	for _, col := range cols {
 		v := cur.row[col.Name]
-		if v == nil || !sayable(v) || col.Name == cur.namedBy || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") {
+		if v == nil || !sayable(v) || col.Name == cur.namedBy || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") || stated(c, cur, fmt.Sprint(sqlValue(v))) {
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
@@ -87,7 +88,7 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 func askable(t *dbmodel.Table) []*dbmodel.Column {
 	var out []*dbmodel.Column
 	for _, c := range t.Columns {
-		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
+		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) {
 			continue
 		}
 		out = append(out, c)
@@ -95,13 +96,17 @@ func askable(t *dbmodel.Table) []*dbmodel.Column {
 	return out
 }
 
-// answerFor is the answer rule for a value: a number as a number; a short
-// word as a whole word (so "NC" is not found inside "SYNC"); other text as
-// text contained in the answer.
+// answerFor is the answer rule for a value: a number as a number; a date
+// and time as a person writes it (see dateAnswer); a short word as a whole
+// word (so "NC" is not found inside "SYNC"); other text as text contained
+// in the answer.
 func answerFor(v any) *envpkg.Answer {
 	s := fmt.Sprint(sqlValue(v))
 	if _, isText := sqlValue(v).(string); !isText {
 		return &envpkg.Answer{Value: s, Match: "number"}
+	}
+	if a := dateAnswer(s); a != nil {
+		return a
 	}
 	if utf8.RuneCountInString(s) <= 4 && regexp.QuoteMeta(s) == s && !strings.ContainsAny(s, " \t") {
 		// The pattern holds the word between non-word characters, so the
@@ -109,6 +114,53 @@ func answerFor(v any) *envpkg.Answer {
 		return &envpkg.Answer{Value: `(?i)(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
 	}
 	return &envpkg.Answer{Value: s, Match: "contains"}
+}
+
+// datetimeRE is a stored date and time: "1996-11-22 00:00:00.000",
+// "2005-05-25T11:30:37".
+var datetimeRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(\.\d+)?)?$`)
+
+// dateAnswer is the rule for a stored date and time, nil for other text. A
+// person gives the date of a midnight stamp ("1996-11-22", for a column
+// that only holds dates) and the date and the hour and minute of others
+// ("2005-05-25 at 11:30"), not the seconds and milliseconds as stored.
+// The pattern's own text matches itself (the ground truth's answer).
+func dateAnswer(s string) *envpkg.Answer {
+	m := datetimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil
+	}
+	if m[2] == "00:00" && strings.Trim(m[3], ":.0") == "" {
+		return &envpkg.Answer{Value: m[1], Match: "contains"}
+	}
+	return &envpkg.Answer{Value: m[1] + `\D+` + m[2], Match: "regex"}
+}
+
+// countAnswer is the rule for a count or total: a number, and no task for
+// 0. A person answers "none" or "there are no lines", which a number rule
+// rejects and the gates rightly try as a wrong answer; and a wrong hop
+// (another row, a wrong filter) gives 0 as well, so a 0 shows nothing.
+func countAnswer(total string) (*envpkg.Answer, error) {
+	if n, err := strconv.ParseFloat(strings.TrimSpace(total), 64); err != nil || n == 0 {
+		return nil, errDeadEnd
+	}
+	return &envpkg.Answer{Value: total, Match: "number"}, nil
+}
+
+// stated: the value v is already in what the user says (the row's
+// description, the user's introduction of themselves): asking for it
+// asks what the instruction states ("the first name of the actor CARY
+// MCCONAUGHEY").
+func stated(c *chain, e *entity, v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "" {
+		return false
+	}
+	re, err := regexp.Compile(`(^|[^\pL\pN])` + regexp.QuoteMeta(v) + `([^\pL\pN]|$)`)
+	if err != nil {
+		return false
+	}
+	return re.MatchString(strings.ToLower(e.desc)) || re.MatchString(strings.ToLower(c.intro))
 }
 
 // otherValues are the values col has in the rows e could be taken for (its
@@ -162,18 +214,24 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	t := tools[w.rng.IntN(len(tools))]
 	v := cur.row[t.Via.RefColumns[0]]
+	mark := len(c.calls)
 	out, err := w.call(c, t.Name, map[string]any{t.Params[0].Name: argValue(v, t.Params[0].Type)})
 	if err != nil {
 		return envpkg.Task{}, err
 	}
 	m, _ := out.(map[string]any)
 	total := fmt.Sprint(m["total"])
+	answer, err := countAnswer(total)
+	if err != nil {
+		c.calls = c.calls[:mark]
+		return envpkg.Task{}, err
+	}
 	child := w.spec.Model.Table(t.Table)
 	what := plural(child)
 	if role := by(t.Via.Columns[0], cur); role != "" {
 		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
 		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s were %s?", what, role), fmt.Sprintf("Could you count the %s %s?", what, role)),
-			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+			Answer: answer}, nil
 	}
 	if !strings.Contains(t.Name, "_of_") {
 		// A reference named for a role: "How many return items have the
@@ -185,7 +243,7 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			who = "me"
 		}
 		return envpkg.Task{Instruction: fmt.Sprintf("How many %s have %s as their %s?", what, who, role),
-			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+			Answer: answer}, nil
 	}
 	// Distractor: the count most rows of cur's table have.
 	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
@@ -193,7 +251,7 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		fmt.Sprintf("How many %s %s?", what, has(cur)),
 		fmt.Sprintf("Could you count %s for me?", of(what, cur)),
 		fmt.Sprintf("I'd like to know how many %s %s.", what, hasPlain(cur))),
-		Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+		Answer: answer}, nil
 }
 
 // modeCount is the number of child rows that most referenced rows have

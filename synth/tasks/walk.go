@@ -341,7 +341,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 				return nil, err
 			}
 		}
-		e := &entity{table: child, row: row, tool: t.Name, desc: childDesc(child, d, cur), namedBy: d.col}
+		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, t.Via.Columns[0], cur.table, d, cur), namedBy: d.col}
 		for i, it := range items {
 			if i != pick && len(e.others) < 5 {
 				e.others = append(e.others, it)

@@ -1,0 +1,176 @@
+package tasks
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+)
+
+// The rules below answer the judge's notes on the tasks `synth from-db`
+// made for chinook, northwind, sakila, hr and airline (issue 28, items 4
+// and 5).
+
+// TestColumnWords: run-together and CamelCase column names read as words
+// ("billingcity" → "billing city"), not as the schema spells them.
+func TestColumnWords(t *testing.T) {
+	for _, c := range []struct{ col, want string }{
+		{"billingcity", "billing city"},
+		{"BillingCity", "billing city"},
+		{"invoicedate", "invoice date"},
+		{"InvoiceDate", "invoice date"},
+		{"reportsto", "reports to"},
+		{"ReportsTo", "reports to"},
+		{"SupportRepId", "support rep id"},
+		{"QuantityPerUnit", "quantity per unit"},
+		{"employeeterritory", "employee territory"},
+		{"postal_code", "postal code"},
+		{"price_cents", "price in cents"},
+		{"city", "city"},
+		{"tagline", "tagline"}, // not a word of the dictionary's: left whole
+		{"HTMLTitle", "html title"},
+	} {
+		if got := attrWords(c.col); got != c.want {
+			t.Errorf("attrWords(%q) = %q, want %q", c.col, got, c.want)
+		}
+	}
+	if got := noun(&dbmodel.Table{Name: "InvoiceLine"}); got != "invoice line" {
+		t.Errorf("noun(InvoiceLine) = %q", got)
+	}
+	if got := plural(&dbmodel.Table{Name: "EmployeeTerritories"}); got != "employee territories" {
+		t.Errorf("plural(EmployeeTerritories) = %q", got)
+	}
+}
+
+// TestBookkeepingColumns: a "last update" stamp is neither asked for nor
+// set by hand.
+func TestBookkeepingColumns(t *testing.T) {
+	for _, col := range []string{"last_update", "LastUpdate", "updated_at", "modified_date", "created_at"} {
+		if !incidental(col) {
+			t.Errorf("incidental(%q) = false", col)
+		}
+	}
+	tbl := &dbmodel.Table{Name: "address", Columns: []*dbmodel.Column{{Name: "address"}, {Name: "district"}, {Name: "last_update"}}}
+	for _, c := range askable(tbl) {
+		if c.Name == "last_update" {
+			t.Error("askable lists last_update")
+		}
+	}
+}
+
+// TestDateAnswers: a datetime at midnight is matched by its date (a person
+// writes "1996-11-22", not "1996-11-22 00:00:00.000"); a datetime with a
+// time by the date and the hour and minute, whatever is between.
+func TestDateAnswers(t *testing.T) {
+	for _, c := range []struct {
+		v       string
+		right   []string
+		wrong   []string
+		literal string
+	}{
+		{"1996-11-22 00:00:00.000", []string{"It was required on 1996-11-22.", "1996-11-22 00:00:00.000"}, []string{"1996-11-21", "22/11/1996 maybe"}, "1996-11-22"},
+		{"2005-05-25 11:30:37", []string{"2005-05-25 at 11:30", "2005-05-25T11:30:37", "2005-05-25 11:30:37"}, []string{"2005-05-25 12:30", "2005-05-26 11:30"}, ""},
+	} {
+		a := answerFor(c.v)
+		for _, r := range append(c.right, a.Value) {
+			if !accepts(t, a.Match, a.Value, r) {
+				t.Errorf("%s %q rejects the right answer %q", a.Match, a.Value, r)
+			}
+		}
+		for _, w := range c.wrong {
+			if accepts(t, a.Match, a.Value, w) {
+				t.Errorf("%s %q accepts the wrong answer %q", a.Match, a.Value, w)
+			}
+		}
+		if c.literal != "" && a.Value != c.literal {
+			t.Errorf("answerFor(%q).Value = %q, want %q", c.v, a.Value, c.literal)
+		}
+	}
+}
+
+// TestNoEscapes: a value with a line break is not put in an instruction
+// as a Go-quoted string with a literal "\n" (which the check, wanting the
+// real line break, rejects when typed as written); it is not sayable.
+func TestNoEscapes(t *testing.T) {
+	if sayable("Obere Str. 57\nBerlin") {
+		t.Error("a value with a line break is sayable")
+	}
+	for _, v := range []any{"Via Ludovico il Moro 22", `say "hi", please`, "plain"} {
+		if s := show(v); strings.Contains(s, `\`) {
+			t.Errorf("show(%q) = %q has a backslash", v, s)
+		}
+	}
+}
+
+// TestRoleWords: a reference named for a role says the role in words: the
+// flights departing from an airport, not "the flight of the airport".
+func TestRoleWords(t *testing.T) {
+	flights := &dbmodel.Table{Name: "flights"}
+	airports := &dbmodel.Table{Name: "airports"}
+	mia := &entity{desc: "the airport MIA"}
+	me := &entity{desc: "me", person: true}
+	for _, c := range []struct{ got, want string }{
+		{childDescVia(flights, "origin", airports, distinction{pre: "most recent "}, mia), "the most recent flight departing from the airport MIA"},
+		{childDescVia(flights, "destination", airports, distinction{pre: "first "}, mia), "the first flight arriving at the airport MIA"},
+		{childDescVia(flights, "airport_id", airports, distinction{only: true}, mia), "the only flight of the airport MIA"},
+		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `the customer named "Ana" with me as their support rep`},
+		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the only employee who reports to the airport MIA"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// TestNoEcho: the attribute asked for is not one the instruction states
+// ("the first name of the actor CARY MCCONAUGHEY"), nor the row's own name
+// repeated ("the city of the city of ...").
+func TestNoEcho(t *testing.T) {
+	c := &chain{intro: "I'm Mike Hillyer (Mike.Hillyer@sakilastaff.com)."}
+	actor := &entity{desc: `the actor "CARY MCCONAUGHEY"`}
+	if !stated(c, actor, "CARY") {
+		t.Error(`"CARY" is not seen as stated`)
+	}
+	if !stated(c, &entity{desc: "me", person: true}, "Mike") {
+		t.Error(`"Mike" (in the intro) is not seen as stated`)
+	}
+	if stated(c, actor, "Lethbridge") {
+		t.Error(`"Lethbridge" is seen as stated`)
+	}
+	city := &dbmodel.Table{Name: "city"}
+	e := &entity{table: city, desc: "the city of the address of the staff member Mike Hillyer"}
+	if got := of(attrWords("city"), e); got != "the city of the address of the staff member Mike Hillyer" {
+		t.Errorf("of(city) = %q", got)
+	}
+}
+
+// TestZeroCounts: a count or sum of 0 makes no task: a person answers
+// "none" (which a number rule rejects, and which the gates try as a wrong
+// answer), and a wrong hop gives 0 as well.
+func TestZeroCounts(t *testing.T) {
+	if _, err := countAnswer("0"); err != errDeadEnd {
+		t.Errorf("countAnswer(0): err %v", err)
+	}
+	a, err := countAnswer("3")
+	if err != nil || a.Value != "3" || a.Match != "number" {
+		t.Errorf("countAnswer(3) = %+v, %v", a, err)
+	}
+}
+
+// accepts applies an answer rule the way the runtime does.
+func accepts(t *testing.T, match, want, got string) bool {
+	t.Helper()
+	switch match {
+	case "contains":
+		return strings.Contains(strings.ToLower(got), strings.ToLower(want))
+	case "regex":
+		re, err := regexp.Compile(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return re.MatchString(got)
+	}
+	t.Fatalf("match %q", match)
+	return false
+}
