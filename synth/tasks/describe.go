@@ -68,10 +68,8 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		s := fmt.Sprint(sqlValue(v))
 		l := strings.ToLower(col.Name)
 		switch {
-		case strings.Contains(l, "title"):
-			return distinction{post: " titled " + quoted(s), col: col.Name}, nil
-		case strings.Contains(l, "name"):
-			return distinction{post: " named " + quoted(s), col: col.Name}, nil
+		case strings.Contains(l, "title") || strings.Contains(l, "name"):
+			return distinction{post: " " + nameWords(child, col.Name, s), col: col.Name}, nil
 		case len(col.Enum) > 0 && statusWord(s):
 			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
@@ -80,6 +78,22 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v), col: col.Name}, nil
 	}
 	return distinction{}, errDeadEnd
+}
+
+// nameWords tells a row by a name or title column: "named X" or "titled X"
+// for the row's own name ("name", "ProductName", "title"), and "with ship
+// name X" for a name that belongs to something else (an order's ShipName:
+// the order is not called that).
+func nameWords(t *dbmodel.Table, col, v string) string {
+	w := words(col)
+	own := strings.TrimPrefix(strings.TrimPrefix(w, noun(t)+" "), "full ")
+	switch own {
+	case "title":
+		return "titled " + quoted(v)
+	case "name", "first name", "last name", "given name":
+		return "named " + quoted(v)
+	}
+	return "with " + w + " " + quoted(v)
 }
 
 // namingColumns lists the columns that may tell a row from its siblings,
@@ -101,13 +115,24 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 			names = append(names, c)
 		case len(c.Enum) > 0:
 			enums = append(enums, c)
-		case c.Kind == dbmodel.Text && !strings.Contains(l, "phone") && !strings.Contains(l, "note") && !strings.Contains(l, "body") && !strings.Contains(l, "description"):
+		case c.Kind == dbmodel.Text && !strings.Contains(l, "phone") && !strings.Contains(l, "note") && !strings.Contains(l, "body") && !strings.Contains(l, "description") && !unnatural(l):
 			texts = append(texts, c)
 		case c.Kind != dbmodel.Text && tellsApart(l):
 			nums = append(nums, c)
 		}
 	}
 	return slices.Concat(names, enums, texts, dates, nums)
+}
+
+// unnatural: a text column no one tells rows apart by (a postal code, a
+// fax number, a packaging like "24 - 355 ml bottles").
+func unnatural(l string) bool {
+	for _, s := range []string{"postal", "zip", "fax", "quantity", "unit", "extension"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // statusWord: a value that reads as an adjective before a noun ("the
@@ -249,6 +274,10 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 		return "the " + n + " with email " + s
 	case strings.Contains(l, "phone"):
 		return "the " + n + " with phone number " + s
+	case unnatural(l):
+		// A postal code is not a name: "the supplier with postal code
+		// 10785", never "supplier 10785".
+		return "the " + n + " with " + attrWords(col) + " " + s
 	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
 		return "the " + n + " with " + strings.ToUpper(l) + " " + s
 	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || l == strings.ToLower(t.Singular())+"_id":
@@ -327,6 +356,11 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 		return "the " + noun(parent) + " who " + words(r) + " " + cur.desc
 	}
 	rw := roleWords(role)
+	if n := noun(parent); strings.HasPrefix(n, rw+" ") {
+		// The role is the table's name cut short ("payment" for a payment
+		// method): the full name says which row it is.
+		rw = n
+	}
 	if verb, ok := strings.CutSuffix(rw, " to"); ok && verb != "" && !strings.Contains(verb, " ") {
 		if cur.person {
 			return "the " + noun(parent) + " I " + strings.TrimSuffix(verb, "s") + " to"

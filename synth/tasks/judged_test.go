@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -173,4 +174,52 @@ func accepts(t *testing.T, match, want, got string) bool {
 	}
 	t.Fatalf("match %q", match)
 	return false
+}
+
+// TestNamesPeopleUse: a row is not "named" by a postal code or by another
+// row's name (an order's ShipName), a city's own name is not edited (other
+// addresses share it), history rows are counted as entries, and a role
+// cut short from its table's name ("payment" for a payment method) says
+// the table's name.
+func TestNamesPeopleUse(t *testing.T) {
+	suppliers := &dbmodel.Table{Name: "Suppliers"}
+	city := &dbmodel.Table{Name: "city", Columns: []*dbmodel.Column{{Name: "city"}, {Name: "country_id"}}}
+	for _, c := range []struct{ got, want string }{
+		{keyDesc(suppliers, "PostalCode", "10785"), "the supplier with postal code 10785"},
+		{keyDesc(&dbmodel.Table{Name: "jobs"}, "job_code", "AC_ACCOUNT"), "job AC_ACCOUNT"},
+		{plural(&dbmodel.Table{Name: "job_history"}), "job history entries"},
+		{parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{desc: "the only payment of reservation JT26GY"}), "the payment method of the only payment of reservation JT26GY"},
+		{nameWords(&dbmodel.Table{Name: "Orders"}, "ShipName", "Hungry Coyote"), `with ship name "Hungry Coyote"`},
+		{nameWords(&dbmodel.Table{Name: "products"}, "ProductName", "Chai"), `named "Chai"`},
+		{nameWords(&dbmodel.Table{Name: "albums"}, "Title", "Facelift"), `titled "Facelift"`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	if !identity(city, "city") {
+		t.Error("the city's own name is not an identity column")
+	}
+}
+
+// TestSalaryBand: a new minimum stays at or under the row's maximum, and a
+// new maximum at or over its minimum.
+func TestSalaryBand(t *testing.T) {
+	jobs := &dbmodel.Table{Name: "jobs", Columns: []*dbmodel.Column{{Name: "min_salary"}, {Name: "max_salary"}, {Name: "MinPrice"}}}
+	row := map[string]any{"min_salary": json.Number("2000"), "max_salary": json.Number("5000")}
+	for _, c := range []struct {
+		col  string
+		v    any
+		want bool
+	}{
+		{"min_salary", int64(8200), false},
+		{"min_salary", int64(3000), true},
+		{"max_salary", int64(1500), false},
+		{"max_salary", int64(9000), true},
+		{"MinPrice", int64(10), true}, // no MaxPrice: nothing to hold
+	} {
+		if got := inBand(jobs, row, c.col, c.v); got != c.want {
+			t.Errorf("inBand(%s, %v) = %v", c.col, c.v, got)
+		}
+	}
 }

@@ -108,6 +108,9 @@ func by(col string, e *entity) string {
 // ("audit_log" → "audit logs", "staff" → "staff").
 func plural(t *dbmodel.Table) string {
 	name := words(t.Name)
+	if strings.HasSuffix(name, "history") {
+		return name + " entries" // "How many job history entries", not "job history"
+	}
 	if !strings.EqualFold(t.Singular(), t.Name) || uncountable(name) {
 		return name
 	}
