@@ -342,6 +342,27 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 	return n + " with " + who + " as " + poss + " " + role
 }
 
+// linked: t is a link table (its key is references only: playlist_track,
+// film_category); it returns the table its other reference than fkCol
+// leads to ("" for another table, or for fkCol "" any link table's first
+// reference).
+func linked(t *dbmodel.Table, fkCol string) string {
+	if len(t.PrimaryKey) < 2 {
+		return ""
+	}
+	other := ""
+	for _, k := range t.PrimaryKey {
+		fk := t.ForeignKeyOf(k)
+		if fk == nil {
+			return ""
+		}
+		if k != fkCol && other == "" {
+			other = fk.RefTable
+		}
+	}
+	return other
+}
+
 // roleWords is the role a reference column names, in words: "SupportRepId"
 // → "support rep", "origin" → "origin", "customer_id" → "customer".
 func roleWords(col string) string {
@@ -354,6 +375,13 @@ func roleWords(col string) string {
 func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 	if r, ok := strings.CutSuffix(role, "_by"); ok && r != "" {
 		return "the " + noun(parent) + " who " + words(r) + " " + cur.desc
+	}
+	if cur.table != nil && linked(cur.table, "") != "" && !cur.person {
+		// A link row (a playlist's track) is no thing of its own to a
+		// person: "the only playlist of the track X".
+		if rest, ok := strings.CutPrefix(cur.desc, "the only "+noun(cur.table)+" of "); ok {
+			return "the only " + noun(parent) + " of " + rest
+		}
 	}
 	rw := roleWords(role)
 	if n := noun(parent); strings.HasPrefix(n, rw+" ") {

@@ -223,3 +223,22 @@ func TestSalaryBand(t *testing.T) {
 		}
 	}
 }
+
+// TestJunctionRows: a link row (playlist_track) is skipped in the wording:
+// "the only playlist of the track X", not "the playlist of the only
+// playlist track of the track X"; and counted as the rows it links.
+func TestJunctionRows(t *testing.T) {
+	pt := &dbmodel.Table{Name: "playlist_track", PrimaryKey: []string{"PlaylistId", "TrackId"},
+		ForeignKeys: []dbmodel.ForeignKey{{Columns: []string{"PlaylistId"}, RefTable: "playlist", RefColumns: []string{"PlaylistId"}},
+			{Columns: []string{"TrackId"}, RefTable: "track", RefColumns: []string{"TrackId"}}}}
+	cur := &entity{table: pt, desc: `the only playlist track of the track named "The Worm"`}
+	if got, want := parentDesc("playlist", &dbmodel.Table{Name: "playlist"}, cur), `the only playlist of the track named "The Worm"`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := linked(pt, "TrackId"); got != "playlist" {
+		t.Errorf("linked(playlist_track, TrackId) = %q", got)
+	}
+	if got := linked(&dbmodel.Table{Name: "orders", PrimaryKey: []string{"id"}}, "customer_id"); got != "" {
+		t.Errorf("linked(orders) = %q", got)
+	}
+}

@@ -51,6 +51,9 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
+		if val == "0" {
+			continue // "none" is as right as "0", and a wrong row gives 0 too (see countAnswer)
+		}
 		if col.Kind == dbmodel.Text && utf8.RuneCountInString(strings.TrimSpace(val)) < 2 {
 			continue
 		}
@@ -228,6 +231,9 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	child := w.spec.Model.Table(t.Table)
 	what := plural(child)
+	if other := w.spec.Model.Table(linked(child, t.Via.Columns[0])); other != nil {
+		what = plural(other) // "How many films does the category have", not "film categories"
+	}
 	if role := by(t.Via.Columns[0], cur); role != "" {
 		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
 		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s were %s?", what, role), fmt.Sprintf("Could you count the %s %s?", what, role)),
