@@ -311,7 +311,8 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 // support rep" (SupportRepId).
 func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d distinction, p *entity) string {
 	role := roleWords(fkCol)
-	if role == "" || role == noun(parent) || role == words(parent.Name) {
+	if n := noun(parent); role == "" || role == n || role == words(parent.Name) || strings.HasPrefix(role, n+" ") {
+		// customer_id, flight_number: the column names the row itself.
 		return childDesc(child, d, p)
 	}
 	n := noun(child)

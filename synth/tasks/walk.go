@@ -95,6 +95,9 @@ func (w *walker) entry(c *chain) (*entity, error) {
 			continue
 		}
 		for _, nk := range t.NaturalKeys {
+			if unnatural(strings.ToLower(nk)) {
+				continue // unique in the data, but no one is known by their postal code
+			}
 			for _, tl := range w.spec.Tools {
 				if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
 					starts = append(starts, start{t: t, tool: tl})

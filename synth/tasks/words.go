@@ -15,7 +15,9 @@ func words(name string) string {
 	var out []string
 	for _, part := range strings.FieldsFunc(camelSplit(name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' }) {
 		part = strings.ToLower(part)
-		if split := dictSplit(part); split != nil {
+		if long, ok := abbreviations[part]; ok {
+			out = append(out, long)
+		} else if split := dictSplit(part); split != nil {
 			out = append(out, split...)
 		} else {
 			out = append(out, part)
@@ -66,6 +68,12 @@ func dictSplit(w string) []string {
 		return nil
 	}
 	return best[len(w)]
+}
+
+// abbreviations are the short forms schemas use that a person spells out.
+var abbreviations = map[string]string{
+	"dob": "date of birth", "est": "estimated", "pct": "percent", "qty": "quantity",
+	"amt": "amount", "num": "number", "addr": "address", "dept": "department",
 }
 
 // schemaWords are the words column and table names are made of (from the
