@@ -310,7 +310,7 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 // reports to ..." (ReportsTo), "the customer named X with me as their
 // support rep" (SupportRepId).
 func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d distinction, p *entity) string {
-	role := roleWords(fkCol)
+	role := roleFor(fkCol, parent)
 	if n := noun(parent); role == "" || role == n || role == words(parent.Name) || strings.HasPrefix(role, n+" ") {
 		// customer_id, flight_number: the column names the row itself.
 		return childDesc(child, d, p)
@@ -368,6 +368,18 @@ func linked(t *dbmodel.Table, fkCol string) string {
 // → "support rep", "origin" → "origin", "customer_id" → "customer".
 func roleWords(col string) string {
 	return strings.TrimSuffix(strings.TrimSuffix(words(col), " id"), " key")
+}
+
+// roleFor is the role of a reference to parent: roleWords, less the
+// parent's table name after the role ("manager_staff_id" → "manager").
+func roleFor(col string, parent *dbmodel.Table) string {
+	role := roleWords(col)
+	for _, n := range []string{words(parent.Name), words(parent.Singular())} {
+		if r, ok := strings.CutSuffix(role, " "+n); ok && r != "" {
+			return r
+		}
+	}
+	return role
 }
 
 // parentDesc names the row a reference leads to: "the customer of order

@@ -118,6 +118,7 @@ func TestRoleWords(t *testing.T) {
 		{childDescVia(flights, "origin", airports, distinction{pre: "most recent "}, mia), "the most recent flight departing from the airport MIA"},
 		{childDescVia(flights, "destination", airports, distinction{pre: "first "}, mia), "the first flight arriving at the airport MIA"},
 		{childDescVia(flights, "airport_id", airports, distinction{only: true}, mia), "the only flight of the airport MIA"},
+		{childDescVia(&dbmodel.Table{Name: "store"}, "manager_staff_id", &dbmodel.Table{Name: "staff"}, distinction{only: true}, &entity{desc: "the staff member Mike Hillyer"}), "the only store with the staff member Mike Hillyer as its manager"},
 		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{desc: "flight HAT055"}), "the first reservation flight of flight HAT055"},
 		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `the customer named "Ana" with me as their support rep`},
 		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the only employee who reports to the airport MIA"},
