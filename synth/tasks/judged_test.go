@@ -32,7 +32,9 @@ func TestColumnWords(t *testing.T) {
 		{"tagline", "tagline"}, // not a word of the dictionary's: left whole
 		{"HTMLTitle", "html title"},
 		{"dob", "date of birth"},
-		{"scheduled_departure_time_est", "scheduled departure time estimated"},
+		{"scheduled_departure_time_est", "estimated scheduled departure time"},
+		{"membership", "membership"},
+		{"shipname", "ship name"},
 		{"commission_pct", "commission percent"},
 	} {
 		if got := attrWords(c.col); got != c.want {

@@ -23,6 +23,10 @@ func words(name string) string {
 			out = append(out, part)
 		}
 	}
+	if n := len(out); n > 1 && out[n-1] == "est" {
+		// "scheduled_departure_time_est": the estimated time.
+		out = append([]string{"estimated"}, out[:n-1]...)
+	}
 	return strings.Join(out, " ")
 }
 
@@ -64,15 +68,15 @@ func dictSplit(w string) []string {
 			}
 		}
 	}
-	if len(best[len(w)]) < 2 {
-		return nil
+	if len(best[len(w)]) < 2 || strings.HasSuffix(w, "ship") {
+		return nil // "membership" is a word, not a member's ship
 	}
 	return best[len(w)]
 }
 
 // abbreviations are the short forms schemas use that a person spells out.
 var abbreviations = map[string]string{
-	"dob": "date of birth", "est": "estimated", "pct": "percent", "qty": "quantity",
+	"dob": "date of birth", "pct": "percent", "qty": "quantity",
 	"amt": "amount", "num": "number", "addr": "address", "dept": "department",
 }
 
