@@ -325,10 +325,12 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 		who = "me"
 	}
 	switch {
-	case slices.Contains([]string{"origin", "source", "from", "departure", "origin airport", "departure airport"}, role):
+	case slices.Contains(departRoles, role):
 		return n + " departing from " + who
-	case slices.Contains([]string{"destination", "dest", "to", "arrival", "destination airport", "arrival airport"}, role):
+	case slices.Contains(arriveRoles, role):
 		return n + " arriving at " + who
+	case role == "ship via":
+		return n + " shipped via " + who
 	case strings.HasSuffix(role, " to"):
 		rel := "that"
 		if person(child) {
@@ -363,6 +365,12 @@ func linked(t *dbmodel.Table, fkCol string) string {
 	}
 	return other
 }
+
+// Roles of a reference to a place that say which way a trip goes.
+var (
+	departRoles = []string{"origin", "source", "from", "departure", "origin airport", "departure airport"}
+	arriveRoles = []string{"destination", "dest", "to", "arrival", "destination airport", "arrival airport"}
+)
 
 // roleWords is the role a reference column names, in words: "SupportRepId"
 // → "support rep", "origin" → "origin", "customer_id" → "customer".

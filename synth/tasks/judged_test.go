@@ -32,6 +32,7 @@ func TestColumnWords(t *testing.T) {
 		{"tagline", "tagline"}, // not a word of the dictionary's: left whole
 		{"HTMLTitle", "html title"},
 		{"dob", "date of birth"},
+		{"CustomerDesc", "customer description"},
 		{"scheduled_departure_time_est", "estimated scheduled departure time"},
 		{"membership", "membership"},
 		{"shipname", "ship name"},
@@ -124,6 +125,10 @@ func TestRoleWords(t *testing.T) {
 		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{desc: "flight HAT055"}), "the first reservation flight of flight HAT055"},
 		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `the customer named "Ana" with me as their support rep`},
 		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the only employee who reports to the airport MIA"},
+		{childDescVia(&dbmodel.Table{Name: "Orders"}, "ShipVia", &dbmodel.Table{Name: "Shippers"}, distinction{only: true}, &entity{desc: `the shipper "Speedy Express"`}), `the only order shipped via the shipper "Speedy Express"`},
+		{howManyWith("employees", roleFor("ReportsTo", &dbmodel.Table{Name: "Employees"}), "me"), "How many employees report to me?"},
+		{howManyWith("flights", roleFor("origin", airports), "the airport MIA"), "How many flights depart from the airport MIA?"},
+		{howManyWith("customers", roleFor("SupportRepId", &dbmodel.Table{Name: "Employee"}), "me"), "How many customers have me as their support rep?"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

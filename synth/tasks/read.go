@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -242,13 +243,12 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	if !strings.Contains(t.Name, "_of_") {
 		// A reference named for a role: "How many return items have the
 		// variant X as their new variant?"
-		role := attrWords(strings.TrimSuffix(strings.ToLower(t.Via.Columns[0]), "_id"))
 		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
 		who := cur.desc
 		if cur.person {
 			who = "me"
 		}
-		return envpkg.Task{Instruction: fmt.Sprintf("How many %s have %s as their %s?", what, who, role),
+		return envpkg.Task{Instruction: howManyWith(what, roleFor(t.Via.Columns[0], cur.table), who),
 			Answer: answer}, nil
 	}
 	// Distractor: the count most rows of cur's table have.
@@ -258,6 +258,24 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		fmt.Sprintf("Could you count %s for me?", of(what, cur)),
 		fmt.Sprintf("I'd like to know how many %s %s.", what, hasPlain(cur))),
 		Answer: answer}, nil
+}
+
+// howManyWith asks how many rows have who in a role: "How many employees
+// report to X?", "How many flights depart from X?", "How many customers
+// have X as their support rep?".
+func howManyWith(what, role, who string) string {
+	switch {
+	case slices.Contains(departRoles, role):
+		return fmt.Sprintf("How many %s depart from %s?", what, who)
+	case slices.Contains(arriveRoles, role):
+		return fmt.Sprintf("How many %s arrive at %s?", what, who)
+	case role == "ship via":
+		return fmt.Sprintf("How many %s were shipped via %s?", what, who)
+	}
+	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
+		return fmt.Sprintf("How many %s %s to %s?", what, strings.TrimSuffix(verb, "s"), who)
+	}
+	return fmt.Sprintf("How many %s have %s as their %s?", what, who, role)
 }
 
 // modeCount is the number of child rows that most referenced rows have

@@ -78,6 +78,7 @@ func dictSplit(w string) []string {
 var abbreviations = map[string]string{
 	"dob": "date of birth", "pct": "percent", "qty": "quantity",
 	"amt": "amount", "num": "number", "addr": "address", "dept": "department",
+	"desc": "description", "seq": "sequence",
 }
 
 // schemaWords are the words column and table names are made of (from the
