@@ -254,3 +254,23 @@ func TestJunctionRows(t *testing.T) {
 		t.Errorf("linked(orders) = %q", got)
 	}
 }
+
+// TestPlaceHops: an address or location reached from its owner is left
+// out of the wording: "the city of the staff member Mike", "my postal
+// code".
+func TestPlaceHops(t *testing.T) {
+	address := &dbmodel.Table{Name: "address"}
+	mike := &entity{table: address, desc: `the address of the staff member "Mike"`}
+	mine := &entity{table: address, desc: "my address"}
+	for _, c := range []struct{ got, want string }{
+		{parentDesc("city", &dbmodel.Table{Name: "city"}, mike), `the city of the staff member "Mike"`},
+		{parentDesc("city", &dbmodel.Table{Name: "city"}, mine), "my city"},
+		{of("postal code", mike), `the postal code of the staff member "Mike"`},
+		{of("phone", mine), "my phone"},
+		{of("district", &entity{table: address, desc: `the address "47 MySakila Drive"`}), `the district of the address "47 MySakila Drive"`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

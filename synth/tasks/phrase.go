@@ -41,6 +41,12 @@ func of(attr string, e *entity) string {
 	if e.person {
 		return "my " + attr
 	}
+	if owner, ok := placeOwner(e); ok {
+		if owner == "my" {
+			return "my " + attr
+		}
+		return "the " + attr + " of " + owner
+	}
 	if e.table != nil {
 		n := noun(e.table)
 		if attr == n && strings.HasPrefix(e.desc, "the "+n+" of ") {
@@ -51,6 +57,28 @@ func of(attr string, e *entity) string {
 		}
 	}
 	return "the " + attr + " of " + e.desc
+}
+
+// placeOwner: e is the address or location of something (reached from
+// it), which a person leaves out: "the postal code of the customer X", "my
+// city", not "the postal code of the address of the customer X". A
+// reference leads to one row, so the shorter phrase names the same one.
+// It returns what the place belongs to ("my" for the user).
+func placeOwner(e *entity) (string, bool) {
+	if e.table == nil || e.person {
+		return "", false
+	}
+	n := noun(e.table)
+	if n != "address" && n != "location" {
+		return "", false
+	}
+	if e.desc == "my "+n {
+		return "my", true
+	}
+	if owner, ok := strings.CutPrefix(e.desc, "the "+n+" of "); ok {
+		return owner, true
+	}
+	return "", false
 }
 
 // its is the possessive for e: "my" or "its".
