@@ -274,3 +274,20 @@ func TestPlaceHops(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnDetails: a user is not asked for their own address, names or
+// birth date; what they may not know (a membership, a support rep's
+// title) stays askable.
+func TestOwnDetails(t *testing.T) {
+	for _, c := range []struct {
+		col  string
+		want bool
+	}{
+		{"Address", true}, {"address1", true}, {"LastName", true}, {"BirthDate", true}, {"dob", true}, {"PostalCode", true}, {"HomePhone", true},
+		{"membership", false}, {"salary", false}, {"commission_pct", false}, {"Title", false},
+	} {
+		if got := personalDetail(c.col); got != c.want {
+			t.Errorf("personalDetail(%q) = %v", c.col, got)
+		}
+	}
+}

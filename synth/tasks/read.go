@@ -52,6 +52,9 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
+		if cur.person && personalDetail(col.Name) {
+			continue // no one asks for their own address or birth date
+		}
 		if val == "0" {
 			continue // "none" is as right as "0", and a wrong row gives 0 too (see countAnswer)
 		}
@@ -62,6 +65,19 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answerFor(v)}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
+}
+
+// personalDetail: a detail of a person that the person knows (their
+// address, phone, email, names, birth date): asked about themselves it
+// makes a contrived request.
+func personalDetail(col string) bool {
+	w := " " + words(col) + " "
+	for _, s := range []string{" address", " city ", " state ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district "} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // askAttr asks for one attribute of e.
