@@ -366,6 +366,37 @@ func linked(t *dbmodel.Table, fkCol string) string {
 	return other
 }
 
+// rowsOf is "the WHAT of cur" for the rows referring to cur through fkCol,
+// with the role the column names when it is not cur's table: "the
+// employees who report to Nancy Edwards" (ReportsTo), "the flights
+// departing from ..." (origin), "the customers with me as their support
+// rep".
+func rowsOf(what, fkCol string, cur *entity) string {
+	if cur.table == nil {
+		return of(what, cur)
+	}
+	role := roleFor(fkCol, cur.table)
+	if n := noun(cur.table); role == "" || role == n || role == words(cur.table.Name) || strings.HasPrefix(role, n+" ") {
+		return of(what, cur)
+	}
+	who := cur.desc
+	if cur.person {
+		who = "me"
+	}
+	switch {
+	case slices.Contains(departRoles, role):
+		return "the " + what + " departing from " + who
+	case slices.Contains(arriveRoles, role):
+		return "the " + what + " arriving at " + who
+	case role == "ship via":
+		return "the " + what + " shipped via " + who
+	}
+	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
+		return "the " + what + " who " + strings.TrimSuffix(verb, "s") + " to " + who
+	}
+	return "the " + what + " with " + who + " as their " + role
+}
+
 // Roles of a reference to a place that say which way a trip goes.
 var (
 	departRoles = []string{"origin", "source", "from", "departure", "origin airport", "departure airport"}

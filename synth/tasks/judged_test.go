@@ -291,3 +291,22 @@ func TestOwnDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestRowsByRole: the rows that refer to a row through a role column are
+// named by the role: "the employees who report to the employee Nancy
+// Edwards", not "the employees of the employee Nancy Edwards".
+func TestRowsByRole(t *testing.T) {
+	emp := &dbmodel.Table{Name: "Employee"}
+	nancy := &entity{table: emp, desc: "the employee Nancy Edwards"}
+	me := &entity{table: emp, desc: "me", person: true}
+	for _, c := range []struct{ got, want string }{
+		{rowsOf("employees", "ReportsTo", nancy), "the employees who report to the employee Nancy Edwards"},
+		{rowsOf("customers", "SupportRepId", me), "the customers with me as their support rep"},
+		{rowsOf("invoices", "EmployeeId", nancy), "the invoices of the employee Nancy Edwards"},
+		{rowsOf("reservations", "origin", &entity{table: &dbmodel.Table{Name: "airports"}, desc: "the airport with IATA MIA"}), "the reservations departing from the airport with IATA MIA"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -269,6 +269,13 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	// Distractor: the count most rows of cur's table have.
 	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+	if role := roleFor(t.Via.Columns[0], cur.table); role != "" && role != noun(cur.table) && !strings.HasPrefix(role, noun(cur.table)+" ") {
+		who := cur.desc
+		if cur.person {
+			who = "me"
+		}
+		return envpkg.Task{Instruction: howManyWith(what, role, who), Answer: answer}, nil
+	}
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("How many %s %s?", what, has(cur)),
 		fmt.Sprintf("Could you count %s for me?", of(what, cur)),

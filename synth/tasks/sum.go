@@ -92,9 +92,9 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	attr := attrWords(col)
 	return envpkg.Task{Instruction: oneOf(w.rng,
-		fmt.Sprintf("What is the total %s over %s?", attr, of(what, cur)),
-		fmt.Sprintf("Could you add up the %s of %s for me?", attr, of(what, cur)),
-		fmt.Sprintf("I need the sum of the %s of %s %s.", attr, of(what, cur), oneOf(w.rng, readMotives...))),
+		fmt.Sprintf("What is the total %s over %s?", attr, rowsOf(what, ref.Column, cur)),
+		fmt.Sprintf("Could you add up the %s of %s for me?", attr, rowsOf(what, ref.Column, cur)),
+		fmt.Sprintf("I need the sum of the %s of %s %s.", attr, rowsOf(what, ref.Column, cur), oneOf(w.rng, readMotives...))),
 		Answer: answer}, nil
 }
 
