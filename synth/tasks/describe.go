@@ -311,7 +311,7 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 // support rep" (SupportRepId).
 func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d distinction, p *entity) string {
 	role := roleFor(fkCol, parent)
-	if n := noun(parent); role == "" || role == n || role == words(parent.Name) || strings.HasPrefix(role, n+" ") {
+	if ownRole(role, parent) {
 		// customer_id, flight_number: the column names the row itself.
 		return childDesc(child, d, p)
 	}
@@ -376,7 +376,7 @@ func rowsOf(what, fkCol string, cur *entity) string {
 		return of(what, cur)
 	}
 	role := roleFor(fkCol, cur.table)
-	if n := noun(cur.table); role == "" || role == n || role == words(cur.table.Name) || strings.HasPrefix(role, n+" ") {
+	if ownRole(role, cur.table) {
 		return of(what, cur)
 	}
 	who := cur.desc
@@ -395,6 +395,15 @@ func rowsOf(what, fkCol string, cur *entity) string {
 		return "the " + what + " who " + strings.TrimSuffix(verb, "s") + " to " + who
 	}
 	return "the " + what + " with " + who + " as their " + role
+}
+
+// ownRole: a reference column's role is only its table's name ("customer",
+// "flight number", "staff", "payment" for a payment method): it says
+// nothing the plain "of" does not.
+func ownRole(role string, t *dbmodel.Table) bool {
+	n := noun(t)
+	return role == "" || role == n || role == words(t.Name) || role == words(t.Singular()) ||
+		strings.HasPrefix(role, n+" ") || strings.HasPrefix(n, role+" ")
 }
 
 // Roles of a reference to a place that say which way a trip goes.

@@ -303,6 +303,8 @@ func TestRowsByRole(t *testing.T) {
 		{rowsOf("employees", "ReportsTo", nancy), "the employees who report to the employee Nancy Edwards"},
 		{rowsOf("customers", "SupportRepId", me), "the customers with me as their support rep"},
 		{rowsOf("invoices", "EmployeeId", nancy), "the invoices of the employee Nancy Edwards"},
+		{rowsOf("payments", "staff_id", &entity{table: &dbmodel.Table{Name: "staff"}, desc: "the staff member Mike"}), "the payments of the staff member Mike"},
+		{rowsOf("payments", "payment_id", &entity{table: &dbmodel.Table{Name: "payment_methods"}, desc: "my gift card"}), "the payments of my gift card"},
 		{rowsOf("reservations", "origin", &entity{table: &dbmodel.Table{Name: "airports"}, desc: "the airport with IATA MIA"}), "the reservations departing from the airport with IATA MIA"},
 	} {
 		if c.got != c.want {

@@ -256,7 +256,7 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s were %s?", what, role), fmt.Sprintf("Could you count the %s %s?", what, role)),
 			Answer: answer}, nil
 	}
-	if !strings.Contains(t.Name, "_of_") {
+	if !strings.Contains(t.Name, "_of_") && !ownRole(roleFor(t.Via.Columns[0], cur.table), cur.table) {
 		// A reference named for a role: "How many return items have the
 		// variant X as their new variant?"
 		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
@@ -269,7 +269,7 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	// Distractor: the count most rows of cur's table have.
 	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
-	if role := roleFor(t.Via.Columns[0], cur.table); role != "" && role != noun(cur.table) && !strings.HasPrefix(role, noun(cur.table)+" ") {
+	if role := roleFor(t.Via.Columns[0], cur.table); !ownRole(role, cur.table) {
 		who := cur.desc
 		if cur.person {
 			who = "me"
