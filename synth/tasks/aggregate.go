@@ -73,11 +73,17 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	if n == 0 && w.rng.IntN(2) == 0 {
 		return envpkg.Task{}, errDeadEnd
 	}
+	mark := len(c.calls)
 	out, err := w.call(c, list.Name, map[string]any{ref.Name: argValue(key, ref.Type), e.Name: value})
 	if err != nil {
 		return envpkg.Task{}, err
 	}
 	m, _ := out.(map[string]any)
+	answer, err := countAnswer(fmt.Sprint(m["total"]))
+	if err != nil {
+		c.calls = c.calls[:mark]
+		return envpkg.Task{}, err
+	}
 	child := w.spec.Model.Table(list.Table)
 	what := plural(child)
 	role := by(ref.Column, cur)
@@ -102,13 +108,13 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		instr = fmt.Sprintf("How many %s %s are %s?", what, role, strings.ToLower(value))
 	case statusWord(value):
 		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
-			fmt.Sprintf("How many of %s are %s?", of(what, cur), strings.ToLower(value)))
+			fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), strings.ToLower(value)))
 	default:
-		instr = fmt.Sprintf("How many of %s have %s %s?", of(what, cur), attrWords(e.Column), show(value))
+		instr = fmt.Sprintf("How many of %s have %s %s?", rowsOf(what, ref.Column, cur), attrWords(e.Column), show(value))
 	}
 	return envpkg.Task{
 		Instruction: instr,
-		Answer:      &envpkg.Answer{Value: fmt.Sprint(m["total"]), Match: "number"},
+		Answer:      answer,
 	}, nil
 }
 
@@ -168,14 +174,14 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 			c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
 		}
 		return envpkg.Task{
-			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me its %s.", of(what, cur), most, attrWords(col), attrWords(label)),
-				fmt.Sprintf("Which of %s has the %s %s? I need its %s.", of(what, cur), most, attrWords(col), attrWords(label))),
+			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me its %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), attrWords(label)),
+				fmt.Sprintf("Which of %s has the %s %s? I need its %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), attrWords(label))),
 			Answer: answerFor(items[0][label]),
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
 	return envpkg.Task{
-		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), of(what, cur)),
+		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), rowsOf(what, ref.Column, cur)),
 		Answer:      answerFor(items[0][col]),
 	}, nil
 }

@@ -68,10 +68,8 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		s := fmt.Sprint(sqlValue(v))
 		l := strings.ToLower(col.Name)
 		switch {
-		case strings.Contains(l, "title"):
-			return distinction{post: " titled " + quoted(s), col: col.Name}, nil
-		case strings.Contains(l, "name"):
-			return distinction{post: " named " + quoted(s), col: col.Name}, nil
+		case strings.Contains(l, "title") || strings.Contains(l, "name"):
+			return distinction{post: " " + nameWords(child, col.Name, s), col: col.Name}, nil
 		case len(col.Enum) > 0 && statusWord(s):
 			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
@@ -80,6 +78,22 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v), col: col.Name}, nil
 	}
 	return distinction{}, errDeadEnd
+}
+
+// nameWords tells a row by a name or title column: "named X" or "titled X"
+// for the row's own name ("name", "ProductName", "title"), and "with ship
+// name X" for a name that belongs to something else (an order's ShipName:
+// the order is not called that).
+func nameWords(t *dbmodel.Table, col, v string) string {
+	w := words(col)
+	own := strings.TrimPrefix(strings.TrimPrefix(w, noun(t)+" "), "full ")
+	switch own {
+	case "title":
+		return "titled " + quoted(v)
+	case "name", "first name", "last name", "given name":
+		return "named " + quoted(v)
+	}
+	return "with " + w + " " + quoted(v)
 }
 
 // namingColumns lists the columns that may tell a row from its siblings,
@@ -101,13 +115,24 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 			names = append(names, c)
 		case len(c.Enum) > 0:
 			enums = append(enums, c)
-		case c.Kind == dbmodel.Text && !strings.Contains(l, "phone") && !strings.Contains(l, "note") && !strings.Contains(l, "body") && !strings.Contains(l, "description"):
+		case c.Kind == dbmodel.Text && !strings.Contains(l, "phone") && !strings.Contains(l, "note") && !strings.Contains(l, "body") && !strings.Contains(l, "description") && !unnatural(l):
 			texts = append(texts, c)
 		case c.Kind != dbmodel.Text && tellsApart(l):
 			nums = append(nums, c)
 		}
 	}
 	return slices.Concat(names, enums, texts, dates, nums)
+}
+
+// unnatural: a text column no one tells rows apart by (a postal code, a
+// fax number, a packaging like "24 - 355 ml bottles").
+func unnatural(l string) bool {
+	for _, s := range []string{"postal", "zip", "fax", "quantity", "unit", "extension"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // statusWord: a value that reads as an adjective before a noun ("the
@@ -140,7 +165,7 @@ func tellsApart(col string) bool {
 // hand: timestamps, counts, totals and balances the data derives.
 func incidental(col string) bool {
 	l := strings.ToLower(col)
-	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || strings.HasPrefix(l, "updated") || strings.HasPrefix(l, "modified") {
+	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || bookkeeping(col) {
 		return true
 	}
 	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version"} {
@@ -149,6 +174,13 @@ func incidental(col string) bool {
 		}
 	}
 	return false
+}
+
+// bookkeeping: a column the application stamps on each write ("last_update",
+// "LastModified", "updated_at"): no user asks for it or sets it by hand.
+func bookkeeping(col string) bool {
+	l := strings.ToLower(col)
+	return strings.Contains(l, "update") || strings.Contains(l, "modified")
 }
 
 // derives: t has a column that sums or counts other rows (an order's
@@ -242,6 +274,10 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 		return "the " + n + " with email " + s
 	case strings.Contains(l, "phone"):
 		return "the " + n + " with phone number " + s
+	case unnatural(l):
+		// A postal code is not a name: "the supplier with postal code
+		// 10785", never "supplier 10785".
+		return "the " + n + " with " + attrWords(col) + " " + s
 	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
 		return "the " + n + " with " + strings.ToUpper(l) + " " + s
 	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || l == strings.ToLower(t.Singular())+"_id":
@@ -264,15 +300,6 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 		return "my " + n
 	}
 	return "the " + n + " of " + parent.desc
-}
-
-// parentDesc names the row a reference leads to: "the customer of order
-// ORD-1", "my city", "the staff who checked out the only loan of X".
-func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
-	if r, ok := strings.CutSuffix(role, "_by"); ok && r != "" {
-		return "the " + noun(parent) + " who " + dbmodel.Words(r) + " " + cur.desc
-	}
-	return of(dbmodel.Words(role), cur)
 }
 
 func quoted(s string) string { return "\"" + s + "\"" }
@@ -316,7 +343,11 @@ func show(v any) string {
 	switch x := sqlValue(v).(type) {
 	case string:
 		if x == "" || strings.ContainsAny(x, " ,") {
-			return strconv.Quote(x)
+			// Quoted for a person, not for Go: no backslash escapes.
+			if strings.Contains(x, `"`) {
+				return "“" + x + "”"
+			}
+			return quoted(x)
 		}
 		return x
 	case float64:
@@ -335,5 +366,7 @@ func sayable(v any) bool {
 		return true
 	}
 	s = strings.TrimSpace(s)
-	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[")
+	// A line break or tab cannot be said in a one-line request: written as
+	// "\n" it is a different value, written as is it breaks the request.
+	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") && !strings.ContainsAny(s, "\n\r\t")
 }

@@ -33,12 +33,52 @@ func polite(rng *rand.Rand, intro, body string) string {
 	return strings.Join(parts, " ")
 }
 
-// of is "the ATTR of DESC", or "my ATTR" when the user is the row.
+// of is "the ATTR of DESC", or "my ATTR" when the user is the row. An
+// attribute named for its row's table is said once: "the name of the
+// region Asia", not "the region name of the region Asia"; "the city of the
+// address of X" for the city table's city, not "the city of the city of".
 func of(attr string, e *entity) string {
 	if e.person {
 		return "my " + attr
 	}
+	if owner, ok := placeOwner(e); ok {
+		if owner == "my" {
+			return "my " + attr
+		}
+		return "the " + attr + " of " + owner
+	}
+	if e.table != nil {
+		n := noun(e.table)
+		if attr == n && strings.HasPrefix(e.desc, "the "+n+" of ") {
+			return e.desc
+		}
+		if rest, ok := strings.CutPrefix(attr, n+" "); ok && rest != "id" {
+			attr = rest
+		}
+	}
 	return "the " + attr + " of " + e.desc
+}
+
+// placeOwner: e is the address or location of something (reached from
+// it), which a person leaves out: "the postal code of the customer X", "my
+// city", not "the postal code of the address of the customer X". A
+// reference leads to one row, so the shorter phrase names the same one.
+// It returns what the place belongs to ("my" for the user).
+func placeOwner(e *entity) (string, bool) {
+	if e.table == nil || e.person {
+		return "", false
+	}
+	n := noun(e.table)
+	if n != "address" && n != "location" {
+		return "", false
+	}
+	if e.desc == "my "+n {
+		return "my", true
+	}
+	if owner, ok := strings.CutPrefix(e.desc, "the "+n+" of "); ok {
+		return owner, true
+	}
+	return "", false
 }
 
 // its is the possessive for e: "my" or "its".
@@ -50,9 +90,10 @@ func its(e *entity) string {
 }
 
 // attrWords is a column as a person says it: "price_cents" → "price in
-// cents", "is_open" → "open".
+// cents", "is_open" → "open", "BillingCity" and "billingcity" → "billing
+// city".
 func attrWords(col string) string {
-	w := dbmodel.Words(strings.ToLower(col))
+	w := words(col)
 	w = strings.TrimPrefix(w, "is ")
 	switch w {
 	case "at", "ts", "timestamp":
@@ -66,9 +107,10 @@ func attrWords(col string) string {
 	return w
 }
 
-// noun is a table's row as a person says it ("order_items" → "order item").
+// noun is a table's row as a person says it ("order_items" → "order item",
+// "InvoiceLine" → "invoice line").
 func noun(t *dbmodel.Table) string {
-	n := dbmodel.Words(strings.ToLower(t.Singular()))
+	n := words(t.Singular())
 	if strings.HasSuffix(n, "staff") || strings.HasSuffix(n, "personnel") {
 		n += " member" // "the staff member", not "the staff"
 	}
@@ -93,7 +135,10 @@ func by(col string, e *entity) string {
 // it is a plural, else the singular with an English plural ending
 // ("audit_log" → "audit logs", "staff" → "staff").
 func plural(t *dbmodel.Table) string {
-	name := dbmodel.Words(strings.ToLower(t.Name))
+	name := words(t.Name)
+	if strings.HasSuffix(name, "history") {
+		return name + " entries" // "How many job history entries", not "job history"
+	}
 	if !strings.EqualFold(t.Singular(), t.Name) || uncountable(name) {
 		return name
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -46,10 +48,16 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	for _, col := range cols {
 		v := cur.row[col.Name]
-		if v == nil || !sayable(v) || col.Name == cur.namedBy || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") {
+		if v == nil || !sayable(v) || col.Name == cur.namedBy || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") || stated(c, cur, fmt.Sprint(sqlValue(v))) {
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
+		if cur.person && personalDetail(col.Name) {
+			continue // no one asks for their own address or birth date
+		}
+		if val == "0" {
+			continue // "none" is as right as "0", and a wrong row gives 0 too (see countAnswer)
+		}
 		if col.Kind == dbmodel.Text && utf8.RuneCountInString(strings.TrimSpace(val)) < 2 {
 			continue
 		}
@@ -57,6 +65,19 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answerFor(v)}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
+}
+
+// personalDetail: a detail of a person that the person knows (their
+// address, phone, email, names, birth date): asked about themselves it
+// makes a contrived request.
+func personalDetail(col string) bool {
+	w := " " + words(col) + " "
+	for _, s := range []string{" address", " city ", " state ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district "} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // askAttr asks for one attribute of e.
@@ -87,7 +108,7 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 func askable(t *dbmodel.Table) []*dbmodel.Column {
 	var out []*dbmodel.Column
 	for _, c := range t.Columns {
-		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
+		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) {
 			continue
 		}
 		out = append(out, c)
@@ -95,13 +116,17 @@ func askable(t *dbmodel.Table) []*dbmodel.Column {
 	return out
 }
 
-// answerFor is the answer rule for a value: a number as a number; a short
-// word as a whole word (so "NC" is not found inside "SYNC"); other text as
-// text contained in the answer.
+// answerFor is the answer rule for a value: a number as a number; a date
+// and time as a person writes it (see dateAnswer); a short word as a whole
+// word (so "NC" is not found inside "SYNC"); other text as text contained
+// in the answer.
 func answerFor(v any) *envpkg.Answer {
 	s := fmt.Sprint(sqlValue(v))
 	if _, isText := sqlValue(v).(string); !isText {
 		return &envpkg.Answer{Value: s, Match: "number"}
+	}
+	if a := dateAnswer(s); a != nil {
+		return a
 	}
 	if utf8.RuneCountInString(s) <= 4 && regexp.QuoteMeta(s) == s && !strings.ContainsAny(s, " \t") {
 		// The pattern holds the word between non-word characters, so the
@@ -109,6 +134,53 @@ func answerFor(v any) *envpkg.Answer {
 		return &envpkg.Answer{Value: `(?i)(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
 	}
 	return &envpkg.Answer{Value: s, Match: "contains"}
+}
+
+// datetimeRE is a stored date and time: "1996-11-22 00:00:00.000",
+// "2005-05-25T11:30:37".
+var datetimeRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(\.\d+)?)?$`)
+
+// dateAnswer is the rule for a stored date and time, nil for other text. A
+// person gives the date of a midnight stamp ("1996-11-22", for a column
+// that only holds dates) and the date and the hour and minute of others
+// ("2005-05-25 at 11:30"), not the seconds and milliseconds as stored.
+// The pattern's own text matches itself (the ground truth's answer).
+func dateAnswer(s string) *envpkg.Answer {
+	m := datetimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil
+	}
+	if m[2] == "00:00" && strings.Trim(m[3], ":.0") == "" {
+		return &envpkg.Answer{Value: m[1], Match: "contains"}
+	}
+	return &envpkg.Answer{Value: m[1] + `\D+` + m[2], Match: "regex"}
+}
+
+// countAnswer is the rule for a count or total: a number, and no task for
+// 0. A person answers "none" or "there are no lines", which a number rule
+// rejects and the gates rightly try as a wrong answer; and a wrong hop
+// (another row, a wrong filter) gives 0 as well, so a 0 shows nothing.
+func countAnswer(total string) (*envpkg.Answer, error) {
+	if n, err := strconv.ParseFloat(strings.TrimSpace(total), 64); err != nil || n == 0 {
+		return nil, errDeadEnd
+	}
+	return &envpkg.Answer{Value: total, Match: "number"}, nil
+}
+
+// stated: the value v is already in what the user says (the row's
+// description, the user's introduction of themselves): asking for it
+// asks what the instruction states ("the first name of the actor CARY
+// MCCONAUGHEY").
+func stated(c *chain, e *entity, v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "" {
+		return false
+	}
+	re, err := regexp.Compile(`(^|[^\pL\pN])` + regexp.QuoteMeta(v) + `([^\pL\pN]|$)`)
+	if err != nil {
+		return false
+	}
+	return re.MatchString(strings.ToLower(e.desc)) || re.MatchString(strings.ToLower(c.intro))
 }
 
 // otherValues are the values col has in the rows e could be taken for (its
@@ -162,38 +234,71 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	t := tools[w.rng.IntN(len(tools))]
 	v := cur.row[t.Via.RefColumns[0]]
+	mark := len(c.calls)
 	out, err := w.call(c, t.Name, map[string]any{t.Params[0].Name: argValue(v, t.Params[0].Type)})
 	if err != nil {
 		return envpkg.Task{}, err
 	}
 	m, _ := out.(map[string]any)
 	total := fmt.Sprint(m["total"])
+	answer, err := countAnswer(total)
+	if err != nil {
+		c.calls = c.calls[:mark]
+		return envpkg.Task{}, err
+	}
 	child := w.spec.Model.Table(t.Table)
 	what := plural(child)
+	if other := w.spec.Model.Table(linked(child, t.Via.Columns[0])); other != nil {
+		what = plural(other) // "How many films does the category have", not "film categories"
+	}
 	if role := by(t.Via.Columns[0], cur); role != "" {
 		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
 		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s were %s?", what, role), fmt.Sprintf("Could you count the %s %s?", what, role)),
-			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+			Answer: answer}, nil
 	}
-	if !strings.Contains(t.Name, "_of_") {
+	if !strings.Contains(t.Name, "_of_") && !ownRole(roleFor(t.Via.Columns[0], cur.table), cur.table) {
 		// A reference named for a role: "How many return items have the
 		// variant X as their new variant?"
-		role := attrWords(strings.TrimSuffix(strings.ToLower(t.Via.Columns[0]), "_id"))
 		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
 		who := cur.desc
 		if cur.person {
 			who = "me"
 		}
-		return envpkg.Task{Instruction: fmt.Sprintf("How many %s have %s as their %s?", what, who, role),
-			Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+		return envpkg.Task{Instruction: howManyWith(what, roleFor(t.Via.Columns[0], cur.table), who),
+			Answer: answer}, nil
 	}
 	// Distractor: the count most rows of cur's table have.
 	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+	if role := roleFor(t.Via.Columns[0], cur.table); !ownRole(role, cur.table) {
+		who := cur.desc
+		if cur.person {
+			who = "me"
+		}
+		return envpkg.Task{Instruction: howManyWith(what, role, who), Answer: answer}, nil
+	}
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("How many %s %s?", what, has(cur)),
 		fmt.Sprintf("Could you count %s for me?", of(what, cur)),
 		fmt.Sprintf("I'd like to know how many %s %s.", what, hasPlain(cur))),
-		Answer: &envpkg.Answer{Value: total, Match: "number"}}, nil
+		Answer: answer}, nil
+}
+
+// howManyWith asks how many rows have who in a role: "How many employees
+// report to X?", "How many flights depart from X?", "How many customers
+// have X as their support rep?".
+func howManyWith(what, role, who string) string {
+	switch {
+	case slices.Contains(departRoles, role):
+		return fmt.Sprintf("How many %s depart from %s?", what, who)
+	case slices.Contains(arriveRoles, role):
+		return fmt.Sprintf("How many %s arrive at %s?", what, who)
+	case role == "ship via":
+		return fmt.Sprintf("How many %s were shipped via %s?", what, who)
+	}
+	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
+		return fmt.Sprintf("How many %s %s to %s?", what, strings.TrimSuffix(verb, "s"), who)
+	}
+	return fmt.Sprintf("How many %s have %s as their %s?", what, who, role)
 }
 
 // modeCount is the number of child rows that most referenced rows have

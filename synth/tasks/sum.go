@@ -85,12 +85,17 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			what += " with " + attrWords(filter.Column) + " " + show(value)
 		}
 	}
+	answer, err := countAnswer(number(sum, ints))
+	if err != nil {
+		c.calls = c.calls[:mark]
+		return envpkg.Task{}, err
+	}
 	attr := attrWords(col)
 	return envpkg.Task{Instruction: oneOf(w.rng,
-		fmt.Sprintf("What is the total %s over %s?", attr, of(what, cur)),
-		fmt.Sprintf("Could you add up the %s of %s for me?", attr, of(what, cur)),
-		fmt.Sprintf("I need the sum of the %s of %s %s.", attr, of(what, cur), oneOf(w.rng, readMotives...))),
-		Answer: &envpkg.Answer{Value: number(sum, ints), Match: "number"}}, nil
+		fmt.Sprintf("What is the total %s over %s?", attr, rowsOf(what, ref.Column, cur)),
+		fmt.Sprintf("Could you add up the %s of %s for me?", attr, rowsOf(what, ref.Column, cur)),
+		fmt.Sprintf("I need the sum of the %s of %s %s.", attr, rowsOf(what, ref.Column, cur), oneOf(w.rng, readMotives...))),
+		Answer: answer}, nil
 }
 
 // number renders a total: an integer as one, else the shortest decimal.

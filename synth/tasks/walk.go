@@ -95,6 +95,9 @@ func (w *walker) entry(c *chain) (*entity, error) {
 			continue
 		}
 		for _, nk := range t.NaturalKeys {
+			if unnatural(strings.ToLower(nk)) {
+				continue // unique in the data, but no one is known by their postal code
+			}
 			for _, tl := range w.spec.Tools {
 				if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
 					starts = append(starts, start{t: t, tool: tl})
@@ -341,7 +344,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 				return nil, err
 			}
 		}
-		e := &entity{table: child, row: row, tool: t.Name, desc: childDesc(child, d, cur), namedBy: d.col}
+		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, t.Via.Columns[0], cur.table, d, cur), namedBy: d.col}
 		for i, it := range items {
 			if i != pick && len(e.others) < 5 {
 				e.others = append(e.others, it)

@@ -1,0 +1,169 @@
+package tasks
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+)
+
+// How a reference reads: by the role its column names ("origin",
+// "ReportsTo", "SupportRepId") when that is not just the table it leads to,
+// and without the rows a person leaves out (a link row, an address).
+
+// childDescVia names a child row reached through the reference fkCol to
+// parent (the row p): as childDesc when the column is named for the parent
+// table ("customer_id"), else with the role the column names, in words:
+// "the most recent flight departing from the airport MIA" (origin), "the
+// first flight arriving at ..." (destination), "the only employee who
+// reports to ..." (ReportsTo), "the customer named X with me as their
+// support rep" (SupportRepId).
+func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d distinction, p *entity) string {
+	role := roleFor(fkCol, parent)
+	if ownRole(role, parent) {
+		// customer_id, flight_number: the column names the row itself.
+		return childDesc(child, d, p)
+	}
+	n := noun(child)
+	if d.only {
+		n = "only " + n
+	}
+	n = "the " + d.pre + n + d.post
+	who := p.desc
+	if p.person {
+		who = "me"
+	}
+	switch {
+	case slices.Contains(departRoles, role):
+		return n + " departing from " + who
+	case slices.Contains(arriveRoles, role):
+		return n + " arriving at " + who
+	case role == "ship via":
+		return n + " shipped via " + who
+	case strings.HasSuffix(role, " to"):
+		rel := "that"
+		if person(child) {
+			rel = "who"
+		}
+		return n + " " + rel + " " + role + " " + who
+	}
+	poss := "its"
+	if person(child) {
+		poss = "their"
+	}
+	return n + " with " + who + " as " + poss + " " + role
+}
+
+// linked: t is a link table (its key is references only: playlist_track,
+// film_category); it returns the table its other reference than fkCol
+// leads to ("" for another table, or for fkCol "" any link table's first
+// reference).
+func linked(t *dbmodel.Table, fkCol string) string {
+	if len(t.PrimaryKey) < 2 {
+		return ""
+	}
+	other := ""
+	for _, k := range t.PrimaryKey {
+		fk := t.ForeignKeyOf(k)
+		if fk == nil {
+			return ""
+		}
+		if k != fkCol && other == "" {
+			other = fk.RefTable
+		}
+	}
+	return other
+}
+
+// rowsOf is "the WHAT of cur" for the rows referring to cur through fkCol,
+// with the role the column names when it is not cur's table: "the
+// employees who report to Nancy Edwards" (ReportsTo), "the flights
+// departing from ..." (origin), "the customers with me as their support
+// rep".
+func rowsOf(what, fkCol string, cur *entity) string {
+	if cur.table == nil {
+		return of(what, cur)
+	}
+	role := roleFor(fkCol, cur.table)
+	if ownRole(role, cur.table) {
+		return of(what, cur)
+	}
+	who := cur.desc
+	if cur.person {
+		who = "me"
+	}
+	switch {
+	case slices.Contains(departRoles, role):
+		return "the " + what + " departing from " + who
+	case slices.Contains(arriveRoles, role):
+		return "the " + what + " arriving at " + who
+	case role == "ship via":
+		return "the " + what + " shipped via " + who
+	}
+	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
+		return "the " + what + " who " + strings.TrimSuffix(verb, "s") + " to " + who
+	}
+	return "the " + what + " with " + who + " as their " + role
+}
+
+// ownRole: a reference column's role is only its table's name ("customer",
+// "flight number", "staff", "payment" for a payment method): it says
+// nothing the plain "of" does not.
+func ownRole(role string, t *dbmodel.Table) bool {
+	n := noun(t)
+	return role == "" || role == n || role == words(t.Name) || role == words(t.Singular()) ||
+		strings.HasPrefix(role, n+" ") || strings.HasPrefix(n, role+" ")
+}
+
+// Roles of a reference to a place that say which way a trip goes.
+var (
+	departRoles = []string{"origin", "source", "from", "departure", "origin airport", "departure airport"}
+	arriveRoles = []string{"destination", "dest", "to", "arrival", "destination airport", "arrival airport"}
+)
+
+// roleWords is the role a reference column names, in words: "SupportRepId"
+// → "support rep", "origin" → "origin", "customer_id" → "customer".
+func roleWords(col string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(words(col), " id"), " key")
+}
+
+// roleFor is the role of a reference to parent: roleWords, less the
+// parent's table name after the role ("manager_staff_id" → "manager").
+func roleFor(col string, parent *dbmodel.Table) string {
+	role := roleWords(col)
+	for _, n := range []string{words(parent.Name), words(parent.Singular())} {
+		if r, ok := strings.CutSuffix(role, " "+n); ok && r != "" {
+			return r
+		}
+	}
+	return role
+}
+
+// parentDesc names the row a reference leads to: "the customer of order
+// ORD-1", "my city", "the staff who checked out the only loan of X", "the
+// employee Nancy Edwards reports to".
+func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
+	if r, ok := strings.CutSuffix(role, "_by"); ok && r != "" {
+		return "the " + noun(parent) + " who " + words(r) + " " + cur.desc
+	}
+	if cur.table != nil && linked(cur.table, "") != "" && !cur.person {
+		// A link row (a playlist's track) is no thing of its own to a
+		// person: "the only playlist of the track X".
+		if rest, ok := strings.CutPrefix(cur.desc, "the only "+noun(cur.table)+" of "); ok {
+			return "the only " + noun(parent) + " of " + rest
+		}
+	}
+	rw := roleWords(role)
+	if n := noun(parent); strings.HasPrefix(n, rw+" ") {
+		// The role is the table's name cut short ("payment" for a payment
+		// method): the full name says which row it is.
+		rw = n
+	}
+	if verb, ok := strings.CutSuffix(rw, " to"); ok && verb != "" && !strings.Contains(verb, " ") {
+		if cur.person {
+			return "the " + noun(parent) + " I " + strings.TrimSuffix(verb, "s") + " to"
+		}
+		return "the " + noun(parent) + " " + cur.desc + " " + verb + " to"
+	}
+	return of(rw, cur)
+}
