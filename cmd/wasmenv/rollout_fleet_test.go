@@ -20,7 +20,10 @@ import (
 func TestRolloutOnFleetAndShards(t *testing.T) {
 	bundle := buildMini(t)
 	dir := t.TempDir()
-	args := []string{"rollout", bundle, "--policy", "random", "--group", "3", "--seed", "4", "-q"}
+	// The oracle: mini's 500 ms call timeout makes a random policy's slow
+	// calls time out or not with the machine's load, and the files would differ
+	// for that reason alone.
+	args := []string{"rollout", bundle, "--policy", "oracle", "--group", "3", "--seed", "4", "-q"}
 	local := filepath.Join(dir, "local.jsonl")
 	if _, stderr, code := run(t, "", append(args, "--concurrency", "1", "-o", local)...); code != 0 {
 		t.Fatalf("local: %s", stderr)

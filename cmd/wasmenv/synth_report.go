@@ -105,7 +105,7 @@ func reportCard(ctx context.Context, src string) (*card, error) {
 			used[call.Name] = true
 		}
 		c.ChainHist[len(t.Calls)]++
-		if len(t.Checks) > 0 || t.Reward == "state" {
+		if changesState(t) {
 			c.Writes++
 		} else {
 			c.Reads++
@@ -175,4 +175,19 @@ func (c *card) print(w io.Writer) {
 	for _, s := range c.Skipped {
 		fmt.Fprintf(w, "skipped: %s\n", s)
 	}
+}
+
+// changesState reports whether a task asks for a change: a check that is
+// not a guard ("nothing changed" gates questions and refusals too), or the
+// state reward.
+func changesState(t envpkg.Task) bool {
+	if t.Reward == envpkg.RewardState {
+		return true
+	}
+	for _, c := range t.Checks {
+		if !c.Guard {
+			return true
+		}
+	}
+	return false
 }

@@ -167,6 +167,12 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	if len(c.calls) > opts.MaxChain {
 		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %d calls, more than %d", errDeadEnd, len(c.calls), opts.MaxChain)
 	}
+	if len(t.Checks) == 0 && t.Answer != nil {
+		// A question changes nothing: a stray write while looking it up
+		// fails the task (the guard gates the answer's reward, so doing
+		// nothing still earns nothing).
+		t.Checks = keepChecks(w.spec.Model)
+	}
 	if opts.StateReward && len(t.Checks) > 0 && !t.Checks[0].Guard {
 		t.Reward = envpkg.RewardState
 	}

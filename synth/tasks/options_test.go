@@ -1,8 +1,11 @@
 package tasks_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth"
 )
 
@@ -19,8 +22,28 @@ func TestChainAndShareAsGiven(t *testing.T) {
 		if len(task.Calls) > 1 {
 			t.Errorf("task %s has %d calls with --max-chain 1", task.ID, len(task.Calls))
 		}
-		if len(task.Checks) > 0 || task.Answer == nil {
+		if slices.ContainsFunc(task.Checks, func(c envpkg.Check) bool { return !c.Guard }) || task.Answer == nil {
 			t.Errorf("task %s is a write task with --write-share 0", task.ID)
+		}
+	}
+}
+
+// A question changes nothing: every task that only asks carries a guard
+// that the state is untouched, so a stray write while looking the answer up
+// fails the task (an LLM judge counted such tasks as accepting a wrong
+// solution: 8 of 25 on chinook).
+func TestQuestionsGuardTheState(t *testing.T) {
+	zero := 0.0
+	res := fromDB(t, shopDB(t), synth.Options{Tasks: 12, WriteShare: &zero})
+	if len(res.Tasks) == 0 {
+		t.Fatal("no task kept")
+	}
+	for _, task := range res.Tasks {
+		if task.Answer == nil {
+			continue
+		}
+		if !slices.ContainsFunc(task.Checks, func(c envpkg.Check) bool { return c.Guard && strings.Contains(c.SQL, "init.") }) {
+			t.Errorf("question %s has no guard on the state: %+v", task.ID, task.Checks)
 		}
 	}
 }
