@@ -23,6 +23,7 @@ func workerCmd() *cobra.Command {
 		url, cache string
 		quiet      bool
 		w          fleet.Worker
+		sf         serveWorkerFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
@@ -43,6 +44,9 @@ func workerCmd() *cobra.Command {
 				return fmt.Errorf("connect %s: %w", url, err)
 			}
 			defer nc.Close()
+			if len(sf.bundles) > 0 {
+				return runServeWorker(ctx, cmd, nc, &sf)
+			}
 			w.NC, w.CacheDir = nc, cache
 			w.Runtime = runtime.Options{}
 			if !quiet {
@@ -61,6 +65,7 @@ func workerCmd() *cobra.Command {
 	fl.StringVar(&cache, "cache", filepath.Join(defaultCacheDir(), "bundles"), "directory of fetched bundles (\"\": none)")
 	fl.IntVar(&w.MaxEnvs, "max-envs", 16, "loaded bundles kept in memory (the least recently used idle one is closed past that)")
 	fl.StringVar(&w.Name, "name", "", "worker name in dead letters (default host:pid)")
+	sf.add(fl)
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no log lines")
 	return cmd
 }
