@@ -182,14 +182,19 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	var reply *nats.Msg
 	var err error
-	switch rt.kind {
-	case routeOwned:
+	if rt.kind == routeOwned {
 		msg.Subject = serveOwn + rt.owner
 		reply, err = g.nc.RequestMsgWithContext(ctx, msg)
-		if err != nil && r.Context().Err() == nil {
-			if errors.Is(err, nats.ErrNoResponders) {
-				g.forget(rt.owner)
+		if errors.Is(err, nats.ErrNoResponders) {
+			g.forget(rt.owner)
+			if rt.placeIfLost {
+				rt.kind, rt.n, err = routePlace, 1, nil
 			}
+		}
+	}
+	switch rt.kind {
+	case routeOwned:
+		if err != nil && r.Context().Err() == nil {
 			gatewayError(w, http.StatusGone, "episode_lost",
 				"episode "+strconv.Quote(rt.episode)+": its worker "+rt.owner+" is gone ("+err.Error()+"); create a new episode")
 			return

@@ -22,6 +22,9 @@ type gatewayRoute struct {
 	episode string // routeOwned: the episode id
 	owner   string // routeOwned: its worker, "" if the id is not a fleet's
 	n       int    // routePlace: episodes it creates, if known
+	// routeOwned: a lost owner is no error, place the request instead
+	// (NeMo Gym's seed_session replaces the cookie's episode).
+	placeIfLost bool
 	status  int    // routeRefused
 	msg     string // routeRefused
 }
@@ -85,12 +88,15 @@ func route(r *http.Request, body []byte) gatewayRoute {
 		}
 	default:
 		// NeMo Gym: the session cookie names the episode.
+		seed := r.Method == http.MethodPost && strings.HasSuffix(p, "/seed_session")
 		for _, c := range r.Cookies() {
 			if strings.HasPrefix(c.Name, "wasmenv_nemo_gym_") && ownerOf(c.Value) != "" {
-				return owned(c.Value)
+				rt := owned(c.Value)
+				rt.placeIfLost = seed
+				return rt
 			}
 		}
-		if r.Method == http.MethodPost && strings.HasSuffix(p, "/seed_session") {
+		if seed {
 			return gatewayRoute{kind: routePlace, n: 1}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -56,6 +57,13 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer func() { <-slots; wg.Done() }()
+			defer func() {
+				// As net/http does for a handler that panics: this
+				// request fails, the worker and its other episodes go on.
+				if p := recover(); p != nil {
+					w.reply(m, http.StatusInternalServerError, nil, errBody("internal", fmt.Sprintf("the worker's handler panicked: %v", p)))
+				}
+			}()
 			w.serve(ctx, m)
 		}()
 	}
