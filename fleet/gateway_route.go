@@ -25,8 +25,8 @@ type gatewayRoute struct {
 	// routeOwned: a lost owner is no error, place the request instead
 	// (NeMo Gym's seed_session replaces the cookie's episode).
 	placeIfLost bool
-	status  int    // routeRefused
-	msg     string // routeRefused
+	status      int    // routeRefused
+	msg         string // routeRefused
 }
 
 // route classifies a request by the routes of serve.Server (serve/server.go,
