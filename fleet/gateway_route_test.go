@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestOwnerOf(t *testing.T) {
@@ -83,4 +84,58 @@ func TestRoute(t *testing.T) {
 	if got := route(r, nil); got.kind != routeOwned || !got.placeIfLost {
 		t.Errorf("nemo-gym seed with a cookie: %+v", got)
 	}
+}
+
+// Placement: the live worker with the fewest episodes, counting what was
+// just placed on it; a worker not heard from lately is not chosen.
+func TestLeastLoaded(t *testing.T) {
+	g := &Gateway{opts: GatewayOptions{Stale: time.Minute}, workers: map[string]*workerLoad{}}
+	if id := g.leastLoaded(1); id != "" {
+		t.Fatalf("no workers: %q", id)
+	}
+	g.setLoad("aaaaaaaa", 5)
+	g.setLoad("bbbbbbbb", 1)
+	g.setLoad("cccccccc", 2)
+	g.workers["dddddddd"] = &workerLoad{episodes: 0, seen: time.Now().Add(-time.Hour)}
+	var got []string
+	for range 5 {
+		got = append(got, g.leastLoaded(1))
+	}
+	// b:1 -> b (2), then b/c tie at 2 -> b (3), c (3), b (4), c (4).
+	want := []string{"bbbbbbbb", "bbbbbbbb", "cccccccc", "bbbbbbbb", "cccccccc"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("placements %v, want %v", got, want)
+	}
+	if _, ok := g.workers["dddddddd"]; ok {
+		t.Error("a stale worker is kept")
+	}
+	// A group of n counts n: b (4 -> 14), then c (4), a (5) come first.
+	if id := g.leastLoaded(10); id != "bbbbbbbb" || g.workers["bbbbbbbb"].episodes != 14 {
+		t.Errorf("group of 10 on %q: %d", id, g.workers["bbbbbbbb"].episodes)
+	}
+	if id := g.leastLoaded(1); id != "cccccccc" {
+		t.Errorf("after a group of 10 on b: %q", id)
+	}
+}
+
+// Any request shape is classified without a panic; an owned route always
+// names its episode.
+func FuzzRoute(f *testing.F) {
+	f.Add("POST", "/step", `{"episode_id":"ep_0a1b2c3d.1"}`)
+	f.Add("POST", "/mcp", `{"method":"x","params":{"session_id":["a"]}}`)
+	f.Add("GET", "/v1/episodes/%2e%2e/diff", ``)
+	f.Add("POST", "/reset", `{"episode_id":"ep_0a1b2c3d.`+"\x00"+`"}`)
+	f.Fuzz(func(t *testing.T, method, target, body string) {
+		r, err := http.NewRequest(method, "http://h"+target, strings.NewReader(body))
+		if err != nil {
+			return
+		}
+		rt := route(r, []byte(body))
+		if rt.kind == routeOwned && rt.episode == "" && !strings.HasPrefix(r.URL.Path, "/v1/episodes/") {
+			t.Errorf("owned route without an episode: %s %s %q", method, target, body)
+		}
+		if rt.owner != "" && ownerOf(rt.episode) != rt.owner {
+			t.Errorf("owner %q of %q", rt.owner, rt.episode)
+		}
+	})
 }
