@@ -178,6 +178,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	copyHeaders(msg.Header, r.Header)
 	msg.Header.Set(hdrMethod, r.Method)
 	msg.Header.Set(hdrTarget, r.URL.RequestURI())
+	msg.Header.Set(hdrTimeout, strconv.FormatInt(g.opts.Timeout.Milliseconds(), 10))
 	msg.Data = body
 
 	var reply *nats.Msg

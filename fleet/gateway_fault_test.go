@@ -45,10 +45,12 @@ func TestGatewayWedgedWorkerIsLost(t *testing.T) {
 	url := startServer(t)
 	release := make(chan struct{})
 	defer close(release)
+	gaveUp := make(chan struct{})
 	id := startHandlerWorker(t, url, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-release:
 		case <-r.Context().Done():
+			close(gaveUp)
 		}
 	}))
 	_, c := startGateway(t, url, fleet.GatewayOptions{Timeout: 300 * time.Millisecond})
@@ -64,6 +66,12 @@ func TestGatewayWedgedWorkerIsLost(t *testing.T) {
 	case <-done:
 	case <-time.After(20 * time.Second):
 		t.Fatal("the call on a wedged worker's episode hangs")
+	}
+	// The worker's request ends too when the gateway stops waiting.
+	select {
+	case <-gaveUp:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker's request goes on after the gateway gave up")
 	}
 }
 

@@ -140,7 +140,7 @@ func TestGatewayFleet(t *testing.T) {
 		}
 	}
 
-	// Eight episodes, four by the episode API and four by OpenEnv's reset.
+	// Episodes by the episode API, OpenEnv's reset and OpenEnv's MCP route.
 	var ids []string
 	for range 4 {
 		code, m := c.do("POST", "/v1/episodes", `{"n":1}`)
@@ -158,6 +158,25 @@ func TestGatewayFleet(t *testing.T) {
 			t.Fatalf("reset: %d %v", code, m)
 		}
 		ids = append(ids, id)
+	}
+	// OpenEnv's MCP route: a session is created on a worker, then used.
+	code, m := c.do("POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"openenv/session/create","params":{}}`)
+	res, _ := m["result"].(map[string]any)
+	sid, _ := res["session_id"].(string)
+	if code != 200 || sid == "" {
+		t.Fatalf("openenv/session/create: %d %v", code, m)
+	}
+	code, m = c.do("POST", "/mcp", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"session_id":"`+sid+`","name":"put","arguments":{"key":"me","value":"x"}}}`)
+	if code != 200 || m["error"] != nil || !strings.Contains(asJSON(m), "ok") {
+		t.Fatalf("/mcp tools/call: %d %v", code, m)
+	}
+	ids = append(ids, sid)
+	// Routes on no episode go to any worker.
+	if code, m := c.do("POST", "/step", `{"action":{"type":"list_tools"}}`); code != 200 || !strings.Contains(asJSON(m), `"put"`) {
+		t.Fatalf("stateless step: %d %v", code, m)
+	}
+	if code, m := c.do("GET", "/v1/envs", ""); code != 200 || !strings.Contains(asJSON(m), "mini") {
+		t.Fatalf("envs: %d %v", code, m)
 	}
 	owners := map[string]int{}
 	for _, id := range ids {

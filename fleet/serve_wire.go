@@ -20,6 +20,7 @@ const (
 
 	hdrMethod   = "Wasmenv-Method"   // request: the HTTP method
 	hdrTarget   = "Wasmenv-Target"   // request: path and query
+	hdrTimeout  = "Wasmenv-Timeout"  // request: ms the gateway waits for it
 	hdrStatus   = "Wasmenv-Status"   // reply: the HTTP status
 	hdrWorker   = "Wasmenv-Worker"   // reply: the worker that answered
 	hdrEpisodes = "Wasmenv-Episodes" // reply: that worker's live episodes

@@ -109,10 +109,18 @@ func (w *ServeWorker) beat() {
 }
 
 // serve runs one forwarded request through the handler. Its context is not
-// ctx: a worker shutting down lets requests in flight finish.
+// ctx, so that a worker shutting down lets requests in flight finish; it
+// ends when the gateway stops waiting, so that a request nobody waits for
+// does not hold an episode or a call slot.
 func (w *ServeWorker) serve(_ context.Context, m *nats.Msg) {
 	method, target := m.Header.Get(hdrMethod), m.Header.Get(hdrTarget)
-	req, err := http.NewRequest(method, target, bytes.NewReader(m.Data))
+	rctx := context.Background()
+	if ms, err := strconv.ParseInt(m.Header.Get(hdrTimeout), 10, 64); err == nil && ms > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(rctx, time.Duration(ms)*time.Millisecond)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(rctx, method, target, bytes.NewReader(m.Data))
 	if err != nil || method == "" || len(target) == 0 || target[0] != '/' {
 		w.reply(m, http.StatusBadRequest, nil, errBody("bad_request", "not a forwarded HTTP request"))
 		return
