@@ -30,7 +30,7 @@ type GatewayOptions struct {
 
 // Gateway is an http.Handler that serves the routes of serve.Server from
 // a fleet of ServeWorkers over NATS request/reply. A request that creates
-// episodes goes to the worker with the fewest live episodes; a request on
+// episodes goes to the worker whose capacity is the least used; a request on
 // an episode goes to the worker named in its id; a request on no episode
 // goes to any worker (the queue group). An episode whose worker is gone
 // answers 410 with code episode_lost, at once when its worker's connection
@@ -49,8 +49,15 @@ type Gateway struct {
 
 type workerLoad struct {
 	episodes int
+	capacity int // most episodes it takes (defaultCapacity when unknown)
 	seen     time.Time
 }
+
+// defaultCapacity is serve's default MaxEpisodes.
+const defaultCapacity = 10000
+
+// fill is the share of the worker's capacity in use.
+func (w *workerLoad) fill() float64 { return float64(w.episodes) / float64(w.capacity) }
 
 // NewGateway listens to the workers' heartbeats on nc. Close stops it.
 func NewGateway(nc *nats.Conn, opts GatewayOptions) (*Gateway, error) {
@@ -67,7 +74,7 @@ func NewGateway(nc *nats.Conn, opts GatewayOptions) (*Gateway, error) {
 	sub, err := nc.Subscribe(serveLoad, func(m *nats.Msg) {
 		var hb heartbeat
 		if json.Unmarshal(m.Data, &hb) == nil && ownerOf("ep_"+hb.ID+".x") == hb.ID {
-			g.setLoad(hb.ID, hb.Episodes)
+			g.setLoad(hb.ID, hb.Episodes, hb.Capacity)
 		}
 	})
 	if err != nil {
@@ -98,10 +105,17 @@ func (g *Gateway) Workers() map[string]int {
 	return out
 }
 
-func (g *Gateway) setLoad(id string, episodes int) {
+// setLoad notes a worker's live episodes; capacity 0 keeps what was known.
+func (g *Gateway) setLoad(id string, episodes, capacity int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.workers[id] = &workerLoad{episodes: episodes, seen: time.Now()}
+	if capacity <= 0 {
+		capacity = defaultCapacity
+		if old := g.workers[id]; old != nil {
+			capacity = old.capacity
+		}
+	}
+	g.workers[id] = &workerLoad{episodes: episodes, capacity: capacity, seen: time.Now()}
 }
 
 func (g *Gateway) forget(id string) {
@@ -110,9 +124,10 @@ func (g *Gateway) forget(id string) {
 	delete(g.workers, id)
 }
 
-// leastLoaded picks the live worker with the fewest episodes (ties by id)
-// and counts n more episodes on it until its next report, so that a burst
-// of creates spreads before heartbeats catch up. "" when none is known.
+// leastLoaded picks the live worker whose capacity is the least used (ties:
+// fewer episodes, then id) and counts n more episodes on it until its next
+// report, so that a burst of creates spreads before heartbeats catch up.
+// "" when none is known.
 func (g *Gateway) leastLoaded(n int) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -129,6 +144,9 @@ func (g *Gateway) leastLoaded(n int) string {
 	}
 	sort.Slice(ids, func(i, j int) bool {
 		a, b := g.workers[ids[i]], g.workers[ids[j]]
+		if a.fill() != b.fill() {
+			return a.fill() < b.fill()
+		}
 		return a.episodes < b.episodes || a.episodes == b.episodes && ids[i] < ids[j]
 	})
 	g.workers[ids[0]].episodes += max(n, 1)
@@ -241,7 +259,7 @@ func (g *Gateway) write(w http.ResponseWriter, m *nats.Msg) {
 	}
 	if id := m.Header.Get(hdrWorker); id != "" {
 		if n, err := strconv.Atoi(m.Header.Get(hdrEpisodes)); err == nil {
-			g.setLoad(id, n)
+			g.setLoad(id, n, 0)
 		}
 	}
 	for k, vs := range m.Header {

@@ -93,10 +93,10 @@ func TestLeastLoaded(t *testing.T) {
 	if id := g.leastLoaded(1); id != "" {
 		t.Fatalf("no workers: %q", id)
 	}
-	g.setLoad("aaaaaaaa", 5)
-	g.setLoad("bbbbbbbb", 1)
-	g.setLoad("cccccccc", 2)
-	g.workers["dddddddd"] = &workerLoad{episodes: 0, seen: time.Now().Add(-time.Hour)}
+	g.setLoad("aaaaaaaa", 5, 0)
+	g.setLoad("bbbbbbbb", 1, 0)
+	g.setLoad("cccccccc", 2, 0)
+	g.workers["dddddddd"] = &workerLoad{episodes: 0, capacity: 10, seen: time.Now().Add(-time.Hour)}
 	var got []string
 	for range 5 {
 		got = append(got, g.leastLoaded(1))
@@ -115,6 +115,16 @@ func TestLeastLoaded(t *testing.T) {
 	}
 	if id := g.leastLoaded(1); id != "cccccccc" {
 		t.Errorf("after a group of 10 on b: %q", id)
+	}
+
+	// Capacities differ: the share in use decides, and an answer's count
+	// keeps the capacity a heartbeat gave.
+	g = &Gateway{opts: GatewayOptions{Stale: time.Minute}, workers: map[string]*workerLoad{}}
+	g.setLoad("aaaaaaaa", 4, 8)    // half full
+	g.setLoad("bbbbbbbb", 30, 100) // 30%
+	g.setLoad("bbbbbbbb", 60, 0)   // 60%, from an answer
+	if id := g.leastLoaded(1); id != "aaaaaaaa" {
+		t.Errorf("by share of capacity: %q", id)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 const (
 	serveAny   = "wasmenv.serve.any"  // any worker, queue group serveQueue
 	serveQueue = "wasmenv-serve"      // the queue group of serving workers
-	serveLoad  = "wasmenv.serve.load" // workers' heartbeats: {"id", "episodes"}
+	serveLoad  = "wasmenv.serve.load" // workers' heartbeats: {"id", "episodes", "capacity"}
 	serveOwn   = "wasmenv.serve.w."   // + worker id: that worker only
 
 	hdrMethod   = "Wasmenv-Method"   // request: the HTTP method
@@ -54,6 +54,7 @@ func ownerOf(episodeID string) string {
 type heartbeat struct {
 	ID       string `json:"id"`
 	Episodes int    `json:"episodes"`
+	Capacity int    `json:"capacity,omitempty"` // most live episodes; 0: unknown
 }
 
 // hopHeaders are not forwarded: they belong to one HTTP connection.

@@ -26,6 +26,9 @@ type ServeWorker struct {
 	Handler http.Handler
 	// Episodes reports the live episodes, the load a gateway balances.
 	Episodes func() int
+	// Capacity is the most live episodes the handler takes (its
+	// serve.Options.MaxEpisodes); 0 is serve's default, 10000.
+	Capacity int
 	// Heartbeat is the interval of load reports (1s).
 	Heartbeat time.Duration
 	// MaxInFlight bounds requests handled at once (1024); more are
@@ -104,7 +107,7 @@ func (w *ServeWorker) load() int {
 }
 
 func (w *ServeWorker) beat() {
-	b, _ := json.Marshal(heartbeat{ID: w.ID, Episodes: w.load()})
+	b, _ := json.Marshal(heartbeat{ID: w.ID, Episodes: w.load(), Capacity: w.Capacity})
 	w.NC.Publish(serveLoad, b)
 }
 

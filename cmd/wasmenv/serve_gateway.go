@@ -97,6 +97,6 @@ func runServeWorker(ctx context.Context, cmd *cobra.Command, nc *nats.Conn, f *s
 	}
 	defer srv.Close()
 	fmt.Fprintf(cmd.ErrOrStderr(), "worker %s serving %d bundle(s)\n", id, len(envs))
-	w := &fleet.ServeWorker{NC: nc, ID: id, Handler: srv.Handler(), Episodes: srv.Episodes}
+	w := &fleet.ServeWorker{NC: nc, ID: id, Handler: srv.Handler(), Episodes: srv.Episodes, Capacity: f.maxEpisodes}
 	return w.Run(ctx)
 }
