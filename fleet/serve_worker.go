@@ -139,6 +139,11 @@ func (w *ServeWorker) serve(_ context.Context, m *nats.Msg) {
 	req.RequestURI = target
 	rec := &recorder{h: http.Header{}, max: int(w.NC.MaxPayload()) - 16<<10}
 	w.Handler.ServeHTTP(rec, req)
+	if rctx.Err() != nil {
+		// The gateway has stopped waiting (or is about to): an answer now
+		// would race its own, so it gets none and answers for itself.
+		return
+	}
 	if rec.over {
 		w.reply(m, http.StatusBadGateway, nil, errBody("response_too_large",
 			"the answer is over the NATS message limit of "+strconv.Itoa(int(w.NC.MaxPayload()))+" bytes"))
