@@ -213,7 +213,12 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch rt.kind {
 	case routeOwned:
-		if err != nil && r.Context().Err() == nil {
+		// Lost: nobody holds the owner's subject, or the owner did not
+		// answer in time. Any other error is the gateway's own trouble
+		// with NATS, below, and says nothing about the episode.
+		lost := errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout) ||
+			errors.Is(err, context.DeadlineExceeded)
+		if lost && r.Context().Err() == nil {
 			gatewayError(w, http.StatusGone, "episode_lost",
 				"episode "+strconv.Quote(rt.episode)+": its worker "+rt.owner+" is gone ("+err.Error()+"); create a new episode")
 			return
@@ -243,7 +248,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
 			gatewayError(w, http.StatusGatewayTimeout, "timeout", "no worker answered in "+g.opts.Timeout.String())
 		default:
-			gatewayError(w, http.StatusBadGateway, "nats", err.Error())
+			gatewayError(w, http.StatusServiceUnavailable, "unavailable", "the gateway cannot reach NATS: "+err.Error())
 		}
 		return
 	}

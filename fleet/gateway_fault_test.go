@@ -136,3 +136,23 @@ func TestGatewayOwnAnswers(t *testing.T) {
 		t.Errorf("health: %d %v", code, m)
 	}
 }
+
+// The gateway's own NATS connection gone says nothing about an episode:
+// 503 unavailable, not episode_lost.
+func TestGatewayWithoutNATSIsUnavailable(t *testing.T) {
+	url := startServer(t)
+	nc := connect(t, url)
+	gw, err := fleet.NewGateway(nc, fleet.GatewayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(gw)
+	defer hs.Close()
+	nc.Close()
+	c := gatewayClient{t, hs.URL}
+	for _, p := range []string{"/v1/episodes/ep_0a1b2c3d.00", "/v1/envs"} {
+		if code, m := c.do("GET", p, ""); code != http.StatusServiceUnavailable || errCode(m) != "unavailable" {
+			t.Errorf("GET %s without NATS: %d %v", p, code, m)
+		}
+	}
+}
