@@ -30,7 +30,9 @@ func serveCmd() *cobra.Command {
 			"Episode API under /v1 (JSON), MCP (streamable HTTP) at /v1/episodes/{id}/mcp,\n" +
 			"OpenEnv-compatible /reset, /step, /state, /schema and /ws, plus /health and /stats.\n" +
 			"See docs/SERVING.md. The token may also come from $WASMENV_TOKEN.\n" +
-			"Once listening, the first line on stdout is \"listening on http://HOST:PORT\".",
+			"Once listening, the first line on stdout is \"listening on http://HOST:PORT\".\n\n" +
+			"With --nats URL and no bundles it is a gateway: the same routes (WebSockets excepted),\n" +
+			"answered by `wasmenv worker --nats URL --serve BUNDLE...` processes (docs/SCALING.md).",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if natsURL != "" {
 				if len(args) > 0 {

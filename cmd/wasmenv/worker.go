@@ -31,7 +31,8 @@ func workerCmd() *cobra.Command {
 		Long: "Pull jobs (rollout groups) from the JetStream work queue at --nats, run each as\n" +
 			"`wasmenv rollout` would, store its result and only then acknowledge it. Bundles come\n" +
 			"from the object store by content hash, verified, and are cached in --cache. SIGTERM or\n" +
-			"Ctrl-C gives running jobs back to the queue. See docs/SCALING.md.",
+			"Ctrl-C gives running jobs back to the queue. With --serve BUNDLE,... it serves episodes\n" +
+			"of those bundles to `wasmenv serve --nats` gateways instead. See docs/SCALING.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if url == "" {
