@@ -12,7 +12,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/wasmenv/wasmenv/fleet"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -62,7 +61,8 @@ type serveWorkerFlags struct {
 	idle        time.Duration
 }
 
-func (f *serveWorkerFlags) add(fl *pflag.FlagSet) {
+func (f *serveWorkerFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
 	fl.StringSliceVar(&f.bundles, "serve", nil, "serve episodes of these bundles to `wasmenv serve --nats` gateways instead of running rollout jobs (comma-separated or repeated)")
 	fl.StringVar(&f.token, "token", "", "with --serve: require this bearer token (default $WASMENV_TOKEN)")
 	fl.IntVar(&f.maxEpisodes, "max-episodes", 10000, "with --serve: most live episodes on this worker")

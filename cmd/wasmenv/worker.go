@@ -66,7 +66,7 @@ func workerCmd() *cobra.Command {
 	fl.StringVar(&cache, "cache", filepath.Join(defaultCacheDir(), "bundles"), "directory of fetched bundles (\"\": none)")
 	fl.IntVar(&w.MaxEnvs, "max-envs", 16, "loaded bundles kept in memory (the least recently used idle one is closed past that)")
 	fl.StringVar(&w.Name, "name", "", "worker name in dead letters (default host:pid)")
-	sf.add(fl)
+	sf.add(cmd)
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no log lines")
 	return cmd
 }
