@@ -225,14 +225,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case routePlace:
 		if id := g.leastLoaded(rt.n); id != "" {
-			msg.Subject = serveOwn + id
-			reply, err = g.nc.RequestMsgWithContext(ctx, msg)
-			if errors.Is(err, nats.ErrNoResponders) {
-				// Nobody got it, so it is safe to send again.
-				g.forget(id)
-				msg.Subject, reply = serveAny, nil
-				reply, err = g.nc.RequestMsgWithContext(ctx, msg)
-			}
+			reply, err = g.place(ctx, msg, id, rt.n)
 			break
 		}
 		fallthrough
@@ -253,6 +246,57 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.write(w, reply)
+}
+
+// place sends a create to worker id. A worker that is gone (nobody got
+// the message) or full (429 capacity or memory: it created nothing)
+// declines it, and the next least loaded worker gets it, each worker once
+// at most; the last answer is the client's. With no worker left it goes to
+// the queue group.
+func (g *Gateway) place(ctx context.Context, msg *nats.Msg, id string, n int) (*nats.Msg, error) {
+	tried := map[string]bool{}
+	for {
+		tried[id] = true
+		msg.Subject = serveOwn + id
+		reply, err := g.nc.RequestMsgWithContext(ctx, msg)
+		switch {
+		case errors.Is(err, nats.ErrNoResponders):
+			g.forget(id)
+		case err == nil && reply.Header.Get(hdrStatus) == "429" && (bodyCode(reply.Data) == "capacity" || bodyCode(reply.Data) == "memory"):
+			g.markFull(id)
+		default:
+			return reply, err
+		}
+		next := g.leastLoaded(n)
+		if next == "" || tried[next] {
+			if err == nil {
+				return reply, nil // every worker is full: its 429
+			}
+			msg.Subject = serveAny
+			return g.nc.RequestMsgWithContext(ctx, msg)
+		}
+		id = next
+	}
+}
+
+// markFull notes that a worker declined a create for want of room.
+func (g *Gateway) markFull(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if w := g.workers[id]; w != nil {
+		w.episodes = max(w.episodes, w.capacity)
+	}
+}
+
+// bodyCode is the code of a serve error body, or "".
+func bodyCode(body []byte) string {
+	var e struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	json.Unmarshal(body, &e)
+	return e.Error.Code
 }
 
 // write relays a worker's answer and notes the worker's load.

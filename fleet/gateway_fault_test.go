@@ -156,3 +156,67 @@ func TestGatewayWithoutNATSIsUnavailable(t *testing.T) {
 		}
 	}
 }
+
+// A full worker declines a create (429 capacity) and the next worker gets
+// it; when every worker is full the client gets the 429. A client's quota
+// (429 quota) is not a decline.
+func TestGatewayFullWorkerDeclines(t *testing.T) {
+	url := startServer(t)
+	full := func(code string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			w.Write([]byte(`{"error":{"code":"` + code + `","message":"full"}}`))
+		})
+	}
+	roomy := make(chan bool, 100)
+	gw, c := startGateway(t, url, fleet.GatewayOptions{})
+	startHandlerWorker(t, url, full("capacity"))
+	startHandlerWorker(t, url, full("memory"))
+	startHandlerWorker(t, url, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		roomy <- true
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		w.Write([]byte(`{"episodes":["x"]}`))
+	}))
+	for len(gw.Workers()) < 3 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	for i := range 6 {
+		if code, m := c.do("POST", "/v1/episodes", `{}`); code != http.StatusCreated {
+			t.Fatalf("create %d with one roomy worker: %d %v", i, code, m)
+		}
+	}
+	if len(roomy) != 6 {
+		t.Errorf("the roomy worker got %d creates, want 6", len(roomy))
+	}
+
+	url2 := startServer(t)
+	gw2, c2 := startGateway(t, url2, fleet.GatewayOptions{})
+	startHandlerWorker(t, url2, full("capacity"))
+	startHandlerWorker(t, url2, full("capacity"))
+	for len(gw2.Workers()) < 2 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if code, m := c2.do("POST", "/reset", `{}`); code != http.StatusTooManyRequests || errCode(m) != "capacity" {
+		t.Errorf("every worker full: %d %v", code, m)
+	}
+
+	url3 := startServer(t)
+	gw3, c3 := startGateway(t, url3, fleet.GatewayOptions{})
+	quota := make(chan bool, 10)
+	startHandlerWorker(t, url3, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		quota <- true
+		full("quota").ServeHTTP(w, r)
+	}))
+	startHandlerWorker(t, url3, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		quota <- true
+		full("quota").ServeHTTP(w, r)
+	}))
+	for len(gw3.Workers()) < 2 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if code, m := c3.do("POST", "/v1/episodes", `{}`); code != http.StatusTooManyRequests || errCode(m) != "quota" || len(quota) != 1 {
+		t.Errorf("quota: %d %v, asked %d workers", code, m, len(quota))
+	}
+}
