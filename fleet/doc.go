@@ -26,6 +26,13 @@
 //     content hash; a worker verifies one as envpkg verifies a file and
 //     caches it once.
 //
+// Episodes are served by a fleet too (gateway.go, serve_worker.go): a
+// Gateway is an http.Handler that forwards each request of serve's routes
+// over core NATS request/reply to a ServeWorker, which answers it with an
+// in-process serve.Server. Creates go to the least loaded worker, calls to
+// the worker named in the episode id (ep_<worker>.<random>); an episode
+// whose worker is gone answers 410 episode_lost.
+//
 // Without NATS, Shard splits the same plan into contiguous blocks, so
 // concatenating the outputs of shards 0..n-1 gives the whole run's output.
 package fleet

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -72,6 +73,11 @@ type Options struct {
 	// are also served at the root (POST /seed_session, /verify, /{tool}):
 	// NeMo Gym's client knows a resources server by host and port only.
 	NeMoGymRoot string
+	// IDPrefix goes between "ep_" and the random part of every episode id
+	// (letters, digits, '-' and '.' only). A fleet gateway routes a call
+	// to the worker that owns its episode by this prefix alone, without a
+	// table of its own (fleet/gateway.go).
+	IDPrefix string
 }
 
 func (o *Options) defaults() {
@@ -134,6 +140,9 @@ func New(envs []*runtime.Env, opts Options) (*Server, error) {
 		return nil, errors.New("serve: no environments")
 	}
 	opts.defaults()
+	if strings.Trim(opts.IDPrefix, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.") != "" {
+		return nil, fmt.Errorf("serve: IDPrefix %q: only letters, digits, '-' and '.'", opts.IDPrefix)
+	}
 	s := &Server{opts: opts, envs: envs, byName: map[string]*runtime.Env{}, stats: newStats()}
 	for _, e := range envs {
 		if _, dup := s.byName[e.Name()]; dup {
@@ -332,7 +341,7 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 			s.table.release(owner, n)
 			return nil, errf(http.StatusUnprocessableEntity, "episode_failed", "%v", err)
 		}
-		ep := newEpisode(group, env, rep, maxSteps)
+		ep := newEpisode(s.opts.IDPrefix, group, env, rep, maxSteps)
 		ep.owner = owner
 		ep.dropped = s.mem.dropped
 		eps = append(eps, ep)

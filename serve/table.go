@@ -40,8 +40,8 @@ type episode struct {
 	dropped func() // after ep's state was dropped, closed or reset (the server's releaser); may be nil
 }
 
-func newEpisode(group string, env *runtime.Env, ep *runtime.Episode, maxSteps int) *episode {
-	e := &episode{id: newID("ep_"), group: group, env: env, ep: ep, maxSteps: maxSteps, task: taskID(ep),
+func newEpisode(idPrefix, group string, env *runtime.Env, ep *runtime.Episode, maxSteps int) *episode {
+	e := &episode{id: newID("ep_" + idPrefix), group: group, env: env, ep: ep, maxSteps: maxSteps, task: taskID(ep),
 		created: time.Now(), lock: make(chan struct{}, 1)}
 	e.touch()
 	return e

@@ -20,21 +20,34 @@ import (
 func init() { register(serveCmd) }
 
 func serveCmd() *cobra.Command {
-	var addr, token, clientsFile string
+	var addr, token, clientsFile, natsURL string
 	var opts serve.Options
 	var ropts runtime.Options
 	cmd := &cobra.Command{
-		Use:   "serve BUNDLE...",
+		Use:   "serve BUNDLE... | serve --nats URL",
 		Short: "Serve episodes of bundles over HTTP, MCP and OpenEnv-compatible APIs",
 		Long: "Serve many isolated episodes of one or more bundles in this process.\n\n" +
 			"Episode API under /v1 (JSON), MCP (streamable HTTP) at /v1/episodes/{id}/mcp,\n" +
 			"OpenEnv-compatible /reset, /step, /state, /schema and /ws, plus /health and /stats.\n" +
 			"See docs/SERVING.md. The token may also come from $WASMENV_TOKEN.\n" +
-			"Once listening, the first line on stdout is \"listening on http://HOST:PORT\".",
-		Args: cobra.MinimumNArgs(1),
+			"Once listening, the first line on stdout is \"listening on http://HOST:PORT\".\n\n" +
+			"With --nats URL and no bundles it is a gateway: the same routes (WebSockets excepted),\n" +
+			"answered by `wasmenv worker --nats URL --serve BUNDLE...` processes (docs/SCALING.md).",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if natsURL != "" {
+				if len(args) > 0 {
+					return errors.New("with --nats the workers serve the bundles (wasmenv worker --serve BUNDLE); give none here")
+				}
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			if natsURL != "" {
+				return runGateway(ctx, cmd, natsURL, addr, opts.CallTimeout)
+			}
 			if token == "" {
 				token = os.Getenv("WASMENV_TOKEN")
 			}
@@ -101,6 +114,7 @@ func serveCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS to `wasmenv worker --serve` workers (docs/SCALING.md)")
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	f.IntVar(&opts.MaxEpisodes, "max-episodes", 10000, "most live episodes; more creates get 429")
 	f.StringVar(&token, "token", "", "require this bearer token (all routes but /health)")

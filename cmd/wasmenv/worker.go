@@ -23,6 +23,7 @@ func workerCmd() *cobra.Command {
 		url, cache string
 		quiet      bool
 		w          fleet.Worker
+		sf         serveWorkerFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
@@ -30,7 +31,8 @@ func workerCmd() *cobra.Command {
 		Long: "Pull jobs (rollout groups) from the JetStream work queue at --nats, run each as\n" +
 			"`wasmenv rollout` would, store its result and only then acknowledge it. Bundles come\n" +
 			"from the object store by content hash, verified, and are cached in --cache. SIGTERM or\n" +
-			"Ctrl-C gives running jobs back to the queue. See docs/SCALING.md.",
+			"Ctrl-C gives running jobs back to the queue. With --serve BUNDLE,... it serves episodes\n" +
+			"of those bundles to `wasmenv serve --nats` gateways instead. See docs/SCALING.md.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if url == "" {
@@ -43,6 +45,9 @@ func workerCmd() *cobra.Command {
 				return fmt.Errorf("connect %s: %w", url, err)
 			}
 			defer nc.Close()
+			if len(sf.bundles) > 0 {
+				return runServeWorker(ctx, cmd, nc, &sf)
+			}
 			w.NC, w.CacheDir = nc, cache
 			w.Runtime = runtime.Options{}
 			if !quiet {
@@ -61,6 +66,7 @@ func workerCmd() *cobra.Command {
 	fl.StringVar(&cache, "cache", filepath.Join(defaultCacheDir(), "bundles"), "directory of fetched bundles (\"\": none)")
 	fl.IntVar(&w.MaxEnvs, "max-envs", 16, "loaded bundles kept in memory (the least recently used idle one is closed past that)")
 	fl.StringVar(&w.Name, "name", "", "worker name in dead letters (default host:pid)")
+	sf.add(cmd)
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no log lines")
 	return cmd
 }

@@ -55,7 +55,7 @@ def is_env_fault(outcome: str) -> bool:
     return outcome not in _NOT_ENV_FAULT
 
 
-_LOST_CODES = frozenset(("unknown_episode", "state_lost", "episode_closed"))
+_LOST_CODES = frozenset(("unknown_episode", "state_lost", "episode_closed", "episode_lost"))
 
 
 def error_from(status: int, code: str, message: str, retry_after: Optional[float] = None) -> WasmenvError:

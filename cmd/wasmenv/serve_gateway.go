@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/wasmenv/wasmenv/fleet"
+	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/serve"
+)
+
+// runGateway is `wasmenv serve --nats URL`: the HTTP routes of serve,
+// answered by the workers of a fleet (`wasmenv worker --serve BUNDLE`).
+func runGateway(ctx context.Context, cmd *cobra.Command, url, addr string, callTimeout time.Duration) error {
+	nc, err := nats.Connect(url, nats.Name("wasmenv serve gateway"), nats.MaxReconnects(-1))
+	if err != nil {
+		return fmt.Errorf("connect %s: %w", url, err)
+	}
+	defer nc.Close()
+	gw, err := fleet.NewGateway(nc, fleet.GatewayOptions{Timeout: callTimeout + 30*time.Second})
+	if err != nil {
+		return err
+	}
+	defer gw.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+	fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), "wasmenv serve: shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// serveWorkerFlags are `wasmenv worker --serve`'s.
+type serveWorkerFlags struct {
+	bundles     []string
+	token       string
+	maxEpisodes int
+	idle        time.Duration
+}
+
+func (f *serveWorkerFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringSliceVar(&f.bundles, "serve", nil, "serve episodes of these bundles to `wasmenv serve --nats` gateways instead of running rollout jobs (comma-separated or repeated)")
+	fl.StringVar(&f.token, "token", "", "with --serve: require this bearer token (default $WASMENV_TOKEN)")
+	fl.IntVar(&f.maxEpisodes, "max-episodes", 10000, "with --serve: most live episodes on this worker")
+	fl.DurationVar(&f.idle, "idle-timeout", 10*time.Minute, "with --serve: close episodes unused this long")
+}
+
+// runServeWorker serves episodes of f.bundles over nc until ctx ends.
+func runServeWorker(ctx context.Context, cmd *cobra.Command, nc *nats.Conn, f *serveWorkerFlags) error {
+	if f.token == "" {
+		f.token = os.Getenv("WASMENV_TOKEN")
+	}
+	var envs []*runtime.Env
+	defer func() {
+		for _, e := range envs {
+			e.Close()
+		}
+	}()
+	for _, path := range f.bundles {
+		e, err := runtime.Load(ctx, path, runtime.Options{})
+		if err != nil {
+			return withPath(path, err)
+		}
+		envs = append(envs, e)
+	}
+	id := fleet.NewServeID()
+	srv, err := serve.New(envs, serve.Options{
+		IDPrefix: id + ".", Token: f.token, MaxEpisodes: f.maxEpisodes, IdleTimeout: f.idle,
+		Logger: slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fmt.Fprintf(cmd.ErrOrStderr(), "worker %s serving %d bundle(s)\n", id, len(envs))
+	w := &fleet.ServeWorker{NC: nc, ID: id, Handler: srv.Handler(), Episodes: srv.Episodes, Capacity: f.maxEpisodes}
+	return w.Run(ctx)
+}
