@@ -91,7 +91,8 @@ INSERT INTO customers VALUES (1); INSERT INTO orders VALUES (1, 1), (2, 7);`)
 
 func TestSingular(t *testing.T) {
 	for in, want := range map[string]string{"orders": "order", "order_items": "order_item", "categories": "category",
-		"addresses": "address", "status": "status", "boxes": "box", "data": "data", "person": "person"} {
+		"addresses": "address", "status": "status", "boxes": "box", "data": "data", "person": "person",
+		"recurring_series": "recurring_series", "species": "species"} {
 		if got := Singular(in); got != want {
 			t.Errorf("Singular(%q) = %q, want %q", in, got, want)
 		}

@@ -191,6 +191,8 @@ func Singular(name string) string {
 	head, last := name[:i+1], name[i+1:]
 	l := strings.ToLower(last)
 	switch {
+	case l == "series" || l == "species" || l == "news":
+		// the same in the singular ("recurring_series", not "recurring_sery")
 	case strings.HasSuffix(l, "ies") && len(l) > 4:
 		last = last[:len(last)-3] + "y"
 	case strings.HasSuffix(l, "sses"), strings.HasSuffix(l, "xes"), strings.HasSuffix(l, "ches"), strings.HasSuffix(l, "shes"):
