@@ -26,7 +26,7 @@ func RunGroup(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, p
 	if err != nil {
 		return nil, err
 	}
-	cfg.Tasks = ref.Task // a task id matches itself alone (see matchTask)
+	cfg.Tasks = ref.Task // a task id matches itself alone (see rl.MatchTask)
 	var buf bytes.Buffer
 	out := rl.NewJSONL(&buf)
 	out.Inline = true // whole rollouts: the driver's exporter writes the file's own toolset records

@@ -1,12 +1,11 @@
 package fleet
 
 import (
-	"fmt"
-	"path"
 	"strconv"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/rl"
 )
 
 // GroupRef is one planned group: a task of a bundle. Its position in the
@@ -25,7 +24,7 @@ func Plan(bundles []*envpkg.Bundle, tasks string) ([]GroupRef, error) {
 	var refs []GroupRef
 	for _, b := range bundles {
 		for _, t := range b.Tasks {
-			ok, err := matchTask(tasks, t.ID)
+			ok, err := rl.MatchTask(tasks, t.ID)
 			if err != nil {
 				return nil, errorf(CodeBadInput, err, "tasks")
 			}
@@ -38,26 +37,6 @@ func Plan(bundles []*envpkg.Bundle, tasks string) ([]GroupRef, error) {
 		return nil, errorf(CodeBadInput, nil, "no task matches %q", tasks)
 	}
 	return refs, nil
-}
-
-// matchTask is rl's task filter: one of the comma-separated globs in
-// patterns matches id ("" matches everything). Task ids hold no glob
-// metacharacter and no comma (envpkg.ValidTaskID), so an id used as its own
-// pattern matches itself alone.
-func matchTask(patterns, id string) (bool, error) {
-	if patterns == "" {
-		return true, nil
-	}
-	for _, p := range strings.Split(patterns, ",") {
-		ok, err := path.Match(strings.TrimSpace(p), id)
-		if err != nil {
-			return false, fmt.Errorf("task pattern %q: %w", p, err)
-		}
-		if ok {
-			return true, nil
-		}
-	}
-	return false, nil
 }
 
 // Shard is part i of n (0 ≤ i < n) of a plan.

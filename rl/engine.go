@@ -115,7 +115,7 @@ func plan(envs []*runtime.Env, cfg *Config) ([]*group, error) {
 		}
 		for i := range env.Bundle.Tasks {
 			t := &env.Bundle.Tasks[i]
-			ok, err := matchTask(cfg.Tasks, t.ID)
+			ok, err := MatchTask(cfg.Tasks, t.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -135,9 +135,13 @@ func plan(envs []*runtime.Env, cfg *Config) ([]*group, error) {
 	return groups, nil
 }
 
-// matchTask reports whether id matches one of the comma-separated globs
-// in patterns ("" matches everything).
-func matchTask(patterns, id string) (bool, error) {
+// MatchTask reports whether id matches one of the comma-separated globs
+// in patterns ("" matches everything): Config.Tasks's rule, which the
+// fleet's planner shares so that a fleet run plans the groups a local run
+// does. Task ids hold no glob metacharacter and no comma
+// (envpkg.ValidTaskID), so an id used as its own pattern matches itself
+// alone.
+func MatchTask(patterns, id string) (bool, error) {
 	if patterns == "" {
 		return true, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -90,27 +91,10 @@ func serveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			hs := srv.HTTPServer()
-			fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", ln.Addr())
-			errc := make(chan error, 1)
-			go func() { errc <- hs.Serve(ln) }()
-			select {
-			case err := <-errc:
-				return err
-			case <-ctx.Done():
-			}
-			fmt.Fprintln(cmd.ErrOrStderr(), "wasmenv serve: shutting down")
-			sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			// Shutdown waits for requests in flight; then Close ends the
+			// After the HTTP shutdown (requests in flight), Close ends the
 			// WebSocket sessions (hijacked, so Shutdown skips them) and
 			// closes every episode.
-			err = hs.Shutdown(sctx)
-			srv.Close()
-			if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-				return err
-			}
-			return nil
+			return serveHTTP(ctx, cmd, srv.HTTPServer(), ln, func() { srv.Close() })
 		},
 	}
 	f := cmd.Flags()
@@ -135,4 +119,29 @@ func serveCmd() *cobra.Command {
 	f.StringVar(&opts.NeMoGymRoot, "nemo-gym-root", "", "also serve this environment's NeMo Gym routes at the root (POST /seed_session, /verify, /TOOL)")
 	f.DurationVar(&ropts.SQLTimeout, "sql-timeout", 10*time.Second, "bound on each piece of bundle SQL outside tool calls (setup, checks, diffs)")
 	return cmd
+}
+
+// serveHTTP serves hs on ln until ctx is done, then shuts it down (waiting
+// up to 10 s for requests in flight) and calls after; a server that stops
+// on its own returns its error. wasmenv serve and its gateway mode share it.
+func serveHTTP(ctx context.Context, cmd *cobra.Command, hs *http.Server, ln net.Listener, after func()) error {
+	fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), "wasmenv serve: shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if after != nil {
+		after()
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
 }

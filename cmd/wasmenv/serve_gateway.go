@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -36,21 +35,7 @@ func runGateway(ctx context.Context, cmd *cobra.Command, url, addr string, callT
 		return err
 	}
 	hs := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
-	fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	fmt.Fprintln(cmd.ErrOrStderr(), "wasmenv serve: shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return nil
+	return serveHTTP(ctx, cmd, hs, ln, nil)
 }
 
 // serveWorkerFlags are `wasmenv worker --serve`'s.
