@@ -131,6 +131,13 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(WasmenvError) as cm:
             self.client.episode("ep_nope")
         self.assertEqual(cm.exception.status, 404)
+        # An id is data: one that holds a path is quoted, not followed
+        # (the sync client once sent it raw and read /diff's answer as an episode).
+        ep = self.client.create()[0]
+        with self.assertRaises(WasmenvError) as cm:
+            self.client.episode(ep.id + "/diff")
+        self.assertEqual(cm.exception.status, 404)
+        ep.delete()
 
     def test_stats(self):
         st = self.client.stats()

@@ -20,7 +20,8 @@ import ssl
 import urllib.parse
 from typing import Any, Dict, List, Optional, Tuple
 
-from .client import StepResult, ToolResult
+from .client import (StepResult, ToolResult, _EpisodeFields, create_body, episode_path, step_body,
+                     step_result, tool_result)
 from .errors import WasmenvError, error_from, transport_error
 
 _MAX_BODY = 64 << 20  # the server caps its own answers at 16 MiB
@@ -240,41 +241,15 @@ class AsyncClient:
     async def create(self, env: Optional[str] = None, task: Optional[str] = None, seed: int = 0,
                      n: int = 1, max_steps: Optional[int] = None) -> List["AsyncEpisode"]:
         """Create n identical episodes (one GRPO group)."""
-        body: Dict[str, Any] = {"seed": seed, "n": n}
-        if env:
-            body["env"] = env
-        if task:
-            body["task"] = task
-        if max_steps:
-            body["max_steps"] = max_steps
-        r = await self.request("POST", "/v1/episodes", body)
-        return [AsyncEpisode(self, i, r["group"], r["env"], r.get("task"), r["seed"], r.get("instruction", ""))
-                for i in r["episodes"]]
+        return AsyncEpisode.group_of(self, await self.request("POST", "/v1/episodes", create_body(env, task, seed, n, max_steps)))
 
     async def episode(self, episode_id: str) -> "AsyncEpisode":
         """An existing episode by id."""
-        r = await self.request("GET", "/v1/episodes/" + urllib.parse.quote(episode_id, safe=""))
-        return AsyncEpisode(self, r["id"], r["group"], r["env"], r.get("task"), r["seed"], "")
+        return AsyncEpisode.of(self, await self.request("GET", episode_path(episode_id)))
 
 
-class AsyncEpisode:
+class AsyncEpisode(_EpisodeFields):
     """One served episode; the same methods as Episode, awaited."""
-
-    def __init__(self, client: AsyncClient, episode_id: str, group: str, env: str,
-                 task: Optional[str], seed: int, instruction: str):
-        self.client = client
-        self.id = episode_id
-        self.group = group
-        self.env = env
-        self.task = task
-        self.seed = seed
-        self.instruction = instruction
-
-    def __repr__(self) -> str:
-        return "AsyncEpisode(%s, env=%s, task=%s)" % (self.id, self.env, self.task)
-
-    def _path(self, suffix: str = "") -> str:
-        return "/v1/episodes/" + urllib.parse.quote(self.id, safe="") + suffix
 
     async def tools(self) -> List[Dict[str, Any]]:
         return await self.client.tools(self.env)
@@ -285,19 +260,11 @@ class AsyncEpisode:
 
     async def call(self, name: str, arguments: Any = None) -> ToolResult:
         """Call a tool; its errors and the agent's come back in the result."""
-        r = await self.client.request("POST", self._path("/call"), {"name": name, "arguments": arguments or {}})
-        return ToolResult(r["content"], r["is_error"], r.get("outcome", ""))
+        return tool_result(await self.client.request("POST", self._path("/call"), {"name": name, "arguments": arguments or {}}))
 
     async def step(self, name: Optional[str] = None, arguments: Any = None, *,
                    answer: Optional[str] = None, final: bool = False) -> StepResult:
-        if final:
-            action: Dict[str, Any] = {"type": "final", "answer": answer}
-        else:
-            if not name:
-                raise ValueError("step needs a tool name, or final=True")
-            action = {"name": name, "arguments": arguments or {}}
-        r = await self.client.request("POST", self._path("/step"), {"action": action})
-        return StepResult(r["observation"], r["reward"], r["terminated"], r["truncated"], r.get("info", {}))
+        return step_result(await self.client.request("POST", self._path("/step"), step_body(name, arguments, answer, final)))
 
     async def score(self, answer: Optional[str] = None) -> Dict[str, Any]:
         return await self.client.request("POST", self._path("/score"), {} if answer is None else {"answer": answer})

@@ -42,6 +42,72 @@ class StepResult:
         return self.terminated or self.truncated
 
 
+
+def episode_path(episode_id: str, suffix: str = "") -> str:
+    """The URL path of an episode; the id is quoted (an id is data)."""
+    return "/v1/episodes/" + urllib.parse.quote(episode_id, safe="") + suffix
+
+
+def create_body(env: Optional[str], task: Optional[str], seed: int, n: int,
+                max_steps: Optional[int]) -> Dict[str, Any]:
+    """The body of POST /v1/episodes."""
+    body: Dict[str, Any] = {"seed": seed, "n": n}
+    if env:
+        body["env"] = env
+    if task:
+        body["task"] = task
+    if max_steps:
+        body["max_steps"] = max_steps
+    return body
+
+
+def step_body(name: Optional[str], arguments: Any, answer: Optional[str], final: bool) -> Dict[str, Any]:
+    """The body of POST /v1/episodes/ID/step: a tool call or the final answer."""
+    if final:
+        return {"action": {"type": "final", "answer": answer}}
+    if not name:
+        raise ValueError("step needs a tool name, or final=True")
+    return {"action": {"name": name, "arguments": arguments or {}}}
+
+
+def tool_result(r: Dict[str, Any]) -> ToolResult:
+    return ToolResult(r["content"], r["is_error"], r.get("outcome", ""))
+
+
+def step_result(r: Dict[str, Any]) -> StepResult:
+    return StepResult(r["observation"], r["reward"], r["terminated"], r["truncated"], r.get("info", {}))
+
+
+class _EpisodeFields:
+    """What the sync and async episodes share: identity and paths."""
+
+    def __init__(self, client: Any, episode_id: str, group: str, env: str,
+                 task: Optional[str], seed: int, instruction: str):
+        self.client = client
+        self.id = episode_id
+        self.group = group
+        self.env = env
+        self.task = task
+        self.seed = seed
+        self.instruction = instruction
+
+    @classmethod
+    def group_of(cls, client: Any, r: Dict[str, Any]) -> list:
+        """The episodes of a POST /v1/episodes answer."""
+        return [cls(client, i, r["group"], r["env"], r.get("task"), r["seed"], r.get("instruction", ""))
+                for i in r["episodes"]]
+
+    @classmethod
+    def of(cls, client: Any, r: Dict[str, Any]) -> Any:
+        """The episode a GET /v1/episodes/ID answer describes."""
+        return cls(client, r["id"], r["group"], r["env"], r.get("task"), r["seed"], "")
+
+    def __repr__(self) -> str:
+        return "%s(%s, env=%s, task=%s)" % (type(self).__name__, self.id, self.env, self.task)
+
+    def _path(self, suffix: str = "") -> str:
+        return episode_path(self.id, suffix)
+
 class Client:
     """A client for one server. Safe to share between threads: each thread
     keeps its own keep-alive connection."""
@@ -163,41 +229,15 @@ class Client:
     def create(self, env: Optional[str] = None, task: Optional[str] = None, seed: int = 0,
                n: int = 1, max_steps: Optional[int] = None) -> List["Episode"]:
         """Create n identical episodes (one GRPO group)."""
-        body: Dict[str, Any] = {"seed": seed, "n": n}
-        if env:
-            body["env"] = env
-        if task:
-            body["task"] = task
-        if max_steps:
-            body["max_steps"] = max_steps
-        r = self.request("POST", "/v1/episodes", body)
-        return [Episode(self, i, r["group"], r["env"], r.get("task"), r["seed"], r.get("instruction", ""))
-                for i in r["episodes"]]
+        return Episode.group_of(self, self.request("POST", "/v1/episodes", create_body(env, task, seed, n, max_steps)))
 
     def episode(self, episode_id: str) -> "Episode":
         """An existing episode by id."""
-        r = self.request("GET", "/v1/episodes/" + episode_id)
-        return Episode(self, r["id"], r["group"], r["env"], r.get("task"), r["seed"], "")
+        return Episode.of(self, self.request("GET", episode_path(episode_id)))
 
 
-class Episode:
+class Episode(_EpisodeFields):
     """One served episode. Calls on one episode are serialized by the server."""
-
-    def __init__(self, client: Client, episode_id: str, group: str, env: str,
-                 task: Optional[str], seed: int, instruction: str):
-        self.client = client
-        self.id = episode_id
-        self.group = group
-        self.env = env
-        self.task = task
-        self.seed = seed
-        self.instruction = instruction
-
-    def __repr__(self) -> str:
-        return "Episode(%s, env=%s, task=%s)" % (self.id, self.env, self.task)
-
-    def _path(self, suffix: str = "") -> str:
-        return "/v1/episodes/" + self.id + suffix
 
     def tools(self) -> List[Dict[str, Any]]:
         return self.client.tools(self.env)
@@ -209,21 +249,13 @@ class Episode:
     def call(self, name: str, arguments: Any = None) -> ToolResult:
         """Call a tool. arguments is a dict, or a JSON string (as in
         chat-completions tool_calls). Tool errors come back with is_error set."""
-        r = self.client.request("POST", self._path("/call"), {"name": name, "arguments": arguments or {}})
-        return ToolResult(r["content"], r["is_error"], r.get("outcome", ""))
+        return tool_result(self.client.request("POST", self._path("/call"), {"name": name, "arguments": arguments or {}}))
 
     def step(self, name: Optional[str] = None, arguments: Any = None, *,
              answer: Optional[str] = None, final: bool = False) -> StepResult:
         """One Gym step: a tool call, or with final=True the final answer,
         which ends the episode and scores it."""
-        if final:
-            action: Dict[str, Any] = {"type": "final", "answer": answer}
-        else:
-            if not name:
-                raise ValueError("step needs a tool name, or final=True")
-            action = {"name": name, "arguments": arguments or {}}
-        r = self.client.request("POST", self._path("/step"), {"action": action})
-        return StepResult(r["observation"], r["reward"], r["terminated"], r["truncated"], r.get("info", {}))
+        return step_result(self.client.request("POST", self._path("/step"), step_body(name, arguments, answer, final)))
 
     def score(self, answer: Optional[str] = None) -> Dict[str, Any]:
         """The task's reward with per-check detail and the state hash."""
