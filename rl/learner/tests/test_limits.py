@@ -137,6 +137,33 @@ class LimitsTest(unittest.TestCase):
         finally:
             s.close()
 
+    def test_trickled_headers_are_cut_off(self):
+        """Headers one byte at a time, each within the per-read timeout
+        (a slowloris): the request line and headers have one deadline in
+        all, so the connection ends instead of holding a slot for ever."""
+        s = socket.create_connection(self.addr, timeout=20)
+        closed = False
+        try:
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            for _ in range(200):  # 20 s of trickling, 40 read timeouts
+                time.sleep(0.1)
+                try:
+                    s.sendall(b"a")
+                    s.setblocking(False)
+                    if s.recv(65536) == b"":
+                        closed = True
+                        break
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    closed = True
+                    break
+                finally:
+                    s.setblocking(True)
+            self.assertTrue(closed, "a connection trickling its headers was kept open")
+        finally:
+            s.close()
+
     def test_connection_cap_answers_503(self):
         held = [socket.create_connection(self.addr, timeout=20) for _ in range(6)]
         try:

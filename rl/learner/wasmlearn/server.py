@@ -11,8 +11,9 @@ unless told otherwise.
 Limits (docs/TRAINING.md "Server limits"): request bodies up to
 `max_body_bytes` (413 above, judged from Content-Length before a byte is
 read), every body read within `read_timeout_s` (408 after; the same
-timeout bounds each read of the request line and headers and an idle
-keep-alive connection), at most `max_connections` connections at once (503
+timeout bounds each read, an idle keep-alive connection, and the request
+line with its headers in all, so a client trickling its headers loses the
+connection), at most `max_connections` connections at once (503
 beyond), at most `max_pending` sequences queued for generation (503
 beyond), listen backlog 1024.
 """
@@ -69,6 +70,21 @@ def make_handler(policy, batcher, admin_token, max_body, read_timeout):
 
         def log_message(self, *a):
             pass
+
+        def handle_one_request(self):
+            # The per-read timeout does not bound a head sent a byte at a
+            # time: the server's watchdog closes a connection whose request
+            # line and headers are not in by the deadline.
+            self.server.watch(self.connection, read_timeout)
+            try:
+                super().handle_one_request()
+            finally:
+                self.server.unwatch(self.connection)
+
+        def parse_request(self):
+            ok = super().parse_request()  # reads the headers
+            self.server.unwatch(self.connection)  # the head is in; the body has its own deadline
+            return ok
 
         def _send(self, status, body):
             data = json.dumps(body).encode()
@@ -205,7 +221,34 @@ class _HTTPServer(ThreadingHTTPServer):
         self.max_connections = max_connections
         self.active = 0
         self.active_lock = threading.Lock()
+        self.heads = {}  # connection -> the time its request head must be in by
+        self.heads_lock = threading.Lock()
         super().__init__(addr, handler)
+        threading.Thread(target=self._watchdog, daemon=True).start()
+
+    def watch(self, conn, within_s):
+        with self.heads_lock:
+            self.heads[conn] = time.monotonic() + within_s
+
+    def unwatch(self, conn):
+        with self.heads_lock:
+            self.heads.pop(conn, None)
+
+    def _watchdog(self):
+        """One thread for every connection: shut down those whose request
+        head is late (the handler's blocked read then ends)."""
+        while True:
+            time.sleep(0.1)
+            now = time.monotonic()
+            with self.heads_lock:
+                late = [c for c, t in self.heads.items() if t <= now]
+                for c in late:
+                    del self.heads[c]
+            for c in late:
+                try:
+                    c.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     def process_request(self, request, client_address):
         with self.active_lock:
