@@ -22,6 +22,9 @@ func RunGroup(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, p
 	if env.Bundle.Hash != ref.Bundle {
 		return nil, errorf(CodeBadBundle, nil, "group %d wants bundle %s, got %s", ref.Index, ref.Bundle, env.Bundle.Hash)
 	}
+	if spec.Eval {
+		return runEval(ctx, env, spec, ref, policy)
+	}
 	cfg, err := spec.Config()
 	if err != nil {
 		return nil, err

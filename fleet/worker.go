@@ -151,12 +151,12 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 			// The result is stored; a redelivery finds the same one (keyed by job).
 			w.logf("job %s: ack: %v", job.id(), err)
 		}
-		w.logf("job %s done (%s/%s, delivery %d)", job.id(), job.Env, job.Task, meta.NumDelivered)
+		w.logf("job %s done (%s/%s, delivery %d)", job.id(), job.Env, job.label(), meta.NumDelivered)
 	case ctx.Err() != nil:
 		msg.Nak() // shutting down: another worker takes it now
 	case int(meta.NumDelivered) >= w.store.opts.MaxDeliver:
 		w.logf("job %s: %v (delivery %d, giving up)", job.id(), err, meta.NumDelivered)
-		w.deadLetter(ctx, &DeadLetter{Run: job.Run, Index: job.Index, Env: job.Env, Task: job.Task,
+		w.deadLetter(ctx, &DeadLetter{Run: job.Run, Index: job.Index, Env: job.Env, Task: job.label(),
 			Deliveries: meta.NumDelivered, Reason: err.Error()}, job.id())
 		msg.Term()
 	default:
@@ -268,7 +268,7 @@ func (w *Worker) maxDeliveries(ctx context.Context, m *nats.Msg) {
 		Reason: fmt.Sprintf("delivered %d times without an acknowledgement: each time the worker died or stalled past the ack wait (%s)", a.Deliveries, w.store.opts.AckWait)}
 	id := fmt.Sprintf("%s.seq%d", d.Run, a.StreamSeq)
 	if job, err := decodeJob(raw.Data); err == nil {
-		d.Run, d.Index, d.Env, d.Task, id = job.Run, job.Index, job.Env, job.Task, job.id()
+		d.Run, d.Index, d.Env, d.Task, id = job.Run, job.Index, job.Env, job.label(), job.id()
 	}
 	w.deadLetter(ctx, d, id)
 	w.store.jobs.DeleteMsg(ctx, a.StreamSeq)
