@@ -16,7 +16,9 @@ type Job struct {
 	// has several).
 	Attempt string `json:"attempt,omitempty"`
 	GroupRef
-	Spec *Spec `json:"spec"`
+	Spec *Spec `json:"spec,omitempty"`
+	// Synth, instead of Spec, makes the job a synthesis (synth.go).
+	Synth *SynthSpec `json:"synth,omitempty"`
 }
 
 // id is the job's identity, the Nats-Msg-Id of its job, result and dead
@@ -40,10 +42,17 @@ func decodeJob(data []byte) (*Job, error) {
 		return nil, fmt.Errorf("job has no valid run id (%q)", j.Run)
 	case j.Attempt != "" && !validRun(j.Attempt):
 		return nil, fmt.Errorf("job %s: attempt %q is not a subject token", j.Run, j.Attempt)
-	case j.Spec == nil:
-		return nil, fmt.Errorf("job %s has no spec", j.id())
 	case j.Index < 0:
 		return nil, fmt.Errorf("job %s has a negative index", j.id())
+	case j.Synth != nil && j.Spec != nil:
+		return nil, fmt.Errorf("job %s has a spec and a synthesis", j.id())
+	case j.Synth != nil:
+		if err := j.Synth.check(); err != nil {
+			return nil, fmt.Errorf("job %s: %v", j.id(), err)
+		}
+		return &j, nil
+	case j.Spec == nil:
+		return nil, fmt.Errorf("job %s has no spec", j.id())
 	case !validHash(j.Bundle):
 		return nil, fmt.Errorf("job %s: bundle name %q is not a content hash", j.id(), truncate(j.Bundle, 64))
 	}

@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -167,6 +169,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 
 // runJob runs a job's group.
 func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
+	if job.Synth != nil {
+		return w.runSynthJob(ctx, job)
+	}
 	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
 	if err != nil {
 		return nil, err
@@ -212,7 +217,16 @@ func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 	m := nats.NewMsg(subjectResults + job.Run)
 	m.Header.Set(headerIndex, strconv.Itoa(job.Index))
 	m.Header.Set(headerSummary, string(sum))
-	if len(res.Lines)+len(sum) > int(w.NC.MaxPayload())-4096 {
+	if job.Synth != nil {
+		// An environment is stored by content: a redelivered job that
+		// made the same bytes stores nothing new.
+		h := sha256.Sum256(res.Lines)
+		name := "env-" + hex.EncodeToString(h[:])
+		if err := w.store.putOnce(ctx, w.store.envs, name, res.Lines); err != nil {
+			return errorf(CodeUnavailable, err, "store environment %s", job.id())
+		}
+		m.Header.Set(headerEnvObject, name)
+	} else if len(res.Lines)+len(sum) > int(w.NC.MaxPayload())-4096 {
 		name := job.Run + "/" + strconv.Itoa(job.Index)
 		if err := w.store.putObject(ctx, w.store.bodies, name, res.Lines); err != nil {
 			return errorf(CodeUnavailable, err, "store result %s", job.id())
@@ -235,6 +249,8 @@ const (
 	headerIndex   = "Wasmenv-Index"
 	headerSummary = "Wasmenv-Summary" // the group's rl.Summary as JSON
 	headerObject  = "Wasmenv-Object"  // the result's body is this object of BucketResults
+	// headerEnvObject: the result's body is this object of BucketEnvs.
+	headerEnvObject = "Wasmenv-Env-Object"
 )
 
 func (w *Worker) deadLetter(ctx context.Context, d *DeadLetter, id string) {
