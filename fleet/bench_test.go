@@ -1,8 +1,10 @@
 package fleet_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -99,4 +101,25 @@ func BenchmarkJobOverhead(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(refs)), "µs/job")
 	})
+}
+
+// BenchmarkDriverWrite is the driver's side of every result: the group's
+// lines (whole rollouts, as a worker sends them) decoded and written
+// through the JSONL exporter. One driver does this for the whole fleet, so
+// its rate bounds a run's rollouts/s (docs/SCALING.md).
+func BenchmarkDriverWrite(b *testing.B) {
+	store, calendar := bundle(b, "store"), bundle(b, "calendar")
+	spec := &fleet.Spec{Group: 16, Seed: 1, MaxTurns: 20, Policy: fleet.PolicySpec{Kind: "random"}}
+	lines := referenceWith(b, true, spec, store, calendar)
+	rollouts := bytes.Count(lines, []byte("\n"))
+	b.SetBytes(int64(len(lines)))
+	for b.Loop() {
+		out := fleet.FromExporter(rl.NewJSONL(io.Discard), func() {})
+		if err := out.WriteGroup(lines); err != nil {
+			b.Fatal(err)
+		}
+		out.Close()
+	}
+	b.ReportMetric(float64(len(lines))/float64(rollouts), "bytes/rollout")
+	b.ReportMetric(float64(rollouts*b.N)/b.Elapsed().Seconds(), "rollouts/s")
 }
