@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -58,13 +57,7 @@ func TestEvalLocalShardsAndFleet(t *testing.T) {
 	}
 
 	url := startCluster(t)
-	for range 2 {
-		w := exec.Command(bin, "worker", "--nats", url, "--cache", t.TempDir(), "-q")
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { w.Process.Signal(os.Interrupt); w.Wait() })
-	}
+	startWorkerProcs(t, url, 2)
 	fleetOut := filepath.Join(dir, "fleet.jsonl")
 	if _, stderr, code := run(t, "", append(args, "--chunk", "2", "--nats", url, "-o", fleetOut)...); code != 0 || !strings.Contains(stderr, "success 100.0%") {
 		t.Fatalf("--nats: %d %s", code, stderr)
