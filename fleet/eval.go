@@ -69,7 +69,9 @@ func runEval(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, po
 		return nil, err
 	}
 	cfg.Tasks = strings.Join(ref.Tasks, ",") // ids match themselves alone (rl.MatchTask)
-	cfg.Concurrency = spec.Group * len(ref.Tasks)
+	// The chunk's rollouts at once, but no more than a group may ask for:
+	// the job comes from the queue. A record does not depend on it.
+	cfg.Concurrency = min(spec.Group*len(ref.Tasks), MaxGroup)
 	got := &capture{byTask: map[string][]rl.Rollout{}}
 	sum, err := rl.Run(ctx, []*runtime.Env{env}, policy, cfg, got)
 	if err != nil {

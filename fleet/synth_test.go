@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -85,9 +87,10 @@ func sameTree(t testing.TB, what string, got, want map[string]string) {
 	}
 }
 
-// A batch of corpus databases synthesized on two `wasmenv worker`
-// processes writes the environments `synth from-db` writes, file for file;
-// so does the same batch run in this process.
+// A batch of corpus databases synthesized on `wasmenv worker` processes,
+// one of them SIGKILLed mid-synthesis, writes the environments `synth
+// from-db` writes, file for file; so does the same batch run in this
+// process.
 func TestSynthOnFleetIsTheLocalRun(t *testing.T) {
 	sources := []*fleet.SynthSource{corpusSource(t, "hr"), corpusSource(t, "sh_times")}
 	base := fleet.SynthSpec{Tasks: 12, Seed: 3}
@@ -114,16 +117,41 @@ func TestSynthOnFleetIsTheLocalRun(t *testing.T) {
 	}
 	sameTree(t, "in this process", tree(t, local), want)
 
+	// On the fleet: a worker process is SIGKILLed while it synthesizes;
+	// its job is redelivered to the two that join.
 	url := startServer(t)
-	startWorkerProcess(t, url, fastOpts)
-	startWorkerProcess(t, url, fastOpts)
+	victim := startWorkerProcess(t, url, fastOpts)
 	onFleet := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if err := (&fleet.Driver{NC: connect(t, url), Log: t.Logf}).RunSynth(ctx, sources, specs, refs, fleet.CreateSynthOutput(onFleet)); err != nil {
+	done := make(chan error, 1)
+	go func() {
+		done <- (&fleet.Driver{NC: connect(t, url), Log: t.Logf}).RunSynth(ctx, sources, specs, refs, fleet.CreateSynthOutput(onFleet))
+	}()
+	js, _ := jetstream.New(connect(t, url))
+	for {
+		c, err := js.Consumer(ctx, fleet.StreamJobs, fleet.ConsumerWorkers)
+		if err == nil {
+			if info, err := c.Info(ctx); err == nil && info.NumAckPending > 0 {
+				break // the victim holds a job
+			}
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended before the victim took a job: %v", err)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	victim.cmd.Process.Signal(syscall.SIGKILL)
+	victim.cmd.Wait()
+	w1, w2 := startWorkerProcess(t, url, fastOpts), startWorkerProcess(t, url, fastOpts)
+	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	sameTree(t, "on 2 workers", tree(t, onFleet), want)
+	if logs := w1.log.String() + w2.log.String(); !strings.Contains(logs, ", delivery 2)") {
+		t.Fatalf("no job was redelivered after the kill:\n%s", logs)
+	}
+	sameTree(t, "on the fleet, a worker killed", tree(t, onFleet), want)
 }
 
 // Two databases that would write one environment, a file that is not a
