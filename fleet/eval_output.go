@@ -17,8 +17,10 @@ type EvalSummary struct {
 	Rollouts  int    `json:"rollouts"`
 	Successes int    `json:"successes"`
 	// SuccessRate is Successes/Rollouts; PassAtK the fraction of tasks
-	// with at least one success among their samples (k = the samples).
+	// with at least one success among their K samples (the fewest any task
+	// had; every task has --samples).
 	SuccessRate float64    `json:"success_rate"`
+	K           int        `json:"k"`
 	PassAtK     float64    `json:"pass_at_k"`
 	MeanReward  float64    `json:"mean_reward"`
 	Envs        []EvalEnvs `json:"envs"` // in plan order
@@ -41,9 +43,13 @@ type evalTally struct {
 	EvalEnvs
 	passed int
 	reward float64
+	k      int // the fewest samples of a task
 }
 
 func (t *evalTally) add(r *EvalRecord) {
+	if t.Tasks == 0 || r.Samples < t.k {
+		t.k = r.Samples
+	}
 	t.Tasks++
 	t.Rollouts += r.Samples
 	t.Successes += r.Successes
@@ -132,7 +138,7 @@ func (o *evalOutput) WriteGroup(lines []byte) error {
 func (o *evalOutput) summary() *EvalSummary {
 	all := o.all.finish()
 	s := &EvalSummary{Type: "summary", Tasks: all.Tasks, Rollouts: all.Rollouts, Successes: all.Successes,
-		SuccessRate: all.SuccessRate, PassAtK: all.PassAtK, MeanReward: all.MeanReward, Envs: []EvalEnvs{}}
+		SuccessRate: all.SuccessRate, K: o.all.k, PassAtK: all.PassAtK, MeanReward: all.MeanReward, Envs: []EvalEnvs{}}
 	for _, h := range o.order {
 		s.Envs = append(s.Envs, o.envs[h].finish())
 	}

@@ -110,7 +110,7 @@ func TestEvalRecordsAreTheEnginesWhateverTheChunks(t *testing.T) {
 					t.Errorf("the oracle failed %s/%s: %+v", rec.Env, rec.Task, rec)
 				}
 			}
-			if sum.Successes != successes || len(sum.Envs) != 2 || sum.Envs[0].Env != "store" {
+			if sum.Successes != successes || sum.K != spec.Group || len(sum.Envs) != 2 || sum.Envs[0].Env != "store" {
 				t.Fatalf("summary %+v, %d successes in the records", sum, successes)
 			}
 		})

@@ -24,7 +24,7 @@ func TestEvalLocalShardsAndFleet(t *testing.T) {
 	want, _ := os.ReadFile(local)
 	lines := strings.Split(strings.TrimSuffix(string(want), "\n"), "\n")
 	last := lines[len(lines)-1]
-	if len(lines) < 3 || !strings.Contains(last, `"type":"summary"`) || !strings.Contains(last, `"success_rate":1,"pass_at_k":1`) {
+	if len(lines) < 3 || !strings.Contains(last, `"type":"summary"`) || !strings.Contains(last, `"success_rate":1,"k":3,"pass_at_k":1`) {
 		t.Fatalf("local file:\n%s", want)
 	}
 	big := filepath.Join(dir, "big.jsonl")

@@ -26,7 +26,7 @@ func Plot(r *Report, dir string) error {
 		"fleet-steps.png":    {"Env steps/s: worker processes on NATS vs in-process", "steps/s", func(p Point) float64 { return p.StepsPerSec }},
 	} {
 		p := plot.New()
-		p.Title.Text = s.title
+		p.Title.Text = s.title + " (" + strconv.Itoa(r.CPUs) + " CPUs, all processes on them)"
 		p.X.Label.Text = "worker processes"
 		p.Y.Label.Text = s.unit
 		p.Y.Min = 0
