@@ -36,7 +36,7 @@ func evalCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	f.addPolicyFlags(fl, &cfg)
+	f.addPolicyFlags(cmd, &cfg)
 	fl.IntVar(&cfg.Group, "samples", 4, "rollouts per task (sample i on seed --seed + i)")
 	fl.StringVar(&cfg.Tasks, "tasks", "", "comma-separated globs over task ids (default all)")
 	fl.Int64Var(&cfg.Seed, "seed", 0, "base seed")

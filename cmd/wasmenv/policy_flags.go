@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/fleet"
 	"github.com/wasmenv/wasmenv/rl"
@@ -13,7 +13,8 @@ import (
 // addPolicyFlags adds the flags that pick the policy, the simulated user,
 // the reward and the tool format: `wasmenv rollout` and `wasmenv eval`
 // share them.
-func (f *rolloutFlags) addPolicyFlags(fl *pflag.FlagSet, cfg *rl.Config) {
+func (f *rolloutFlags) addPolicyFlags(cmd *cobra.Command, cfg *rl.Config) {
+	fl := cmd.Flags()
 	fl.StringVar(&f.policy, "policy", "random", "random, oracle or openai")
 	fl.StringVar(&f.baseURL, "base-url", "", "openai: server URL, e.g. http://127.0.0.1:8000/v1 (default $OPENAI_BASE_URL)")
 	fl.StringVar(&f.model, "model", "", "openai: model name")

@@ -72,7 +72,7 @@ func rolloutCmd() *cobra.Command {
 	fl.BoolVar(&f.allTasks, "summary-tasks", false, "print every task's row in the summary (default: the 10 worst)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is drawn only on a terminal anyway)")
 
-	f.addPolicyFlags(fl, &cfg)
+	f.addPolicyFlags(cmd, &cfg)
 	fl.StringVar(&f.nats, "nats", "", "run the groups on the workers of this NATS server (docs/SCALING.md)")
 	fl.StringVar(&f.shard, "shard", "", "run only block i of n of the groups, in plan order (i/n; docs/SCALING.md)")
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")

@@ -74,7 +74,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.StringVar(&llmModel, "llm", "", "rewrite instructions with this chat model at $OPENAI_BASE_URL (a rewrite is kept only if it keeps every value the task needs)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")
-	fl.add(f)
+	fl.add(cmd)
 	cmd.MarkFlagRequired("output")
 	return cmd
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/wasmenv/wasmenv/fleet"
 	"github.com/wasmenv/wasmenv/synth"
@@ -21,7 +20,8 @@ type synthFleetFlags struct {
 	quiet       bool
 }
 
-func (f *synthFleetFlags) add(fl *pflag.FlagSet) {
+func (f *synthFleetFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
 	fl.StringVar(&f.nats, "nats", "", "batch: one job per database on the workers of this NATS server (docs/SCALING.md)")
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	fl.IntVar(&f.jobs, "jobs", 1, "batch without --nats: databases synthesized at once")
