@@ -30,6 +30,7 @@ func Plot(r *Report, dir string) error {
 		p.X.Label.Text = "worker processes"
 		p.Y.Label.Text = s.unit
 		p.Y.Min = 0
+		p.Y.Tick.Marker = wholeTicks{}
 		var fleetXY plotter.XYs
 		maxW := 1.0
 		for _, pt := range r.Points {
@@ -60,4 +61,18 @@ func Plot(r *Report, dir string) error {
 		}
 	}
 	return nil
+}
+
+// wholeTicks are gonum's default ticks labelled as whole numbers (rates
+// of thousands need no decimals).
+type wholeTicks struct{}
+
+func (wholeTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', 0, 64)
+		}
+	}
+	return ts
 }
