@@ -1,7 +1,6 @@
 package fleet_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -103,23 +102,39 @@ func BenchmarkJobOverhead(b *testing.B) {
 	})
 }
 
-// BenchmarkDriverWrite is the driver's side of every result: the group's
-// lines (whole rollouts, as a worker sends them) decoded and written
-// through the JSONL exporter. One driver does this for the whole fleet, so
-// its rate bounds a run's rollouts/s (docs/SCALING.md).
+// BenchmarkDriverWrite is the driver's side of every result: the groups'
+// lines as workers send them (each group's toolset records, then compact
+// lines) written to a JSONL file as they are (less repeated records), or
+// read back into rollouts first as for Parquet and --inline-tools. One
+// driver does this for the whole fleet, so its rate bounds a run's
+// rollouts/s (docs/SCALING.md).
 func BenchmarkDriverWrite(b *testing.B) {
 	store, calendar := bundle(b, "store"), bundle(b, "calendar")
 	spec := &fleet.Spec{Group: 16, Seed: 1, MaxTurns: 20, Policy: fleet.PolicySpec{Kind: "random"}}
-	lines := referenceWith(b, true, spec, store, calendar)
-	rollouts := bytes.Count(lines, []byte("\n"))
-	b.SetBytes(int64(len(lines)))
-	for b.Loop() {
-		out := fleet.FromExporter(rl.NewJSONL(io.Discard), func() {})
-		if err := out.WriteGroup(lines); err != nil {
-			b.Fatal(err)
-		}
-		out.Close()
+	sent := &memOutput{}
+	sum, err := fleet.RunLocal(context.Background(), loadAll(b, store, calendar), spec, plan(b, spec, store, calendar), 4, sent, nil)
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(len(lines))/float64(rollouts), "bytes/rollout")
-	b.ReportMetric(float64(rollouts*b.N)/b.Elapsed().Seconds(), "rollouts/s")
+	lines := sent.buf.Bytes()
+	for name, open := range map[string]func() fleet.Output{
+		"jsonl": func() fleet.Output {
+			out, _ := fleet.CreateOutput("-", io.Discard, false)
+			return out
+		},
+		"decoded": func() fleet.Output { return fleet.FromExporter(rl.NewJSONL(io.Discard), func() {}) },
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(lines)))
+			for b.Loop() {
+				out := open()
+				if err := out.WriteGroup(lines); err != nil {
+					b.Fatal(err)
+				}
+				out.Close()
+			}
+			b.ReportMetric(float64(len(lines))/float64(sum.Rollouts), "bytes/rollout")
+			b.ReportMetric(float64(sum.Rollouts*b.N)/b.Elapsed().Seconds(), "rollouts/s")
+		})
+	}
 }

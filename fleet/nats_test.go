@@ -61,10 +61,10 @@ func TestLargeResultsTravelAsObjects(t *testing.T) {
 	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
 	url := s.ClientURL()
 	startWorkers(t, url, 2, fastOpts)
-	spec := &fleet.Spec{Group: 8, Seed: 2, MaxTurns: 12, Tasks: "cancel-*,return-*", Policy: fleet.PolicySpec{Kind: "random"}}
+	spec := &fleet.Spec{Group: 24, Seed: 2, MaxTurns: 12, Tasks: "cancel-*,return-*", Policy: fleet.PolicySpec{Kind: "random"}}
 	want := reference(t, spec, store)
-	if sent := referenceWith(t, true, spec, store); len(sent)/len(plan(t, spec, store)) < 64<<10 {
-		t.Fatalf("groups of %d bytes on average: too small to need the object store", len(sent)/len(plan(t, spec, store)))
+	if sent := sentBytes(t, spec, store); sent/len(plan(t, spec, store)) < 64<<10 {
+		t.Fatalf("groups of %d bytes on average: too small to need the object store", sent/len(plan(t, spec, store)))
 	}
 	got, err := drive(t, url, spec, store)
 	if err != nil {

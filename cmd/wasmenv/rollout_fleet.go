@@ -36,13 +36,13 @@ func runRolloutFleet(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.
 	if err != nil {
 		return err
 	}
-	exp, abort, err := openRolloutOutput(f.output, cmd.OutOrStdout(), f.inline)
+	out, err := fleet.CreateOutput(f.output, cmd.OutOrStdout(), f.inline)
 	if err != nil {
 		return err
 	}
 	stderr := cmd.ErrOrStderr()
 	bar, onProgress := fleetProgress(stderr, f.quiet, "rollouts", cfg.Group)
-	sum, err := runJobs(ctx, stderr, f, files, spec, refs, max(1, cfg.Concurrency/cfg.Group), fleet.FromExporter(exp, abort), onProgress)
+	sum, err := runJobs(ctx, stderr, f, files, spec, refs, max(1, cfg.Concurrency/cfg.Group), out, onProgress)
 	bar.Done() // nil-safe
 	if err != nil {
 		return err
