@@ -27,8 +27,9 @@ func fleetBenchCmd() *cobra.Command {
 		Short: "Measure rollouts/s and steps/s on 1, 2, 4 worker processes over NATS against the in-process engine",
 		Long: "Start an embedded NATS server on loopback, run every task of the bundles in groups of\n" +
 			"--group with the random policy in this process (one group at a time, all at once) and on\n" +
-			"--workers `wasmenv worker` processes, one warm-up and --runs measured runs each, then the\n" +
-			"cost NATS adds per job (groups of one rollout of one turn, one at a time). See docs/SCALING.md.",
+			"--workers `wasmenv worker` processes (each set on an embedded server of its own), in\n" +
+			"interleaved rounds: one warm-up round, then --runs measured ones, the median reported. Then\n" +
+			"the cost NATS adds per job (groups of one rollout of one turn, one at a time). See docs/SCALING.md.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, s := range strings.Split(workers, ",") {

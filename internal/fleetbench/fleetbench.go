@@ -130,38 +130,51 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	srv, err := fleet.StartServer(fleet.ServerConfig{Port: -1, StoreDir: dir + "/js"})
-	if err != nil {
-		return nil, err
-	}
-	defer func() { srv.Shutdown(); srv.WaitForShutdown() }()
-	nc, err := nats.Connect(srv.ClientURL())
-	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
-
-	local := func(parallel int, spec *fleet.Spec, refs []fleet.GroupRef) func() (*rl.Summary, error) {
-		return func() (*rl.Summary, error) {
-			return fleet.RunLocal(ctx, envs, spec, refs, parallel, discard{}, nil)
+	var cleanups []func() // run last first
+	defer func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
 		}
+	}()
+	// Each worker set has a server of its own, so that every set stays up
+	// and the points are measured in interleaved rounds: a machine whose
+	// load drifts (another job starting) hits every point alike.
+	type target struct {
+		where   string
+		workers int
+		run     func(spec *fleet.Spec) (*rl.Summary, error)
 	}
-	onFleet := func(spec *fleet.Spec, refs []fleet.GroupRef) func() (*rl.Summary, error) {
-		d := &fleet.Driver{NC: nc}
-		return func() (*rl.Summary, error) { return d.Run(ctx, files, spec, refs, discard{}) }
-	}
+	var targets []target
 	for _, p := range []struct {
 		where    string
 		parallel int
 	}{{"in-process, one group at a time", 1}, {"in-process, all groups at once", len(refs)}} {
-		pt, err := measure(cfg, p.where, 0, local(p.parallel, spec, refs))
+		targets = append(targets, target{p.where, 0, func(spec *fleet.Spec) (*rl.Summary, error) {
+			return fleet.RunLocal(ctx, envs, spec, refs, p.parallel, discard{}, nil)
+		}})
+	}
+	// onServer starts a server and n workers on it; its driver runs a spec.
+	onServer := func(name string, n, slots int) (func(spec *fleet.Spec) (*rl.Summary, error), error) {
+		srv, err := fleet.StartServer(fleet.ServerConfig{Port: -1, StoreDir: dir + "/js-" + name})
 		if err != nil {
 			return nil, err
 		}
-		rep.Points = append(rep.Points, pt)
+		cleanups = append(cleanups, func() { srv.Shutdown(); srv.WaitForShutdown() })
+		nc, err := nats.Connect(srv.ClientURL())
+		if err != nil {
+			return nil, err
+		}
+		cleanups = append(cleanups, nc.Close)
+		stop, err := startWorkers(cfg, srv.ClientURL(), dir+"/w-"+name, n, slots)
+		if err != nil {
+			return nil, err
+		}
+		cleanups = append(cleanups, stop)
+		d := &fleet.Driver{NC: nc}
+		return func(spec *fleet.Spec) (*rl.Summary, error) { return d.Run(ctx, files, spec, refs, discard{}) }, nil
 	}
 	for _, n := range cfg.Workers {
-		stop, err := startWorkers(cfg, srv.ClientURL(), dir, n, cfg.Slots)
+		run, err := onServer(strconv.Itoa(n), n, cfg.Slots)
 		if err != nil {
 			return nil, err
 		}
@@ -169,54 +182,57 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if n == 1 {
 			where = "NATS, 1 worker process"
 		}
-		pt, err := measure(cfg, where, n, onFleet(spec, refs))
-		stop()
-		if err != nil {
-			return nil, err
-		}
-		rep.Points = append(rep.Points, pt)
+		targets = append(targets, target{where, n, run})
+	}
+	// The overhead per job: the smallest job, one at a time, in this
+	// process and on one worker process running one job at a time.
+	tiny := &fleet.Spec{Group: 1, Seed: cfg.Seed, MaxTurns: 1, Policy: fleet.PolicySpec{Kind: "random"}}
+	runTiny, err := onServer("overhead", 1, 1)
+	if err != nil {
+		return nil, err
+	}
+	overhead := []target{
+		{"overhead in-process", 0, func(spec *fleet.Spec) (*rl.Summary, error) {
+			return fleet.RunLocal(ctx, envs, spec, refs, 1, discard{}, nil)
+		}},
+		{"overhead on 1 worker", 1, runTiny},
 	}
 
-	// The overhead per job: the smallest job, one at a time.
-	tiny := &fleet.Spec{Group: 1, Seed: cfg.Seed, MaxTurns: 1, Policy: fleet.PolicySpec{Kind: "random"}}
-	in, err := measure(cfg, "overhead in-process", 0, local(1, tiny, refs))
-	if err != nil {
+	measure := func(ts []target, spec *fleet.Spec) ([]Point, error) {
+		points := make([]Point, len(ts))
+		for round := -1; round < cfg.Runs; round++ { // round -1 warms up (bundles loaded, streams made)
+			for i, t := range ts {
+				start := time.Now()
+				sum, err := t.run(spec)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", t.where, err)
+				}
+				if round >= 0 {
+					p := &points[i]
+					p.Where, p.Workers, p.Rollouts, p.Steps = t.where, t.workers, sum.Rollouts, sum.EnvSteps
+					p.Seconds = append(p.Seconds, time.Since(start).Seconds())
+				}
+			}
+		}
+		for i := range points {
+			p := &points[i]
+			m := median(p.Seconds)
+			p.RolloutsPerSec, p.StepsPerSec = float64(p.Rollouts)/m, float64(p.Steps)/m
+			cfg.Log(fmt.Sprintf("%-34s %8.0f rollouts/s %9.0f steps/s  (runs %v)", p.Where, p.RolloutsPerSec, p.StepsPerSec, p.Seconds))
+		}
+		return points, nil
+	}
+	if rep.Points, err = measure(targets, spec); err != nil {
 		return nil, err
 	}
-	stop, err := startWorkers(cfg, srv.ClientURL(), dir, 1, 1)
-	if err != nil {
-		return nil, err
-	}
-	on, err := measure(cfg, "overhead on 1 worker", 1, onFleet(tiny, refs))
-	stop()
+	ov, err := measure(overhead, tiny)
 	if err != nil {
 		return nil, err
 	}
 	per := func(p Point) float64 { return median(p.Seconds) / float64(len(refs)) * 1e6 }
-	rep.Overhead = Overhead{Jobs: len(refs), InProcessMicros: per(in), FleetMicros: per(on), OverheadMicros: per(on) - per(in)}
+	rep.Overhead = Overhead{Jobs: len(refs), InProcessMicros: per(ov[0]), FleetMicros: per(ov[1]), OverheadMicros: per(ov[1]) - per(ov[0])}
 	rep.LoadEnd = loadavg()
 	return rep, nil
-}
-
-// measure runs f once to warm up, then cfg.Runs times.
-func measure(cfg Config, where string, workers int, f func() (*rl.Summary, error)) (Point, error) {
-	p := Point{Where: where, Workers: workers}
-	if _, err := f(); err != nil {
-		return p, fmt.Errorf("%s: %w", where, err)
-	}
-	for range cfg.Runs {
-		start := time.Now()
-		sum, err := f()
-		if err != nil {
-			return p, fmt.Errorf("%s: %w", where, err)
-		}
-		p.Seconds = append(p.Seconds, time.Since(start).Seconds())
-		p.Rollouts, p.Steps = sum.Rollouts, sum.EnvSteps
-	}
-	m := median(p.Seconds)
-	p.RolloutsPerSec, p.StepsPerSec = float64(p.Rollouts)/m, float64(p.Steps)/m
-	cfg.Log(fmt.Sprintf("%-34s %8.0f rollouts/s %9.0f steps/s  (runs %v)", where, p.RolloutsPerSec, p.StepsPerSec, p.Seconds))
-	return p, nil
 }
 
 // startWorkers starts n `wasmenv worker` processes and returns what stops
