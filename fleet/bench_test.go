@@ -3,6 +3,7 @@ package fleet_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -99,4 +100,41 @@ func BenchmarkJobOverhead(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(refs)), "µs/job")
 	})
+}
+
+// BenchmarkDriverWrite is the driver's side of every result: the groups'
+// lines as workers send them (each group's toolset records, then compact
+// lines) written to a JSONL file as they are (less repeated records), or
+// read back into rollouts first as for Parquet and --inline-tools. One
+// driver does this for the whole fleet, so its rate bounds a run's
+// rollouts/s (docs/SCALING.md).
+func BenchmarkDriverWrite(b *testing.B) {
+	store, calendar := bundle(b, "store"), bundle(b, "calendar")
+	spec := &fleet.Spec{Group: 16, Seed: 1, MaxTurns: 20, Policy: fleet.PolicySpec{Kind: "random"}}
+	sent := &memOutput{}
+	sum, err := fleet.RunLocal(context.Background(), loadAll(b, store, calendar), spec, plan(b, spec, store, calendar), 4, sent, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lines := sent.buf.Bytes()
+	for name, open := range map[string]func() fleet.Output{
+		"jsonl": func() fleet.Output {
+			out, _ := fleet.CreateOutput("-", io.Discard, false)
+			return out
+		},
+		"decoded": func() fleet.Output { return fleet.FromExporter(rl.NewJSONL(io.Discard), func() {}) },
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(lines)))
+			for b.Loop() {
+				out := open()
+				if err := out.WriteGroup(lines); err != nil {
+					b.Fatal(err)
+				}
+				out.Close()
+			}
+			b.ReportMetric(float64(len(lines))/float64(sum.Rollouts), "bytes/rollout")
+			b.ReportMetric(float64(sum.Rollouts*b.N)/b.Elapsed().Seconds(), "rollouts/s")
+		})
+	}
 }

@@ -17,13 +17,7 @@ import (
 // putBundle stores a bundle's bytes under its content hash unless the
 // store has it already. data must be the bundle file that hashes to hash.
 func (s *store) putBundle(ctx context.Context, hash string, data []byte) error {
-	var err error
-	if retry(ctx, func(ctx context.Context) error { _, err = s.bundles.GetInfo(ctx, hash); return err }); err == nil {
-		return nil
-	} else if !errors.Is(err, jetstream.ErrObjectNotFound) {
-		return errorf(CodeUnavailable, err, "bundle %s", hash)
-	}
-	if err := s.putObject(ctx, s.bundles, hash, data); err != nil {
+	if err := s.putOnce(ctx, s.bundles, hash, data); err != nil {
 		return errorf(CodeUnavailable, err, "upload bundle %s", hash)
 	}
 	return nil

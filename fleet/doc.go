@@ -26,6 +26,16 @@
 //     content hash; a worker verifies one as envpkg verifies a file and
 //     caches it once.
 //
+// Evaluations and synthesis batches are jobs on the same queue. An
+// evaluation's job (Spec.Eval) is a chunk of tasks of one bundle, run as a
+// group is, whose lines are one EvalRecord per task; the output ends with
+// an EvalSummary computed from the records alone (eval.go,
+// eval_output.go). A synthesis job (Job.Synth) is synth.FromDB over one
+// SQLite database fetched from the object store by its SHA-256; its result
+// is the environment directory as a deterministic tar in the object store
+// wasmenv-envs, keyed by the tar's SHA-256, unpacked whole by the driver
+// (synth.go, tar.go).
+//
 // Episodes are served by a fleet too (gateway.go, serve_worker.go): a
 // Gateway is an http.Handler that forwards each request of serve's routes
 // over core NATS request/reply to a ServeWorker, which answers it with an

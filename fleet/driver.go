@@ -66,6 +66,21 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 	if _, err := spec.Policy.Build(); err != nil {
 		return nil, err
 	}
+	upload := func(ctx context.Context, s *store) error {
+		for _, b := range bundles {
+			if err := s.putBundle(ctx, b.Bundle.Hash, b.Data); err != nil {
+				return err
+			}
+		}
+		d.logf("%d bundles in the object store", len(bundles))
+		return nil
+	}
+	return d.drive(ctx, refs, out, upload, func(ref GroupRef) *Job { return &Job{GroupRef: ref, Spec: spec} })
+}
+
+// drive runs the jobs of refs (made by job, which leaves Run and Attempt
+// to drive) once upload has put what they need in the object store.
+func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload func(context.Context, *store) error, job func(GroupRef) *Job) (*rl.Summary, error) {
 	run := d.RunID
 	if run == "" {
 		run = NewRunID()
@@ -82,12 +97,9 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 		return nil, err
 	}
 	d.logf("run %s: streams ready", run)
-	for _, b := range bundles {
-		if err := s.putBundle(ctx, b.Bundle.Hash, b.Data); err != nil {
-			return nil, err
-		}
+	if err := upload(ctx, s); err != nil {
+		return nil, err
 	}
-	d.logf("run %s: %d bundles in the object store", run, len(bundles))
 	start := time.Now()
 	ok := false
 	defer func() { s.cleanup(run, ok) }()
@@ -171,7 +183,8 @@ func (d *Driver) Run(ctx context.Context, bundles []*BundleFile, spec *Spec, ref
 		if asm.has(ref.Index) {
 			continue
 		}
-		j := &Job{Run: run, Attempt: attempt, GroupRef: ref, Spec: spec}
+		j := job(ref)
+		j.Run, j.Attempt = run, attempt
 		job, _ := json.Marshal(j)
 		err := retry(ctx, func(ctx context.Context) error {
 			_, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(j.id()))
@@ -247,9 +260,13 @@ func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error
 	if err := json.Unmarshal([]byte(h.Get(headerSummary)), &r.Summary); err != nil {
 		return nil, errorf(CodeLost, err, "result %d: summary", r.Index)
 	}
-	if name := h.Get(headerObject); name != "" {
+	for header, o := range map[string]jetstream.ObjectStore{headerObject: s.bodies, headerEnvObject: s.envs} {
+		name := h.Get(header)
+		if name == "" {
+			continue
+		}
 		err = retry(ctx, func(ctx context.Context) (err error) {
-			r.Lines, err = s.bodies.GetBytes(ctx, name)
+			r.Lines, err = o.GetBytes(ctx, name) // the object store checks its digest
 			return err
 		})
 		if err != nil {

@@ -34,7 +34,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	out, err := fleet.CreateOutput("rollouts.jsonl", os.Stdout)
+	out, err := fleet.CreateOutput("rollouts.jsonl", os.Stdout, false)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -22,6 +22,9 @@ func RunGroup(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, p
 	if env.Bundle.Hash != ref.Bundle {
 		return nil, errorf(CodeBadBundle, nil, "group %d wants bundle %s, got %s", ref.Index, ref.Bundle, env.Bundle.Hash)
 	}
+	if spec.Eval {
+		return runEval(ctx, env, spec, ref, policy)
+	}
 	cfg, err := spec.Config()
 	if err != nil {
 		return nil, err
@@ -29,7 +32,9 @@ func RunGroup(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, p
 	cfg.Tasks = ref.Task // a task id matches itself alone (see rl.MatchTask)
 	var buf bytes.Buffer
 	out := rl.NewJSONL(&buf)
-	out.Inline = true // whole rollouts: the driver's exporter writes the file's own toolset records
+	// Compact lines after the group's own toolset records: the driver
+	// writes them as they are, less the records its file already has
+	// (output_raw.go), or reads them back into rollouts.
 	sum, err := rl.Run(ctx, []*runtime.Env{env}, policy, cfg, out)
 	if err != nil {
 		return nil, err

@@ -144,6 +144,17 @@ func referenceWith(t testing.TB, inline bool, spec *fleet.Spec, files ...*fleet.
 	return buf.Bytes()
 }
 
+// sentBytes is what the workers send for a run: every group's lines as
+// RunGroup makes them.
+func sentBytes(t testing.TB, spec *fleet.Spec, files ...*fleet.BundleFile) int {
+	t.Helper()
+	out := &memOutput{}
+	if _, err := fleet.RunLocal(context.Background(), loadAll(t, files...), spec, plan(t, spec, files...), 4, out, nil); err != nil {
+		t.Fatal(err)
+	}
+	return out.buf.Len()
+}
+
 // memOutput keeps what is written, as one JSONL file would.
 type memOutput struct {
 	mu      sync.Mutex

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/wasmenv/wasmenv/envpkg"
 )
 
 // Job is one message of the work queue: a group of a run, with the run's
@@ -14,7 +16,9 @@ type Job struct {
 	// has several).
 	Attempt string `json:"attempt,omitempty"`
 	GroupRef
-	Spec *Spec `json:"spec"`
+	Spec *Spec `json:"spec,omitempty"`
+	// Synth, instead of Spec, makes the job a synthesis (synth.go).
+	Synth *SynthSpec `json:"synth,omitempty"`
 }
 
 // id is the job's identity, the Nats-Msg-Id of its job, result and dead
@@ -38,17 +42,46 @@ func decodeJob(data []byte) (*Job, error) {
 		return nil, fmt.Errorf("job has no valid run id (%q)", j.Run)
 	case j.Attempt != "" && !validRun(j.Attempt):
 		return nil, fmt.Errorf("job %s: attempt %q is not a subject token", j.Run, j.Attempt)
-	case j.Spec == nil:
-		return nil, fmt.Errorf("job %s has no spec", j.id())
 	case j.Index < 0:
 		return nil, fmt.Errorf("job %s has a negative index", j.id())
+	case j.Synth != nil && j.Spec != nil:
+		return nil, fmt.Errorf("job %s has a spec and a synthesis", j.id())
+	case j.Synth != nil:
+		if err := j.Synth.check(); err != nil {
+			return nil, fmt.Errorf("job %s: %v", j.id(), err)
+		}
+		return &j, nil
+	case j.Spec == nil:
+		return nil, fmt.Errorf("job %s has no spec", j.id())
 	case !validHash(j.Bundle):
 		return nil, fmt.Errorf("job %s: bundle name %q is not a content hash", j.id(), truncate(j.Bundle, 64))
+	}
+	if err := j.checkTasks(); err != nil {
+		return nil, err
 	}
 	if _, err := j.Spec.Config(); err != nil {
 		return nil, fmt.Errorf("job %s: %v", j.id(), err)
 	}
 	return &j, nil
+}
+
+// checkTasks checks what the job runs: one task, or an evaluation's chunk.
+func (j *Job) checkTasks() error {
+	if !j.Spec.Eval {
+		if !envpkg.ValidTaskID(j.Task) || len(j.Tasks) > 0 {
+			return fmt.Errorf("job %s: want one task id, got %q and %d more", j.id(), truncate(j.Task, 64), len(j.Tasks))
+		}
+		return nil
+	}
+	if j.Task != "" || len(j.Tasks) == 0 || len(j.Tasks) > MaxChunk {
+		return fmt.Errorf("job %s: an evaluation job wants 1 to %d tasks in tasks, got %d (and task %q)", j.id(), MaxChunk, len(j.Tasks), truncate(j.Task, 64))
+	}
+	for _, t := range j.Tasks {
+		if !envpkg.ValidTaskID(t) {
+			return fmt.Errorf("job %s: %q is not a task id", j.id(), truncate(t, 64))
+		}
+	}
+	return nil
 }
 
 // validRun reports whether s can be a run id: it becomes a subject token.

@@ -23,6 +23,14 @@ func RunLocal(ctx context.Context, envs map[string]*runtime.Env, spec *Spec, ref
 			return nil, errorf(CodeBadBundle, nil, "group %d: bundle %s not loaded", ref.Index, ref.Bundle)
 		}
 	}
+	return runLocal(ctx, refs, parallel, out, progress, func(ctx context.Context, ref GroupRef) (*Result, error) {
+		return RunGroup(ctx, envs[ref.Bundle], spec, ref, policy)
+	})
+}
+
+// runLocal runs the jobs of refs in this process, at most parallel at
+// once, each through run, and writes them to out in plan order.
+func runLocal(ctx context.Context, refs []GroupRef, parallel int, out Output, progress func(done, total int), run func(context.Context, GroupRef) (*Result, error)) (*rl.Summary, error) {
 	start := time.Now()
 	asm := newAssembler(refs, out)
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -30,7 +38,6 @@ func RunLocal(ctx context.Context, envs map[string]*runtime.Env, spec *Spec, ref
 	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
 	for _, ref := range refs {
-		env := envs[ref.Bundle]
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
@@ -42,7 +49,7 @@ func RunLocal(ctx context.Context, envs map[string]*runtime.Env, spec *Spec, ref
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			res, err := RunGroup(ctx, env, spec, ref, policy)
+			res, err := run(ctx, ref)
 			if err == nil {
 				_, err = asm.add(res)
 			}

@@ -61,10 +61,10 @@ func TestLargeResultsTravelAsObjects(t *testing.T) {
 	t.Cleanup(func() { s.Shutdown(); s.WaitForShutdown() })
 	url := s.ClientURL()
 	startWorkers(t, url, 2, fastOpts)
-	spec := &fleet.Spec{Group: 8, Seed: 2, MaxTurns: 12, Tasks: "cancel-*,return-*", Policy: fleet.PolicySpec{Kind: "random"}}
+	spec := &fleet.Spec{Group: 24, Seed: 2, MaxTurns: 12, Tasks: "cancel-*,return-*", Policy: fleet.PolicySpec{Kind: "random"}}
 	want := reference(t, spec, store)
-	if sent := referenceWith(t, true, spec, store); len(sent)/len(plan(t, spec, store)) < 64<<10 {
-		t.Fatalf("groups of %d bytes on average: too small to need the object store", len(sent)/len(plan(t, spec, store)))
+	if sent := sentBytes(t, spec, store); sent/len(plan(t, spec, store)) < 64<<10 {
+		t.Fatalf("groups of %d bytes on average: too small to need the object store", sent/len(plan(t, spec, store)))
 	}
 	got, err := drive(t, url, spec, store)
 	if err != nil {
@@ -144,12 +144,17 @@ func TestUnreadableJobGoesToDeadLetter(t *testing.T) {
 	// for a bundle: refused with a reason, and the worker lives on.
 	huge := `{"run":"huge","index":0,"bundle":"0123456789abcdef","env":"store","task":"t","spec":{"group":1000000000,"max_turns":1,"policy":{"kind":"random"}}}`
 	path := `{"run":"path","index":0,"bundle":"../../etc/passwd","env":"store","task":"t","spec":{"group":1,"max_turns":1,"policy":{"kind":"random"}}}`
-	for subj, body := range map[string]string{"wasmenv.jobs.huge": huge, "wasmenv.jobs.path": path} {
+	// A task that is a pattern would run every task it matches; an
+	// evaluation's chunk of tasks is checked alike.
+	glob := `{"run":"glob","index":0,"bundle":"0123456789abcdef","env":"store","task":"*","spec":{"group":1,"max_turns":1,"policy":{"kind":"random"}}}`
+	chunk := `{"run":"chunk","index":0,"bundle":"0123456789abcdef","env":"store","tasks":["a","b*"],"spec":{"group":1,"max_turns":1,"eval":true,"policy":{"kind":"random"}}}`
+	for subj, body := range map[string]string{"wasmenv.jobs.huge": huge, "wasmenv.jobs.path": path, "wasmenv.jobs.glob": glob, "wasmenv.jobs.chunk": chunk} {
 		if _, err := js.Publish(ctx, subj, []byte(body)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	want := map[string]string{"poison": "not JSON", "huge": "want 1 to 4096", "path": "not a content hash"}
+	want := map[string]string{"poison": "not JSON", "huge": "want 1 to 4096", "path": "not a content hash",
+		"glob": "want one task id", "chunk": `"b*" is not a task id`}
 	for {
 		dl := deadLetters(t, js)
 		if len(dl) == len(want) {

@@ -1,8 +1,8 @@
 package fleet
 
 import (
+	"bufio"
 	"bytes"
-	"encoding/json"
 	"io"
 	"slices"
 	"strings"
@@ -19,16 +19,25 @@ type Output interface {
 	Abort()
 }
 
-// CreateOutput opens path as rl's exporters would: .jsonl (.json, .gz)
-// through rl.JSONL (toolset records, written once per file), .parquet
-// through rl.Parquet, "-" as JSONL on stdout. A file is written beside path
-// and renamed on Close. The groups' lines (whole rollouts) are decoded and
-// handed to the exporter in plan order, so the bytes are those of a local
-// run.
-func CreateOutput(path string, stdout io.Writer) (Output, error) {
+// CreateOutput opens path as rl's exporters would: .jsonl (.json, .gz) as
+// rl.JSONL writes it (toolset records once per file, or every line whole
+// when inline), .parquet through rl.Parquet, "-" as JSONL on stdout. A file
+// is written beside path and renamed on Close. The bytes are those of a
+// local run that writes its groups in plan order.
+//
+// A group arrives as a worker's rl.JSONL wrote it alone: its toolset
+// records, then its compact lines. JSONL (not inline) is then written as
+// it came, less the toolset records the file already has, with no JSON
+// decoding: one driver writes every rollout of the fleet, and this keeps it
+// at the speed of its disk (docs/SCALING.md). Parquet and inline JSONL
+// read the group back into rollouts first (rl.ReadRollouts).
+func CreateOutput(path string, stdout io.Writer, inline bool) (Output, error) {
 	switch {
+	case path == "-" && !inline:
+		return &rawOutput{w: bufio.NewWriterSize(stdout, 1<<16), seen: map[string]bool{}}, nil
 	case path == "-":
 		j := rl.NewJSONL(stdout)
+		j.Inline = true
 		return &exporterOutput{e: j, abort: func() {}}, nil
 	case strings.HasSuffix(path, ".parquet"):
 		p, err := rl.CreateParquet(path)
@@ -37,20 +46,24 @@ func CreateOutput(path string, stdout io.Writer) (Output, error) {
 		}
 		return &exporterOutput{e: p, abort: p.Abort}, nil
 	case strings.HasSuffix(path, ".jsonl"), strings.HasSuffix(path, ".json"), strings.HasSuffix(path, ".gz"):
+		if !inline {
+			return createRawOutput(path)
+		}
 		j, err := rl.CreateJSONL(path)
 		if err != nil {
 			return nil, err
 		}
+		j.Inline = true
 		return &exporterOutput{e: j, abort: j.Abort}, nil
 	}
-	return nil, errorf(CodeBadInput, nil, "output %q: want a .jsonl or .parquet file, or -", path)
+	return nil, errorf(CodeBadInput, nil, "output %q: want a .jsonl, .jsonl.gz or .parquet file, or -", path)
 }
 
 // FromExporter makes an Output of an rl.Exporter (abort drops what it
 // wrote), for a caller that opened the exporter itself.
 func FromExporter(e rl.Exporter, abort func()) Output { return &exporterOutput{e: e, abort: abort} }
 
-// exporterOutput decodes the lines back into rollouts for an rl.Exporter.
+// exporterOutput reads the lines back into rollouts for an rl.Exporter.
 type exporterOutput struct {
 	e     rl.Exporter
 	abort func()
@@ -58,13 +71,12 @@ type exporterOutput struct {
 
 func (o *exporterOutput) WriteGroup(lines []byte) error {
 	var group []rl.Rollout
-	dec := json.NewDecoder(bytes.NewReader(lines))
-	for dec.More() {
-		var r rl.Rollout
-		if err := dec.Decode(&r); err != nil {
-			return errorf(CodeLost, err, "decode a stored rollout")
-		}
-		group = append(group, r)
+	err := rl.ReadRollouts(bytes.NewReader(lines), func(r *rl.Rollout) error {
+		group = append(group, *r)
+		return nil
+	})
+	if err != nil {
+		return errorf(CodeLost, err, "decode a stored group")
 	}
 	if len(group) == 0 {
 		return nil

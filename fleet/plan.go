@@ -14,7 +14,21 @@ type GroupRef struct {
 	Index  int    `json:"index"`
 	Bundle string `json:"bundle"` // content hash
 	Env    string `json:"env"`
-	Task   string `json:"task"`
+	Task   string `json:"task,omitempty"`
+	// Tasks, in an evaluation's job (Spec.Eval), are the chunk of tasks
+	// the job runs instead of Task.
+	Tasks []string `json:"tasks,omitempty"`
+}
+
+// label names the ref's task, or an evaluation chunk's first and last.
+func (r *GroupRef) label() string {
+	switch len(r.Tasks) {
+	case 0:
+		return r.Task
+	case 1:
+		return r.Tasks[0]
+	}
+	return r.Tasks[0] + ".." + r.Tasks[len(r.Tasks)-1]
 }
 
 // Plan lists the groups of a run in rl.Run's order: every task matching

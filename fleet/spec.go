@@ -27,6 +27,10 @@ type Spec struct {
 	DropEqual     bool          `json:"drop_equal,omitempty"`
 	HistoryWindow int           `json:"history_window,omitempty"`
 	Policy        PolicySpec    `json:"policy"`
+	// Eval makes the run an evaluation (eval.go): its jobs are chunks of
+	// tasks (GroupRef.Tasks), each task run Group times, and a job's lines
+	// are EvalRecords instead of trajectories.
+	Eval bool `json:"eval,omitempty"`
 }
 
 // PolicySpec names the policy and, for openai, its endpoint.
@@ -57,6 +61,9 @@ const (
 func (s *Spec) Config() (rl.Config, error) {
 	if s.Group < 1 || s.MaxTurns < 1 || s.Group > MaxGroup || s.MaxTurns > MaxTurns {
 		return rl.Config{}, errorf(CodeBadInput, nil, "group %d and max turns %d: want 1 to %d and 1 to %d", s.Group, s.MaxTurns, MaxGroup, MaxTurns)
+	}
+	if s.Eval && (s.DropEqual || s.HistoryWindow > 0) {
+		return rl.Config{}, errorf(CodeBadInput, nil, "an evaluation keeps every sample of every task: drop-equal and history windows do not apply")
 	}
 	cfg := rl.Config{
 		Group: s.Group, Seed: s.Seed, MaxTurns: s.MaxTurns, MaxTokens: s.MaxTokens,

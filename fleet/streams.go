@@ -17,6 +17,7 @@ const (
 	ConsumerWorkers = "workers"         // the pull consumer all workers share
 	BucketBundles   = "wasmenv-bundles" // object store: bundles by content hash
 	BucketResults   = "wasmenv-results" // object store: result bodies too large for a message
+	BucketEnvs      = "wasmenv-envs"    // object store: synthesized environments (tar) by content
 
 	subjectJobs    = "wasmenv.jobs."
 	subjectResults = "wasmenv.results."
@@ -65,6 +66,7 @@ type store struct {
 	dead       jetstream.Stream
 	bundles    jetstream.ObjectStore
 	bodies     jetstream.ObjectStore
+	envs       jetstream.ObjectStore
 }
 
 // setup creates the streams and buckets that do not exist yet and uses
@@ -108,6 +110,13 @@ func setup(ctx context.Context, js jetstream.JetStream, o Options) (*store, erro
 	})
 	if err != nil {
 		return nil, errorf(CodeUnavailable, err, "object store %s", BucketResults)
+	}
+	s.envs, err = ensureBucket(ctx, js, jetstream.ObjectStoreConfig{
+		Bucket: BucketEnvs, Replicas: o.Replicas, TTL: 7 * 24 * time.Hour,
+		Description: "wasmenv synthesized environments (tar) by SHA-256",
+	})
+	if err != nil {
+		return nil, errorf(CodeUnavailable, err, "object store %s", BucketEnvs)
 	}
 	return s, nil
 }

@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,12 +153,12 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 			// The result is stored; a redelivery finds the same one (keyed by job).
 			w.logf("job %s: ack: %v", job.id(), err)
 		}
-		w.logf("job %s done (%s/%s, delivery %d)", job.id(), job.Env, job.Task, meta.NumDelivered)
+		w.logf("job %s done (%s/%s, delivery %d)", job.id(), job.Env, job.label(), meta.NumDelivered)
 	case ctx.Err() != nil:
 		msg.Nak() // shutting down: another worker takes it now
 	case int(meta.NumDelivered) >= w.store.opts.MaxDeliver:
 		w.logf("job %s: %v (delivery %d, giving up)", job.id(), err, meta.NumDelivered)
-		w.deadLetter(ctx, &DeadLetter{Run: job.Run, Index: job.Index, Env: job.Env, Task: job.Task,
+		w.deadLetter(ctx, &DeadLetter{Run: job.Run, Index: job.Index, Env: job.Env, Task: job.label(),
 			Deliveries: meta.NumDelivered, Reason: err.Error()}, job.id())
 		msg.Term()
 	default:
@@ -167,6 +169,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 
 // runJob runs a job's group.
 func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
+	if job.Synth != nil {
+		return w.runSynthJob(ctx, job)
+	}
 	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
 	if err != nil {
 		return nil, err
@@ -212,7 +217,16 @@ func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 	m := nats.NewMsg(subjectResults + job.Run)
 	m.Header.Set(headerIndex, strconv.Itoa(job.Index))
 	m.Header.Set(headerSummary, string(sum))
-	if len(res.Lines)+len(sum) > int(w.NC.MaxPayload())-4096 {
+	if job.Synth != nil {
+		// An environment is stored by content: a redelivered job that
+		// made the same bytes stores nothing new.
+		h := sha256.Sum256(res.Lines)
+		name := "env-" + hex.EncodeToString(h[:])
+		if err := w.store.putOnce(ctx, w.store.envs, name, res.Lines); err != nil {
+			return errorf(CodeUnavailable, err, "store environment %s", job.id())
+		}
+		m.Header.Set(headerEnvObject, name)
+	} else if len(res.Lines)+len(sum) > int(w.NC.MaxPayload())-4096 {
 		name := job.Run + "/" + strconv.Itoa(job.Index)
 		if err := w.store.putObject(ctx, w.store.bodies, name, res.Lines); err != nil {
 			return errorf(CodeUnavailable, err, "store result %s", job.id())
@@ -235,6 +249,8 @@ const (
 	headerIndex   = "Wasmenv-Index"
 	headerSummary = "Wasmenv-Summary" // the group's rl.Summary as JSON
 	headerObject  = "Wasmenv-Object"  // the result's body is this object of BucketResults
+	// headerEnvObject: the result's body is this object of BucketEnvs.
+	headerEnvObject = "Wasmenv-Env-Object"
 )
 
 func (w *Worker) deadLetter(ctx context.Context, d *DeadLetter, id string) {
@@ -268,7 +284,7 @@ func (w *Worker) maxDeliveries(ctx context.Context, m *nats.Msg) {
 		Reason: fmt.Sprintf("delivered %d times without an acknowledgement: each time the worker died or stalled past the ack wait (%s)", a.Deliveries, w.store.opts.AckWait)}
 	id := fmt.Sprintf("%s.seq%d", d.Run, a.StreamSeq)
 	if job, err := decodeJob(raw.Data); err == nil {
-		d.Run, d.Index, d.Env, d.Task, id = job.Run, job.Index, job.Env, job.Task, job.id()
+		d.Run, d.Index, d.Env, d.Task, id = job.Run, job.Index, job.Env, job.label(), job.id()
 	}
 	w.deadLetter(ctx, d, id)
 	w.store.jobs.DeleteMsg(ctx, a.StreamSeq)

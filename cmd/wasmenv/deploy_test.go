@@ -148,7 +148,7 @@ func TestDeploySlurmScripts(t *testing.T) {
 	if len(files) < 2 {
 		t.Fatalf("deploy/slurm has %d scripts", len(files))
 	}
-	cmds := map[string]func() *cobra.Command{"rollout": rolloutCmd, "worker": workerCmd, "cluster": clusterCmd}
+	cmds := map[string]func() *cobra.Command{"rollout": rolloutCmd, "eval": evalCmd, "worker": workerCmd, "cluster": clusterCmd}
 	seen := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)

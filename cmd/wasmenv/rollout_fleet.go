@@ -1,8 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"github.com/wasmenv/wasmenv/internal/progress"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/fleet"
+	"github.com/wasmenv/wasmenv/internal/progress"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 )
@@ -20,15 +22,37 @@ import (
 // workers) or --shard i/n (this process runs its block of the groups). Both
 // write the groups in plan order.
 func runRolloutFleet(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Config) error {
-	spec := &fleet.Spec{
-		Group: cfg.Group, Seed: cfg.Seed, MaxTurns: cfg.MaxTurns, MaxTokens: cfg.MaxTokens, Tasks: cfg.Tasks,
-		Format: f.format, MetaTools: cfg.MetaTools, StopToken: cfg.StopToken,
-		Reward: f.reward, EnvFactory: f.envFactory, Normalize: cfg.Normalize, DropEqual: cfg.DropEqual,
-		HistoryWindow: cfg.HistoryWindow,
-		Policy: fleet.PolicySpec{Kind: f.policy, BaseURL: f.baseURL, Model: f.model, Temperature: f.temperature,
-			TurnTokens: f.turnTokens, Requests: f.requests, Retries: f.retries, Timeout: f.timeout,
-			User: f.user, UserURL: f.userURL, UserModel: f.userModel},
+	spec := f.fleetSpec(cfg)
+	if err := checkFleetFlags(f, spec); err != nil {
+		return err
 	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	files, decoded, err := readBundleFiles(args)
+	if err != nil {
+		return err
+	}
+	refs, err := fleet.Plan(decoded, cfg.Tasks)
+	if err != nil {
+		return err
+	}
+	out, err := fleet.CreateOutput(f.output, cmd.OutOrStdout(), f.inline)
+	if err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	bar, onProgress := fleetProgress(stderr, f.quiet, "rollouts", cfg.Group)
+	sum, err := runJobs(ctx, stderr, f, files, spec, refs, max(1, cfg.Concurrency/cfg.Group), out, onProgress)
+	bar.Done() // nil-safe
+	if err != nil {
+		return err
+	}
+	return reportRollouts(stderr, sum, f)
+}
+
+// checkFleetFlags checks the settings and --nats, --shard and --run-id
+// before anything runs: a bad flag is the same error as locally.
+func checkFleetFlags(f *rolloutFlags, spec *fleet.Spec) error {
 	if _, err := spec.Config(); err != nil {
 		return err
 	}
@@ -38,58 +62,63 @@ func runRolloutFleet(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.
 	if f.runID != "" && f.nats == "" {
 		return fmt.Errorf("--run-id names a run on NATS: it needs --nats")
 	}
-	shard := fleet.Shard{I: 0, N: 1}
-	if f.shard != "" {
-		if f.nats != "" {
-			return fmt.Errorf("--shard splits a run without NATS; with --nats the workers share the groups")
-		}
-		var err error
-		if shard, err = fleet.ParseShard(f.shard); err != nil {
-			return err
-		}
+	if f.shard != "" && f.nats != "" {
+		return fmt.Errorf("--shard splits a run without NATS; with --nats the workers share the jobs")
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	if f.shard != "" {
+		_, err := fleet.ParseShard(f.shard)
+		return err
+	}
+	return nil
+}
+
+// readBundleFiles reads and verifies bundle files.
+func readBundleFiles(paths []string) ([]*fleet.BundleFile, []*envpkg.Bundle, error) {
 	var files []*fleet.BundleFile
-	for _, path := range args {
+	var decoded []*envpkg.Bundle
+	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		b, err := fleet.ReadBundle(data)
 		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		files = append(files, b)
-	}
-	var decoded []*envpkg.Bundle
-	for _, b := range files {
 		decoded = append(decoded, b.Bundle)
 	}
-	refs, err := fleet.Plan(decoded, cfg.Tasks)
+	return files, decoded, nil
+}
+
+// fleetProgress draws a progress bar of jobs of size units each, on a
+// terminal unless quiet.
+func fleetProgress(stderr io.Writer, quiet bool, note string, size int) (*progress.Bar, func(done, total int)) {
+	if quiet || !progress.IsTerminal(stderr) {
+		return nil, func(done, total int) {}
+	}
+	bar := progress.New(stderr, "")
+	bar.Note("%s", note)
+	return bar, func(done, total int) { bar.Update(done*size, total*size) }
+}
+
+// runJobs runs refs on the workers of --nats, or this process's block of
+// them (--shard, default 0/1) parallel at a time, and writes them to out
+// in plan order; out is closed, or aborted on an error.
+func runJobs(ctx context.Context, stderr io.Writer, f *rolloutFlags, files []*fleet.BundleFile, spec *fleet.Spec, refs []fleet.GroupRef, parallel int, out fleet.Output, onProgress func(done, total int)) (*rl.Summary, error) {
+	sum, err := runJobsOpen(ctx, stderr, f, files, spec, refs, parallel, out, onProgress)
 	if err != nil {
-		return err
+		out.Abort()
+		return nil, err
 	}
-	refs = shard.Of(refs)
-	exp, abort, err := openRolloutOutput(f.output, cmd.OutOrStdout(), f.inline)
-	if err != nil {
-		return err
-	}
-	out := fleet.FromExporter(exp, abort)
-	stderr := cmd.ErrOrStderr()
-	var bar *progress.Bar
-	onProgress := func(done, total int) {}
-	if !f.quiet && progress.IsTerminal(stderr) {
-		bar = progress.New(stderr, "")
-		bar.Note("rollouts")
-		onProgress = func(done, total int) { bar.Update(done*cfg.Group, total*cfg.Group) }
-	}
-	var sum *rl.Summary
+	return sum, out.Close()
+}
+
+func runJobsOpen(ctx context.Context, stderr io.Writer, f *rolloutFlags, files []*fleet.BundleFile, spec *fleet.Spec, refs []fleet.GroupRef, parallel int, out fleet.Output, onProgress func(done, total int)) (*rl.Summary, error) {
 	if f.nats != "" {
-		nc, cerr := nats.Connect(f.nats, nats.Name("wasmenv rollout"), nats.MaxReconnects(-1))
-		if cerr != nil {
-			out.Abort()
-			return fmt.Errorf("connect %s: %w", f.nats, cerr)
+		nc, err := nats.Connect(f.nats, nats.Name("wasmenv driver"), nats.MaxReconnects(-1))
+		if err != nil {
+			return nil, fmt.Errorf("connect %s: %w", f.nats, err)
 		}
 		defer nc.Close()
 		d := &fleet.Driver{NC: nc, Progress: onProgress, RunID: f.runID}
@@ -97,34 +126,30 @@ func runRolloutFleet(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.
 			d.RunID = fleet.NewRunID()
 		}
 		fmt.Fprintf(stderr, "run %s (if it stops, --run-id %s resumes it)\n", d.RunID, d.RunID)
-		sum, err = d.Run(ctx, files, spec, refs, out)
-	} else {
-		envs := map[string]*runtime.Env{}
-		defer func() {
-			for _, e := range envs {
-				e.Close()
-			}
-		}()
-		for _, b := range files {
-			if envs[b.Bundle.Hash] != nil {
-				continue
-			}
-			e, lerr := runtime.LoadBundle(ctx, b.Bundle, runtime.Options{})
-			if lerr != nil {
-				out.Abort()
-				return lerr
-			}
-			envs[b.Bundle.Hash] = e
+		return d.Run(ctx, files, spec, refs, out)
+	}
+	if f.shard != "" {
+		shard, err := fleet.ParseShard(f.shard)
+		if err != nil {
+			return nil, err
 		}
-		sum, err = fleet.RunLocal(ctx, envs, spec, refs, max(1, cfg.Concurrency/cfg.Group), out, onProgress)
+		refs = shard.Of(refs)
 	}
-	bar.Done() // nil-safe
-	if err != nil {
-		out.Abort()
-		return err
+	envs := map[string]*runtime.Env{}
+	defer func() {
+		for _, e := range envs {
+			e.Close()
+		}
+	}()
+	for _, b := range files {
+		if envs[b.Bundle.Hash] != nil {
+			continue
+		}
+		e, err := runtime.LoadBundle(ctx, b.Bundle, runtime.Options{})
+		if err != nil {
+			return nil, err
+		}
+		envs[b.Bundle.Hash] = e
 	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return reportRollouts(stderr, sum, f)
+	return fleet.RunLocal(ctx, envs, spec, refs, parallel, out, onProgress)
 }

@@ -55,13 +55,7 @@ func TestRolloutOnFleetAndShards(t *testing.T) {
 	}
 
 	url := startCluster(t)
-	for range 2 {
-		w := exec.Command(bin, "worker", "--nats", url, "--cache", t.TempDir(), "-q")
-		if err := w.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { w.Process.Signal(os.Interrupt); w.Wait() })
-	}
+	startWorkerProcs(t, url, 2)
 	fleetOut := filepath.Join(dir, "fleet.jsonl")
 	if _, stderr, code := run(t, "", append(args, "--nats", url, "-o", fleetOut)...); code != 0 || !strings.Contains(stderr, "rollouts in") {
 		t.Fatalf("--nats: %d %s", code, stderr)
@@ -83,6 +77,19 @@ func TestRolloutOnFleetAndShards(t *testing.T) {
 	b, _ := os.ReadFile(fleetPq)
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Fatalf("--nats parquet: %d bytes, the local run %d; they differ", len(b), len(a))
+	}
+}
+
+// startWorkerProcs starts n `wasmenv worker` processes on url, stopped
+// (SIGINT) when the test ends.
+func startWorkerProcs(t *testing.T, url string, n int) {
+	t.Helper()
+	for range n {
+		w := exec.Command(bin, "worker", "--nats", url, "--cache", t.TempDir(), "-q")
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { w.Process.Signal(os.Interrupt); w.Wait() })
 	}
 }
 

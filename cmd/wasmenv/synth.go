@@ -27,14 +27,21 @@ func synthFromDBCmd() *cobra.Command {
 	var opts synth.Options
 	var writeShare float64
 	var llmModel string
+	var fl synthFleetFlags // synth_fleet.go
 	cmd := &cobra.Command{
 		Use:   "from-db DB.sqlite|BUNDLE.wasm|ENVDIR|JSONDIR -o OUTDIR [--bundle FILE]",
 		Short: "Turn a SQLite database (or a directory of JSON collections) into an environment with tasks",
 		Long: "Turn a SQLite database into an environment with generated tools and tasks verified by execution.\n" +
 			"The source may also be a bundle or an environment source directory (their database is used),\n" +
-			"or a directory of JSON/JSONL collections (imported into tables first).",
-		Args: cobra.ExactArgs(1),
+			"or a directory of JSON/JSONL collections (imported into tables first).\n" +
+			"Several SQLite databases (or --nats) make a batch: -o is then a directory that gets one\n" +
+			"environment directory per database, and --nats runs one job per database on the workers\n" +
+			"(docs/SCALING.md).",
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 || fl.nats != "" {
+				return runSynthBatch(cmd, args, opts, writeShare, llmModel, &fl)
+			}
 			opts.Log = os.Stderr
 			opts.WriteShare = &writeShare // 0 means no write tasks, as typed
 			if llmModel != "" {
@@ -67,6 +74,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.StringVar(&llmModel, "llm", "", "rewrite instructions with this chat model at $OPENAI_BASE_URL (a rewrite is kept only if it keeps every value the task needs)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")
+	fl.add(cmd)
 	cmd.MarkFlagRequired("output")
 	return cmd
 }
