@@ -38,6 +38,10 @@ type Episode struct {
 	// The episode's SQLite connection and what hangs on it (sqlconn.go):
 	// nil until the episode first uses SQL, given back at Close.
 	*sqlConn
+	// parked is the episode's state while it holds no connection between
+	// steps (park.go); depth counts the operations in progress.
+	parked *parked
+	depth  int
 
 	touched map[string]bool // tables written since the last reset
 	rng     *rand.Rand
@@ -111,6 +115,7 @@ func (ep *Episode) Close() error {
 		return nil
 	}
 	ep.closed = true
+	ep.parked = nil
 	return ep.disconnect()
 }
 
@@ -126,6 +131,7 @@ func (ep *Episode) Reset() error {
 		}
 		ep.restartCounters()
 	}
+	ep.parked = nil
 	ep.lost = false
 	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
 	ep.calls = 0
@@ -164,6 +170,7 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 	if ep.lost {
 		return Result{}, ErrStateLost
 	}
+	defer ep.enter()() // after afterCall
 	defer ep.afterCall(&res, &err)
 	e := ep.env
 	idx, ok := e.tools[name]

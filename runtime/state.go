@@ -157,6 +157,7 @@ func (ep *Episode) Diff() (d Diff, err error) {
 	if ep.closed {
 		return nil, ErrClosed
 	}
+	defer ep.enter()()
 	err = ep.bundleSQL(context.Background(), func() error { d, err = ep.diff(); return err })
 	return d, err
 }
@@ -276,6 +277,7 @@ func (ep *Episode) viewTouched(v *view) bool {
 // DiffAndHash returns the diff and the state hash computed from it, for
 // callers that need both (computing the diff is the expensive part).
 func (ep *Episode) DiffAndHash() (Diff, string, error) {
+	defer ep.enter()()
 	d, err := ep.Diff()
 	if err != nil {
 		return nil, "", err
