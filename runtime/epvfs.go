@@ -148,9 +148,9 @@ func (f *epFile) Unlock(l vfs.LockLevel) error {
 }
 
 func (f *epFile) CheckReservedLock() (bool, error) { return f.lock >= vfs.LOCK_RESERVED, nil }
-func (f *epFile) LockState() vfs.LockLevel        { return f.lock }
-func (*epFile) Sync(vfs.SyncFlag) error           { return nil }
-func (*epFile) SectorSize() int                   { return 0 }
+func (f *epFile) LockState() vfs.LockLevel         { return f.lock }
+func (*epFile) Sync(vfs.SyncFlag) error            { return nil }
+func (*epFile) SectorSize() int                    { return 0 }
 
 func (*epFile) DeviceCharacteristics() vfs.DeviceCharacteristic {
 	return vfs.IOCAP_ATOMIC | vfs.IOCAP_SEQUENTIAL | vfs.IOCAP_SAFE_APPEND |
