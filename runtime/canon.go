@@ -34,6 +34,15 @@ func canonRecord(rec json.RawMessage) ([]byte, error) {
 	if !utf8.Valid(rec) {
 		return append([]byte("r"), rec...), nil
 	}
+	if canon, ok := appendCanon(append(make([]byte, 0, len(rec)+1), 'j'), rec); ok {
+		return canon, nil
+	}
+	return slowCanonRecord(rec)
+}
+
+// slowCanonRecord is canonRecord through encoding/json: what appendCanon
+// must equal, and what runs where it declines.
+func slowCanonRecord(rec json.RawMessage) ([]byte, error) {
 	v, err := decodeJSON(rec)
 	if err != nil {
 		return nil, err

@@ -24,6 +24,11 @@ package runtime
 // TestParkedEpisodesAreIdentical replays episodes with and without parking
 // and requires byte-identical outputs, diffs and hashes.
 
+// defaultMaxConns is Options.MaxConns's default: ~200 MiB of connections
+// (about 800 KiB each after a few hundred steps), and 1,000 episodes
+// between steps within 256 KiB each (docs/BENCHMARKS.md).
+const defaultMaxConns = 256
+
 // parked is an episode's state while it holds no connection.
 type parked struct {
 	image  tree // its database; nil: the initial state's

@@ -124,3 +124,66 @@ func testParkedEpisodesAreIdentical(t *testing.T, engine string) {
 		})
 	}
 }
+
+// Episodes on many goroutines under a small MaxConns hand connections
+// (and images) to one another through the pool: each ends as it does
+// alone (run it with -race).
+func TestParkedEpisodesConcurrent(t *testing.T) {
+	b := *testBundle(t, "edge", false)
+	e, err := LoadBundle(context.Background(), &b, Options{MaxConns: 2, ConnPool: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	script := func(i int) []struct{ tool, sql string } {
+		return []struct{ tool, sql string }{
+			{"exec", fmt.Sprintf(`INSERT INTO nc VALUES ('own%d', 'v%d')`, i, i)},
+			{"exec", fmt.Sprintf(`UPDATE big SET n = n + %d`, i)},
+			{"query", `SELECT k, v, last_insert_rowid() AS l, changes() AS c, total_changes() AS t, random() AS r FROM nc ORDER BY k`},
+			{"exec", fmt.Sprintf(`INSERT INTO ck VALUES ('a%d', 'b', %d)`, i, i)},
+			{"query", `SELECT * FROM big`},
+			{"", ""},
+			{"exec", fmt.Sprintf(`INSERT INTO nc VALUES ('again%d', 'w')`, i)},
+			{"query", `SELECT k, total_changes() AS t FROM nc ORDER BY k`},
+		}
+	}
+	const n = 12
+	run := func(ep *Episode, i int) string {
+		var w strings.Builder
+		for _, s := range script(i) {
+			w.WriteString(parkStep(t, ep, s))
+		}
+		return w.String()
+	}
+	want := make([]string, n)
+	alone, err := LoadBundle(context.Background(), &b, Options{MaxConns: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer alone.Close()
+	for i := range n {
+		ep := newEpisode(t, alone, "", int64(i))
+		want[i] = run(ep, i)
+		ep.Close()
+	}
+	got := make([]string, n)
+	done := make(chan int)
+	for i := range n {
+		go func() {
+			ep, err := e.NewEpisode("", int64(i))
+			if err == nil {
+				got[i] = run(ep, i)
+				ep.Close()
+			}
+			done <- i
+		}()
+	}
+	for range n {
+		<-done
+	}
+	for i := range n {
+		if got[i] != want[i] {
+			t.Errorf("episode %d, %s", i, firstDifference(got[i], want[i]))
+		}
+	}
+}

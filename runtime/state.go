@@ -138,6 +138,17 @@ func sameJSON(a, b []byte) bool {
 	if !utf8.Valid(a) || !utf8.Valid(b) { // decoding would merge distinct bytes into U+FFFD
 		return bytes.Equal(a, b)
 	}
+	// The canonical forms are equal exactly when the decoded values are
+	// (Marshal is injective on them); encoding/json below when the fast
+	// path declines.
+	ca, oka := appendCanon(make([]byte, 0, len(a)+len(b)), a)
+	if oka {
+		n := len(ca)
+		cb, okb := appendCanon(ca, b)
+		if okb {
+			return bytes.Equal(cb[:n], cb[n:])
+		}
+	}
 	x, errx := decodeJSON(a)
 	y, erry := decodeJSON(b)
 	return errx == nil && erry == nil && reflect.DeepEqual(x, y)
