@@ -39,6 +39,7 @@ func BenchmarkParkedStep(b *testing.B) {
 				}
 				i := 0
 				b.ReportAllocs()
+				cpu0 := cpuTime()
 				for b.Loop() {
 					ep := eps[i%len(eps)]
 					benchCall(b, ep, tool, args[(i/len(eps))%len(args)])
@@ -50,6 +51,7 @@ func BenchmarkParkedStep(b *testing.B) {
 						}
 					}
 				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
