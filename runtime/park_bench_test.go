@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
@@ -59,12 +60,14 @@ func BenchmarkParkedStep(b *testing.B) {
 
 // BenchmarkParkedActiveRSS is BenchmarkEpisodeActiveRSS's after-diff row
 // (one write, one read and a DiffAndHash per episode, RSS per episode)
-// with n episodes under MaxConns 64: all but 64 of them parked.
+// with n episodes under MaxConns (the default, 256, and 64): all but
+// MaxConns of them parked.
 func BenchmarkParkedActiveRSS(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
+	for _, c := range []struct{ max, n int }{{defaultMaxConns, 1000}, {defaultMaxConns, 10000}, {64, 1000}, {64, 10000}} {
+		b.Run(fmt.Sprintf("MaxConns=%d/%d", c.max, c.n), func(b *testing.B) {
+			n := c.n
 			e := loadBenchEnv(b)
-			e.maxConns = 64
+			e.maxConns = int64(c.max)
 			var per float64
 			for b.Loop() {
 				e.CloseIdleConns()
