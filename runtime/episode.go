@@ -223,20 +223,32 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 // failed call changes nothing.
 func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error) {
 	e := ep.env
+	// The instance first, then the connection: callers beyond the instance
+	// pool wait for an instance without holding a connection, so that a
+	// burst of steps holds no more connections than run at once plus those
+	// episodes keep between steps (park.go). The outcomes are as in the
+	// other order: a connection that fails is the error, then a cancelled
+	// call times out (counted), then an instance that failed is the error.
+	var inst *instance
+	var err error
+	if ctx.Err() == nil {
+		inst, err = e.getInstance(ctx)
+	}
 	if err := ep.connect(); err != nil {
+		if inst != nil {
+			e.putInstance(inst)
+		}
 		return Result{}, err
 	}
 	ep.calls++
 	if ctx.Err() != nil {
+		if inst != nil {
+			e.putInstance(inst)
+		}
 		ep.traps++
 		return failed(OutcomeTimeout, "tool call was cancelled"), nil
 	}
-	inst, err := e.getInstance(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			ep.traps++
-			return failed(OutcomeTimeout, "tool call was cancelled"), nil
-		}
 		return Result{}, err
 	}
 	inst.stderr.reset()

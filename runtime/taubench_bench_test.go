@@ -2,7 +2,9 @@ package runtime_test
 
 import (
 	"context"
+	"flag"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"testing"
 
@@ -35,6 +37,9 @@ func BenchmarkTauEpisode(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer ep.Close()
+			// Under -cpuprofile each call carries its tool's name and kind as
+			// profile labels (pprof -tagfocus kind=write), guest code included.
+			labels := flag.Lookup("test.cpuprofile").Value.String() != ""
 			i := 0
 			var ru0 syscall.Rusage
 			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
@@ -45,9 +50,20 @@ func BenchmarkTauEpisode(b *testing.B) {
 					b.Fatal(err)
 				}
 				for _, c := range ref.Calls {
-					if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
-						b.Fatal(err)
+					call := func(ctx context.Context) {
+						if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+							b.Fatal(err)
+						}
 					}
+					if !labels {
+						call(ctx)
+						continue
+					}
+					kind := "read"
+					if taubench.WriteTools[c.Name] {
+						kind = "write"
+					}
+					pprof.Do(ctx, pprof.Labels("tool", c.Name, "kind", kind), call)
 				}
 				if _, _, err := ep.DiffAndHash(); err != nil {
 					b.Fatal(err)
