@@ -108,16 +108,19 @@ func cpuTime() int64 {
 // BenchmarkParkedThroughput is `wasmenv bench`'s N = 1000 row: 1,000
 // episodes on 1,000 goroutines, each stepping `wasmenv bench`'s mix (70%
 // get_order, 20% set_order_status, 10% list_orders; a reset every 20
-// steps), with every episode keeping its connection (kept) and under
-// MaxConns 64 (parked: at most 64 held between steps). ns/op is wall time
+// steps), with every episode keeping its connection (kept), under the
+// default MaxConns (256) and under MaxConns 64 (parked). ns/op is wall time
 // per step over all goroutines, cpu-ns/step the process's CPU time (the
 // first step of each episode, which opens or takes its connection,
 // included).
 func BenchmarkParkedThroughput(b *testing.B) {
-	for _, mode := range []string{"kept", "parked"} {
+	for _, mode := range []string{"kept", "default", "parked"} {
 		b.Run(mode, func(b *testing.B) {
 			e := loadBenchEnv(b)
-			if mode == "parked" {
+			switch mode {
+			case "kept":
+				e.maxConns = -1
+			case "parked":
 				e.maxConns = 64
 			}
 			b.SetParallelism(500) // × GOMAXPROCS 2: 1,000 episodes
