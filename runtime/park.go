@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/ncruces/go-sqlite3/vfs"
+
 // Parking: an episode between steps gives its connection back and keeps
 // its state without one (issue 20: an active episode's memory).
 //
@@ -66,6 +68,15 @@ func (ep *Episode) park() {
 		// A COMMIT that fails leaves the transaction open (go on with the
 		// connection), or ends it and its writes with it (lost, as guard).
 		if c.conn.GetAutocommit() {
+			ep.lost = true
+		}
+		return
+	}
+	if c.file.lock != vfs.LOCK_NONE {
+		// A statement still reading holds its lock past the COMMIT: keep the
+		// connection, its writes now committed into the file.
+		c.grownBase = treeSize(c.file.data) - treeSize(c.init.snap.Tree)
+		if err := catchOOM(c.begin.Exec); err != nil {
 			ep.lost = true
 		}
 		return

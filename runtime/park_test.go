@@ -187,3 +187,41 @@ func TestParkedEpisodesConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A step that ends with a statement still reading (its lock outlives the
+// COMMIT) keeps its connection, and its writes, committed, stay the
+// episode's until Reset.
+func TestParkKeepsAConnectionStillReading(t *testing.T) {
+	e := loadEnv(t, "edge")
+	e.maxConns = 0
+	ep := newEpisode(t, e, "", 1)
+	defer ep.Close()
+	execSQL(t, ep, `INSERT INTO nc VALUES ('x', 'y')`)
+	if ep.sqlConn != nil || ep.parked == nil || ep.parked.image == nil {
+		t.Fatal("the episode did not park with its write")
+	}
+	if err := ep.connect(); err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := ep.conn.Prepare(`SELECT k FROM nc`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Step() {
+		t.Fatal(st.Err())
+	}
+	ep.enter()() // a step ends while st reads
+	if ep.sqlConn == nil {
+		t.Fatal("parked a connection whose statement still reads")
+	}
+	st.Close()
+	if r := query(t, ep, `SELECT group_concat(k) AS k FROM nc`); r.Content != `[{"k":"a,x"}]` {
+		t.Fatalf("after the kept step: %s", r.Content)
+	}
+	if err := ep.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	if r := query(t, ep, `SELECT group_concat(k) AS k FROM nc`); r.Content != `[{"k":"a"}]` {
+		t.Fatalf("after reset: %s", r.Content)
+	}
+}
