@@ -2,8 +2,8 @@ package runtime
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -57,6 +57,7 @@ func slowCanonRecord(rec json.RawMessage) ([]byte, error) {
 // writeField writes a length-prefixed string, so that no two sequences of
 // fields run together alike.
 func writeField(w io.Writer, s string) {
-	fmt.Fprintf(w, "%d:", len(s))
+	var n [24]byte
+	w.Write(append(strconv.AppendInt(n[:0], int64(len(s)), 10), ':')) // fmt.Fprintf's "%d:", without its cost
 	io.WriteString(w, s)
 }
