@@ -11,6 +11,7 @@ require (
 	github.com/nats-io/nats-server/v2 v2.15.2 // fleet: embedded NATS server with JetStream (wasmenv cluster, tests); pulls jwt, nkeys, highwayhash, x/crypto, go-tpm
 	github.com/nats-io/nats.go v1.55.0 // fleet: JetStream work queue, streams and object store (wasmenv worker, rollout --nats)
 	github.com/ncruces/go-sqlite3 v0.35.6 // vfs/mvcc, runtime, compiler: SQLite compiled to wasm, run by wazero
+	github.com/ncruces/wbt v1.0.0 // runtime: the page tree of an episode's database file (epvfs.go), as go-sqlite3's mvcc VFS
 	github.com/parquet-go/parquet-go v0.32.0 // rl: Parquet trajectory export
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // runtime, envtest: tool argument validation; synth/llm: stage output schemas
 	github.com/spf13/cobra v1.10.2 // cmd/wasmenv: the command line
@@ -39,7 +40,6 @@ require (
 	github.com/nats-io/nuid v1.0.1 // indirect
 	github.com/ncruces/go-sqlite3-wasm/v6 v6.3.35304 // indirect
 	github.com/ncruces/julianday v1.0.0 // indirect
-	github.com/ncruces/wbt v1.0.0 // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect

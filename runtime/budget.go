@@ -70,7 +70,7 @@ func (c *sqlConn) growthBound() (bound int64, ok bool) {
 		return 0, false
 	}
 	used, _, err := c.conn.Status(sqlite3.DBSTATUS_CACHE_USED, false)
-	return used, err == nil
+	return c.grownBase + used, err == nil // grownBase: what a parked episode had committed
 }
 
 func pragmaInt(st *sqlite3.Stmt) int64 {

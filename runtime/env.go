@@ -53,6 +53,15 @@ type Options struct {
 	// (default 4×GOMAXPROCS); more are kept under load, each closed after a
 	// second unused. Negative: none, every episode opens its own.
 	ConnPool int
+	// MaxConns is how many SQLite connections episodes may hold between
+	// their steps (default 256, ~200 MiB). Past it, an episode that ends a
+	// step (a call, a diff, a state hash, a score) keeps its state without
+	// a connection, a few KiB plus the pages it wrote, and takes one again
+	// at its next step (park.go): 10,000 episodes waiting for their agents
+	// need ~0.3 GiB instead of ~8 GiB, for a few µs more per step while
+	// over it. Negative: no limit, every episode keeps its connection from
+	// its first step to Close.
+	MaxConns int
 }
 
 // Env is a loaded bundle: compiled tool code, the base database snapshot,
@@ -90,6 +99,8 @@ type Env struct {
 
 	connPool  int          // idle connections kept at least (Options.ConnPool; connpool.go)
 	idleConns atomic.Int64 // idle connections kept now, all initial states
+	liveConns atomic.Int64 // connections episodes hold (park.go)
+	maxConns  int64        // Options.MaxConns; -1: no limit (0: park at every step, for tests)
 	trimming  atomic.Bool  // a trimConns is scheduled
 }
 
@@ -149,6 +160,12 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		sqlMemoryMB: min(opts.SQLMemoryMB, maxSQLMemoryMB),
 	}
 	e.connPool = opts.ConnPool
+	switch e.maxConns = int64(opts.MaxConns); {
+	case e.maxConns == 0:
+		e.maxConns = defaultMaxConns
+	case e.maxConns < 0:
+		e.maxConns = -1
+	}
 	if e.connPool == 0 {
 		e.connPool = defaultConnPool * goruntime.GOMAXPROCS(0)
 	}

@@ -38,6 +38,10 @@ type Episode struct {
 	// The episode's SQLite connection and what hangs on it (sqlconn.go):
 	// nil until the episode first uses SQL, given back at Close.
 	*sqlConn
+	// parked is the episode's state while it holds no connection between
+	// steps (park.go); depth counts the operations in progress.
+	parked *parked
+	depth  int
 
 	touched map[string]bool // tables written since the last reset
 	rng     *rand.Rand
@@ -111,6 +115,7 @@ func (ep *Episode) Close() error {
 		return nil
 	}
 	ep.closed = true
+	ep.parked = nil
 	return ep.disconnect()
 }
 
@@ -126,6 +131,7 @@ func (ep *Episode) Reset() error {
 		}
 		ep.restartCounters()
 	}
+	ep.parked = nil
 	ep.lost = false
 	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
 	ep.calls = 0
@@ -164,6 +170,7 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 	if ep.lost {
 		return Result{}, ErrStateLost
 	}
+	defer ep.enter()() // after afterCall
 	defer ep.afterCall(&res, &err)
 	e := ep.env
 	idx, ok := e.tools[name]
@@ -216,20 +223,32 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 // failed call changes nothing.
 func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error) {
 	e := ep.env
+	// The instance first, then the connection: callers beyond the instance
+	// pool wait for an instance without holding a connection, so that a
+	// burst of steps holds no more connections than run at once plus those
+	// episodes keep between steps (park.go). The outcomes are as in the
+	// other order: a connection that fails is the error, then a cancelled
+	// call times out (counted), then an instance that failed is the error.
+	var inst *instance
+	var err error
+	if ctx.Err() == nil {
+		inst, err = e.getInstance(ctx)
+	}
 	if err := ep.connect(); err != nil {
+		if inst != nil {
+			e.putInstance(inst)
+		}
 		return Result{}, err
 	}
 	ep.calls++
 	if ctx.Err() != nil {
+		if inst != nil {
+			e.putInstance(inst)
+		}
 		ep.traps++
 		return failed(OutcomeTimeout, "tool call was cancelled"), nil
 	}
-	inst, err := e.getInstance(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			ep.traps++
-			return failed(OutcomeTimeout, "tool call was cancelled"), nil
-		}
 		return Result{}, err
 	}
 	inst.stderr.reset()

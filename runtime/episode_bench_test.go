@@ -182,6 +182,7 @@ func BenchmarkEpisodeVaryingArgs(b *testing.B) {
 // lookaside slots).
 func BenchmarkEpisodeActiveRSS(b *testing.B) {
 	e := loadBenchEnv(b)
+	e.maxConns = -1 // every episode keeps its connection: what one costs (parked: BenchmarkParkedActiveRSS)
 	const n = 300
 	for _, c := range []string{"between-steps", "after-diff", "after-full-scan-diff"} {
 		b.Run(c, func(b *testing.B) {

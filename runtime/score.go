@@ -56,6 +56,7 @@ func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score,
 	if ep.task == nil {
 		return Score{}, fmt.Errorf("episode has no task to score")
 	}
+	defer ep.enter()()
 	t := ep.task
 	var s Score
 	for i, c := range t.Checks {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/ncruces/go-sqlite3/vfs/mvcc"
 )
 
 // sqlConn is an episode's SQLite side: its own mvcc database over an
@@ -27,8 +26,14 @@ import (
 // require byte-identical results.
 type sqlConn struct {
 	init *initState
-	name string // the mvcc database
+	name string  // the database (epvfs.go)
+	file *epFile // its file, whose image the connection's episode may change (park.go)
 	conn *sqlite3.Conn
+	// initImage is the image the file was given when it last went back to
+	// the initial state: while the file holds it, so does the database.
+	initImage tree
+	stamp     uint32 // the highest file change counter the file has had (swap)
+	grownBase int64  // bytes the database had grown before this transaction (a resumed episode's)
 	// ep is the episode using the connection: the authorizer and the SQL
 	// functions (random, changes, total_changes) act for it.
 	ep *Episode
@@ -39,6 +44,7 @@ type sqlConn struct {
 	spUndo   *sqlite3.Stmt
 	rollback *sqlite3.Stmt
 	begin    *sqlite3.Stmt
+	commit   *sqlite3.Stmt
 	budget   writeBudget
 
 	authGuest bool       // the authorizer applies guest rules
@@ -75,9 +81,14 @@ func (ep *Episode) connect() error {
 			return err
 		}
 	}
+	if err := catchOOM(func() error { return c.resume(ep.parked) }); err != nil {
+		c.close()
+		return err
+	}
+	ep.parked = nil
 	c.ep = ep
 	ep.sqlConn = c
-	c.restartCounters()
+	ep.env.liveConns.Add(1)
 	return nil
 }
 
@@ -89,6 +100,7 @@ func (ep *Episode) disconnect() error {
 		return nil
 	}
 	ep.sqlConn = nil
+	ep.env.liveConns.Add(-1)
 	c.ep = nil
 	if ep.lost || c.spoiled || c.spilled() || catchOOM(c.restart) != nil || !ep.env.putConn(c) {
 		return c.close()
@@ -111,8 +123,10 @@ func (c *sqlConn) spilled() bool {
 // state, inside an open (deferred) transaction.
 func (e *Env) openSQLConn(s *initState) (*sqlConn, error) {
 	c := &sqlConn{init: s, name: fmt.Sprintf("wasmenv-%d-ep-%d", e.id, e.epSeq.Add(1)), stmts: map[string]*guestStmt{}}
-	mvcc.Create(c.name, s.snap)
+	c.initImage = s.snap.Tree
+	c.file = newEpFile(c.name, c.initImage)
 	if err := catchOOM(func() error { return c.open(e) }); err != nil {
+		dropEpFile(c.name)
 		c.close()
 		return nil, err
 	}
@@ -120,7 +134,7 @@ func (e *Env) openSQLConn(s *initState) (*sqlConn, error) {
 }
 
 func (c *sqlConn) open(e *Env) error {
-	conn, err := e.openConn(c.name, false)
+	conn, err := e.openURI("file:/" + c.name + "?vfs=" + epVFSName)
 	if err != nil {
 		return err
 	}
@@ -177,7 +191,7 @@ func (c *sqlConn) open(e *Env) error {
 		dst **sqlite3.Stmt
 		sql string
 	}{{&c.spBegin, "SAVEPOINT call"}, {&c.spCommit, "RELEASE call"}, {&c.spUndo, "ROLLBACK TO call"},
-		{&c.rollback, "ROLLBACK"}, {&c.begin, "BEGIN"}} {
+		{&c.rollback, "ROLLBACK"}, {&c.begin, "BEGIN"}, {&c.commit, "COMMIT"}} {
 		if *p.dst, _, err = conn.Prepare(p.sql); err != nil {
 			return err
 		}
@@ -209,13 +223,18 @@ func (c *sqlConn) restartCounters() {
 }
 
 // restart rolls the transaction back (unless SQLite already did, see
-// guard) and begins a new one.
+// guard) and begins a new one, on the initial state.
 func (c *sqlConn) restart() error {
 	c.track.clear()
+	c.grownBase = 0
 	if !c.conn.GetAutocommit() {
 		if err := c.rollback.Exec(); err != nil {
 			return err
 		}
+	}
+	if c.file.data != c.initImage { // a resumed episode's image (park.go)
+		c.swap(c.init.snap.Tree)
+		c.initImage = c.file.data
 	}
 	return c.begin.Exec()
 }
@@ -223,13 +242,12 @@ func (c *sqlConn) restart() error {
 // close frees the connection and its database, each statement on its own:
 // one failing must not keep the others open.
 func (c *sqlConn) close() error {
-	defer mvcc.Delete(c.name) // the pages: freed whatever happens below
 	if c.conn == nil {
 		return nil
 	}
 	c.clearStmts()
 	c.closeBudget()
-	for _, s := range []*sqlite3.Stmt{c.spBegin, c.spCommit, c.spUndo, c.rollback, c.begin} {
+	for _, s := range []*sqlite3.Stmt{c.spBegin, c.spCommit, c.spUndo, c.rollback, c.begin, c.commit} {
 		if s != nil {
 			catchOOM(s.Close)
 		}

@@ -27,11 +27,16 @@ const maxSQLMemoryMB = 4095
 // openConn opens a connection on an mvcc database with the environment's
 // SQLite heap limit.
 func (e *Env) openConn(name string, readOnly bool) (*sqlite3.Conn, error) {
-	ctx := sqlite3.WithMaxMemory(context.Background(), int64(e.sqlMemoryMB)<<20)
 	uri := "file:/" + name + "?vfs=mvcc"
 	if readOnly {
 		uri += "&mode=ro"
 	}
+	return e.openURI(uri)
+}
+
+// openURI opens a connection with the environment's SQLite heap limit.
+func (e *Env) openURI(uri string) (*sqlite3.Conn, error) {
+	ctx := sqlite3.WithMaxMemory(context.Background(), int64(e.sqlMemoryMB)<<20)
 	var conn *sqlite3.Conn
 	err := catchOOM(func() (err error) {
 		conn, err = sqlite3.OpenContext(ctx, uri)

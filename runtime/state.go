@@ -138,6 +138,17 @@ func sameJSON(a, b []byte) bool {
 	if !utf8.Valid(a) || !utf8.Valid(b) { // decoding would merge distinct bytes into U+FFFD
 		return bytes.Equal(a, b)
 	}
+	// The canonical forms are equal exactly when the decoded values are
+	// (Marshal is injective on them); encoding/json below when the fast
+	// path declines.
+	ca, oka := appendCanon(make([]byte, 0, len(a)+len(b)), a)
+	if oka {
+		n := len(ca)
+		cb, okb := appendCanon(ca, b)
+		if okb {
+			return bytes.Equal(cb[:n], cb[n:])
+		}
+	}
 	x, errx := decodeJSON(a)
 	y, erry := decodeJSON(b)
 	return errx == nil && erry == nil && reflect.DeepEqual(x, y)
@@ -157,6 +168,7 @@ func (ep *Episode) Diff() (d Diff, err error) {
 	if ep.closed {
 		return nil, ErrClosed
 	}
+	defer ep.enter()()
 	err = ep.bundleSQL(context.Background(), func() error { d, err = ep.diff(); return err })
 	return d, err
 }
@@ -276,6 +288,7 @@ func (ep *Episode) viewTouched(v *view) bool {
 // DiffAndHash returns the diff and the state hash computed from it, for
 // callers that need both (computing the diff is the expensive part).
 func (ep *Episode) DiffAndHash() (Diff, string, error) {
+	defer ep.enter()()
 	d, err := ep.Diff()
 	if err != nil {
 		return nil, "", err

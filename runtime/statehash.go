@@ -24,6 +24,7 @@ func (ep *Episode) StateHash() (h string, err error) {
 	if ep.closed {
 		return "", ErrClosed
 	}
+	defer ep.enter()()
 	err = ep.bundleSQL(context.Background(), func() error { h, err = ep.streamHash(); return err })
 	return h, err
 }

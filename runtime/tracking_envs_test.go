@@ -78,16 +78,21 @@ func trackedOnEnv(t *testing.T, b *envpkg.Bundle, engine string, episodes [][]en
 		t.Fatal(err)
 	}
 	defer ep.Close()
+	pk := newParked(t, b, engine)
 	var pool []envpkg.Call
 	for i, calls := range episodes {
 		if err := ep.Reset(); err != nil {
 			t.Fatal(err)
 		}
+		pk.reset(t)
 		for j, c := range calls {
-			if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+			r, err := ep.Call(ctx, c.Name, c.Arguments)
+			if err != nil {
 				t.Fatal(err)
 			}
-			sameEnd(t, ep, fmt.Sprintf("episode %d, call %d (%s)", i, j, c.Name))
+			what := fmt.Sprintf("episode %d, call %d (%s)", i, j, c.Name)
+			d, h := sameEnd(t, ep, what)
+			pk.same(t, what, c, r, d, h)
 		}
 		pool = append(pool, calls...)
 	}
@@ -97,12 +102,16 @@ func trackedOnEnv(t *testing.T, b *envpkg.Bundle, engine string, episodes [][]en
 			if err := ep.Reset(); err != nil {
 				t.Fatal(err)
 			}
+			pk.reset(t)
 		}
 		c := pool[r.IntN(len(pool))]
-		if _, err := ep.Call(ctx, c.Name, c.Arguments); err != nil {
+		res, err := ep.Call(ctx, c.Name, c.Arguments)
+		if err != nil {
 			t.Fatal(err)
 		}
-		sameEnd(t, ep, fmt.Sprintf("random step %d (%s %s)", step, c.Name, c.Arguments))
+		what := fmt.Sprintf("random step %d (%s %s)", step, c.Name, c.Arguments)
+		d, h := sameEnd(t, ep, what)
+		pk.same(t, what, c, res, d, h)
 	}
 	if runtime.TrackedScans(ep) == 0 {
 		t.Fatal("the tracked path never ran")
@@ -110,7 +119,72 @@ func trackedOnEnv(t *testing.T, b *envpkg.Bundle, engine string, episodes [][]en
 	t.Logf("%d episodes, %d views read on the tracked path", len(episodes), runtime.TrackedScans(ep))
 }
 
-func sameEnd(t *testing.T, ep *runtime.Episode, what string) {
+// parkedTwin replays an episode's calls on an episode that parks after
+// every step (issue 20 item 4), on an Env where another episode takes the
+// connection between its steps: each step gives the twin's connection back
+// another image. The other episode resets with the twin and makes random
+// calls of those seen so far, so that the two images often differ while
+// their file change counters (one more per writing step) are equal: what
+// SQLite's pager alone would take for the same file.
+type parkedTwin struct {
+	ep, other *runtime.Episode
+	seen      []envpkg.Call
+	r         *rand.Rand
+}
+
+func newParked(t *testing.T, b *envpkg.Bundle, engine string) *parkedTwin {
+	e, err := runtime.LoadBundle(context.Background(), b, runtime.Options{Engine: engine, ConnPool: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	runtime.ParkEveryStep(e)
+	p := &parkedTwin{r: rand.New(rand.NewPCG(4, 1))}
+	for i, ep := range []**runtime.Episode{&p.ep, &p.other} {
+		if *ep, err = e.NewEpisode("", int64(1+i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+func (p *parkedTwin) reset(t *testing.T) {
+	for _, ep := range []*runtime.Episode{p.ep, p.other} {
+		if err := ep.Reset(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// same runs c on the twin (after a call on the other episode) and requires
+// the replayed episode's result, diff and hash.
+func (p *parkedTwin) same(t *testing.T, what string, c envpkg.Call, want runtime.Result, d runtime.Diff, h string) {
+	t.Helper()
+	ctx := context.Background()
+	p.seen = append(p.seen, c)
+	o := p.seen[p.r.IntN(len(p.seen))]
+	if _, err := p.other.Call(ctx, o.Name, o.Arguments); err != nil {
+		t.Fatalf("%s: the other episode: %v", what, err)
+	}
+	got, err := p.ep.Call(ctx, c.Name, c.Arguments)
+	if err != nil {
+		t.Fatalf("%s: parked: %v", what, err)
+	}
+	if got != want {
+		t.Fatalf("%s: parked episode's result\n%+v\nwant\n%+v", what, got, want)
+	}
+	pd, ph, err := p.ep.DiffAndHash()
+	if err != nil {
+		t.Fatalf("%s: parked: %v", what, err)
+	}
+	if !reflect.DeepEqual(pd, d) || ph != h {
+		g, _ := json.Marshal(pd)
+		w, _ := json.Marshal(d)
+		t.Fatalf("%s: parked episode's diff or hash differ (%s, want %s)\n%.2000s\nwant\n%.2000s", what, ph, h, g, w)
+	}
+}
+
+func sameEnd(t *testing.T, ep *runtime.Episode, what string) (runtime.Diff, string) {
 	t.Helper()
 	runtime.SetFullScan(ep, true)
 	fd, fh, err := ep.DiffAndHash()
@@ -134,4 +208,5 @@ func sameEnd(t *testing.T, ep *runtime.Episode, what string) {
 	if fh != th || th != ts {
 		t.Fatalf("%s: hashes differ: full %s, tracked %s, streamed %s", what, fh, th, ts)
 	}
+	return td, th
 }

@@ -46,6 +46,9 @@ type Bench struct {
 	Tools      map[string]Summary `json:"tools"`
 	NewEpisode *Summary           `json:"new_episode,omitempty"`
 	Diff       *Summary           `json:"diff,omitempty"`
+	// DiffAndHash: Episode.DiffAndHash after the calls, what `wasmenv
+	// replay` reports per episode (one diff, hashed).
+	DiffAndHash *Summary `json:"diff_and_hash,omitempty"`
 }
 
 // GoResult is the wasmenv side of a run.
@@ -161,7 +164,7 @@ func (r *Replayer) Bench(ctx context.Context, repeat, stateRepeat int) (*Bench, 
 		}
 		totals = append(totals, int64(time.Since(start)))
 	}
-	var diffs, hashes, rewards []int64
+	var diffs, hashes, rewards, both []int64
 	for range stateRepeat {
 		for i, ref := range r.Eps {
 			ep := r.episodes[i]
@@ -173,6 +176,11 @@ func (r *Replayer) Bench(ctx context.Context, repeat, stateRepeat int) (*Bench, 
 					return nil, err
 				}
 			}
+			tb := time.Now()
+			if _, _, err := ep.DiffAndHash(); err != nil {
+				return nil, err
+			}
+			both = append(both, int64(time.Since(tb)))
 			t0 := time.Now()
 			if _, err := ep.Diff(); err != nil {
 				return nil, err
@@ -195,7 +203,7 @@ func (r *Replayer) Bench(ctx context.Context, repeat, stateRepeat int) (*Bench, 
 			rewards = append(rewards, int64(t3.Sub(t2)))
 		}
 	}
-	newEp, diff := Summarize(r.newEp), Summarize(diffs)
+	newEp, diff, diffHash := Summarize(r.newEp), Summarize(diffs), Summarize(both)
 	tools := map[string]Summary{}
 	for name, s := range perTool {
 		tools[name] = Summarize(s)
@@ -204,7 +212,7 @@ func (r *Replayer) Bench(ctx context.Context, repeat, stateRepeat int) (*Bench, 
 		Reset: Summarize(resets), Call: Summarize(calls),
 		CallRead: Summarize(reads), CallWrite: Summarize(writes),
 		TotalNS: totals, Hash: Summarize(hashes), Reward: Summarize(rewards),
-		Tools: tools, NewEpisode: &newEp, Diff: &diff,
+		Tools: tools, NewEpisode: &newEp, Diff: &diff, DiffAndHash: &diffHash,
 	}, nil
 }
 
