@@ -110,7 +110,7 @@ func arenaCmd() *cobra.Command {
 	fl.IntVar(&f.requests, "max-requests", 64, "openai: requests in flight at once")
 	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure")
 	fl.DurationVar(&f.timeout, "request-timeout", 2*time.Minute, "openai: limit of one request attempt")
-	cmd.AddCommand(arenaReportCmd())
+	cmd.AddCommand(arenaReportCmd(), arenaPlotCmd())
 	return cmd
 }
 

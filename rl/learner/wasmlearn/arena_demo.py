@@ -3,8 +3,11 @@
     cd rl/learner && WASMLEARN_THREADS=1 /usr/bin/python3 -m wasmlearn arena-demo \\
         --wasmenv /tmp/wasmenv --out /tmp/arena-demo --doc ../../docs/ARENA.md
 
-Per seed: a synthesized environment (`synth from-db` on envs/store's
-database) gives the SFT set, minus every task the arena will evaluate; the
+The arena environment is synthesized by `synth from-db` from
+arena_home.sql, a deliberately small smart-home database (three tables,
+one-word names): the small policy trained from scratch cannot copy long
+identifiers (docs/TRAINING.md), and on the store environment's tasks it
+stays at 0. Per seed: the same database with another seed gives the SFT set, minus every task the arena will evaluate; the
 small learner is SFT-trained on its ground truth (the shared start). Then
 two arms run `wasmenv arena` from that same checkpoint, with the same arena
 seed (so the same fresh evaluation tasks, the same diagnosis in round 1 and
@@ -45,7 +48,7 @@ def add_args(s):
     s.add_argument("--wasmenv", required=True)
     s.add_argument("--out", default="runs/arena-demo")
     s.add_argument("--seeds", default="0,1,2")
-    s.add_argument("--jobs", type=int, default=2, help="seeds (then arms) run side by side")
+    s.add_argument("--jobs", type=int, default=3, help="seeds (then arms) run side by side")
     s.add_argument("--rounds", type=int, default=3, help="arena rounds; the last is evaluation only")
     s.add_argument("--eval-tasks", type=int, default=30, help="fresh arena tasks per round")
     s.add_argument("--group", type=int, default=4, help="samples per arena task")
@@ -54,7 +57,7 @@ def add_args(s):
     s.add_argument("--write-share", type=float, default=0.5, help="synthesis: share of write tasks")
     s.add_argument("--max-turns", type=int, default=4)
     s.add_argument("--sft-tasks", type=int, default=150, help="tasks drawn for the SFT set (arena tasks removed)")
-    s.add_argument("--sft-epochs", type=int, default=12)
+    s.add_argument("--sft-epochs", type=int, default=30)
     s.add_argument("--grpo-rounds", type=int, default=4, help="GRPO rounds per arena round")
     s.add_argument("--grpo-group", type=int, default=8)
     s.add_argument("--reward", default="envfactory", help="GRPO reward (arena success is all checks passed)")
@@ -81,8 +84,11 @@ def run(cmd, log, **kw):
         raise RuntimeError("%s exited with %d (log: %s)" % (" ".join(cmd[:4]), p.returncode, log))
 
 
+ENV = "home"
+
+
 def synth(a, base, out_dir, n, seed, bundle=None):
-    cmd = [a.wasmenv, "synth", "from-db", base, "--name", "store", "-o", out_dir, "--tasks", str(n),
+    cmd = [a.wasmenv, "synth", "from-db", base, "--name", ENV, "-o", out_dir, "--tasks", str(n),
            "--seed", str(seed), "--max-chain", str(a.max_chain), "--write-share", str(a.write_share)]
     if bundle:
         cmd += ["--bundle", bundle]
@@ -154,7 +160,7 @@ def run_arm(a, base, s, arm, port):
                          "--wasmenv", a.wasmenv, "--seed", str(s), "--grpo-rounds", str(a.grpo_rounds),
                          "--last-round", str(a.rounds - 1), "--group", str(a.grpo_group), "--reward", a.reward,
                          "--max-turns", str(a.max_turns)])
-        run([a.wasmenv, "arena", "--arena", "store=%s:retail" % base, "--policy", "openai", "--base-url", url,
+        run([a.wasmenv, "arena", "--arena", "%s=%s:smart-home" % (ENV, base), "--policy", "openai", "--base-url", url,
              "--model", "wasmlearn", "--rounds", str(a.rounds), "--eval-tasks", str(a.eval_tasks),
              "--group", str(a.group), "--targeted", str(a.targeted), "--max-turns", str(a.max_turns),
              "--seed", str(s), "--min-gain=-1", "--max-chain", str(a.max_chain),
@@ -176,9 +182,19 @@ def main(a):
     if a.rounds < 2:
         raise SystemExit("arena-demo: --rounds must be at least 2 (one of training, one of evaluation)")
     os.makedirs(a.out, exist_ok=True)
-    base = os.path.join(a.out, "store.wasm")
+    base = os.path.join(a.out, ENV + ".sqlite")
     if not os.path.exists(base):
-        run([a.wasmenv, "build", os.path.join(repo, "envs", "store"), "-o", base], os.path.join(a.out, "build.log"))
+        import sqlite3
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "arena_home.sql")) as f:
+            sql = f.read()
+        tmp = base + ".tmp"
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        db = sqlite3.connect(tmp)
+        db.executescript(sql)
+        db.commit()
+        db.close()
+        os.replace(tmp, base)
     seeds = [int(x) for x in a.seeds.split(",") if x]
     t0 = time.time()
     with ThreadPoolExecutor(max(a.jobs, 1)) as ex:

@@ -1,5 +1,108 @@
-"""The arena demonstration's report (arena_demo.py): filled in below."""
+"""The arena demonstration's report (arena_demo.py writes results.json;
+this turns it into the markdown spliced into docs/ARENA.md)."""
+
+import math
+import statistics
+
+ARMS = ("targeted", "control")
+
+
+def mean_std(xs, f="%.3f"):
+    if not xs:
+        return "n/a"
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return (f % statistics.mean(xs)) + " ± " + ("%.3f" % sd)
+
+
+def noise(res):
+    """The evaluation's noise: round 1 evaluates the same SFT policy on the
+    same tasks in both arms, so targeted − control there is noise alone;
+    and the binomial standard error of one figure and of a paired
+    difference at the round-1 success level."""
+    d1, ses = [], []
+    for s in res["seeds"]:
+        t, c = (s["arms"][arm]["rounds"][0] for arm in ARMS)
+        d1.append(t["success"] - c["success"])
+        for r in (t, c):
+            p, n = r["success"], max(r["rollouts"], 1)
+            ses.append(math.sqrt(max(p * (1 - p), 0.0) / n))
+    se = statistics.mean(ses) if ses else 0.0
+    return d1, se
 
 
 def markdown(res, img_rel):
-    return "```\n%s\n```\n" % res
+    st = res["settings"]
+    seeds = res["seeds"]
+    R = st["rounds"]
+    L = ["### Results (written by `python3 -m wasmlearn arena-demo`)", ""]
+    n_roll = seeds[0]["arms"]["targeted"]["rounds"][0]["rollouts"] if seeds else 0
+    L.append("Arena: `home` (`synth from-db` on `arena_home.sql`, chains of at most %d calls, write share %g), "
+             "%d fresh tasks per round × %d samples at temperature 1 (%d rollouts per figure); %d targeted (or "
+             "control) tasks per round, %d GRPO rounds of group %d on them per arena round (reward `%s`); "
+             "SFT on %s ground-truth trajectories of the same database (every task the arena evaluates removed). "
+             "%d seeds; %.1f min wall for everything (%d jobs side by side, 2-core shared machine)."
+             % (st["max_chain"], st["write_share"], st["eval_tasks"], st["group"], n_roll, st["targeted"],
+                st["grpo_rounds"], st["grpo_group"], st["reward"],
+                "/".join(str(s["sft_tasks"]) for s in seeds), len(seeds), res["wall_s"] / 60, st["jobs"]))
+    L.append("")
+    head = "| seed |"
+    rule = "|---|"
+    for n in range(1, R + 1):
+        what = "SFT policy" if n == 1 else "after %d training round%s" % (n - 1, "s" if n > 2 else "")
+        head += " round %d (%s): targeted | control | Δ |" % (n, what)
+        rule += "---|---|---|"
+    L += [head, rule]
+    cols = {}
+    for s in seeds:
+        row = "| %d |" % s["seed"]
+        for n in range(R):
+            t = s["arms"]["targeted"]["rounds"][n]["success"]
+            c = s["arms"]["control"]["rounds"][n]["success"]
+            cols.setdefault(n, []).append((t, c, t - c))
+            row += " %.3f | %.3f | %+.3f |" % (t, c, t - c)
+        L.append(row)
+    row = "| **mean ± std** |"
+    for n in range(R):
+        ts, cs, ds = zip(*cols[n])
+        row += " %s | %s | **%s** |" % (mean_std(list(ts)), mean_std(list(cs)), mean_std(list(ds), "%+.3f"))
+    L.append(row)
+    L.append("")
+    d1, se = noise(res)
+    L.append("Noise: round 1 evaluates the same SFT policy on the same tasks in both arms, so its Δ (%s) is "
+             "the evaluation's own noise (the server's sampling order varies with request batching); the "
+             "binomial standard error of one figure at these success levels is %.3f, of a paired Δ %.3f "
+             "(rollouts of one task are correlated, so the true noise is larger)."
+             % (", ".join("%+.3f" % d for d in d1), se, se * math.sqrt(2)))
+    L.append("")
+    L.append("Partial credit (mean fraction of checks passed per rollout) and format errors, per round, mean over seeds:")
+    L.append("")
+    L.append("| round | targeted: checks fraction | control: checks fraction | targeted: format errors | control: format errors |")
+    L.append("|---|---|---|---|---|")
+    for n in range(R):
+        f = {a: statistics.mean(s["arms"][a]["rounds"][n]["checks_fraction"] for s in seeds) for a in ARMS}
+        fe = {a: statistics.mean(s["arms"][a]["rounds"][n]["format_errors"] / max(s["arms"][a]["rounds"][n]["rollouts"], 1)
+                                 for s in seeds) for a in ARMS}
+        L.append("| %d | %.3f | %.3f | %.3f | %.3f |" % (n + 1, f["targeted"], f["control"], fe["targeted"], fe["control"]))
+    L.append("")
+    L.append("GRPO on the handed-off tasks, per arm (mean over seeds and rounds): success of the training "
+             "rollouts, samples with a non-zero advantage (the only ones that move the policy):")
+    L.append("")
+    L.append("| arm | training success | samples with signal | KL(old‖new) per round |")
+    L.append("|---|---|---|---|")
+    for a in ARMS:
+        g = [m for s in seeds for m in s["arms"][a]["grpo"]]
+        if not g:
+            L.append("| %s | n/a | n/a | n/a |" % a)
+            continue
+        sig = sum(m.get("samples_with_signal") or 0 for m in g)
+        tot = sum(m.get("samples") or 0 for m in g)
+        kl = [m["policy_kl"] for m in g if m.get("policy_kl") is not None]
+        L.append("| %s | %.3f | %d of %d | %s |" % (a, statistics.mean(m.get("success") or 0 for m in g), sig, tot,
+                                                  ("%.4f" % statistics.mean(kl)) if kl else "n/a"))
+    L.append("")
+    if img_rel:
+        L.append("![arena demonstration](%s)" % img_rel)
+    else:
+        L.append("(no plot: `wasmenv arena plot` failed)")
+    L.append("")
+    return "\n".join(L)
