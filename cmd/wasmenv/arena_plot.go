@@ -90,6 +90,9 @@ func arenaDemoPlot(r *arenaDemoResults) ([]byte, error) {
 			if !ok {
 				return nil, fmt.Errorf("arena plot: seed %d has no %s arm", s.Seed, arm)
 			}
+			if len(a.Rounds) == 0 {
+				return nil, fmt.Errorf("arena plot: seed %d, arm %s: no rounds", s.Seed, arm)
+			}
 			var xy plotter.XYs
 			byRound[arm] = map[int]float64{}
 			for _, rd := range a.Rounds {

@@ -270,6 +270,19 @@ def results(a, seeds):
     return out
 
 
+def arm_bundle(arm, targeted):
+    """The bundle an arm trains on: the round's targeted bundle
+    (round-N/targeted/NAME.wasm), or for the control arm the untargeted pick
+    of the same size from the same pool, written beside it
+    (round-N/control/NAME.wasm)."""
+    if arm == "targeted":
+        return targeted
+    head, name = os.path.split(targeted)
+    if os.path.basename(head) != "targeted":
+        raise ValueError("not an arena targeted bundle: %s" % targeted)
+    return os.path.join(os.path.dirname(head), "control", name)
+
+
 def train_hook(a):
     """`--trainer` of one arm: continue its run on the round's bundle
     (targeted, or the control drawn beside it), then reload its server."""
@@ -280,10 +293,7 @@ def train_hook(a):
     bundles = os.environ["WASMENV_ARENA_BUNDLES"].split()
     if len(bundles) != 1:
         raise SystemExit("arena-train: want one weak environment's bundle, got %d" % len(bundles))
-    b = bundles[0]
-    if a.arm == "control":  # the untargeted pick of the same size from the same pool, beside it
-        head, name = os.path.split(b)
-        b = os.path.join(os.path.dirname(head), "control", name)
+    b = arm_bundle(a.arm, bundles[0])
     if not os.path.exists(b):
         raise SystemExit("arena-train: %s does not exist" % b)
     cmd = [PY, "-m", "wasmlearn", "train", "--resume", "--bundle", b, "--wasmenv", a.wasmenv, "--out", a.learn,
