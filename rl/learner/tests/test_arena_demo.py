@@ -15,6 +15,7 @@ def results(succ):
         rec = {"seed": s, "sft_tasks": 100, "arms": {}}
         for arm, xs in arms.items():
             rec["arms"][arm] = {"rounds": [{"round": i + 1, "success": x, "rollouts": 100, "checks_fraction": x,
+                                            "first_tool": 0.5, "first_call": 0.25,
                                             "format_errors": 10, "trained_tasks": {"home": 16}}
                                            for i, x in enumerate(xs)],
                                 "grpo": [{"round": 0, "success": 0.5, "samples_with_signal": 8, "samples": 16,
@@ -48,6 +49,28 @@ class TaskKeysTest(unittest.TestCase):
         self.assertFalse(k & arena_demo.task_keys(other))
 
 
+class FirstCallTest(unittest.TestCase):
+    def test_first_tool_and_call(self):
+        truth = {"a": [{"name": "find", "arguments": {"name": "desk"}}, {"name": "update", "arguments": {}}],
+                 "refuse": []}
+
+        def row(task, *calls):
+            msgs = [{"role": "user", "content": "x"}]
+            for name, args in calls:
+                msgs.append({"role": "assistant", "tool_calls": [{"function": {"name": name, "arguments": args}}]})
+            return {"task": task, "messages": msgs}
+        rows = [row("a", ("find", '{"name": "desk"}')),            # right call
+                row("a", ("find", '{"name": "porch"}')),           # right tool, wrong argument
+                row("a", ("update", "{}"), ("find", '{"name": "desk"}')),  # wrong first tool
+                row("a", ("find", "{not json")),                   # right tool, malformed arguments
+                row("a"),                                          # no call at all
+                row("refuse", ("find", "{}"))]                     # needs no call: not counted
+        tool, call = arena_demo.first_call(rows, truth)
+        self.assertAlmostEqual(tool, 3 / 5)
+        self.assertAlmostEqual(call, 1 / 5)
+        self.assertEqual(arena_demo.first_call([], truth), (0.0, 0.0))
+
+
 class ReportTest(unittest.TestCase):
     def test_paired_differences_and_noise(self):
         r = results([{"targeted": [0.10, 0.30, 0.40], "control": [0.12, 0.20, 0.25]},
@@ -62,7 +85,8 @@ class ReportTest(unittest.TestCase):
         want = sum(math.sqrt(p * (1 - p) / 100) for p in (0.10, 0.12, 0.20, 0.20)) / 4
         self.assertAlmostEqual(se, want)
         self.assertIn("![arena demonstration](img/x.png)", md)
-        self.assertIn("16 of 32", md)  # 8 of 16 per seed, two seeds
+        self.assertIn("16 of 32", md)
+        self.assertIn("| 3 | 0.500 / 0.500 | 0.250 / 0.250 | 0.350 / 0.225 | 0.100 / 0.100 |", md)  # 8 of 16 per seed, two seeds
 
     def test_no_plot(self):
         r = results([{"targeted": [0.0, 0.0], "control": [0.0, 0.0]}])

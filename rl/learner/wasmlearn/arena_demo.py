@@ -256,7 +256,10 @@ def results(a, seeds):
                 rows = read_jsonl(os.path.join(rd, "rollouts.jsonl"))
                 rows = [r for r in rows if r.get("task")]
                 comp = [r.get("reward_components") or {} for r in rows]
+                truth = {t["id"]: t.get("calls") or [] for t in read_jsonl(os.path.join(d, "arena-tasks-%d" % n, "tasks.jsonl"))}
+                tool_ok, call_ok = first_call(rows, truth)
                 rounds.append({"round": n, "success": rj["arena_success_rate"], "rollouts": len(rows),
+                               "first_tool": tool_ok, "first_call": call_ok,
                                "checks_fraction": statistics.mean(c.get("checks_fraction", 0.0) for c in comp)
                                if comp else 0.0,
                                "format_errors": sum(1 for r in rows if r.get("format_error")),
@@ -281,6 +284,32 @@ def arm_bundle(arm, targeted):
     if os.path.basename(head) != "targeted":
         raise ValueError("not an arena targeted bundle: %s" % targeted)
     return os.path.join(os.path.dirname(head), "control", name)
+
+
+def first_call(rows, truth):
+    """Of the rollouts whose task needs a call: the share whose first call
+    is the ground truth's first tool, and the share whose first call is the
+    ground truth's first call exactly (tool and arguments). Partial
+    progress that the all-or-nothing success does not show."""
+    tool = call = n = 0
+    for r in rows:
+        want = truth.get(r.get("task"))
+        if not want:
+            continue
+        n += 1
+        got = next((tc.get("function") or {} for m in r.get("messages") or []
+                    if m.get("role") == "assistant" for tc in (m.get("tool_calls") or [])), None)
+        if got is None or got.get("name") != want[0].get("name"):
+            continue
+        tool += 1
+        args = got.get("arguments")
+        try:
+            args = json.loads(args) if isinstance(args, str) and args.strip() else (args or {})
+        except ValueError:
+            continue
+        if json.dumps(args, sort_keys=True) == json.dumps(want[0].get("arguments") or {}, sort_keys=True):
+            call += 1
+    return (tool / n, call / n) if n else (0.0, 0.0)
 
 
 def train_hook(a):

@@ -74,15 +74,19 @@ def markdown(res, img_rel):
              "(rollouts of one task are correlated, so the true noise is larger)."
              % (", ".join("%+.3f" % d for d in d1), se, se * math.sqrt(2)))
     L.append("")
-    L.append("Partial credit (mean fraction of checks passed per rollout) and format errors, per round, mean over seeds:")
+    L.append("Partial progress, per round, mean over seeds (targeted / control): the share of rollouts whose first "
+             "call is the ground truth's first tool, and the first call exactly (tool and arguments); the mean "
+             "fraction of checks passed; format errors per rollout.")
     L.append("")
-    L.append("| round | targeted: checks fraction | control: checks fraction | targeted: format errors | control: format errors |")
+    L.append("| round | first tool right | first call right | checks fraction | format errors |")
     L.append("|---|---|---|---|---|")
     for n in range(R):
-        f = {a: statistics.mean(s["arms"][a]["rounds"][n]["checks_fraction"] for s in seeds) for a in ARMS}
-        fe = {a: statistics.mean(s["arms"][a]["rounds"][n]["format_errors"] / max(s["arms"][a]["rounds"][n]["rollouts"], 1)
-                                 for s in seeds) for a in ARMS}
-        L.append("| %d | %.3f | %.3f | %.3f | %.3f |" % (n + 1, f["targeted"], f["control"], fe["targeted"], fe["control"]))
+        def both(k, f="%.3f"):
+            return " / ".join(f % statistics.mean(s["arms"][a]["rounds"][n].get(k, 0.0) for s in seeds) for a in ARMS)
+        fe = " / ".join("%.3f" % statistics.mean(s["arms"][a]["rounds"][n]["format_errors"] /
+                                                 max(s["arms"][a]["rounds"][n]["rollouts"], 1) for s in seeds)
+                        for a in ARMS)
+        L.append("| %d | %s | %s | %s | %s |" % (n + 1, both("first_tool"), both("first_call"), both("checks_fraction"), fe))
     L.append("")
     L.append("GRPO on the handed-off tasks, per arm (mean over seeds and rounds): success of the training "
              "rollouts, samples with a non-zero advantage (the only ones that move the policy):")
