@@ -23,14 +23,17 @@ import (
 // (rl/learner/wasmlearn/arena_demo.py) that the plot reads.
 type arenaDemoResults struct {
 	Seeds []struct {
-		Seed int `json:"seed"`
-		Arms map[string]struct {
-			Rounds []struct {
-				Round   int     `json:"round"`
-				Success float64 `json:"success"`
-			} `json:"rounds"`
-		} `json:"arms"`
+		Seed int                     `json:"seed"`
+		Arms map[string]arenaDemoArm `json:"arms"`
 	} `json:"seeds"`
+}
+
+type arenaDemoArm struct {
+	Rounds []struct {
+		Round     int      `json:"round"`
+		Success   float64  `json:"success"`
+		FirstTool *float64 `json:"first_tool"` // absent in results written before it was recorded
+	} `json:"rounds"`
 }
 
 // arenaPlotCmd draws the demonstration's plot (matplotlib is not in
@@ -62,29 +65,24 @@ func arenaPlotCmd() *cobra.Command {
 	return cmd
 }
 
-var armStyle = map[string]color.RGBA{
+var armStyle = map[string]color.NRGBA{
 	"targeted": {R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
 	"control":  {R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+}
+
+// metric is one figure of a round: arena success, or the share of
+// rollouts whose first call is the ground truth's first tool.
+type metric struct {
+	title, label, short string
+	get                 func(round int, a arenaDemoArm) (float64, bool)
 }
 
 func arenaDemoPlot(r *arenaDemoResults) ([]byte, error) {
 	if len(r.Seeds) == 0 {
 		return nil, fmt.Errorf("arena plot: no seeds in the results")
 	}
-	left := plot.New()
-	left.Title.Text = "held-out arena success per round"
-	left.X.Label.Text = "arena round (1 = the SFT policy; training between rounds)"
-	left.Y.Label.Text = "success (all checks passed)"
-	right := plot.New()
-	right.Title.Text = "paired difference, targeted − control"
-	right.X.Label.Text = "arena round"
-	right.Y.Label.Text = "success difference (points)"
-
 	arms := []string{"targeted", "control"}
-	per := map[string]map[int][]float64{} // arm → round → success per seed
-	diff := map[int][]float64{}
 	for _, s := range r.Seeds {
-		byRound := map[string]map[int]float64{}
 		for _, arm := range arms {
 			a, ok := s.Arms[arm]
 			if !ok {
@@ -93,101 +91,153 @@ func arenaDemoPlot(r *arenaDemoResults) ([]byte, error) {
 			if len(a.Rounds) == 0 {
 				return nil, fmt.Errorf("arena plot: seed %d, arm %s: no rounds", s.Seed, arm)
 			}
-			var xy plotter.XYs
-			byRound[arm] = map[int]float64{}
-			for _, rd := range a.Rounds {
-				xy = append(xy, plotter.XY{X: float64(rd.Round), Y: rd.Success})
-				byRound[arm][rd.Round] = rd.Success
-				if per[arm] == nil {
-					per[arm] = map[int][]float64{}
-				}
-				per[arm][rd.Round] = append(per[arm][rd.Round], rd.Success)
+		}
+	}
+	metrics := []metric{
+		{"held-out arena success", "success (all checks passed)", "success", func(i int, a arenaDemoArm) (float64, bool) {
+			return a.Rounds[i].Success, true
+		}},
+		{"first call uses the ground truth's first tool", "share of rollouts", "first tool right", func(i int, a arenaDemoArm) (float64, bool) {
+			if f := a.Rounds[i].FirstTool; f != nil {
+				return *f, true
 			}
-			l, err := plotter.NewLine(xy)
+			return 0, false
+		}},
+	}
+	var plots []*plot.Plot
+	right := plot.New()
+	right.Title.Text = "paired difference, targeted − control"
+	right.Y.Label.Text = "difference (points)"
+	maxRound := 0
+	for mi, m := range metrics {
+		p := plot.New()
+		p.Title.Text = m.title
+		p.Y.Label.Text = m.label
+		per := map[string]map[int][]float64{} // arm → round → value per seed
+		diff := map[int][]float64{}
+		for _, s := range r.Seeds {
+			val := map[string]map[int]float64{}
+			for _, arm := range arms {
+				a := s.Arms[arm]
+				val[arm] = map[int]float64{}
+				var xy plotter.XYs
+				for i, rd := range a.Rounds {
+					v, ok := m.get(i, a)
+					if !ok {
+						continue
+					}
+					maxRound = max(maxRound, rd.Round)
+					xy = append(xy, plotter.XY{X: float64(rd.Round), Y: v})
+					val[arm][rd.Round] = v
+					if per[arm] == nil {
+						per[arm] = map[int][]float64{}
+					}
+					per[arm][rd.Round] = append(per[arm][rd.Round], v)
+				}
+				if len(xy) == 0 {
+					continue
+				}
+				l, err := plotter.NewLine(xy)
+				if err != nil {
+					return nil, err
+				}
+				c := armStyle[arm]
+				c.A = 0x50
+				l.Color, l.Width = c, vg.Points(0.8)
+				p.Add(l)
+			}
+			for rd, t := range val["targeted"] {
+				if c, ok := val["control"][rd]; ok {
+					diff[rd] = append(diff[rd], 100*(t-c))
+				}
+			}
+		}
+		if len(per) == 0 {
+			continue // results from before this metric was recorded
+		}
+		for _, arm := range arms {
+			xy, errs := meanStd(per[arm])
+			l, eb, err := meanLine(xy, errs, armStyle[arm])
 			if err != nil {
 				return nil, err
 			}
-			l.Color = color.RGBA{R: armStyle[arm].R, G: armStyle[arm].G, B: armStyle[arm].B, A: 0x60}
-			l.Width = vg.Points(0.8)
-			left.Add(l)
-		}
-		var dxy plotter.XYs
-		for rd, t := range byRound["targeted"] {
-			if c, ok := byRound["control"][rd]; ok {
-				dxy = append(dxy, plotter.XY{X: float64(rd), Y: 100 * (t - c)})
-				diff[rd] = append(diff[rd], 100*(t-c))
+			if arm == "control" {
+				l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 			}
+			p.Add(l, eb)
+			p.Legend.Add(arm+" (mean ± std over seeds; thin: one seed)", l)
 		}
-		sort.Slice(dxy, func(i, j int) bool { return dxy[i].X < dxy[j].X })
-		sc, err := plotter.NewScatter(dxy)
+		p.Legend.Top, p.Legend.Left = true, true
+		p.Y.Min = 0
+		plots = append(plots, p)
+		xy, errs := meanStd(diff)
+		c := color.NRGBA{A: 0xff}
+		if mi == 1 {
+			c = color.NRGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+		}
+		l, eb, err := meanLine(xy, errs, c)
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Radius = vg.Points(2.5)
-		sc.GlyphStyle.Shape = draw.CircleGlyph{}
-		right.Add(sc)
-	}
-	for _, arm := range arms {
-		xy, errs := meanStd(per[arm])
-		l, err := plotter.NewLine(xy)
-		if err != nil {
-			return nil, err
+		for rd, ds := range diff {
+			pts := plotter.XYs{}
+			for _, d := range ds {
+				pts = append(pts, plotter.XY{X: float64(rd) + 0.04*float64(mi*2-1), Y: d})
+			}
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+			right.Add(sc)
 		}
-		l.Color, l.Width = armStyle[arm], vg.Points(2.2)
-		if arm == "control" {
-			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-		}
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{xy, errs})
-		if err != nil {
-			return nil, err
-		}
-		eb.Color = armStyle[arm]
-		left.Add(l, eb)
-		left.Legend.Add(arm+" (mean ± std over seeds)", l)
+		right.Add(l, eb)
+		right.Legend.Add(m.short+" (mean ± std; dots: seeds)", l)
 	}
-	xy, errs := meanStd(diff)
-	ml, err := plotter.NewLine(xy)
-	if err != nil {
-		return nil, err
-	}
-	ml.Width = vg.Points(2)
-	eb, err := plotter.NewYErrorBars(struct {
-		plotter.XYer
-		plotter.YErrorer
-	}{xy, errs})
-	if err != nil {
-		return nil, err
-	}
-	zero, err := plotter.NewLine(plotter.XYs{{X: xy[0].X, Y: 0}, {X: xy[len(xy)-1].X, Y: 0}})
+	zero, err := plotter.NewLine(plotter.XYs{{X: 1, Y: 0}, {X: float64(maxRound), Y: 0}})
 	if err != nil {
 		return nil, err
 	}
 	zero.Color, zero.Dashes = color.Gray{Y: 0x90}, []vg.Length{vg.Points(2), vg.Points(2)}
-	right.Add(zero, ml, eb)
-	right.Legend.Add("mean ± std", ml)
-	right.Legend.Add("one seed", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}})
-	left.Legend.Top, right.Legend.Top = true, true
-	left.Legend.Left = true
-	left.Y.Min = 0
-	for _, p := range []*plot.Plot{left, right} {
-		p.X.Min, p.X.Max = xy[0].X-0.2, xy[len(xy)-1].X+0.2
-		p.X.Tick.Marker = plot.ConstantTicks(roundTicks(len(xy)))
+	right.Add(zero)
+	right.Legend.Top, right.Legend.Left = true, true
+	plots = append(plots, right)
+	for _, p := range plots {
+		p.X.Label.Text = "arena round (1: the SFT policy; training between rounds)"
+		p.X.Min, p.X.Max = 0.8, float64(maxRound)+0.2
+		p.X.Tick.Marker = plot.ConstantTicks(roundTicks(maxRound))
 	}
 
-	img := vgimg.New(13*vg.Inch, 4.5*vg.Inch)
+	img := vgimg.New(vg.Length(6*len(plots))*vg.Inch, 4.5*vg.Inch)
 	dc := draw.New(img)
-	canvases := plot.Align([][]*plot.Plot{{left, right}}, draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Millimeter * 8,
+	canvases := plot.Align([][]*plot.Plot{plots}, draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Millimeter * 8,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}, dc)
-	left.Draw(canvases[0][0])
-	right.Draw(canvases[0][1])
+	for i, p := range plots {
+		p.Draw(canvases[0][i])
+	}
 	var buf bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// meanLine is a thick line through the means with the std as error bars.
+func meanLine(xy plotter.XYs, errs plotter.YErrors, c color.Color) (*plotter.Line, *plotter.YErrorBars, error) {
+	l, err := plotter.NewLine(xy)
+	if err != nil {
+		return nil, nil, err
+	}
+	l.Color, l.Width = c, vg.Points(2.2)
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYer
+		plotter.YErrorer
+	}{xy, errs})
+	if err != nil {
+		return nil, nil, err
+	}
+	eb.Color = c
+	return l, eb, nil
 }
 
 // meanStd is, per round in order, the mean and the sample standard

@@ -25,8 +25,8 @@ func TestArenaPlot(t *testing.T) {
 		return p
 	}
 	arm := func(a, b, c float64) string {
-		return `{"rounds": [{"round": 1, "success": ` + ftoa(a) + `}, {"round": 2, "success": ` + ftoa(b) +
-			`}, {"round": 3, "success": ` + ftoa(c) + `}], "grpo": []}`
+		return `{"rounds": [{"round": 1, "success": ` + ftoa(a) + `, "first_tool": 0.5}, {"round": 2, "success": ` + ftoa(b) +
+			`, "first_tool": 0.6}, {"round": 3, "success": ` + ftoa(c) + `, "first_tool": 0.7}], "grpo": []}`
 	}
 	good := write("good.json", `{"settings": {}, "seeds": [
 		{"seed": 0, "arms": {"targeted": `+arm(0.1, 0.2, 0.3)+`, "control": `+arm(0.1, 0.15, 0.2)+`}},
