@@ -20,6 +20,8 @@ def results(succ):
                                            for i, x in enumerate(xs)],
                                 "grpo": [{"round": 0, "success": 0.5, "samples_with_signal": 8, "samples": 16,
                                           "policy_kl": 0.001}]}
+        rec["sft_baseline"] = [{"round": i + 1, "success": 0.05, "rollouts": 100, "first_tool": 0.4, "first_call": 0.1}
+                               for i in range(len(arms["targeted"]))]
         seeds.append(rec)
     settings = {"rounds": len(succ[0]["targeted"]), "max_chain": 2, "write_share": 0.5, "eval_tasks": 25,
                 "group": 4, "targeted": 16, "grpo_rounds": 4, "grpo_group": 8, "reward": "envfactory", "jobs": 3}
@@ -86,6 +88,7 @@ class ReportTest(unittest.TestCase):
         self.assertAlmostEqual(se, want)
         self.assertIn("![arena demonstration](img/x.png)", md)
         self.assertIn("16 of 32", md)
+        self.assertIn("| 3 | 100/100 | 0.050 ± 0.000 | 0.350 ± 0.071 | 0.225 ± 0.035 | 0.400 ± 0.000 | 0.500 ± 0.000 | 0.500 ± 0.000 |", md)
         self.assertIn("| 3 | 0.500 / 0.500 | 0.250 / 0.250 | 0.350 / 0.225 | 0.100 / 0.100 |", md)  # 8 of 16 per seed, two seeds
 
     def test_no_plot(self):

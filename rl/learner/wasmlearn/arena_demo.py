@@ -138,6 +138,49 @@ def wait_health(url, proc, timeout=300):
     raise RuntimeError("server at %s not healthy after %ds" % (url, timeout))
 
 
+def serve(ckpt, port, s, log, env=None):
+    srv = subprocess.Popen([PY, "-m", "wasmlearn", "serve", "--ckpt", ckpt, "--port", str(port), "--max-tokens", "64",
+                            "--seed", str(s)], cwd=LEARNER, env=env, stdout=log, stderr=subprocess.STDOUT)
+    return srv
+
+
+def stop(srv):
+    srv.terminate()
+    try:
+        srv.wait(30)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+
+
+def run_baseline(a, s, port):
+    """The SFT policy, never trained further, on every later round's
+    arena tasks (the same tasks the arms were evaluated on, read from the
+    targeted arm's rollouts): what the rounds' task mix alone does."""
+    d = os.path.join(a.out, "seed%d" % s)
+    out = os.path.join(d, "baseline")
+    os.makedirs(out, exist_ok=True)
+    todo = [n for n in range(2, a.rounds + 1) if not os.path.exists(os.path.join(out, "round-%d.jsonl" % n))]
+    if not todo:
+        return
+    url = "http://127.0.0.1:%d/v1" % port
+    log = open(os.path.join(out, "server.log"), "a")
+    srv = serve(os.path.join(d, "sft", "ckpt-sft"), port, s, log)
+    try:
+        wait_health(url, srv)
+        for n in todo:
+            rd = os.path.join(d, "targeted", "arena", "round-%d" % n)
+            ids = sorted({r["task"] for r in read_jsonl(os.path.join(rd, "rollouts.jsonl")) if r.get("task")})
+            dst = os.path.join(out, "round-%d.jsonl" % n)
+            run([a.wasmenv, "rollout", os.path.join(rd, "eval", ENV + ".wasm"), "--policy", "openai", "--base-url", url,
+                 "--model", "wasmlearn", "--group", str(a.group), "--tasks", ",".join(ids), "--max-turns",
+                 str(a.max_turns), "--seed", str(s + 1000 * n + 1), "-q", "-o", dst + ".tmp"],
+                os.path.join(out, "rollout.log"), env=dict(os.environ, OPENAI_API_KEY="none"))
+            os.replace(dst + ".tmp", dst)
+    finally:
+        stop(srv)
+        log.close()
+
+
 def run_arm(a, base, s, arm, port):
     d = os.path.join(a.out, "seed%d" % s)
     ad = os.path.join(d, arm)
@@ -151,9 +194,7 @@ def run_arm(a, base, s, arm, port):
     url = "http://127.0.0.1:%d/v1" % port
     env = dict(os.environ, WASMLEARN_ADMIN_TOKEN=secrets.token_urlsafe(24), OPENAI_API_KEY="none")
     log = open(os.path.join(ad, "server.log"), "a")
-    srv = subprocess.Popen([PY, "-m", "wasmlearn", "serve", "--ckpt", os.path.join(learn, "ckpt"),
-                            "--port", str(port), "--max-tokens", "64", "--seed", str(s)],
-                           cwd=LEARNER, env=env, stdout=log, stderr=subprocess.STDOUT)
+    srv = serve(os.path.join(learn, "ckpt"), port, s, log, env)
     try:
         wait_health(url, srv)
         hook = " ".join([PY, "-m", "wasmlearn", "arena-train", "--arm", arm, "--learn", learn, "--url", url,
@@ -167,11 +208,7 @@ def run_arm(a, base, s, arm, port):
              "--write-share", str(a.write_share), "--out", os.path.join(ad, "arena"),
              "--trainer", "cd %s && %s" % (LEARNER, hook)], os.path.join(ad, "arena.log"), env=env)
     finally:
-        srv.terminate()
-        try:
-            srv.wait(30)
-        except subprocess.TimeoutExpired:
-            srv.kill()
+        stop(srv)
         log.close()
 
 
@@ -206,6 +243,9 @@ def main(a):
         for f, (s, arm) in futs.items():
             f.result()
             print("arena-demo: seed %d %s done (%.1f min)" % (s, arm, (time.time() - t0) / 60), flush=True)
+        for f in [ex.submit(run_baseline, a, s, a.port + 2 * len(seeds) + i) for i, s in enumerate(seeds)]:
+            f.result()
+        print("arena-demo: SFT baselines done (%.1f min)" % ((time.time() - t0) / 60), flush=True)
     wall_path = os.path.join(a.out, "wall.json")
     if not os.path.exists(wall_path):
         atomic_write(wall_path, json.dumps({"wall_s": time.time() - t0, "jobs": a.jobs}).encode())
@@ -269,6 +309,15 @@ def results(a, seeds):
             rec["arms"][arm] = {"rounds": rounds, "grpo": [{k: m.get(k) for k in (
                 "round", "success", "reward", "samples_with_signal", "samples", "policy_kl", "entropy",
                 "format_error_rate", "rollout_seconds")} for m in grpo]}
+        base_rounds = [rec["arms"]["targeted"]["rounds"][0]]  # round 1 is the SFT policy in both arms
+        for n in range(2, a.rounds + 1):
+            rows = [r for r in read_jsonl(os.path.join(d, "baseline", "round-%d.jsonl" % n)) if r.get("task")]
+            truth = {t["id"]: t.get("calls") or [] for t in read_jsonl(os.path.join(d, "arena-tasks-%d" % n, "tasks.jsonl"))}
+            tool_ok, call_ok = first_call(rows, truth)
+            base_rounds.append({"round": n, "rollouts": len(rows), "first_tool": tool_ok, "first_call": call_ok,
+                                "success": statistics.mean(float((r.get("reward_components") or {}).get("all_passed", 0))
+                                                           for r in rows) if rows else 0.0})
+        rec["sft_baseline"] = base_rounds
         out["seeds"].append(rec)
     return out
 

@@ -67,6 +67,21 @@ def markdown(res, img_rel):
         row += " %s | %s | **%s** |" % (mean_std(list(ts)), mean_std(list(cs)), mean_std(list(ds), "%+.3f"))
     L.append(row)
     L.append("")
+    if all("sft_baseline" in s for s in seeds):
+        L.append("Each round draws other tasks (and fewer: the fresh filter drops what earlier rounds used), so "
+                 "levels move with the task mix; the SFT policy, never trained further, evaluated on the same "
+                 "tasks is the baseline (mean ± std over seeds):")
+        L.append("")
+        L.append("| round | rollouts per figure | SFT policy: success | targeted | control | SFT policy: first tool right | targeted | control |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for n in range(R):
+            b = [s["sft_baseline"][n] for s in seeds]
+            arm = lambda a, k: mean_std([s["arms"][a]["rounds"][n].get(k, 0.0) for s in seeds])
+            L.append("| %d | %s | %s | %s | %s | %s | %s | %s |" % (
+                n + 1, "/".join(str(x["rollouts"]) for x in b), mean_std([x["success"] for x in b]),
+                arm("targeted", "success"), arm("control", "success"), mean_std([x.get("first_tool", 0.0) for x in b]),
+                arm("targeted", "first_tool"), arm("control", "first_tool")))
+        L.append("")
     d1, se = noise(res)
     L.append("Noise: round 1 evaluates the same SFT policy on the same tasks in both arms, so its Δ (%s) is "
              "the evaluation's own noise (the server's sampling order varies with request batching); the "
