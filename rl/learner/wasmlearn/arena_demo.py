@@ -173,9 +173,9 @@ def run_baseline(a, s, port):
             dst = os.path.join(out, "round-%d.jsonl" % n)
             run([a.wasmenv, "rollout", os.path.join(rd, "eval", ENV + ".wasm"), "--policy", "openai", "--base-url", url,
                  "--model", "wasmlearn", "--group", str(a.group), "--tasks", ",".join(ids), "--max-turns",
-                 str(a.max_turns), "--seed", str(s + 1000 * n + 1), "-q", "-o", dst + ".tmp"],
+                 str(a.max_turns), "--seed", str(s + 1000 * n + 1), "-q", "-o", dst + ".tmp.jsonl"],
                 os.path.join(out, "rollout.log"), env=dict(os.environ, OPENAI_API_KEY="none"))
-            os.replace(dst + ".tmp", dst)
+            os.replace(dst + ".tmp.jsonl", dst)
     finally:
         stop(srv)
         log.close()
