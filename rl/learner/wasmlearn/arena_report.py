@@ -37,7 +37,8 @@ def markdown(res, img_rel):
     L = ["### Results (written by `python3 -m wasmlearn arena-demo`)", ""]
     n_roll = seeds[0]["arms"]["targeted"]["rounds"][0]["rollouts"] if seeds else 0
     L.append("Arena: `home` (`synth from-db` on `arena_home.sql`, chains of at most %d calls, write share %g), "
-             "%d fresh tasks per round × %d samples at temperature 1 (%d rollouts per figure); %d targeted (or "
+             "%d fresh tasks drawn per round × %d samples at temperature 1 (%d rollouts per figure in round 1, fewer later: "
+             "the tasks earlier rounds used are dropped); %d targeted (or "
              "control) tasks per round, %d GRPO rounds of group %d on them per arena round (reward `%s`); "
              "SFT on %s ground-truth trajectories of the same database (every task the arena evaluates removed). "
              "%d seeds; %.1f min wall for everything (%d jobs side by side, 2-core shared machine)."
