@@ -67,10 +67,10 @@ class FirstCallTest(unittest.TestCase):
                 row("a", ("find", "{not json")),                   # right tool, malformed arguments
                 row("a"),                                          # no call at all
                 row("refuse", ("find", "{}"))]                     # needs no call: not counted
-        tool, call = arena_demo.first_call(rows, truth)
+        tool, call = arena_report.first_call(rows, truth)
         self.assertAlmostEqual(tool, 3 / 5)
         self.assertAlmostEqual(call, 1 / 5)
-        self.assertEqual(arena_demo.first_call([], truth), (0.0, 0.0))
+        self.assertEqual(arena_report.first_call([], truth), (0.0, 0.0))
 
 
 class ReportTest(unittest.TestCase):

@@ -7,11 +7,11 @@ The arena environment is synthesized by `synth from-db` from
 arena_home.sql, a deliberately small smart-home database (three tables,
 one-word names): the small policy trained from scratch cannot copy long
 identifiers (docs/TRAINING.md), and on the store environment's tasks it
-stays at 0. Per seed: the same database with another seed gives the SFT set, minus every task the arena will evaluate; the
-small learner is SFT-trained on its ground truth (the shared start). Then
-two arms run `wasmenv arena` from that same checkpoint, with the same arena
-seed (so the same fresh evaluation tasks, the same diagnosis in round 1 and
-the same candidate pools): arm `targeted` hands the round's targeted bundle
+stays at 0. Per seed: the same database with another seed gives the SFT
+set, minus every task the arena will evaluate; the small learner is
+SFT-trained on its ground truth (the shared start). Then two arms run
+`wasmenv arena` from that same checkpoint, with the same arena seed (so the
+same fresh evaluation tasks and, in round 1, the same candidate pool): arm `targeted` hands the round's targeted bundle
 to GRPO, arm `control` the untargeted bundle of the same size drawn from the
 same pool. `--trainer` is this module's `arena-train` hook: it continues
 the arm's run (`wasmlearn train --resume`), then reloads the arm's server
@@ -29,13 +29,13 @@ import json
 import os
 import secrets
 import shutil
-import statistics
 import subprocess
-import sys
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
+from . import arena_report
+from .arena_report import read_jsonl
 from .tokenizer import atomic_write
 
 BEGIN, END = "<!-- arena-demo:begin -->", "<!-- arena-demo:end -->"
@@ -249,12 +249,11 @@ def main(a):
     wall_path = os.path.join(a.out, "wall.json")
     if not os.path.exists(wall_path):
         atomic_write(wall_path, json.dumps({"wall_s": time.time() - t0, "jobs": a.jobs}).encode())
-    res = results(a, seeds)
+    res = arena_report.results(a, seeds)
     atomic_write(os.path.join(a.out, "results.json"), json.dumps(res, indent=1).encode())
     img = a.img or (os.path.join(repo, "docs", "img", "arena-demo.png") if a.doc
                     else os.path.join(a.out, "arena-demo.png"))
     plotted = subprocess.run([a.wasmenv, "arena", "plot", os.path.join(a.out, "results.json"), "-o", img]).returncode == 0
-    from . import arena_report
     md = arena_report.markdown(res, os.path.relpath(img, os.path.dirname(os.path.abspath(a.doc)) if a.doc else a.out)
                                if plotted else None)
     md = BEGIN + "\n\n" + md + "\n" + END
@@ -270,58 +269,6 @@ def main(a):
     print(md)
 
 
-def read_jsonl(path):
-    with open(path) as f:
-        return [json.loads(l) for l in f if l.strip()]
-
-
-def results(a, seeds):
-    """Per seed and arm: each round's arena success (all checks passed),
-    mean checks fraction, rollouts; the tasks trained on; GRPO metrics."""
-    out = {"settings": {k: v for k, v in vars(a).items() if isinstance(v, (int, float, str)) and k not in ("fn",)},
-           "seeds": []}
-    with open(os.path.join(a.out, "wall.json")) as f:
-        out["wall_s"] = json.load(f)["wall_s"]
-    for s in seeds:
-        d = os.path.join(a.out, "seed%d" % s)
-        with open(os.path.join(d, "sft-tasks.json")) as f:
-            sft = json.load(f)
-        rec = {"seed": s, "sft_tasks": sft["kept"], "arms": {}}
-        for arm in ARMS:
-            rounds = []
-            for n in range(1, a.rounds + 1):
-                rd = os.path.join(d, arm, "arena", "round-%d" % n)
-                with open(os.path.join(rd, "round.json")) as f:
-                    rj = json.load(f)
-                rows = read_jsonl(os.path.join(rd, "rollouts.jsonl"))
-                rows = [r for r in rows if r.get("task")]
-                comp = [r.get("reward_components") or {} for r in rows]
-                truth = {t["id"]: t.get("calls") or [] for t in read_jsonl(os.path.join(d, "arena-tasks-%d" % n, "tasks.jsonl"))}
-                tool_ok, call_ok = first_call(rows, truth)
-                rounds.append({"round": n, "success": rj["arena_success_rate"], "rollouts": len(rows),
-                               "first_tool": tool_ok, "first_call": call_ok,
-                               "checks_fraction": statistics.mean(c.get("checks_fraction", 0.0) for c in comp)
-                               if comp else 0.0,
-                               "format_errors": sum(1 for r in rows if r.get("format_error")),
-                               "trained_tasks": (rj.get("control_tasks") if arm == "control"
-                                                 else rj.get("targeted_tasks")) or {}})
-            grpo = [m for m in read_jsonl(os.path.join(d, arm, "learn", "metrics.jsonl")) if m.get("phase") == "grpo"]
-            rec["arms"][arm] = {"rounds": rounds, "grpo": [{k: m.get(k) for k in (
-                "round", "success", "reward", "samples_with_signal", "samples", "policy_kl", "entropy",
-                "format_error_rate", "rollout_seconds")} for m in grpo]}
-        base_rounds = [rec["arms"]["targeted"]["rounds"][0]]  # round 1 is the SFT policy in both arms
-        for n in range(2, a.rounds + 1):
-            rows = [r for r in read_jsonl(os.path.join(d, "baseline", "round-%d.jsonl" % n)) if r.get("task")]
-            truth = {t["id"]: t.get("calls") or [] for t in read_jsonl(os.path.join(d, "arena-tasks-%d" % n, "tasks.jsonl"))}
-            tool_ok, call_ok = first_call(rows, truth)
-            base_rounds.append({"round": n, "rollouts": len(rows), "first_tool": tool_ok, "first_call": call_ok,
-                                "success": statistics.mean(float((r.get("reward_components") or {}).get("all_passed", 0))
-                                                           for r in rows) if rows else 0.0})
-        rec["sft_baseline"] = base_rounds
-        out["seeds"].append(rec)
-    return out
-
-
 def arm_bundle(arm, targeted):
     """The bundle an arm trains on: the round's targeted bundle
     (round-N/targeted/NAME.wasm), or for the control arm the untargeted pick
@@ -333,32 +280,6 @@ def arm_bundle(arm, targeted):
     if os.path.basename(head) != "targeted":
         raise ValueError("not an arena targeted bundle: %s" % targeted)
     return os.path.join(os.path.dirname(head), "control", name)
-
-
-def first_call(rows, truth):
-    """Of the rollouts whose task needs a call: the share whose first call
-    is the ground truth's first tool, and the share whose first call is the
-    ground truth's first call exactly (tool and arguments). Partial
-    progress that the all-or-nothing success does not show."""
-    tool = call = n = 0
-    for r in rows:
-        want = truth.get(r.get("task"))
-        if not want:
-            continue
-        n += 1
-        got = next((tc.get("function") or {} for m in r.get("messages") or []
-                    if m.get("role") == "assistant" for tc in (m.get("tool_calls") or [])), None)
-        if got is None or got.get("name") != want[0].get("name"):
-            continue
-        tool += 1
-        args = got.get("arguments")
-        try:
-            args = json.loads(args) if isinstance(args, str) and args.strip() else (args or {})
-        except ValueError:
-            continue
-        if json.dumps(args, sort_keys=True) == json.dumps(want[0].get("arguments") or {}, sort_keys=True):
-            call += 1
-    return (tool / n, call / n) if n else (0.0, 0.0)
 
 
 def train_hook(a):
