@@ -5,6 +5,7 @@ import json
 import math
 import os
 import statistics
+import subprocess
 
 ARMS = ("targeted", "control")
 
@@ -85,6 +86,13 @@ def markdown(res, img_rel):
                 arm("targeted", "success"), arm("control", "success"), mean_std([x.get("first_tool", 0.0) for x in b]),
                 arm("targeted", "first_tool"), arm("control", "first_tool")))
         L.append("")
+    shared = [x for s in seeds for x in s.get("shared_training_tasks", [])]
+    if shared:
+        L.append("The two arms' training sets overlap: the targeted and the control pick share %s of their %s tasks "
+                 "(per seed and round), since both are drawn from the same candidate pool, which the fresh filter "
+                 "keeps small on this database." % ("/".join(str(x["shared"]) for x in shared),
+                                                    "/".join(sorted({str(x["targeted"]) for x in shared}))))
+        L.append("")
     d1, se = noise(res)
     L.append("Noise: round 1 evaluates the same SFT policy on the same tasks in both arms, so its Δ (%s) is "
              "the evaluation's own noise (the server's sampling order varies with request batching); the "
@@ -128,6 +136,12 @@ def markdown(res, img_rel):
         L.append("(no plot: `wasmenv arena plot` failed)")
     L.append("")
     return "\n".join(L)
+
+
+def bundle_task_ids(wasmenv, path):
+    """The task ids of a bundle (`wasmenv tasks`: one task a line, its id first)."""
+    out = subprocess.run([wasmenv, "tasks", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    return {line.split("\t", 1)[0] for line in out.stdout.decode().splitlines() if line.strip()}
 
 
 def read_jsonl(path):
@@ -178,6 +192,12 @@ def results(a, seeds, arms=ARMS):
                                 "success": statistics.mean(float((r.get("reward_components") or {}).get("all_passed", 0))
                                                            for r in rows) if rows else 0.0})
         rec["sft_baseline"] = base_rounds
+        # the two arms' training sets: how much they share
+        rec["shared_training_tasks"] = []
+        for n in range(1, a.rounds):
+            t = bundle_task_ids(a.wasmenv, os.path.join(d, "targeted", "arena", "round-%d" % n, "targeted", "home.wasm"))
+            c = bundle_task_ids(a.wasmenv, os.path.join(d, "control", "arena", "round-%d" % n, "control", "home.wasm"))
+            rec["shared_training_tasks"].append({"round": n, "targeted": len(t), "control": len(c), "shared": len(t & c)})
         out["seeds"].append(rec)
     return out
 
