@@ -25,15 +25,19 @@ type arenaDemoResults struct {
 	Seeds []struct {
 		Seed int                     `json:"seed"`
 		Arms map[string]arenaDemoArm `json:"arms"`
+		// Baseline is the SFT policy, never trained further, on each round's tasks.
+		Baseline []arenaDemoRound `json:"sft_baseline"`
 	} `json:"seeds"`
 }
 
 type arenaDemoArm struct {
-	Rounds []struct {
-		Round     int      `json:"round"`
-		Success   float64  `json:"success"`
-		FirstTool *float64 `json:"first_tool"` // absent in results written before it was recorded
-	} `json:"rounds"`
+	Rounds []arenaDemoRound `json:"rounds"`
+}
+
+type arenaDemoRound struct {
+	Round     int      `json:"round"`
+	Success   float64  `json:"success"`
+	FirstTool *float64 `json:"first_tool"` // absent in results written before it was recorded
 }
 
 // arenaPlotCmd draws the demonstration's plot (matplotlib is not in
@@ -166,6 +170,24 @@ func arenaDemoPlot(r *arenaDemoResults) ([]byte, error) {
 			}
 			p.Add(l, eb)
 			p.Legend.Add(arm+" (mean ± std over seeds; thin: one seed)", l)
+		}
+		base := map[int][]float64{}
+		for _, s := range r.Seeds {
+			for i, rd := range s.Baseline {
+				if v, ok := m.get(i, arenaDemoArm{Rounds: s.Baseline}); ok {
+					base[rd.Round] = append(base[rd.Round], v)
+				}
+			}
+		}
+		if len(base) > 0 {
+			xy, errs := meanStd(base)
+			l, eb, err := meanLine(xy, errs, color.NRGBA{R: 0x70, G: 0x70, B: 0x70, A: 0xff})
+			if err != nil {
+				return nil, err
+			}
+			l.Width, l.Dashes = vg.Points(1.5), []vg.Length{vg.Points(1.5), vg.Points(2.5)}
+			p.Add(l, eb)
+			p.Legend.Add("SFT policy, not trained further (same tasks)", l)
 		}
 		p.Legend.Top, p.Legend.Left = true, true
 		p.Y.Min = 0

@@ -30,7 +30,8 @@ func TestArenaPlot(t *testing.T) {
 	}
 	good := write("good.json", `{"settings": {}, "seeds": [
 		{"seed": 0, "arms": {"targeted": `+arm(0.1, 0.2, 0.3)+`, "control": `+arm(0.1, 0.15, 0.2)+`}},
-		{"seed": 1, "arms": {"targeted": `+arm(0.0, 0.05, 0.1)+`, "control": `+arm(0.05, 0.05, 0.05)+`}}]}`)
+		{"seed": 1, "arms": {"targeted": `+arm(0.0, 0.05, 0.1)+`, "control": `+arm(0.05, 0.05, 0.05)+`},
+		 "sft_baseline": [{"round": 1, "success": 0.05, "first_tool": 0.5}, {"round": 2, "success": 0.04, "first_tool": 0.5}]}]}`)
 	out := filepath.Join(dir, "p.png")
 	if _, stderr, code := run(t, "", "arena", "plot", good, "-o", out); code != 0 {
 		t.Fatalf("plot: %s", stderr)
