@@ -26,6 +26,7 @@ func arenaCmd() *cobra.Command {
 	var cfg arena.Config
 	var sources, train []string
 	var diagnose, diagModel, trainer string
+	writeShare := -1.0
 	cmd := &cobra.Command{
 		Use:   "arena --arena NAME=DB|BUNDLE[:CATEGORY]... --policy P --out DIR",
 		Short: "Self-evolving arena: fresh tasks, evaluate, diagnose, targeted tasks, train, repeat (docs/ARENA.md)",
@@ -46,6 +47,12 @@ func arenaCmd() *cobra.Command {
 			}
 			if trainer != "" && strings.ContainsAny(cfg.Out, " \t\n") {
 				return fmt.Errorf("--out %q: $WASMENV_ARENA_BUNDLES is space-separated, so --out may not contain spaces with --trainer", cfg.Out)
+			}
+			if writeShare > 1 || (writeShare < 0 && writeShare != -1) || cfg.Synth.MaxChain < 0 {
+				return fmt.Errorf("--write-share %g (want 0 to 1) or --max-chain %d (want 1 or more) out of range", writeShare, cfg.Synth.MaxChain)
+			}
+			if writeShare >= 0 {
+				cfg.Synth.WriteShare = &writeShare
 			}
 			var err error
 			if cfg.Arena, err = arenaSources(sources, filepath.Join(cfg.Out, "sources")); err != nil {
@@ -90,6 +97,8 @@ func arenaCmd() *cobra.Command {
 	fl.IntVar(&cfg.Targeted, "targeted", 50, "targeted tasks per weak environment")
 	fl.IntVar(&cfg.MaxTurns, "max-turns", 20, "assistant turns per rollout")
 	fl.BoolVar(&cfg.NoComplexify, "no-complexify", false, "draw targeted tasks from the weak environment's own database (no distractor rows)")
+	fl.IntVar(&cfg.Synth.MaxChain, "max-chain", 0, "synthesis: most tool calls per task (0: synth's default, 5)")
+	fl.Float64Var(&writeShare, "write-share", -1, "synthesis: share of write tasks, 0 to 1 (-1: synth's default, 0.5)")
 	fl.Float64Var(&cfg.MinGain, "min-gain", 0.01, "stop when arena success gains less than this over the previous round")
 	fl.StringVar(&diagnose, "diagnose", "procedural", "procedural or llm")
 	fl.StringVar(&diagModel, "diagnose-model", "", "llm diagnosis: model (endpoint: --base-url)")
@@ -101,7 +110,7 @@ func arenaCmd() *cobra.Command {
 	fl.IntVar(&f.requests, "max-requests", 64, "openai: requests in flight at once")
 	fl.IntVar(&f.retries, "retries", 5, "openai: retries of a transient failure")
 	fl.DurationVar(&f.timeout, "request-timeout", 2*time.Minute, "openai: limit of one request attempt")
-	cmd.AddCommand(arenaReportCmd())
+	cmd.AddCommand(arenaReportCmd(), arenaPlotCmd())
 	return cmd
 }
 

@@ -103,6 +103,16 @@ def cmd_demo(a):
     main(a)
 
 
+def cmd_arena_demo(a):
+    from .arena_demo import main
+    main(a)
+
+
+def cmd_arena_train(a):
+    from .arena_demo import train_hook
+    train_hook(a)
+
+
 def add_arch_args(s):
     from .checkpoint import ARCHS
     s.add_argument("--arch", default="gpt", choices=ARCHS,
@@ -192,6 +202,15 @@ def main(argv=None):
     s.add_argument("--img", default="")
     s.add_argument("--repo", default=os.path.join(os.path.dirname(__file__), "..", "..", ".."))
     s.set_defaults(fn=cmd_demo)
+
+    from . import arena_demo
+    s = sub.add_parser("arena-demo", help="the arena's CPU demonstration: targeted vs untargeted tasks, paired "
+                                          "(docs/ARENA.md)")
+    arena_demo.add_args(s)
+    s.set_defaults(fn=cmd_arena_demo)
+    s = sub.add_parser("arena-train", help="wasmenv arena --trainer hook of arena-demo (one arm's GRPO rounds)")
+    arena_demo.add_hook_args(s)
+    s.set_defaults(fn=cmd_arena_train)
 
     a = p.parse_args(argv)
     a.fn(a)

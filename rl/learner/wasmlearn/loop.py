@@ -45,6 +45,8 @@ def add_args(p):
     p.add_argument("--greedy-eval", action="store_true", help="also evaluate at temperature 0")
     p.add_argument("--max-turns", type=int, default=4)
     p.add_argument("--max-tokens", type=int, default=64, help="completion tokens per turn")
+    p.add_argument("--reward", default="binary", help="the engine's reward for GRPO rounds: binary, fraction, awm, "
+                                                      "envfactory (success is always all checks passed)")
     # model
     p.add_argument("--d-model", type=int, default=128)
     p.add_argument("--layers", type=int, default=3)
@@ -78,7 +80,8 @@ class Run:
         os.makedirs(a.out, exist_ok=True)
         self.metrics_path = os.path.join(a.out, "metrics.jsonl")
         self.t0 = time.time()
-        self.engine = Engine(a.wasmenv, a.bundle, max_turns=a.max_turns, turn_max_tokens=a.max_tokens)
+        self.engine = Engine(a.wasmenv, a.bundle, max_turns=a.max_turns, turn_max_tokens=a.max_tokens,
+                             reward=getattr(a, "reward", "binary"))
 
     def log(self, rec):
         rec = dict(rec, seed=self.a.seed, elapsed_s=round(time.time() - self.t0, 2))
