@@ -107,6 +107,9 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 			if len(cfg.Seeds) == 0 && len(cfg.Scenarios) == 0 {
 				cfg.Seeds = defaultSeedDomains
 			}
+			if fl.runID != "" && fl.nats == "" {
+				return fmt.Errorf("--run-id names a run on NATS: it needs --nats")
+			}
 			if err := preflight(cmd.Context(), &client, keyEnv); err != nil {
 				return err
 			}

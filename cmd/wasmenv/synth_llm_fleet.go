@@ -33,9 +33,6 @@ func (f *synthLLMFleetFlags) add(cmd *cobra.Command) {
 // report over all of them.
 func runSynthLLM(cmd *cobra.Command, cfg llm.Config, keyEnv string, concurrency int, f *synthLLMFleetFlags) (*llm.BatchReport, error) {
 	if f.nats == "" {
-		if f.runID != "" {
-			return nil, fmt.Errorf("--run-id names a run on NATS: it needs --nats")
-		}
 		return llm.Run(cmd.Context(), cfg)
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
