@@ -34,6 +34,8 @@ type ServeWorker struct {
 	// MaxInFlight bounds requests handled at once (1024); more are
 	// answered 503 busy.
 	MaxInFlight int
+
+	socks *sockets
 }
 
 // Run serves until ctx ends, then drains: requests in flight finish and
@@ -48,6 +50,7 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 	if w.MaxInFlight <= 0 {
 		w.MaxInFlight = 1024
 	}
+	w.socks = newSockets(w)
 	slots := make(chan struct{}, w.MaxInFlight)
 	var wg sync.WaitGroup
 	handle := func(m *nats.Msg) {
@@ -96,6 +99,7 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 	own.Unsubscribe()
 	anySub.Unsubscribe()
 	wg.Wait()
+	w.socks.close()
 	return nil
 }
 
@@ -116,6 +120,10 @@ func (w *ServeWorker) beat() {
 // ends when the gateway stops waiting, so that a request nobody waits for
 // does not hold an episode or a call slot.
 func (w *ServeWorker) serve(_ context.Context, m *nats.Msg) {
+	if m.Header.Get(hdrSocket) == "open" {
+		w.socks.openSocket(m)
+		return
+	}
 	method, target := m.Header.Get(hdrMethod), m.Header.Get(hdrTarget)
 	rctx := context.Background()
 	if ms, err := strconv.ParseInt(m.Header.Get(hdrTimeout), 10, 64); err == nil && ms > 0 {
