@@ -67,14 +67,15 @@ func newSockets(w *ServeWorker) *sockets {
 	return s
 }
 
-// close ends every session (their clients hear "going away") and the server.
+// close ends every session (their clients hear episode_lost: the
+// sessions' episodes go with the worker) and the server.
 func (s *sockets) close() {
 	s.mu.Lock()
 	open := s.open
 	s.open = map[string]*workerSocket{}
 	s.mu.Unlock()
 	for _, ws := range open {
-		ws.end(websocket.StatusGoingAway, "the worker is shutting down")
+		ws.end(CloseEpisodeLost, "episode_lost: the worker is shutting down; create a new episode")
 	}
 	s.srv.Close()
 	s.ln.Close()
