@@ -171,3 +171,50 @@ func TestGatewayWebSockets(t *testing.T) {
 		break
 	}
 }
+
+// A gateway that loses NATS closes its clients' sockets (no hang), and its
+// sessions end on the workers once its pings stop: their episodes are
+// deleted, as when a client goes.
+func TestGatewayGoneEndsWorkerSessions(t *testing.T) {
+	url := startServer(t)
+	startServeWorker(t, url, miniBundleFile(t))
+	gwConn := connect(t, url)
+	opts := fleet.GatewayOptions{Timeout: 10 * time.Second, SocketPing: 100 * time.Millisecond}
+	gw, err := fleet.NewGateway(gwConn, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(gw)
+	defer hs.Close()
+	other, err := fleet.NewGateway(connect(t, url), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs2 := httptest.NewServer(other)
+	defer hs2.Close()
+	for len(gw.Workers()) == 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s := dialGateway(t, ctx, hs.URL, "/ws")
+	m := s.rt(`{"type":"reset","data":{}}`)
+	id, _ := m["data"].(map[string]any)["observation"].(map[string]any)["episode_id"].(string)
+	c2 := gatewayClient{t, hs2.URL}
+	if code, _ := c2.do("GET", "/state?episode_id="+id, ""); code != 200 || id == "" {
+		t.Fatalf("the session's episode %q: %d", id, code)
+	}
+	gwConn.Close()
+	if _, _, err := s.c.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("the client of a gateway without NATS: %v, want going away", err)
+	}
+	for {
+		if code, _ := c2.do("GET", "/state?episode_id="+id, ""); code == 404 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatal("the session of a gone gateway still holds its episode")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
