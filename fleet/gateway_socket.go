@@ -169,8 +169,9 @@ func (s *gatewaySocket) fromClient() {
 }
 
 // ping asks the worker every SocketPing whether the session is still
-// there; no answer (no responders, or none within the interval twice
-// over) is a lost worker.
+// there; no responders (its connection is closed: it died) or no answer
+// within the gateway's Timeout (wedged, as for an HTTP call) is a lost
+// worker.
 func (s *gatewaySocket) ping() {
 	t := time.NewTicker(s.g.opts.SocketPing)
 	defer t.Stop()
@@ -182,7 +183,7 @@ func (s *gatewaySocket) ping() {
 		}
 		m := nats.NewMsg(s.subject)
 		m.Header.Set(hdrSocket, "ping")
-		if _, err := s.g.nc.RequestMsg(m, 2*s.g.opts.SocketPing); err != nil {
+		if _, err := s.g.nc.RequestMsg(m, s.g.opts.Timeout); err != nil {
 			if errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrConnectionDraining) {
 				s.finish(websocket.StatusGoingAway, "the gateway is shutting down", true)
 			} else {

@@ -102,6 +102,14 @@ func TestGatewayWebSockets(t *testing.T) {
 			t.Fatalf("two sessions on worker %s (workers %v)", owner, gw.Workers())
 		}
 		socks[owner], ids[owner] = s, id
+		// The next socket is placed by the counts that include this one.
+		for sum := 0; sum < i+1; {
+			sum = 0
+			for _, n := range gw.Workers() {
+				sum += n
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 		m = s.rt(`{"type":"step","data":{"type":"call_tool","tool_name":"put","arguments":{"key":"me","value":"` + id + `"}}}`)
 		if m["type"] != "observation" || strings.Contains(asJSON(m), `"is_error":true`) {
 			t.Fatalf("step put: %v", m)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -58,6 +59,8 @@ type sockets struct {
 
 	mu   sync.Mutex
 	open map[string]*workerSocket
+	// pending counts the sessions that have not answered yet (load).
+	pending atomic.Int64
 }
 
 func newSockets(w *ServeWorker) *sockets {
@@ -92,6 +95,15 @@ type workerSocket struct {
 	seen  chan struct{} // a message from the gateway came in
 	once  sync.Once
 	done  chan struct{}
+	// answered: the session has sent an answer (or ended), and counts
+	// in its worker's load by its episode, not as pending.
+	answered atomic.Bool
+}
+
+func (ws *workerSocket) settle() {
+	if ws.answered.CompareAndSwap(false, true) {
+		ws.s.pending.Add(-1)
+	}
 }
 
 // openSocket dials the handler for a gateway's open request and answers
@@ -148,6 +160,7 @@ func (s *sockets) openSocket(m *nats.Msg) {
 	s.mu.Lock()
 	s.open[ws.id] = ws
 	s.mu.Unlock()
+	s.pending.Add(1)
 	ping := 5 * time.Second
 	if ms, err := strconv.Atoi(m.Header.Get(hdrSocketPing)); err == nil && ms > 0 {
 		ping = time.Duration(ms) * time.Millisecond
@@ -247,7 +260,9 @@ func (ws *workerSocket) toGateway() {
 			m.Header.Set(hdrSocketType, "binary")
 		}
 		m.Data = data
-		if err := ws.s.w.NC.PublishMsg(m); err != nil {
+		err = ws.s.w.NC.PublishMsg(m)
+		ws.settle()
+		if err != nil {
 			ws.end(websocket.StatusMessageTooBig, "relaying an answer: "+err.Error())
 			return
 		}
@@ -259,6 +274,7 @@ func (ws *workerSocket) toGateway() {
 func (ws *workerSocket) end(code websocket.StatusCode, reason string) {
 	ws.once.Do(func() {
 		close(ws.done)
+		ws.settle()
 		ws.sub.Unsubscribe()
 		ws.s.mu.Lock()
 		delete(ws.s.open, ws.id)

@@ -103,11 +103,18 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 	return nil
 }
 
+// load is the live episodes, and a WebSocket session that has not
+// answered yet counts as one (its episode comes with its first message):
+// sessions opened in a burst spread as creates do.
 func (w *ServeWorker) load() int {
-	if w.Episodes == nil {
-		return 0
+	n := 0
+	if w.socks != nil {
+		n = int(w.socks.pending.Load())
 	}
-	return w.Episodes()
+	if w.Episodes == nil {
+		return n
+	}
+	return n + w.Episodes()
 }
 
 func (w *ServeWorker) beat() {

@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -178,6 +179,11 @@ func runSynthLLM(ctx context.Context, spec *SynthLLMSpec, index int, log func(st
 		client.APIKey = os.Getenv(spec.APIKeyEnv)
 	}
 	client.SetConcurrency(spec.Concurrency)
+	if log != nil {
+		client.OnRetry = func(attempt int, wait time.Duration, err error) {
+			log(fmt.Sprintf("%s: request retry %d in %s: %v", spec.Scenario.Name, attempt, wait.Round(time.Millisecond), err))
+		}
+	}
 	cfg := llm.Config{Client: client, OutDir: filepath.Join(dir, "unit", "out"), TasksPerScenario: spec.Tasks,
 		MaxAttempts: spec.MaxAttempts, AuthAssumed: spec.AuthAssumed, ProbeRounds: spec.ProbeRounds,
 		PassRate: spec.PassRate, MaxCodeBytes: spec.MaxCodeBytes, Jobs: 1, Log: log}
