@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/nats-io/nats.go"
 
 	"github.com/wasmenv/wasmenv/fleet"
 )
@@ -224,5 +225,34 @@ func TestGatewayGoneEndsWorkerSessions(t *testing.T) {
 			t.Fatal("the session of a gone gateway still holds its episode")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A WebSocket open that does not come from a gateway (no inbox for the
+// answers, or a target that is not a path) is refused with 400 and opens
+// nothing; a frame for a session that does not exist has no responder.
+func TestForgedSocketMessagesAreRefused(t *testing.T) {
+	url := startServer(t)
+	id := startServeWorker(t, url, miniBundleFile(t))
+	nc := connect(t, url)
+	for what, h := range map[string]map[string]string{
+		"no inbox":      {"Wasmenv-Socket": "open", "Wasmenv-Method": "GET", "Wasmenv-Target": "/ws"},
+		"foreign inbox": {"Wasmenv-Socket": "open", "Wasmenv-Method": "GET", "Wasmenv-Target": "/ws", "Wasmenv-Socket-Reply": "wasmenv.jobs.x"},
+		"not a path":    {"Wasmenv-Socket": "open", "Wasmenv-Method": "GET", "Wasmenv-Target": "http://evil/ws", "Wasmenv-Socket-Reply": "_INBOX.x"},
+		"empty target":  {"Wasmenv-Socket": "open", "Wasmenv-Method": "GET", "Wasmenv-Socket-Reply": "_INBOX.x"},
+	} {
+		m := nats.NewMsg("wasmenv.serve.w." + id)
+		for k, v := range h {
+			m.Header.Set(k, v)
+		}
+		reply, err := nc.RequestMsg(m, 10*time.Second)
+		if err != nil || reply.Header.Get("Wasmenv-Status") != "400" || reply.Header.Get("Wasmenv-Socket-Id") != "" {
+			t.Errorf("%s: %v %v", what, err, reply)
+		}
+	}
+	m := nats.NewMsg("wasmenv.serve.sock." + id + ".0123456789abcdef")
+	m.Header.Set("Wasmenv-Socket", "frame")
+	if _, err := nc.RequestMsg(m, 10*time.Second); !errors.Is(err, nats.ErrNoResponders) {
+		t.Errorf("a frame for no session: %v", err)
 	}
 }
