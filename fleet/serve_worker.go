@@ -51,6 +51,7 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 		w.MaxInFlight = 1024
 	}
 	w.socks = newSockets(w)
+	defer w.socks.close() // after the requests in flight
 	slots := make(chan struct{}, w.MaxInFlight)
 	var wg sync.WaitGroup
 	handle := func(m *nats.Msg) {
@@ -99,7 +100,6 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 	own.Unsubscribe()
 	anySub.Unsubscribe()
 	wg.Wait()
-	w.socks.close()
 	return nil
 }
 
