@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/wasmenv/wasmenv/fleet"
+	"github.com/wasmenv/wasmenv/serve"
 )
 
 // wsConn is a client's WebSocket through the gateway.
@@ -254,5 +256,37 @@ func TestForgedSocketMessagesAreRefused(t *testing.T) {
 	m.Header.Set("Wasmenv-Socket", "frame")
 	if _, err := nc.RequestMsg(m, 10*time.Second); !errors.Is(err, nats.ErrNoResponders) {
 		t.Errorf("a frame for no session: %v", err)
+	}
+}
+
+// The worker's refusals of a socket reach the client as `wasmenv serve`
+// gives them, before any upgrade: 401 without the token, 503 capacity past
+// the worker's socket cap.
+func TestGatewayRelaysSocketRefusals(t *testing.T) {
+	url := startServer(t)
+	startServeWorkerWith(t, url, miniBundleFile(t), serve.Options{Token: "s3cret", MaxWebSockets: 1})
+	gw, err := fleet.NewGateway(connect(t, url), fleet.GatewayOptions{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(gw)
+	defer hs.Close()
+	for len(gw.Workers()) == 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	target := "ws" + strings.TrimPrefix(hs.URL, "http") + "/ws"
+	if _, resp, err := websocket.Dial(ctx, target, nil); err == nil || resp == nil || resp.StatusCode != 401 {
+		t.Fatalf("without the token: %v %v", err, resp)
+	}
+	auth := &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer s3cret"}}}
+	c, _, err := websocket.Dial(ctx, target, auth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if _, resp, err := websocket.Dial(ctx, target, auth); err == nil || resp == nil || resp.StatusCode != 503 {
+		t.Fatalf("past the worker's socket cap: %v %v", err, resp)
 	}
 }
