@@ -34,14 +34,21 @@
 // SQLite database fetched from the object store by its SHA-256; its result
 // is the environment directory as a deterministic tar in the object store
 // wasmenv-envs, keyed by the tar's SHA-256, unpacked whole by the driver
-// (synth.go, tar.go).
+// (synth.go, tar.go). An LLM synthesis job (Job.SynthLLM) is one scenario
+// of synth/llm run with llm.RunScenario against the endpoint the job names;
+// its result is the output directory the scenario wrote, as a tar, which
+// the driver checks entry by entry and moves where llm.Run writes it
+// (synth_llm.go, synth_llm_output.go).
 //
 // Episodes are served by a fleet too (gateway.go, serve_worker.go): a
 // Gateway is an http.Handler that forwards each request of serve's routes
 // over core NATS request/reply to a ServeWorker, which answers it with an
 // in-process serve.Server. Creates go to the least loaded worker, calls to
 // the worker named in the episode id (ep_<worker>.<random>); an episode
-// whose worker is gone answers 410 episode_lost.
+// whose worker is gone answers 410 episode_lost. WebSockets (GET /ws, GET
+// /mcp) are placed as creates and relayed frame by frame to a session the
+// worker opens on its own handler; a worker gone closes the client's
+// socket with CloseEpisodeLost (gateway_socket.go, serve_socket.go).
 //
 // Without NATS, Shard splits the same plan into contiguous blocks, so
 // concatenating the outputs of shards 0..n-1 gives the whole run's output.

@@ -26,6 +26,10 @@ type GatewayOptions struct {
 	// Stale drops a worker from placement after this long without a
 	// heartbeat (3s).
 	Stale time.Duration
+	// SocketPing is how often a forwarded WebSocket's worker is asked
+	// whether it still holds the session (1s): a worker gone closes the
+	// client's socket with CloseEpisodeLost within about that long.
+	SocketPing time.Duration
 }
 
 // Gateway is an http.Handler that serves the routes of serve.Server from
@@ -36,8 +40,10 @@ type GatewayOptions struct {
 // answers 410 with code episode_lost, at once when its worker's connection
 // is closed (NATS has no responder), else after Timeout.
 //
-// WebSocket routes (GET /ws, GET /mcp) and MCP's standalone event stream
-// (GET /v1/episodes/{id}/mcp) are not forwarded.
+// WebSockets (GET /ws, GET /mcp) are placed as creates and relayed frame
+// by frame to their worker (gateway_socket.go); a worker that dies closes
+// its clients' sockets with CloseEpisodeLost. MCP's standalone event
+// stream (GET /v1/episodes/{id}/mcp) is not forwarded.
 type Gateway struct {
 	nc   *nats.Conn
 	opts GatewayOptions
@@ -69,6 +75,9 @@ func NewGateway(nc *nats.Conn, opts GatewayOptions) (*Gateway, error) {
 	}
 	if opts.Stale <= 0 {
 		opts.Stale = 3 * time.Second
+	}
+	if opts.SocketPing <= 0 {
+		opts.SocketPing = time.Second
 	}
 	g := &Gateway{nc: nc, opts: opts, workers: map[string]*workerLoad{}}
 	sub, err := nc.Subscribe(serveLoad, func(m *nats.Msg) {
@@ -154,6 +163,10 @@ func (g *Gateway) leastLoaded(n int) string {
 }
 
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && (r.URL.Path == "/ws" || r.URL.Path == "/mcp") {
+		g.serveSocket(w, r)
+		return
+	}
 	var body []byte
 	if r.Body != nil {
 		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, g.opts.MaxBodyBytes))
@@ -234,15 +247,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply, err = g.nc.RequestMsgWithContext(ctx, msg)
 	}
 	if err != nil {
-		switch {
-		case r.Context().Err() != nil: // the client is gone
-		case errors.Is(err, nats.ErrNoResponders):
-			gatewayError(w, http.StatusServiceUnavailable, "no_workers", "no worker serves episodes on this NATS")
-		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
-			gatewayError(w, http.StatusGatewayTimeout, "timeout", "no worker answered in "+g.opts.Timeout.String())
-		default:
-			gatewayError(w, http.StatusServiceUnavailable, "unavailable", "the gateway cannot reach NATS: "+err.Error())
-		}
+		g.failed(w, r, err)
 		return
 	}
 	g.write(w, reply)

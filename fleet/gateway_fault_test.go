@@ -123,14 +123,17 @@ func TestGatewayOwnAnswers(t *testing.T) {
 	if code != http.StatusTeapot || m["uri"] != "/v1/episodes/ep_"+echo+".42?x=1&y=%20" || m["method"] != "DELETE" {
 		t.Errorf("relayed request: %d %v", code, m)
 	}
-	// A body over the limit, WebSockets and MCP's event stream.
+	// A body over the limit, a WebSocket route without an upgrade, MCP's event stream.
 	if code, m := c.do("POST", "/v1/episodes", `{"task":"`+strings.Repeat("x", 2000)+`"}`); code != http.StatusRequestEntityTooLarge || errCode(m) != "too_large" {
 		t.Errorf("large body: %d %v", code, m)
 	}
-	for _, p := range []string{"/ws", "/mcp", "/v1/episodes/ep_" + echo + ".42/mcp"} {
-		if code, m := c.do("GET", p, ""); code < 400 || code >= 600 || errCode(m) != "not_supported" {
+	for _, p := range []string{"/ws", "/mcp"} {
+		if code, m := c.do("GET", p, ""); code != http.StatusUpgradeRequired || errCode(m) != "upgrade_required" {
 			t.Errorf("GET %s: %d %v", p, code, m)
 		}
+	}
+	if code, m := c.do("GET", "/v1/episodes/ep_"+echo+".42/mcp", ""); code != http.StatusMethodNotAllowed || errCode(m) != "not_supported" {
+		t.Errorf("GET the event stream: %d %v", code, m)
 	}
 	if code, m := c.do("GET", "/health", ""); code != 200 || m["workers"] != 1.0 {
 		t.Errorf("health: %d %v", code, m)

@@ -39,9 +39,6 @@ func route(r *http.Request, body []byte) gatewayRoute {
 		return gatewayRoute{kind: routeOwned, episode: id, owner: ownerOf(id)}
 	}
 	switch {
-	case r.Method == http.MethodGet && (p == "/ws" || p == "/mcp"):
-		return gatewayRoute{kind: routeRefused, status: http.StatusNotImplemented,
-			msg: "the gateway does not forward WebSockets (" + p + "); use the HTTP routes: POST /reset, /step, /mcp, GET /state"}
 	case p == "/health" && r.Method == http.MethodGet:
 		return gatewayRoute{kind: routeHealth}
 	case p == "/stats" && r.Method == http.MethodGet:

@@ -61,8 +61,6 @@ func TestRoute(t *testing.T) {
 		{"POST", "/mcp", `{"method":"tools/call","params":{"session_id":"` + ep + `"}}`, routeOwned, ep},
 		{"POST", "/mcp", `{"method":"openenv/session/create","params":{}}`, routePlace, ""},
 		{"POST", "/mcp", `{"method":"tools/list"}`, routeAny, ""},
-		{"GET", "/mcp", "", routeRefused, ""},
-		{"GET", "/ws", "", routeRefused, ""},
 		{"GET", "/health", "", routeHealth, ""},
 		{"GET", "/stats", "", routeStats, ""},
 		{"POST", "/nemo-gym/mini/seed_session", `{}`, routePlace, ""},

@@ -37,12 +37,19 @@ func miniBundleFile(t testing.TB) string {
 // connection until the test ends, and returns its id.
 func startServeWorker(t *testing.T, url, bundlePath string) string {
 	t.Helper()
+	return startServeWorkerWith(t, url, bundlePath, serve.Options{})
+}
+
+// startServeWorkerWith is startServeWorker with the server's options.
+func startServeWorkerWith(t *testing.T, url, bundlePath string, opts serve.Options) string {
+	t.Helper()
 	env, err := runtime.Load(context.Background(), bundlePath, runtime.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := fleet.NewServeID()
-	srv, err := serve.New([]*runtime.Env{env}, serve.Options{IDPrefix: id + "."})
+	opts.IDPrefix = id + "."
+	srv, err := serve.New([]*runtime.Env{env}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

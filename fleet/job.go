@@ -19,6 +19,9 @@ type Job struct {
 	Spec *Spec `json:"spec,omitempty"`
 	// Synth, instead of Spec, makes the job a synthesis (synth.go).
 	Synth *SynthSpec `json:"synth,omitempty"`
+	// SynthLLM, instead of Spec, makes the job one scenario of an LLM
+	// synthesis (synth_llm.go).
+	SynthLLM *SynthLLMSpec `json:"synth_llm,omitempty"`
 }
 
 // id is the job's identity, the Nats-Msg-Id of its job, result and dead
@@ -44,8 +47,13 @@ func decodeJob(data []byte) (*Job, error) {
 		return nil, fmt.Errorf("job %s: attempt %q is not a subject token", j.Run, j.Attempt)
 	case j.Index < 0:
 		return nil, fmt.Errorf("job %s has a negative index", j.id())
-	case j.Synth != nil && j.Spec != nil:
-		return nil, fmt.Errorf("job %s has a spec and a synthesis", j.id())
+	case (j.Synth != nil) && (j.Spec != nil || j.SynthLLM != nil) || j.Spec != nil && j.SynthLLM != nil:
+		return nil, fmt.Errorf("job %s has more than one of a spec and a synthesis", j.id())
+	case j.SynthLLM != nil:
+		if err := j.SynthLLM.check(); err != nil {
+			return nil, fmt.Errorf("job %s: %v", j.id(), err)
+		}
+		return &j, nil
 	case j.Synth != nil:
 		if err := j.Synth.check(); err != nil {
 			return nil, fmt.Errorf("job %s: %v", j.id(), err)

@@ -34,6 +34,8 @@ type ServeWorker struct {
 	// MaxInFlight bounds requests handled at once (1024); more are
 	// answered 503 busy.
 	MaxInFlight int
+
+	socks *sockets
 }
 
 // Run serves until ctx ends, then drains: requests in flight finish and
@@ -48,6 +50,8 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 	if w.MaxInFlight <= 0 {
 		w.MaxInFlight = 1024
 	}
+	w.socks = newSockets(w)
+	defer w.socks.close() // after the requests in flight
 	slots := make(chan struct{}, w.MaxInFlight)
 	var wg sync.WaitGroup
 	handle := func(m *nats.Msg) {
@@ -99,11 +103,18 @@ func (w *ServeWorker) Run(ctx context.Context) error {
 	return nil
 }
 
+// load is the live episodes, and a WebSocket session that has not
+// answered yet counts as one (its episode comes with its first message):
+// sessions opened in a burst spread as creates do.
 func (w *ServeWorker) load() int {
-	if w.Episodes == nil {
-		return 0
+	n := 0
+	if w.socks != nil {
+		n = int(w.socks.pending.Load())
 	}
-	return w.Episodes()
+	if w.Episodes == nil {
+		return n
+	}
+	return n + w.Episodes()
 }
 
 func (w *ServeWorker) beat() {
@@ -116,6 +127,10 @@ func (w *ServeWorker) beat() {
 // ends when the gateway stops waiting, so that a request nobody waits for
 // does not hold an episode or a call slot.
 func (w *ServeWorker) serve(_ context.Context, m *nats.Msg) {
+	if m.Header.Get(hdrSocket) == "open" {
+		w.socks.openSocket(m)
+		return
+	}
 	method, target := m.Header.Get(hdrMethod), m.Header.Get(hdrTarget)
 	rctx := context.Background()
 	if ms, err := strconv.ParseInt(m.Header.Get(hdrTimeout), 10, 64); err == nil && ms > 0 {

@@ -172,6 +172,9 @@ func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
 	if job.Synth != nil {
 		return w.runSynthJob(ctx, job)
 	}
+	if job.SynthLLM != nil {
+		return runSynthLLM(ctx, job.SynthLLM, job.Index, func(s string) { w.logf("job %s: %s", job.id(), s) })
+	}
 	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
 	if err != nil {
 		return nil, err
@@ -217,7 +220,7 @@ func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 	m := nats.NewMsg(subjectResults + job.Run)
 	m.Header.Set(headerIndex, strconv.Itoa(job.Index))
 	m.Header.Set(headerSummary, string(sum))
-	if job.Synth != nil {
+	if job.Synth != nil || job.SynthLLM != nil {
 		// An environment is stored by content: a redelivered job that
 		// made the same bytes stores nothing new.
 		h := sha256.Sum256(res.Lines)

@@ -30,6 +30,7 @@ func synthLLMCmd() *cobra.Command {
 		writePrompts           string
 		concurrency, retries   int
 		timeout                time.Duration
+		fl                     synthLLMFleetFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "llm --model MODEL -o OUTDIR [--base-url URL] [--scenarios N | --scenario-file FILE]",
@@ -106,11 +107,14 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 			if len(cfg.Seeds) == 0 && len(cfg.Scenarios) == 0 {
 				cfg.Seeds = defaultSeedDomains
 			}
+			if fl.runID != "" && fl.nats == "" {
+				return fmt.Errorf("--run-id names a run on NATS: it needs --nats")
+			}
 			if err := preflight(cmd.Context(), &client, keyEnv); err != nil {
 				return err
 			}
 			cfg.Progress = cmd.ErrOrStderr()
-			rep, err := llm.Run(cmd.Context(), cfg)
+			rep, err := runSynthLLM(cmd, cfg, keyEnv, concurrency, &fl)
 			if rep != nil && len(rep.Envs) > 0 {
 				rep.WriteMarkdown(cmd.OutOrStdout())
 			}
@@ -144,6 +148,7 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 	f.IntVar(&cfg.Jobs, "jobs", 4, "scenarios generated at once")
 	f.StringVar(&cfg.PromptDir, "prompts", "", "directory of edited prompt templates and schemas (see --write-prompts)")
 	f.StringVar(&writePrompts, "write-prompts", "", "copy the built-in prompts to this directory for editing, then exit")
+	fl.add(cmd)
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
@@ -22,30 +23,15 @@ var ErrConfig = errors.New("llm: bad configuration")
 // OutDir/report.json and OutDir/report.md. Run again with the same
 // OutDir to resume: finished stages come from OutDir/.synth-cache.
 func Run(ctx context.Context, cfg Config) (*BatchReport, error) {
-	cfg.defaults()
-	if cfg.Client == nil || cfg.Client.BaseURL == "" || cfg.Client.Model == "" {
-		return nil, fmt.Errorf("%w: a client with a base URL and a model is required", ErrConfig)
-	}
-	if cfg.OutDir == "" {
-		return nil, fmt.Errorf("%w: an output directory is required", ErrConfig)
-	}
-	if len(cfg.Scenarios) == 0 && len(cfg.Seeds) == 0 {
-		return nil, fmt.Errorf("%w: give seed domains or a scenario list", ErrConfig)
-	}
-	prompts, err := LoadPrompts(cfg.PromptDir)
+	p, err := newPipeline(cfg)
 	if err != nil {
 		return nil, err
 	}
-	p := &pipeline{cfg: cfg, prompts: prompts, store: store{dir: filepath.Join(cfg.OutDir, ".synth-cache")}}
-	rep := &BatchReport{Model: cfg.Client.Model}
-	scenarios, err := p.scenarios(ctx, rep)
+	cfg = p.cfg
+	scenarios, rep, err := p.plan(ctx)
 	if err != nil {
 		return rep, err
 	}
-	if len(scenarios) == 0 {
-		return rep, fmt.Errorf("no scenarios to build")
-	}
-	rep.Scenarios = len(scenarios)
 	bar := newProgress(cfg.Progress, len(scenarios))
 	p.bar = bar
 	reports := make([]EnvReport, len(scenarios))
@@ -75,12 +61,85 @@ func Run(ctx context.Context, cfg Config) (*BatchReport, error) {
 	}
 	wg.Wait()
 	bar.finish()
-	rep.Envs = reports
-	rep.total()
-	if err := rep.write(cfg.OutDir); err != nil && firstErr == nil {
+	if err := rep.Finish(cfg.OutDir, reports); err != nil && firstErr == nil {
 		firstErr = err
 	}
 	return rep, firstErr
+}
+
+// Plan is the first part of Run, for running the scenarios elsewhere
+// (fleet/): it returns the scenarios to build, the user's list or the
+// model's answers, deduplicated and uniquely named, and the batch report
+// begun. Each scenario then goes through RunScenario, and the reports,
+// in plan order, through BatchReport.Finish.
+func Plan(ctx context.Context, cfg Config) ([]Scenario, *BatchReport, error) {
+	p, err := newPipeline(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.plan(ctx)
+}
+
+// RunScenario takes one scenario of Plan through every stage, as Run
+// does: it writes OutDir/NAME, OutDir/NAME.wasm and OutDir/reports/NAME.json
+// (the environment kept) or the report alone (dropped, with the reason),
+// and the stage artifacts to OutDir/.synth-cache. An error is returned only
+// for what stops a batch (cancellation, a broken endpoint, a disk error).
+func RunScenario(ctx context.Context, cfg Config, sc Scenario) (EnvReport, error) {
+	if !ValidScenarioName(sc.Name) {
+		return EnvReport{Scenario: sc}, fmt.Errorf("%w: scenario name %q: want 1 to 64 of a-z 0-9 -, not reports", ErrConfig, sc.Name)
+	}
+	p, err := newPipeline(cfg)
+	if err != nil {
+		return EnvReport{Scenario: sc}, err
+	}
+	return p.runEnv(ctx, sc)
+}
+
+// ValidScenarioName reports whether name can be a planned scenario's
+// name: an environment name that is no other entry of the output directory.
+func ValidScenarioName(name string) bool {
+	return envpkg.ValidEnvName(name) && !reservedNames[name]
+}
+
+// Finish totals the report over envs, one per scenario in plan order, and
+// writes dir/report.json and dir/report.md.
+func (b *BatchReport) Finish(dir string, envs []EnvReport) error {
+	b.Envs = envs
+	b.total()
+	return b.write(dir)
+}
+
+func newPipeline(cfg Config) (*pipeline, error) {
+	cfg.defaults()
+	if cfg.Client == nil || cfg.Client.BaseURL == "" || cfg.Client.Model == "" {
+		return nil, fmt.Errorf("%w: a client with a base URL and a model is required", ErrConfig)
+	}
+	if cfg.OutDir == "" {
+		return nil, fmt.Errorf("%w: an output directory is required", ErrConfig)
+	}
+	prompts, err := LoadPrompts(cfg.PromptDir)
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline{cfg: cfg, prompts: prompts, store: store{dir: filepath.Join(cfg.OutDir, ".synth-cache")}}, nil
+}
+
+// plan runs the scenarios stage.
+func (p *pipeline) plan(ctx context.Context) ([]Scenario, *BatchReport, error) {
+	if len(p.cfg.Scenarios) == 0 && len(p.cfg.Seeds) == 0 {
+		return nil, nil, fmt.Errorf("%w: give seed domains or a scenario list", ErrConfig)
+	}
+	rep := &BatchReport{Model: p.cfg.Client.Model}
+	scenarios, err := p.scenarios(ctx, rep)
+	if err != nil {
+		return nil, rep, err
+	}
+	if len(scenarios) == 0 {
+		return nil, rep, fmt.Errorf("no scenarios to build")
+	}
+	rep.Scenarios = len(scenarios)
+	return scenarios, rep, nil
 }
 
 // scenariosPerRequest bounds one scenarios request (AWM's value); more are
