@@ -88,6 +88,10 @@ func nameWords(t *dbmodel.Table, col, v string) string {
 	w := words(col)
 	own := strings.TrimPrefix(strings.TrimPrefix(w, noun(t)+" "), "full ")
 	switch own {
+	case "shipping name":
+		// An order's ShipName is who it goes to: "the order shipped to
+		// "Hungry Coyote"", not "with ship name".
+		return "shipped to " + quoted(v)
 	case "title":
 		return "titled " + quoted(v)
 	case "name", "first name", "last name", "given name":
@@ -280,7 +284,7 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 		return "the " + n + " with " + attrWords(col) + " " + s
 	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
 		return "the " + n + " with " + strings.ToUpper(l) + " " + s
-	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || l == strings.ToLower(t.Singular())+"_id":
+	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || strings.ReplaceAll(l, "_", "") == strings.ToLower(t.Singular())+"id":
 		return n + " " + s
 	case strings.Contains(l, "name") || strings.Contains(l, "title") || col == t.Label:
 		return "the " + n + " " + quoted(s)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -139,12 +140,13 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	// Hops: the final step takes one call, the entry one; the rest follow
 	// references. Longer walks are likelier, up to MaxChain.
 	room := opts.MaxChain - 2 // a read's count question also takes a call
-	hops := 0
+	nHops := 0
 	if room > 0 {
 		weights := []int{1, 3, 3, 2, 1}
-		hops = pick(rng, weights[:min(room, len(weights)-1)+1])
+		nHops = pick(rng, weights[:min(room, len(weights)-1)+1])
 	}
-	for range hops {
+	for range nHops {
+		calls, ents, ids := len(c.calls), len(c.entities), len(c.ids)
 		next, err := w.hop(c, cur)
 		if errors.Is(err, errDeadEnd) {
 			break
@@ -152,7 +154,16 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 		if err != nil {
 			return envpkg.Task{}, nil, "", err
 		}
+		if hops(next.desc) > maxHops {
+			// A chain of relations no one would say: stop at the row
+			// before (the hop was a read; nothing to undo in the episode).
+			c.calls, c.entities, c.ids = c.calls[:calls], c.entities[:ents], c.ids[:ids]
+			break
+		}
 		cur = next
+	}
+	if ctx := w.splitContext(cur); ctx != "" {
+		c.intro = strings.TrimSpace(c.intro + " " + ctx)
 	}
 	var t envpkg.Task
 	var kind string

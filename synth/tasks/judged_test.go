@@ -33,9 +33,12 @@ func TestColumnWords(t *testing.T) {
 		{"HTMLTitle", "html title"},
 		{"dob", "date of birth"},
 		{"CustomerDesc", "customer description"},
-		{"scheduled_departure_time_est", "estimated scheduled departure time"},
+		{"scheduled_departure_time_est", "scheduled departure time (EST)"},
+		{"estimated_arrival_time_est", "estimated arrival time (EST)"},
+		{"ShipPostalCode", "shipping postal code"},
+		{"ShipVia", "ship via"},
 		{"membership", "membership"},
-		{"shipname", "ship name"},
+		{"shipname", "shipping name"},
 		{"commission_pct", "commission percent"},
 	} {
 		if got := attrWords(c.col); got != c.want {
@@ -76,8 +79,11 @@ func TestDateAnswers(t *testing.T) {
 		wrong   []string
 		literal string
 	}{
-		{"1996-11-22 00:00:00.000", []string{"It was required on 1996-11-22.", "1996-11-22 00:00:00.000"}, []string{"1996-11-21", "22/11/1996 maybe"}, "1996-11-22"},
-		{"2005-05-25 11:30:37", []string{"2005-05-25 at 11:30", "2005-05-25T11:30:37", "2005-05-25 11:30:37"}, []string{"2005-05-25 12:30", "2005-05-26 11:30"}, ""},
+		{"1996-11-22 00:00:00.000", []string{"It was required on 1996-11-22.", "1996-11-22 00:00:00.000", "November 22, 1996", "Nov. 22nd 1996", "22 November 1996", "11/22/1996"},
+			[]string{"1996-11-21", "22/11/1996 maybe", "November 21, 1996", "122 November 1996", "1/22/1996"}, ""},
+		{"1996-11-01", []string{"November 1, 1996", "1 Nov 1996", "1996-11-01", "11/01/1996"}, []string{"November 11, 1996", "11 November 1996", "11/11/1996"}, ""},
+		{"2005-05-25 11:30:37", []string{"2005-05-25 at 11:30", "2005-05-25T11:30:37", "2005-05-25 11:30:37", "May 25, 2005 at 11:30 AM"}, []string{"2005-05-25 12:30", "2005-05-26 11:30", "May 26, 2005 at 11:30"}, ""},
+		{"2005-05-25 14:05:00", []string{"May 25, 2005, 2:05 pm", "2005-05-25 14:05"}, []string{"May 25, 2005, 2:05 am", "May 25, 2005, 3:05 pm"}, ""},
 	} {
 		a := answerFor(c.v)
 		for _, r := range append(c.right, a.Value) {
@@ -92,6 +98,31 @@ func TestDateAnswers(t *testing.T) {
 		}
 		if c.literal != "" && a.Value != c.literal {
 			t.Errorf("answerFor(%q).Value = %q, want %q", c.v, a.Value, c.literal)
+		}
+	}
+}
+
+// TestAccentFolding: a name stored with accents is found with them or
+// without ("São Paulo", "Sao Paulo"), and another name is not.
+func TestAccentFolding(t *testing.T) {
+	for _, c := range []struct {
+		v            string
+		right, wrong []string
+	}{
+		{"São Paulo", []string{"São Paulo", "It is in Sao Paulo.", "SÃO PAULO"}, []string{"Santo André", "S Paulo"}},
+		{"Forêts d'érables", []string{"Forets d'erables", "Forêts d’érables", "forêts d'érables"}, []string{"Forêts", "Forets de erables"}},
+		{"Gonçalves (Jr.)", []string{"Luís Gonçalves (Jr.)", "goncalves (jr.)"}, []string{"Goncalves Jr"}},
+	} {
+		a := answerFor(c.v)
+		for _, r := range append(c.right, a.Value) {
+			if !accepts(t, a.Match, a.Value, r) {
+				t.Errorf("%s %q rejects the right answer %q", a.Match, a.Value, r)
+			}
+		}
+		for _, w := range c.wrong {
+			if accepts(t, a.Match, a.Value, w) {
+				t.Errorf("%s %q accepts the wrong answer %q", a.Match, a.Value, w)
+			}
 		}
 	}
 }
@@ -201,7 +232,7 @@ func TestNamesPeopleUse(t *testing.T) {
 		{keyDesc(&dbmodel.Table{Name: "jobs"}, "job_code", "AC_ACCOUNT"), "job AC_ACCOUNT"},
 		{plural(&dbmodel.Table{Name: "job_history"}), "job history entries"},
 		{parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{desc: "the only payment of reservation JT26GY"}), "the payment method of the only payment of reservation JT26GY"},
-		{nameWords(&dbmodel.Table{Name: "Orders"}, "ShipName", "Hungry Coyote"), `with ship name "Hungry Coyote"`},
+		{nameWords(&dbmodel.Table{Name: "Orders"}, "ShipName", "Hungry Coyote"), `shipped to "Hungry Coyote"`},
 		{nameWords(&dbmodel.Table{Name: "products"}, "ProductName", "Chai"), `named "Chai"`},
 		{nameWords(&dbmodel.Table{Name: "albums"}, "Title", "Facelift"), `titled "Facelift"`},
 	} {

@@ -52,8 +52,8 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
-		if cur.person && personalDetail(col.Name) {
-			continue // no one asks for their own address or birth date
+		if owner, _ := placeOwner(cur); (cur.person || owner == "my") && (personalDetail(col.Name) || worker(cur.table)) {
+			continue // no one asks for their own address, or (at work) their own title
 		}
 		if val == "0" {
 			continue // "none" is as right as "0", and a wrong row gives 0 too (see countAnswer)
@@ -133,27 +133,10 @@ func answerFor(v any) *envpkg.Answer {
 		// pattern's own text (the ground truth's answer) matches too.
 		return &envpkg.Answer{Value: `(?i)(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
 	}
+	if a := foldAnswer(s); a != nil {
+		return a
+	}
 	return &envpkg.Answer{Value: s, Match: "contains"}
-}
-
-// datetimeRE is a stored date and time: "1996-11-22 00:00:00.000",
-// "2005-05-25T11:30:37".
-var datetimeRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(\.\d+)?)?$`)
-
-// dateAnswer is the rule for a stored date and time, nil for other text. A
-// person gives the date of a midnight stamp ("1996-11-22", for a column
-// that only holds dates) and the date and the hour and minute of others
-// ("2005-05-25 at 11:30"), not the seconds and milliseconds as stored.
-// The pattern's own text matches itself (the ground truth's answer).
-func dateAnswer(s string) *envpkg.Answer {
-	m := datetimeRE.FindStringSubmatch(s)
-	if m == nil {
-		return nil
-	}
-	if m[2] == "00:00" && strings.Trim(m[3], ":.0") == "" {
-		return &envpkg.Answer{Value: m[1], Match: "contains"}
-	}
-	return &envpkg.Answer{Value: m[1] + `\D+` + m[2], Match: "regex"}
 }
 
 // countAnswer is the rule for a count or total: a number, and no task for

@@ -28,6 +28,9 @@ type entity struct {
 	// others are rows the task could take this one for (its siblings in
 	// the list it was picked from): the source of distractors.
 	others []map[string]any
+	parent *entity                // the row the chain came from (nil at the entry)
+	redo   func(p *entity) string // the description again, from another description of parent
+	mine   bool                   // the user's own row, or one of theirs (reached from it by its children)
 }
 
 // chain is one executed chain of calls.
@@ -35,6 +38,7 @@ type chain struct {
 	calls    []envpkg.Call
 	entities []*entity
 	ids      []string // internal ids seen, which the instruction must not contain
+	me       bool     // the user speaks of themselves (an entity is "me")
 	intro    string   // who the user is, when they speak of themselves: "I'm Ana García (ana@x.org)."
 	persona  string   // the same for a simulated user (envpkg.Task.Persona)
 	// distractors are answers for the rows the task could be confused
@@ -135,7 +139,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v), namedBy: nk}
 	if person(t) && w.rng.IntN(2) == 0 {
 		// The user is this person, and says so.
-		e.desc, e.person = "me", true
+		e.desc, e.person, e.mine, c.me = "me", true, true, true
 		name := fullName(t, row)
 		what := attrWords(nk)
 		c.persona = fmt.Sprintf("You are %s (%s %s).", article(noun(t)), what, show(v))
@@ -185,7 +189,7 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 	city := strings.EqualFold(combo[1], "city") || strings.EqualFold(combo[1], "town")
 	switch {
 	case person(t) && w.rng.IntN(2) == 0:
-		e.desc, e.person = "me", true
+		e.desc, e.person, e.mine, c.me = "me", true, true, true
 		c.persona = fmt.Sprintf("You are %s %s, %s.", va, vb, article(noun(t)))
 		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")
 		if city {
@@ -313,11 +317,19 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		p := m.Table(t.Table)
 		role := strings.TrimPrefix(t.Name, "get_")
 		role = role[:strings.LastIndex(role, "_of_")]
-		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur)}
+		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur), parent: cur,
+			redo: func(q *entity) string { return parentDesc(role, p, q) }}
 		c.entities = append(c.entities, e)
 		c.noteIDs(w, e)
 		return e, nil
 	case toolgen.Children:
+		if m.Table(t.Table).KeyIsNatural && !cur.mine {
+			// A row with a number people quote (order 10248) is named by
+			// it, not through a row it belongs to ("the order shipped to
+			// X shipped via Y"): the walk starts there. "My most recent
+			// order" still reads well.
+			return nil, errDeadEnd
+		}
 		v := cur.row[t.Via.RefColumns[0]]
 		if v == nil {
 			return nil, errDeadEnd
@@ -344,7 +356,9 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 				return nil, err
 			}
 		}
-		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, t.Via.Columns[0], cur.table, d, cur), namedBy: d.col}
+		fk := t.Via.Columns[0]
+		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, fk, cur.table, d, cur), namedBy: d.col,
+			parent: cur, mine: cur.mine, redo: func(q *entity) string { return childDescVia(child, fk, cur.table, d, q) }}
 		for i, it := range items {
 			if i != pick && len(e.others) < 5 {
 				e.others = append(e.others, it)

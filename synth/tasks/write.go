@@ -25,7 +25,10 @@ import (
 // finishWrite ends with a change to cur (update or delete) or a new row
 // referring to it (create).
 func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error) {
-	if ledger(cur.table) {
+	if ledger(cur.table) || c.me && !cur.mine || cur.person && worker(cur.table) {
+		// A user speaking of themselves changes what is theirs, not their
+		// support rep or their job; an employee does not edit their own
+		// record.
 		return envpkg.Task{}, "", errDeadEnd
 	}
 	order := []string{"update", "update", "delete", "create"}
@@ -81,6 +84,13 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 		return nil, nil
 	case incidental(col.Name) || prose(col.Name) || col.Kind == dbmodel.Blob || col.Distinct < 2:
 		return nil, nil
+	case (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) && !dateName(col.Name):
+		if measured(col.Name) {
+			return nil, nil
+		}
+		if v, ok := w.nudge(o, col.Kind == dbmodel.Integer); ok {
+			return v, nil
+		}
 	}
 	qc := dbmodel.Quote(col.Name)
 	v, err := w.sample(fmt.Sprintf(`SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s IS NOT ? ORDER BY %[1]s LIMIT 1 OFFSET ?`, qc, dbmodel.Quote(t.Name)), col.Distinct-1, o)
@@ -136,6 +146,7 @@ func identity(t *dbmodel.Table, col string) bool {
 type edit struct {
 	ch     change
 	clause string // "change the status of order ORD-1 to shipped"
+	moved  bool   // the parts of an address changed together
 	col    *dbmodel.Column
 	old    any
 	new    any
@@ -149,6 +160,11 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 		return nil, errDeadEnd
 	}
 	params := settable(e.table, tool)
+	if e.person {
+		// A user changes their own contact details, not what the
+		// business records about them (a support rep, a hire date).
+		params = slices.DeleteFunc(params, func(p toolgen.Param) bool { return !personalDetail(p.Column) })
+	}
 	w.rng.Shuffle(len(params), func(i, j int) { params[i], params[j] = params[j], params[i] })
 	if w.rng.IntN(2) == 0 {
 		// Statuses first, half the time: the changes a business makes
@@ -169,6 +185,21 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 		if nv == nil || !inBand(e.table, e.row, col.Name, nv) {
 			continue
 		}
+		// The other parts of an address move with the one changed.
+		place, order, err := w.placeValues(e.table, e.row, col.Name, func(c string) bool { return setParam(params, c) != nil })
+		if errors.Is(err, errDeadEnd) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		if place != nil {
+			nv = place[col.Name]
+			for _, pc := range order {
+				if pc != col.Name {
+					args[setParam(params, pc).Name] = argValue(place[pc], setParam(params, pc).Type)
+				}
+			}
+		}
 		args[p.Name] = argValue(nv, p.Type)
 		if b, ok := nv.(bool); ok {
 			args[p.Name] = b
@@ -188,6 +219,24 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 		ed := &edit{col: col, old: e.row[col.Name], new: stored, call: c.calls[len(c.calls)-1],
 			ch:     change{table: e.table, kind: "update", row: e.row, cols: map[string]any{col.Name: stored}, name: fmt.Sprintf("%s set to %s", attr, shown)},
 			clause: oneOf(w.rng, fmt.Sprintf("change %s to %s", of(attr, e), shown), fmt.Sprintf("set %s to %s", of(attr, e), shown))}
+		if a := action(col, actionTarget(e), stored); a != "" {
+			ed.clause = a
+		}
+		if len(order) > 1 {
+			// "update my address to state SP, city São Paulo, ..."
+			var parts []string
+			for _, pc := range order {
+				v := sqlValue(place[pc])
+				ed.ch.cols[pc] = v
+				parts = append(parts, attrWords(pc)+" "+showCol(e.table.Column(pc), v))
+			}
+			_, prefix := placeLevel(col.Name)
+			addr := strings.TrimSpace(prefix + " address")
+			ed.moved = true
+			ed.ch.name = addr + " set to " + strings.Join(parts, ", ")
+			ed.clause = oneOf(w.rng, fmt.Sprintf("update %s to %s", of(addr, e), strings.Join(parts, ", ")),
+				fmt.Sprintf("change %s to: %s", of(addr, e), strings.Join(parts, ", ")))
+		}
 		// The same change to a sibling must not pass.
 		for _, o := range e.others {
 			if wrong, ok := keyArgs(tool, o); ok {
@@ -201,6 +250,16 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 		return ed, nil
 	}
 	return nil, errDeadEnd
+}
+
+// setParam is the parameter of params that sets col, or nil.
+func setParam(params []toolgen.Param, col string) *toolgen.Param {
+	for i := range params {
+		if params[i].Column == col {
+			return &params[i]
+		}
+	}
+	return nil
 }
 
 // update: one change, perhaps conditional (or a refusal when the condition
@@ -222,6 +281,9 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		subj, then, its := of(attr, cur), "change it to "+showCol(ed.col, ed.new), "tell me "+of(attr, cur)
 		if l := strings.ToLower(ed.col.Name); (strings.Contains(l, "status") || strings.Contains(l, "state")) && !cur.person {
 			subj, then, its = cur.desc, "change its "+attr+" to "+showCol(ed.col, ed.new), "tell me its "+attr
+		}
+		if a := action(ed.col, "it", ed.new); a != "" {
+			then = a // "If order ORD-1 is still pending, please cancel it."
 		}
 		if w.rng.IntN(2) == 0 {
 			// The condition holds: the change is made.
@@ -258,7 +320,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	kind := "update"
 	if len(c.entities) >= 2 && w.rng.IntN(4) == 0 {
 		prev := c.entities[len(c.entities)-2]
-		if prev.table.Name != cur.table.Name {
+		if prev.table.Name != cur.table.Name && (prev.mine || !c.me) && !(prev.person && worker(prev.table)) {
 			if ed2, err := w.setOne(c, prev); err == nil {
 				changes = append(changes, ed2.ch)
 				clause += ", and " + ed2.clause
@@ -273,6 +335,12 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		return envpkg.Task{}, "", err
 	}
 	motive := oneOf(w.rng, updateMotives...)
+	if ed.moved {
+		motive = oneOf(w.rng, "They have moved", "The address changed")
+		if cur.person {
+			motive = oneOf(w.rng, "I've moved", "I moved recently")
+		}
+	}
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("Please %s.", clause),
 		fmt.Sprintf("%s: could you %s?", motive, clause),
@@ -328,6 +396,9 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 			continue
 		}
 		child := w.spec.Model.Table(t.Table)
+		if c.me && person(child) {
+			continue // a customer does not add people under themselves
+		}
 		if len(child.PrimaryKey) == 1 && child.Column(child.PrimaryKey[0]).Generated && len(child.Uniques) == 0 && w.toolFor(toolgen.Create, child.Name) != nil && child.Rows > 0 && !ledger(child) {
 			unique := false
 			for _, col := range child.Columns {
@@ -395,6 +466,9 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 	if len(said) == 0 {
 		return envpkg.Task{}, errDeadEnd
 	}
+	if dup, err := w.exists(child, vals, fkCol); err != nil || dup {
+		return envpkg.Task{}, cmp.Or(err, errDeadEnd)
+	}
 	if _, err := w.call(c, tool.Name, args); err != nil {
 		return envpkg.Task{}, err
 	}
@@ -409,6 +483,29 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 		fmt.Sprintf("I'd like to record %s for %s: %s.", what, cur.desc, fields),
 		fmt.Sprintf("Could you create %s for %s? Use %s.", what, cur.desc, fields)),
 		Checks: checks}, nil
+}
+
+// exists: a new row with vals would repeat a row of t that exists: the
+// same name, title, email or natural key (the copied template's, or
+// another's), or an address copied from another row (a Yukon address
+// under Malaysia). A create is of something new.
+func (w *walker) exists(t *dbmodel.Table, vals map[string]any, fkCol string) (bool, error) {
+	for col, v := range vals {
+		if col == fkCol || t.ForeignKeyOf(col) != nil {
+			continue
+		}
+		if lvl, _ := placeLevel(col); lvl != levelNone && lvl != levelPhone && len(placeCols(t, col)) >= 2 {
+			return true, nil
+		}
+		if !identity(t, col) && !t.IsNatural(col) {
+			continue
+		}
+		n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s IS ?`, dbmodel.Quote(t.Name), dbmodel.Quote(col)), sqlValue(v))
+		if err != nil || n > 0 {
+			return true, err
+		}
+	}
+	return false, nil
 }
 
 // writeChecks are the checks of the changes the chain just made: the

@@ -1,0 +1,68 @@
+package tasks
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A request names its rows the way a person does: by one identifying fact,
+// or through one or two relations ("my first reservation", "the customer
+// of order 10248"), never as a chain of relations read off the schema
+// ("the reservations of the user of the most recent reservation arriving
+// at ..."). The walk stops before a row's description would take more
+// than maxHops relations; a row two relations away is named in a context
+// sentence first ("I have a question about my first reservation.") and
+// then as "that reservation". And a user speaking of themselves changes
+// only what is theirs: their own details, and the rows that belong to
+// them (their orders), not their support rep or their job.
+
+// maxHops is the most relations a row's description may take.
+const maxHops = 2
+
+// namesRE matches a quoted value ("...", “...”), whose words are a name,
+// not relations.
+var namesRE = regexp.MustCompile(`"[^"]*"|“[^”]*”`)
+
+// relationRE matches the words that relate one row to another in a
+// description.
+var relationRE = regexp.MustCompile(`\bof\b|\bdeparting from\b|\barriving at\b|\bshipped via\b|\bwho \w+ (to|by)\b|\bwho \w+ (the|my|me)\b|\bas (its|their) \w+|\bI \w+ to\b`)
+
+// hops counts the relations in a row's description: "the customer of
+// order 10248" 1, "the only payment of my first reservation" 2, "the
+// artist "Academy of St. Martin in the Fields"" 0.
+func hops(desc string) int {
+	return len(relationRE.FindAllStringIndex(namesRE.ReplaceAllString(desc, `""`), -1))
+}
+
+// splitContext names cur's parent in a sentence of its own when cur is two
+// relations away, and cur relative to it: "I have a question about my
+// first reservation." and "the only payment of that reservation". It
+// returns the sentence ("" when no split is needed).
+func (w *walker) splitContext(cur *entity) string {
+	p := cur.parent
+	if cur.redo == nil || p == nil || p.person || p.table == nil || hops(cur.desc) < maxHops || hops(p.desc) < 1 {
+		return ""
+	}
+	that := &entity{table: p.table, desc: "that " + noun(p.table)}
+	desc := cur.redo(that)
+	if hops(desc) >= hops(cur.desc) {
+		return "" // the relation was left out of the wording anyway
+	}
+	cur.desc = desc
+	return capitalize(oneOf(w.rng,
+		"I have a question about "+p.desc+".",
+		"This is about "+p.desc+".",
+		"I'm looking at "+p.desc+"."))
+}
+
+// worker: a table of the people who run the business (employees, staff):
+// speaking as one, a user knows their own details and does not edit them.
+func worker(t interface{ Singular() string }) bool {
+	l := strings.ToLower(t.Singular())
+	for _, s := range []string{"employee", "staff", "personnel", "agent", "worker"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
