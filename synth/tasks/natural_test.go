@@ -1,0 +1,149 @@
+package tasks
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+)
+
+// The rules below answer the second judgement of the shipped corpus
+// environments (issue 28: naturalness 2.98 of 5).
+
+// TestRelationHops: a row's description is counted in relations, names
+// in quotes left out; a row two relations away is introduced in a
+// sentence of its own and then named as "that X".
+func TestRelationHops(t *testing.T) {
+	for _, c := range []struct {
+		desc string
+		want int
+	}{
+		{"me", 0},
+		{`the artist "Academy of St. Martin in the Fields"`, 0},
+		{"the customer of invoice 64", 1},
+		{"my first reservation", 0},
+		{"the only payment of my first reservation", 1},
+		{"the reservations of the user of the most recent reservation arriving at the airport with IATA JFK", 3},
+		{`the customer named "Luís" with me as their support rep`, 1},
+		{"the employees who report to the employee Nancy Edwards", 1},
+		{"the title of the job of my first job history", 2},
+	} {
+		if got := hops(c.desc); got != c.want {
+			t.Errorf("hops(%q) = %d, want %d", c.desc, got, c.want)
+		}
+	}
+	res := &dbmodel.Table{Name: "reservations"}
+	pay := &dbmodel.Table{Name: "payments"}
+	p := &entity{table: res, desc: "the first reservation of the user Raj Sanchez"}
+	d := distinction{only: true}
+	cur := &entity{table: pay, parent: p, desc: childDescVia(pay, "reservation_id", res, d, p),
+		redo: func(q *entity) string { return childDescVia(pay, "reservation_id", res, d, q) }}
+	w := &walker{rng: rand.New(rand.NewPCG(1, 2))}
+	ctx := w.splitContext(cur)
+	if ctx == "" || cur.desc != "the only payment of that reservation" {
+		t.Errorf("split: context %q, desc %q", ctx, cur.desc)
+	}
+	if hops(ctx) != 1 {
+		t.Errorf("context %q names the reservation through %d relations", ctx, hops(ctx))
+	}
+}
+
+// TestOwnThingsOnly: a user speaking as themselves does not change their
+// support rep, their job or (as an employee) their own record.
+func TestOwnThingsOnly(t *testing.T) {
+	w := &walker{}
+	jobs := &dbmodel.Table{Name: "jobs"}
+	emp := &dbmodel.Table{Name: "employees"}
+	for _, c := range []struct {
+		name string
+		c    *chain
+		cur  *entity
+	}{
+		{"my job", &chain{me: true}, &entity{table: jobs, desc: "my job"}},
+		{"myself at work", &chain{me: true}, &entity{table: emp, desc: "me", person: true, mine: true}},
+	} {
+		if _, _, err := w.finishWrite(c.c, c.cur); err != errDeadEnd {
+			t.Errorf("%s: err %v, want a dead end", c.name, err)
+		}
+	}
+	if !worker(emp) || worker(&dbmodel.Table{Name: "customers"}) {
+		t.Error("worker() misreads employees or customers")
+	}
+}
+
+// TestAddressLevels: the parts of an address are told apart, with the
+// words that say whose address it is (BillingCity, ShipPostalCode).
+func TestAddressLevels(t *testing.T) {
+	for _, c := range []struct {
+		col    string
+		level  int
+		prefix string
+	}{
+		{"country", levelCountry, ""},
+		{"BillingState", levelState, "billing"},
+		{"ShipPostalCode", levelPostal, "shipping"},
+		{"state_province", levelState, ""},
+		{"street_address", levelStreet, ""},
+		{"address1", levelStreet, ""},
+		{"address2", levelNone, ""},
+		{"Phone", levelPhone, ""},
+		{"hire_date", levelNone, ""},
+	} {
+		if l, p := placeLevel(c.col); l != c.level || p != c.prefix {
+			t.Errorf("placeLevel(%q) = %d %q, want %d %q", c.col, l, p, c.level, c.prefix)
+		}
+	}
+}
+
+// TestNudge: a number is corrected by one to three tenths of its order of
+// magnitude, never to 0 or below (a clerk's 5500 is not set to a
+// president's 20080).
+func TestNudge(t *testing.T) {
+	w := &walker{rng: rand.New(rand.NewPCG(3, 4))}
+	for range 200 {
+		v, ok := w.nudge(json.Number("5500"), true)
+		if n := v.(int64); !ok || n == 5500 || n < 5200 || n > 5800 {
+			t.Fatalf("nudge(5500) = %v", v)
+		}
+		v, _ = w.nudge(json.Number("0.15"), false)
+		if f := v.(float64); f <= 0 || f > 0.3 || f == 0.15 {
+			t.Fatalf("nudge(0.15) = %v", v)
+		}
+		v, _ = w.nudge(json.Number("3"), true)
+		if n := v.(int64); n <= 0 || n > 6 || n == 3 {
+			t.Fatalf("nudge(3) = %v", v)
+		}
+	}
+	if _, ok := w.nudge("n/a", false); ok {
+		t.Error("nudged text")
+	}
+	if !measured("Milliseconds") || measured("salary") {
+		t.Error("measured() misreads")
+	}
+}
+
+// TestActions: flags and declared statuses are changed by the action's
+// name, not "set the active of X to no".
+func TestActions(t *testing.T) {
+	active := &dbmodel.Column{Name: "active", Bool: true}
+	disc := &dbmodel.Column{Name: "is_discontinued", Bool: true}
+	status := &dbmodel.Column{Name: "status", Enum: []string{"pending", "shipped", "cancelled"}}
+	size := &dbmodel.Column{Name: "size", Enum: []string{"S", "M"}}
+	guessed := &dbmodel.Column{Name: "status", Enum: []string{"pending", "shipped"}, EnumInferred: true}
+	for _, c := range []struct{ got, want string }{
+		{action(active, "the customer KAREN", int64(0)), "deactivate the customer KAREN"},
+		{action(active, "my account", int64(1)), "reactivate my account"},
+		{action(disc, `the product "Chai"`, int64(1)), `mark the product "Chai" as discontinued`},
+		{action(disc, `the product "Chai"`, int64(0)), `mark the product "Chai" as no longer discontinued`},
+		{action(status, "order ORD-1", "cancelled"), "cancel order ORD-1"},
+		{action(status, "it", "shipped"), "mark it as shipped"},
+		{action(status, "it", "pending"), ""},
+		{action(size, "it", "M"), ""},
+		{action(guessed, "it", "shipped"), ""},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
