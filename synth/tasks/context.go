@@ -49,10 +49,14 @@ func (w *walker) splitContext(cur *entity) string {
 		return "" // the relation was left out of the wording anyway
 	}
 	cur.desc = desc
-	return capitalize(oneOf(w.rng,
+	ctx := capitalize(oneOf(w.rng,
 		"I have a question about "+p.desc+".",
 		"This is about "+p.desc+".",
 		"I'm looking at "+p.desc+"."))
+	// Once introduced, the parent is "that X" in the rest of the request
+	// too (a second change to it).
+	p.desc = that.desc
+	return ctx
 }
 
 // worker: a table of the people who run the business (employees, staff):

@@ -75,6 +75,15 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
 			return distinction{pre: s + "-star ", col: col.Name}, nil
 		}
+		if a := attrWords(col.Name); strings.HasSuffix(a, "ed") && !strings.Contains(a, " ") && (s == "1" || s == "0") && col.Distinct <= 2 {
+			// A 0/1 flag not declared as one (Northwind's Discontinued):
+			// "the discontinued product", not "the product with
+			// discontinued 1".
+			if s == "1" {
+				return distinction{pre: a + " ", col: col.Name}, nil
+			}
+			continue
+		}
 		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v), col: col.Name}, nil
 	}
 	return distinction{}, errDeadEnd
@@ -157,6 +166,9 @@ func statusWord(s string) bool {
 // tellsApart: a number people use to tell rows apart ("the 5-star review",
 // "the 2019 edition"), unlike counts, amounts and stock.
 func tellsApart(col string) bool {
+	if strings.Contains(col, "seats") {
+		return false // a count of free seats, not a seat
+	}
 	for _, s := range []string{"year", "stars", "rating", "floor", "room", "seat", "size", "number"} {
 		if strings.Contains(col, s) {
 			return true
@@ -169,7 +181,7 @@ func tellsApart(col string) bool {
 // hand: timestamps, counts, totals and balances the data derives.
 func incidental(col string) bool {
 	l := strings.ToLower(col)
-	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || bookkeeping(col) {
+	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || strings.HasPrefix(l, "create_") || bookkeeping(col) {
 		return true
 	}
 	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version"} {
@@ -278,6 +290,10 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 		return "the " + n + " with email " + s
 	case strings.Contains(l, "phone"):
 		return "the " + n + " with phone number " + s
+	case strings.HasPrefix(words(col), "contact "):
+		// A supplier's ContactName is a person at the supplier, not the
+		// supplier's name.
+		return "the " + n + " whose " + words(col) + " is " + s
 	case unnatural(l):
 		// A postal code is not a name: "the supplier with postal code
 		// 10785", never "supplier 10785".

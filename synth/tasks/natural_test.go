@@ -147,3 +147,28 @@ func TestActions(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainerNames: a row that only links two others is left out ("the
+// film of rental 586"); a supplier is not named by its contact person as
+// if it were the supplier's name; the shipper of an order is its shipper,
+// not its "ship via"; sums are of numbers that add up, without float
+// noise.
+func TestPlainerNames(t *testing.T) {
+	inv := &dbmodel.Table{Name: "inventory", PrimaryKey: []string{"inventory_id"}, Columns: []*dbmodel.Column{{Name: "inventory_id"}, {Name: "film_id"}, {Name: "store_id"}, {Name: "last_update"}},
+		ForeignKeys: []dbmodel.ForeignKey{{Columns: []string{"film_id"}, RefTable: "film", RefColumns: []string{"film_id"}}, {Columns: []string{"store_id"}, RefTable: "store", RefColumns: []string{"store_id"}}}}
+	for _, c := range []struct{ got, want string }{
+		{parentDesc("film", &dbmodel.Table{Name: "film"}, &entity{table: inv, desc: "the inventory of rental 586"}), "the film of rental 586"},
+		{keyDesc(&dbmodel.Table{Name: "Suppliers"}, "ContactName", "Cheryl Saylor"), "the supplier whose contact name is Cheryl Saylor"},
+		{parentDesc("ship_via", &dbmodel.Table{Name: "Shippers"}, &entity{desc: "order 10353"}), "the shipper of order 10353"},
+		{number(20.790000000000003, false), "20.79"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+	for col, want := range map[string]bool{"Freight": true, "UnitPrice": true, "ReorderLevel": false, "Discount": false, "commission_pct": false, "Milliseconds": true} {
+		if additive(col) != want {
+			t.Errorf("additive(%q) = %v", col, !want)
+		}
+	}
+}

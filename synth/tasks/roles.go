@@ -106,6 +106,22 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	return "the " + what + " with " + who + " as their " + role
 }
 
+// thin: every column of t but its key is a reference or a bookkeeping
+// stamp (sakila's inventory: a film in a store): a row no one speaks of.
+func thin(t *dbmodel.Table) bool {
+	refs := 0
+	for _, c := range t.Columns {
+		switch {
+		case t.ForeignKeyOf(c.Name) != nil:
+			refs++
+		case t.IsKey(c.Name) || bookkeeping(c.Name):
+		default:
+			return false
+		}
+	}
+	return refs >= 2
+}
+
 // ownRole: a reference column's role is only its table's name ("customer",
 // "flight number", "staff", "payment" for a payment method): it says
 // nothing the plain "of" does not.
@@ -153,7 +169,18 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 			return "the only " + noun(parent) + " of " + rest
 		}
 	}
+	if cur.table != nil && thin(cur.table) && !cur.person {
+		// A row that only links others (a rental's inventory copy) is
+		// left out: "the film of rental 586", not "the film of the
+		// inventory of rental 586".
+		if rest, ok := strings.CutPrefix(cur.desc, "the "+noun(cur.table)+" of "); ok {
+			return "the " + noun(parent) + " of " + rest
+		}
+	}
 	rw := roleWords(role)
+	if rw == "ship via" {
+		rw = noun(parent) // Northwind's ShipVia: "the shipper of order 10353"
+	}
 	if n := noun(parent); strings.HasPrefix(n, rw+" ") {
 		// The role is the table's name cut short ("payment" for a payment
 		// method): the full name says which row it is.

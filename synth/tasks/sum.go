@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,7 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	child := w.spec.Model.Table(list.Table)
 	var nums []string
 	for _, p := range list.Params {
-		if col := child.Column(p.Column); p.Op == toolgen.OpMin && col != nil && !dateName(p.Column) && !col.Bool && (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) {
+		if col := child.Column(p.Column); p.Op == toolgen.OpMin && col != nil && !dateName(p.Column) && !col.Bool && (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) && additive(p.Column) {
 			nums = append(nums, p.Column)
 		}
 	}
@@ -91,6 +92,13 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	attr := attrWords(col)
+	if attr == "total" {
+		// "What is the total of my invoices?", not "the total total".
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("What is the total of %s, all together?", rowsOf(what, ref.Column, cur)),
+			fmt.Sprintf("Could you add up the totals of %s for me?", rowsOf(what, ref.Column, cur))),
+			Answer: answer}, nil
+	}
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("What is the total %s over %s?", attr, rowsOf(what, ref.Column, cur)),
 		fmt.Sprintf("Could you add up the %s of %s for me?", attr, rowsOf(what, ref.Column, cur)),
@@ -98,10 +106,25 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		Answer: answer}, nil
 }
 
-// number renders a total: an integer as one, else the shortest decimal.
+// number renders a total: an integer as one, else the shortest decimal
+// after rounding away the float noise of the addition (20.79, not
+// 20.790000000000003).
 func number(f float64, ints bool) string {
 	if ints {
 		return strconv.FormatInt(int64(f), 10)
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	return strconv.FormatFloat(math.Round(f*1e6)/1e6, 'f', -1, 64)
+}
+
+// additive: a number whose sum over rows means something (prices,
+// amounts, quantities, durations), unlike levels, rates, discounts,
+// percentages, years and ranks.
+func additive(col string) bool {
+	w := " " + words(col) + " "
+	for _, s := range []string{" level ", " discount ", " percent ", " rate ", " year ", " number ", " rank ", " score ", " stars ", " rating ", " age ", " commission ", " min ", " max ", " id ", " order "} {
+		if strings.Contains(w, s) {
+			return false
+		}
+	}
+	return true
 }

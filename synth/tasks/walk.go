@@ -357,6 +357,10 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 			}
 		}
 		fk := t.Via.Columns[0]
+		if cur.person && child.KeyIsNatural && row[child.PrimaryKey[0]] != nil {
+			// "my order 10248": the user has the number.
+			d = distinction{post: " " + fmt.Sprint(sqlValue(row[child.PrimaryKey[0]])), col: child.PrimaryKey[0]}
+		}
 		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, fk, cur.table, d, cur), namedBy: d.col,
 			parent: cur, mine: cur.mine, redo: func(q *entity) string { return childDescVia(child, fk, cur.table, d, q) }}
 		for i, it := range items {

@@ -154,7 +154,7 @@ type edit struct {
 }
 
 // setOne updates one column of e to a new value through its update tool.
-func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
+func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 	tool := w.toolFor(toolgen.Update, e.table.Name)
 	if tool == nil || ledger(e.table) {
 		return nil, errDeadEnd
@@ -164,6 +164,10 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 		// A user changes their own contact details, not what the
 		// business records about them (a support rep, a hire date).
 		params = slices.DeleteFunc(params, func(p toolgen.Param) bool { return !personalDetail(p.Column) })
+	} else if c.me {
+		// Nor the dates of their orders or invoices: those are the
+		// business's record of when things happened.
+		params = slices.DeleteFunc(params, func(p toolgen.Param) bool { return dateName(p.Column) })
 	}
 	w.rng.Shuffle(len(params), func(i, j int) { params[i], params[j] = params[j], params[i] })
 	if w.rng.IntN(2) == 0 {
@@ -187,7 +191,7 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 		}
 		// The other parts of an address move with the one changed.
 		place, order, err := w.placeValues(e.table, e.row, col.Name, func(c string) bool { return setParam(params, c) != nil })
-		if errors.Is(err, errDeadEnd) {
+		if errors.Is(err, errDeadEnd) || place != nil && len(order) > 1 && !move {
 			continue
 		} else if err != nil {
 			return nil, err
@@ -228,7 +232,11 @@ func (w *walker) setOne(c *chain, e *entity) (*edit, error) {
 			for _, pc := range order {
 				v := sqlValue(place[pc])
 				ed.ch.cols[pc] = v
-				parts = append(parts, attrWords(pc)+" "+showCol(e.table.Column(pc), v))
+				label := attrWords(pc)
+				if lvl, prefix := placeLevel(pc); lvl == levelStreet && strings.TrimSpace(strings.TrimPrefix(label, prefix)) == "address" {
+					label = "street" // "update my address to street ...", not "to address ..."
+				}
+				parts = append(parts, label+" "+showCol(e.table.Column(pc), v))
 			}
 			_, prefix := placeLevel(col.Name)
 			addr := strings.TrimSpace(prefix + " address")
@@ -267,7 +275,7 @@ func setParam(params []toolgen.Param, col string) *toolgen.Param {
 // from. It returns the task's kind.
 func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	mark := len(c.calls)
-	ed, err := w.setOne(c, cur)
+	ed, err := w.setOne(c, cur, true)
 	if err != nil {
 		return envpkg.Task{}, "", err
 	}
@@ -318,10 +326,11 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	changes := []change{ed.ch}
 	clause := ed.clause
 	kind := "update"
-	if len(c.entities) >= 2 && w.rng.IntN(4) == 0 {
+	if len(c.entities) >= 2 && !ed.moved && w.rng.IntN(4) == 0 {
 		prev := c.entities[len(c.entities)-2]
 		if prev.table.Name != cur.table.Name && (prev.mine || !c.me) && !(prev.person && worker(prev.table)) {
-			if ed2, err := w.setOne(c, prev); err == nil {
+			// An address is a request of its own, not one of two.
+			if ed2, err := w.setOne(c, prev, false); err == nil {
 				changes = append(changes, ed2.ch)
 				clause += ", and " + ed2.clause
 				kind = "update-two"
@@ -357,8 +366,8 @@ func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	if !ok {
 		return envpkg.Task{}, errDeadEnd
 	}
-	if len(c.entities) >= 2 && derives(c.entities[len(c.entities)-2].table) {
-		return envpkg.Task{}, errDeadEnd // the parent's total would be wrong
+	if w.derivedParent(cur.table) {
+		return envpkg.Task{}, errDeadEnd // a parent's total would be wrong (an invoice line's invoice)
 	}
 	if _, err := w.call(c, tool.Name, args); err != nil {
 		return envpkg.Task{}, err
@@ -414,6 +423,9 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	via := opts[w.rng.IntN(len(opts))]
 	child := w.spec.Model.Table(via.Table)
+	if w.derivedParent(child) {
+		return envpkg.Task{}, errDeadEnd
+	}
 	tool := w.toolFor(toolgen.Create, child.Name)
 	// A template row.
 	stmt, _, err := w.src.Prepare("SELECT * FROM " + dbmodel.Quote(child.Name) + " LIMIT 1 OFFSET ?")
@@ -483,6 +495,18 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 		fmt.Sprintf("I'd like to record %s for %s: %s.", what, cur.desc, fields),
 		fmt.Sprintf("Could you create %s for %s? Use %s.", what, cur.desc, fields)),
 		Checks: checks}, nil
+}
+
+// derivedParent: a table t refers to keeps a total of t's rows (an
+// invoice's total of its lines): adding or removing a row of t by hand
+// leaves it wrong.
+func (w *walker) derivedParent(t *dbmodel.Table) bool {
+	for _, fk := range t.ForeignKeys {
+		if p := w.spec.Model.Table(fk.RefTable); p != nil && p != t && derives(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // exists: a new row with vals would repeat a row of t that exists: the
