@@ -109,6 +109,9 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	case statusWord(value):
 		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
 			fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), strings.ToLower(value)))
+	case flagWord(e.Column, value) != "":
+		// Northwind's Discontinued 0/1: "How many of ... are discontinued?"
+		instr = fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), flagWord(e.Column, value))
 	default:
 		instr = fmt.Sprintf("How many of %s have %s %s?", rowsOf(what, ref.Column, cur), attrWords(e.Column), show(value))
 	}
@@ -189,4 +192,21 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 func dateName(col string) bool {
 	l := strings.ToLower(col)
 	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on")
+}
+
+// flagWord is a 0/1 column named for a state ("discontinued") as the
+// state or its negation: "discontinued", "not discontinued"; "" for other
+// columns and values.
+func flagWord(col, value string) string {
+	a := attrWords(col)
+	if strings.Contains(a, " ") || !strings.HasSuffix(a, "ed") {
+		return ""
+	}
+	switch value {
+	case "1", "true":
+		return a
+	case "0", "false":
+		return "not " + a
+	}
+	return ""
 }

@@ -286,7 +286,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		old := fmt.Sprint(sqlValue(ed.old))
 		// "If my order is still pending" for a status; "if the size of X
 		// is still M" for other values.
-		subj, then, its := of(attr, cur), "change it to "+showCol(ed.col, ed.new), "tell me "+of(attr, cur)
+		subj, then, its := of(attr, cur), "change it to "+showCol(ed.col, ed.new), "tell me what it is"
 		if l := strings.ToLower(ed.col.Name); (strings.Contains(l, "status") || strings.Contains(l, "state")) && !cur.person {
 			subj, then, its = cur.desc, "change its "+attr+" to "+showCol(ed.col, ed.new), "tell me its "+attr
 		}
@@ -330,7 +330,15 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		prev := c.entities[len(c.entities)-2]
 		if prev.table.Name != cur.table.Name && (prev.mine || !c.me) && !(prev.person && worker(prev.table)) {
 			// An address is a request of its own, not one of two.
-			if ed2, err := w.setOne(c, prev, false); err == nil {
+			// The row was just named: "..., and change the phone of that
+			// customer to ..." (a pronoun could be read as the other row).
+			desc := prev.desc
+			if !prev.person {
+				prev.desc = "that " + noun(prev.table)
+			}
+			ed2, err := w.setOne(c, prev, false)
+			prev.desc = desc
+			if err == nil {
 				changes = append(changes, ed2.ch)
 				clause += ", and " + ed2.clause
 				kind = "update-two"
