@@ -172,3 +172,28 @@ func TestPlainerNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNotAskedNotSet: a password is not read out; a user is not asked
+// what their own city is called; a composer is not replaced by another
+// track's; a method of payment is not "the method of that payment".
+func TestNotAskedNotSet(t *testing.T) {
+	staff := &dbmodel.Table{Name: "staff", Columns: []*dbmodel.Column{{Name: "first_name"}, {Name: "password"}}}
+	for _, c := range askable(staff) {
+		if c.Name == "password" {
+			t.Error("a password is askable")
+		}
+	}
+	if secret("ShipPostalCode") || !secret("password_hash") {
+		t.Error("secret() misreads")
+	}
+	if !myPlace(&entity{table: &dbmodel.Table{Name: "city"}, desc: "my city"}) || myPlace(&entity{table: &dbmodel.Table{Name: "city"}, desc: "the city of rental 5"}) {
+		t.Error("myPlace() misreads")
+	}
+	if !maker("Composer") || maker("UnitPrice") {
+		t.Error("maker() misreads")
+	}
+	pay := &dbmodel.Table{Name: "payments"}
+	if got, want := parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{table: pay, desc: "that payment"}), "the payment method of that payment"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

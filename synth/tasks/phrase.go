@@ -186,5 +186,6 @@ func capitalize(s string) string {
 var (
 	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report"}
 	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong"}
+	fixMotives    = []string{"There was a mistake in the records", "We just got a correction", "The old value was entered wrong"}
 	deleteMotives = []string{"it was entered by mistake", "it is no longer needed", "it should never have been recorded"}
 )

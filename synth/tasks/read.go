@@ -52,7 +52,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
-		if owner, _ := placeOwner(cur); (cur.person || owner == "my") && (personalDetail(col.Name) || worker(cur.table)) {
+		if owner, _ := placeOwner(cur); (cur.person || owner == "my" || myPlace(cur)) && (personalDetail(col.Name) || worker(cur.table) || myPlace(cur)) {
 			continue // no one asks for their own address, or (at work) their own title
 		}
 		if val == "0" {
@@ -65,6 +65,16 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answerFor(v)}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
+}
+
+// myPlace: the user's own city, country or region ("my city"): they know
+// what it is called.
+func myPlace(e *entity) bool {
+	if e.table == nil || !strings.HasPrefix(e.desc, "my ") {
+		return false
+	}
+	lvl, _ := placeLevel(e.table.Singular())
+	return lvl != levelNone && lvl != levelPhone
 }
 
 // personalDetail: a detail of a person that the person knows (their
@@ -103,12 +113,23 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive))
 }
 
+// secret: a column no assistant reads out (a password, its hash, a token).
+func secret(col string) bool {
+	l := strings.ToLower(col)
+	for _, s := range []string{"password", "passwd", "hash", "token", "secret"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // askable lists the columns a question may ask for: anything but keys,
 // references and binary data.
 func askable(t *dbmodel.Table) []*dbmodel.Column {
 	var out []*dbmodel.Column
 	for _, c := range t.Columns {
-		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) {
+		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) || secret(c.Name) {
 			continue
 		}
 		out = append(out, c)

@@ -186,6 +186,13 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 		// method): the full name says which row it is.
 		rw = n
 	}
+	if cur.table != nil && !cur.person && strings.HasPrefix(rw, noun(cur.table)+" ") {
+		// "the payment method of that payment", not of's "the method of"
+		// (which drops an attribute's table name: "the name of the region").
+		if _, place := placeOwner(cur); !place {
+			return "the " + rw + " of " + cur.desc
+		}
+	}
 	if verb, ok := strings.CutSuffix(rw, " to"); ok && verb != "" && !strings.Contains(verb, " ") {
 		if cur.person {
 			return "the " + noun(parent) + " I " + strings.TrimSuffix(verb, "s") + " to"

@@ -82,6 +82,8 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		}
 		if statusWord(value) {
 			what = strings.ToLower(value) + " " + what
+		} else if f := flagWord(filter.Column, value); f != "" {
+			what += " that are " + f
 		} else {
 			what += " with " + attrWords(filter.Column) + " " + show(value)
 		}
@@ -91,7 +93,7 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		c.calls = c.calls[:mark]
 		return envpkg.Task{}, err
 	}
-	attr := attrWords(col)
+	attr := strings.TrimPrefix(attrWords(col), "total ") // "the total baggages" summed: not "the total total"
 	if attr == "total" {
 		// "What is the total of my invoices?", not "the total total".
 		return envpkg.Task{Instruction: oneOf(w.rng,

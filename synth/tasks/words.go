@@ -84,7 +84,7 @@ var abbreviations = map[string]string{
 	"dob": "date of birth", "pct": "percent", "qty": "quantity",
 	"amt": "amount", "num": "number", "addr": "address", "dept": "department",
 	"desc": "description", "seq": "sequence",
-	"address1": "address line 1", "address2": "address line 2",
+	"address1": "address line 1", "address2": "address line 2", "baggages": "checked bags",
 }
 
 // schemaWords are the words column and table names are made of (from the

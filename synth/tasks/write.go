@@ -82,7 +82,7 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 			}
 		}
 		return nil, nil
-	case incidental(col.Name) || prose(col.Name) || col.Kind == dbmodel.Blob || col.Distinct < 2:
+	case incidental(col.Name) || prose(col.Name) || maker(col.Name) || col.Kind == dbmodel.Blob || col.Distinct < 2:
 		return nil, nil
 	case (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) && !dateName(col.Name):
 		if measured(col.Name) {
@@ -118,6 +118,18 @@ func settable(t *dbmodel.Table, tool *toolgen.Tool) []toolgen.Param {
 		}
 	}
 	return out
+}
+
+// maker: who made a thing (a track's composer, a book's author): another
+// row's maker put on it is a different work, not a correction.
+func maker(col string) bool {
+	l := strings.ToLower(col)
+	for _, s := range []string{"composer", "author", "writer", "director", "artist", "creator", "publisher", "manufacturer", "brand"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // prose: free text (a description, a note) that another row's text would
@@ -352,9 +364,14 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		return envpkg.Task{}, "", err
 	}
 	motive := oneOf(w.rng, updateMotives...)
+	if dateName(ed.col.Name) {
+		// A birth or hire date does not change: it was wrong.
+		motive = oneOf(w.rng, fixMotives...)
+	}
 	if ed.moved {
 		motive = oneOf(w.rng, "They have moved", "The address changed")
-		if cur.person {
+		if cur.person || c.me && !person(cur.table) {
+			// My own address, or my order's: I have moved.
 			motive = oneOf(w.rng, "I've moved", "I moved recently")
 		}
 	}
