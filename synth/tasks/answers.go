@@ -65,6 +65,21 @@ func datePatterns(d time.Time) []string {
 	}
 }
 
+// timeAnswer is the rule for a question about a time ("the estimated
+// arrival time") whose column holds a date and a time: the time alone is
+// a right answer ("02:04", "2:04 am"). nil for other columns and values.
+func timeAnswer(col, v string) *envpkg.Answer {
+	m := datetimeRE.FindStringSubmatch(v)
+	if m == nil || m[2] == "" || !strings.Contains(" "+words(col)+" ", " time ") {
+		return nil
+	}
+	alts := timePatterns(m[2])
+	for i, a := range alts {
+		alts[i] = `\b` + a + `\b`
+	}
+	return &envpkg.Answer{Value: `(?i)` + m[2] + `|` + strings.Join(alts, "|"), Match: "regex"}
+}
+
 // timePatterns are the ways hh:mm is written: as stored, and on a
 // 12-hour clock.
 func timePatterns(hm string) []string {

@@ -80,7 +80,9 @@ func writeChecks(m *dbmodel.Model, changes []change, allowed []string) []envpkg.
 		name += " (but " + strings.Join(allowed, ", ") + ", which the database updates itself)"
 	}
 	all = append(all, stateKept(m, changes, allowed)...)
-	checks = append(checks, envpkg.Check{Name: name, SQL: allOf(all)})
+	// A guard: a right change that comes with a stray one earns nothing,
+	// not half (issue 28: whole-state checks by default).
+	checks = append(checks, envpkg.Check{Name: name, Guard: true, SQL: allOf(all)})
 	return checks
 }
 

@@ -59,6 +59,22 @@ func (w *walker) splitContext(cur *entity) string {
 	return ctx
 }
 
+// sensibleHop: a hop a person makes. From the user, up to two (my order,
+// its lines; my department, its manager); from a row named by what people
+// know, one (the artist of this album, the customer of order 10248); to
+// an address or location, always (left out of the wording: "the city of
+// my department"). ents is the number of rows the chain had before next.
+func sensibleHop(cur, next *entity, ents int) bool {
+	return cur.mine && ents < 3 || ents == 1 || placeTable(next.table)
+}
+
+// placeTable: a table of addresses or locations, which a person leaves
+// out when speaking of what is there.
+func placeTable(t interface{ Singular() string }) bool {
+	n := strings.ToLower(t.Singular())
+	return strings.HasSuffix(n, "address") || strings.HasSuffix(n, "location")
+}
+
 // worker: a table of the people who run the business (employees, staff):
 // speaking as one, a user knows their own details and does not edit them.
 func worker(t interface{ Singular() string }) bool {

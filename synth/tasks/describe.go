@@ -41,7 +41,11 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		}
 		qc := dbmodel.Quote(col.Name)
 		if dateName(col.Name) {
-			// The most recent or the first, when it is so by a clear margin.
+			if !calendarDate(v) {
+				continue // a time of day ("13:00:00") orders nothing a person would call first
+			}
+			// The most recent or the earliest, when it is so by a clear
+			// margin ("first" was read as first listed).
 			later, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s >= ?`, q, qf, qc), parentKey, sqlValue(v))
 			if err != nil {
 				return distinction{}, err
@@ -54,7 +58,7 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			case later == 1:
 				return distinction{pre: "most recent ", col: col.Name}, nil
 			case earlier == 1:
-				return distinction{pre: "first ", col: col.Name}, nil
+				return distinction{pre: "earliest ", col: col.Name}, nil
 			}
 			continue
 		}
@@ -87,6 +91,13 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v), col: col.Name}, nil
 	}
 	return distinction{}, errDeadEnd
+}
+
+// calendarDate: v is a date, with a time or without ("2024-05-15",
+// "2005-05-25 11:30:37").
+func calendarDate(v any) bool {
+	s, ok := sqlValue(v).(string)
+	return ok && datetimeRE.MatchString(s)
 }
 
 // nameWords tells a row by a name or title column: "named X" or "titled X"

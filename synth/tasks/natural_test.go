@@ -62,6 +62,8 @@ func TestOwnThingsOnly(t *testing.T) {
 	}{
 		{"my job", &chain{me: true}, &entity{table: jobs, desc: "my job"}},
 		{"myself at work", &chain{me: true}, &entity{table: emp, desc: "me", person: true, mine: true}},
+		{"a customer's support rep", &chain{entities: []*entity{{table: &dbmodel.Table{Name: "customers"}, desc: "the customer Ana"}, {table: emp}}},
+			&entity{table: emp, desc: "the support rep of the customer Ana"}},
 	} {
 		if _, _, err := w.finishWrite(c.c, c.cur); err != errDeadEnd {
 			t.Errorf("%s: err %v, want a dead end", c.name, err)
@@ -166,7 +168,7 @@ func TestPlainerNames(t *testing.T) {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
 	}
-	for col, want := range map[string]bool{"Freight": true, "UnitPrice": true, "ReorderLevel": false, "Discount": false, "commission_pct": false, "Milliseconds": true} {
+	for col, want := range map[string]bool{"Freight": true, "UnitPrice": false, "ReorderLevel": false, "Discount": false, "commission_pct": false, "Milliseconds": false, "total_cents": true, "Quantity": true, "salary": true} {
 		if additive(col) != want {
 			t.Errorf("additive(%q) = %v", col, !want)
 		}
@@ -195,5 +197,35 @@ func TestNotAskedNotSet(t *testing.T) {
 	pay := &dbmodel.Table{Name: "payments"}
 	if got, want := parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{table: pay, desc: "that payment"}), "the payment method of that payment"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestCodesAndTimes: a short code is matched as written ("IN" is not the
+// word "in"); a question about a time accepts the time alone; a time of
+// day names no "first" row.
+func TestCodesAndTimes(t *testing.T) {
+	a := answerFor("IN")
+	if !accepts(t, a.Match, a.Value, "The state is IN.") || accepts(t, a.Match, a.Value, "She lives in Texas.") {
+		t.Errorf("code rule %q", a.Value)
+	}
+	a = timeAnswer("estimated_arrival_time_est", "2024-05-16 02:04:00")
+	if a == nil {
+		t.Fatal("no time rule")
+	}
+	for _, r := range []string{"02:04", "It arrives at 2:04 AM.", a.Value} {
+		if !accepts(t, a.Match, a.Value, r) {
+			t.Errorf("time rule %q rejects %q", a.Value, r)
+		}
+	}
+	for _, w := range []string{"12:04", "2:04 pm", "03:04"} {
+		if accepts(t, a.Match, a.Value, w) {
+			t.Errorf("time rule %q accepts %q", a.Value, w)
+		}
+	}
+	if timeAnswer("created_date", "2024-05-16 02:04:00") != nil {
+		t.Error("a date column got a time rule")
+	}
+	if calendarDate("13:00:00") || !calendarDate("2024-05-15") {
+		t.Error("calendarDate misreads")
 	}
 }

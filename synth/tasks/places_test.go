@@ -182,3 +182,46 @@ func TestCreatesAreNew(t *testing.T) {
 		}
 	}
 }
+
+// TestLinksByName: a row of a link table is added by naming the two rows
+// it links ("Please add the category "Drama" to the film "Alpha"") and
+// removed the same way, never as "a film category".
+func TestLinksByName(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "films.sqlite")
+	conn, err := sqlite3.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	sql := `CREATE TABLE film (film_id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, length INTEGER);
+	CREATE TABLE category (category_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+	CREATE TABLE film_category (film_id INTEGER NOT NULL REFERENCES film(film_id), category_id INTEGER NOT NULL REFERENCES category(category_id),
+	  last_update TEXT NOT NULL, PRIMARY KEY (film_id, category_id));`
+	cats := []string{"Drama", "Comedy", "Horror", "Travel", "Music", "Sports"}
+	for i, c := range cats {
+		sql += fmt.Sprintf("INSERT INTO category VALUES (%d, '%s');\n", i+1, c)
+	}
+	for i := range 30 {
+		sql += fmt.Sprintf("INSERT INTO film VALUES (%d, 'FILM %c%c', %d);\n", i+1, 'A'+i%26, 'A'+i/26, 80+i)
+		sql += fmt.Sprintf("INSERT INTO film_category VALUES (%d, %d, '2006-02-15 05:07:09');\n", i+1, 1+i%len(cats))
+	}
+	if err := conn.Exec(sql); err != nil {
+		t.Fatal(err)
+	}
+	share := 1.0
+	res := fromDB(t, db, synth.Options{Tasks: 40, WriteShare: &share})
+	links := 0
+	for _, task := range res.Tasks {
+		last := task.Calls[len(task.Calls)-1].Name
+		if last != "create_film_category" && last != "delete_film_category" {
+			continue
+		}
+		links++
+		if strings.Contains(task.Instruction, "film category") || !strings.Contains(task.Instruction, "category \"") || !strings.Contains(task.Instruction, "film \"") {
+			t.Errorf("%s: %s", task.ID, task.Instruction)
+		}
+	}
+	if links == 0 {
+		t.Error("no task adds or removes a film's category")
+	}
+}

@@ -62,7 +62,11 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		c.distractors = append(c.distractors, w.otherValues(cur, col)...)
-		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answerFor(v)}, "ask", nil
+		answer := answerFor(v)
+		if a := timeAnswer(col.Name, val); a != nil {
+			answer = a
+		}
+		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answer}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
 }
@@ -82,7 +86,7 @@ func myPlace(e *entity) bool {
 // makes a contrived request.
 func personalDetail(col string) bool {
 	w := " " + words(col) + " "
-	for _, s := range []string{" address", " city ", " state ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district "} {
+	for _, s := range []string{" address", " city ", " state ", " region ", " province ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district "} {
 		if strings.Contains(w, s) {
 			return true
 		}
@@ -152,6 +156,10 @@ func answerFor(v any) *envpkg.Answer {
 	if utf8.RuneCountInString(s) <= 4 && regexp.QuoteMeta(s) == s && !strings.ContainsAny(s, " \t") {
 		// The pattern holds the word between non-word characters, so the
 		// pattern's own text (the ground truth's answer) matches too.
+		if strings.ToUpper(s) == s {
+			// A code ("IN", "MCO", "BC") as written: "in" is a word.
+			return &envpkg.Answer{Value: `(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
+		}
 		return &envpkg.Answer{Value: `(?i)(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
 	}
 	if a := foldAnswer(s); a != nil {

@@ -94,6 +94,14 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	attr := strings.TrimPrefix(attrWords(col), "total ") // "the total baggages" summed: not "the total total"
+	if attr == "quantity" {
+		// "How many items are on order 10386 in all?", not "the sum of
+		// the quantity of the details".
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("How many items are there in all across %s?", rowsOf(what, ref.Column, cur)),
+			fmt.Sprintf("Could you add up how many items %s come to?", rowsOf(what, ref.Column, cur))),
+			Answer: answer}, nil
+	}
 	if attr == "total" {
 		// "What is the total of my invoices?", not "the total total".
 		return envpkg.Task{Instruction: oneOf(w.rng,
@@ -118,15 +126,21 @@ func number(f float64, ints bool) string {
 	return strconv.FormatFloat(math.Round(f*1e6)/1e6, 'f', -1, 64)
 }
 
-// additive: a number whose sum over rows means something (prices,
-// amounts, quantities, durations), unlike levels, rates, discounts,
-// percentages, years and ranks.
+// additive: an amount of money whose sum over rows is a figure someone
+// asks for (the freight of a shipper's orders, the total of my invoices,
+// a department's salaries), unlike unit prices or quantities across
+// lines, levels, rates and percentages.
 func additive(col string) bool {
 	w := " " + words(col) + " "
-	for _, s := range []string{" level ", " discount ", " percent ", " rate ", " year ", " number ", " rank ", " score ", " stars ", " rating ", " age ", " commission ", " min ", " max ", " id ", " order "} {
+	for _, s := range []string{" unit ", " level ", " discount ", " percent ", " rate ", " min ", " max ", " per "} {
 		if strings.Contains(w, s) {
 			return false
 		}
 	}
-	return true
+	for _, s := range []string{" total ", " amount ", " freight ", " cost ", " fee ", " charge ", " salary ", " paid ", " revenue ", " balance ", " price ", " quantity "} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -255,7 +255,11 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 			continue
 		}
 		switch {
-		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table):
+		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) && cur.mine:
+			// One row among many is picked from the user's own (my most
+			// recent order), not from a row someone else owns ("the only
+			// store with the staff member X as its manager"): those are
+			// counted, summed or ranked instead.
 			seen[e.To] = true
 			cands = append(cands, cand{t, 3})
 		case t.Kind == toolgen.Parent && t.Parent == cur.table.Name && cur.row[t.Via.Columns[0]] != nil && !c.visited(t.Table):

@@ -25,6 +25,13 @@ import (
 // finishWrite ends with a change to cur (update or delete) or a new row
 // referring to it (create).
 func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error) {
+	for i, e := range c.entities {
+		if i < len(c.entities)-1 && person(e.table) && !e.person {
+			// Not someone's support rep reached through that customer:
+			// a change to a person's record starts from that person.
+			return envpkg.Task{}, "", errDeadEnd
+		}
+	}
 	if ledger(cur.table) || c.me && !cur.mine || cur.person && worker(cur.table) {
 		// A user speaking of themselves changes what is theirs, not their
 		// support rep or their job; an employee does not edit their own
@@ -120,11 +127,12 @@ func settable(t *dbmodel.Table, tool *toolgen.Tool) []toolgen.Param {
 	return out
 }
 
-// maker: who made a thing (a track's composer, a book's author): another
-// row's maker put on it is a different work, not a correction.
+// maker: who made a thing (a track's composer, a book's author), or where
+// its own page or picture is: another row's value put on it is a
+// different work or a broken link, not a correction.
 func maker(col string) bool {
 	l := strings.ToLower(col)
-	for _, s := range []string{"composer", "author", "writer", "director", "artist", "creator", "publisher", "manufacturer", "brand"} {
+	for _, s := range []string{"composer", "author", "writer", "director", "artist", "creator", "publisher", "manufacturer", "brand", "page", "url", "path", "photo", "picture", "image", "link"} {
 		if strings.Contains(l, s) {
 			return true
 		}
@@ -338,7 +346,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	changes := []change{ed.ch}
 	clause := ed.clause
 	kind := "update"
-	if len(c.entities) >= 2 && !ed.moved && w.rng.IntN(4) == 0 {
+	if len(c.entities) >= 2 && !ed.moved && w.rng.IntN(2) == 0 {
 		prev := c.entities[len(c.entities)-2]
 		if prev.table.Name != cur.table.Name && (prev.mine || !c.me) && !(prev.person && worker(prev.table)) {
 			// An address is a request of its own, not one of two.
@@ -409,6 +417,11 @@ func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	if err != nil {
 		return envpkg.Task{}, err
 	}
+	if words, err := w.unlinkWords(cur); err != nil {
+		return envpkg.Task{}, err
+	} else if words != "" {
+		return envpkg.Task{Instruction: words, Checks: checks}, nil
+	}
 	motive := oneOf(w.rng, deleteMotives...)
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("Please delete %s; %s.", cur.desc, motive),
@@ -421,6 +434,11 @@ func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 // existing row of the same table (only for tables whose key SQLite assigns
 // and without other unique columns, so the copy cannot collide).
 func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
+	if w.rng.IntN(2) == 0 {
+		if t, err := w.link(c, cur); err == nil || !errors.Is(err, errDeadEnd) {
+			return t, err
+		}
+	}
 	if derives(cur.table) {
 		return envpkg.Task{}, errDeadEnd // a new child would leave cur's total wrong
 	}
