@@ -195,7 +195,11 @@ func checkResult(t *testing.T, res *synth.Result, n int) {
 	if len(res.Tasks) != n {
 		t.Errorf("kept %d tasks, want %d", len(res.Tasks), n)
 	}
-	if s.Chain3Plus < 0.3 {
+	// Chains, not only one-call lookups; but few hops, as people ask
+	// (issue 28's judged naturalness: the walk makes only the hops a
+	// person makes, docs/SYNTHESIS.md "The rules that judgement asked
+	// for"), so a fifth rather than the third it was.
+	if s.Chain3Plus < 0.2 {
 		t.Errorf("only %.0f%% of tasks chain 3+ calls", 100*s.Chain3Plus)
 	}
 	if s.Tasks.Reads == 0 || s.Tasks.Writes == 0 {

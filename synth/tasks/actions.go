@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -16,9 +17,18 @@ import (
 // such word and "change the X of Y to Z" is how a person says it.
 func action(col *dbmodel.Column, target string, v any) string {
 	attr := attrWords(col.Name)
-	if col.Bool {
+	flag := !col.Bool && col.Distinct <= 2 && flagWord(col.Name, fmt.Sprint(sqlValue(v))) != ""
+	if col.Bool || flag {
+		// (A 0/1 column named for a state, as Northwind's Discontinued,
+		// is a flag too.)
 		on := sqlValue(v) == int64(1)
 		switch {
+		case strings.HasPrefix(attr, "has ") && !strings.Contains(attr[4:], " "):
+			// has_whiteboard: "note that the room "Delta" has a whiteboard now".
+			if on {
+				return "note that " + target + " now has " + article(attr[4:])
+			}
+			return "note that " + target + " no longer has " + article(attr[4:])
 		case attr == "active" || attr == "enabled":
 			if on {
 				return "reactivate " + target

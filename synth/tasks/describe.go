@@ -237,7 +237,7 @@ func ledger(t *dbmodel.Table) bool {
 // person: a table whose rows are people who might be the user.
 func person(t *dbmodel.Table) bool {
 	l := strings.ToLower(t.Name)
-	for _, s := range []string{"customer", "user", "member", "client", "patient", "student", "passenger", "guest", "subscriber", "employee", "people", "person", "reader", "borrower"} {
+	for _, s := range []string{"customer", "user", "member", "client", "patient", "student", "passenger", "guest", "subscriber", "employee", "people", "person", "reader", "borrower", "account", "profile"} {
 		if strings.Contains(l, s) {
 			return true
 		}

@@ -229,3 +229,18 @@ func TestCodesAndTimes(t *testing.T) {
 		t.Error("calendarDate misreads")
 	}
 }
+
+// TestFlagColumns: a 0/1 column named for a state, not declared a
+// boolean (Northwind's Discontinued), is changed as a flag too.
+func TestFlagColumns(t *testing.T) {
+	disc := &dbmodel.Column{Name: "Discontinued", Kind: dbmodel.Integer, Distinct: 2}
+	if got, want := action(disc, `the product "Chai"`, int64(1)), `mark the product "Chai" as discontinued`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := action(&dbmodel.Column{Name: "has_whiteboard", Bool: true}, `the room "Delta"`, int64(0)), `note that the room "Delta" no longer has a whiteboard`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := action(&dbmodel.Column{Name: "ReorderLevel", Kind: dbmodel.Integer, Distinct: 7}, "it", int64(1)); got != "" {
+		t.Errorf("a level read as a flag: %q", got)
+	}
+}

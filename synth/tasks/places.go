@@ -82,8 +82,17 @@ func placeCols(t *dbmodel.Table, col string) map[string]int {
 func (w *walker) placeValues(t *dbmodel.Table, row map[string]any, col string, settable func(string) bool) (map[string]any, []string, error) {
 	lvl, _ := placeLevel(col)
 	group := placeCols(t, col)
-	if lvl == levelNone || len(group) < 2 {
-		return nil, nil, nil
+	parts, countries := 0, 0
+	for _, l := range group {
+		if l != levelPhone {
+			parts++
+		}
+		if l == levelCountry {
+			countries++
+		}
+	}
+	if lvl == levelNone || lvl != levelPhone && parts < 2 || lvl == levelPhone && countries == 0 {
+		return nil, nil, nil // a lone city, a phone with no country: nothing to agree with
 	}
 	var agree, set []string
 	for c, l := range group {

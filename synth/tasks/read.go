@@ -18,7 +18,14 @@ import (
 // refer to it (with or without a filter), which of them ranks first, or
 // what a number of theirs adds up to.
 func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) {
-	switch w.rng.IntN(6) {
+	pick := w.rng.IntN(6)
+	if hops(cur.desc) > 0 && !cur.mine {
+		// Counting or ranking the rows of a row reached on the way ("the
+		// salaries of the employees managed by the only employee of the
+		// job X") walks the schema: ask about the row itself.
+		pick = 5
+	}
+	switch pick {
 	case 0:
 		if t, err := w.countChildren(c, cur); err == nil {
 			return t, "count", nil

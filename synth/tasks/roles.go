@@ -103,6 +103,9 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
 		return "the " + what + " who " + strings.TrimSuffix(verb, "s") + " to " + who
 	}
+	if verb, ok := strings.CutSuffix(role, " by"); ok && verb != "" && !strings.Contains(verb, " ") {
+		return "the " + what + " " + role + " " + who // "the orders handled by ..."
+	}
 	return "the " + what + " with " + who + " as their " + role
 }
 

@@ -93,7 +93,10 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		c.calls = c.calls[:mark]
 		return envpkg.Task{}, err
 	}
-	attr := strings.TrimPrefix(attrWords(col), "total ") // "the total baggages" summed: not "the total total"
+	attr := attrWords(col)
+	if rest, ok := strings.CutPrefix(attr, "total "); ok && !strings.HasPrefix(rest, "in ") {
+		attr = rest // "the total baggages" summed: not "the total total"
+	}
 	if attr == "quantity" {
 		// "How many items are on order 10386 in all?", not "the sum of
 		// the quantity of the details".

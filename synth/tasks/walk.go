@@ -31,6 +31,7 @@ type entity struct {
 	parent *entity                // the row the chain came from (nil at the entry)
 	redo   func(p *entity) string // the description again, from another description of parent
 	mine   bool                   // the user's own row, or one of theirs (reached from it by its children)
+	via    string                 // the reference of parent's table that led here (a parent hop), or ""
 }
 
 // chain is one executed chain of calls.
@@ -255,11 +256,13 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 			continue
 		}
 		switch {
-		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) && cur.mine:
+		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) &&
+			(cur.mine || len(c.entities) == 1 && ownRole(roleFor(t.Via.Columns[0], cur.table), cur.table)):
 			// One row among many is picked from the user's own (my most
-			// recent order), not from a row someone else owns ("the only
-			// store with the staff member X as its manager"): those are
-			// counted, summed or ranked instead.
+			// recent order), or from the row the request starts at by
+			// what it owns (the pending order of the customer X), not
+			// through a role ("the only store with the staff member X as
+			// its manager") or from a row reached on the way.
 			seen[e.To] = true
 			cands = append(cands, cand{t, 3})
 		case t.Kind == toolgen.Parent && t.Parent == cur.table.Name && cur.row[t.Via.Columns[0]] != nil && !c.visited(t.Table):
@@ -321,7 +324,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		p := m.Table(t.Table)
 		role := strings.TrimPrefix(t.Name, "get_")
 		role = role[:strings.LastIndex(role, "_of_")]
-		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur), parent: cur,
+		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur), parent: cur, via: t.Via.Columns[0],
 			redo: func(q *entity) string { return parentDesc(role, p, q) }}
 		c.entities = append(c.entities, e)
 		c.noteIDs(w, e)
@@ -361,9 +364,15 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 			}
 		}
 		fk := t.Via.Columns[0]
-		if cur.person && child.KeyIsNatural && row[child.PrimaryKey[0]] != nil {
-			// "my order 10248": the user has the number.
-			d = distinction{post: " " + fmt.Sprint(sqlValue(row[child.PrimaryKey[0]])), col: child.PrimaryKey[0]}
+		if cur.person {
+			// "my order 10248", "my order ORD-10037": the user has the
+			// number.
+			for _, nk := range child.NaturalKeys {
+				if v := row[nk]; v != nil && !strings.HasPrefix(keyDesc(child, nk, v), "the ") {
+					d = distinction{post: " " + fmt.Sprint(sqlValue(v)), col: nk}
+					break
+				}
+			}
 		}
 		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, fk, cur.table, d, cur), namedBy: d.col,
 			parent: cur, mine: cur.mine, redo: func(q *entity) string { return childDescVia(child, fk, cur.table, d, q) }}

@@ -26,11 +26,15 @@ import (
 // referring to it (create).
 func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error) {
 	for i, e := range c.entities {
-		if i < len(c.entities)-1 && person(e.table) && !e.person {
+		if i < len(c.entities)-1 && person(e.table) && !e.person && person(cur.table) {
 			// Not someone's support rep reached through that customer:
-			// a change to a person's record starts from that person.
+			// a change to a person's record starts from that person
+			// (their orders may be reached through them).
 			return envpkg.Task{}, "", errDeadEnd
 		}
+	}
+	if shared, err := w.sharedPlace(cur); err != nil || shared {
+		return envpkg.Task{}, "", cmp.Or(err, errDeadEnd)
 	}
 	if ledger(cur.table) || c.me && !cur.mine || cur.person && worker(cur.table) {
 		// A user speaking of themselves changes what is theirs, not their
@@ -174,6 +178,8 @@ type edit struct {
 }
 
 // setOne updates one column of e to a new value through its update tool.
+// move: an address may change whole, and a flag or status may change
+// (false for the second of two changes).
 func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 	tool := w.toolFor(toolgen.Update, e.table.Name)
 	if tool == nil || ledger(e.table) {
@@ -202,9 +208,15 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 			return nil, errDeadEnd
 		}
 		col := e.table.Column(p.Column)
+		if !move && (col.Bool || lifecycle(col)) {
+			continue // a second change is a detail, not "..., and deactivate them"
+		}
 		nv, err := w.newValue(e.table, col, e.row[col.Name])
 		if err != nil {
 			return nil, err
+		}
+		if c.me && !worker(c.entities[0].table) && lifecycle(col) && nv != nil && !strings.HasPrefix(action(col, "it", nv), "cancel ") {
+			continue // a customer cancels their order; the shop ships it
 		}
 		if nv == nil || !inBand(e.table, e.row, col.Name, nv) {
 			continue
@@ -346,7 +358,10 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	changes := []change{ed.ch}
 	clause := ed.clause
 	kind := "update"
-	if len(c.entities) >= 2 && !ed.moved && w.rng.IntN(2) == 0 {
+	if len(c.entities) >= 2 && !ed.moved && (c.entities[len(c.entities)-2].person || w.rng.IntN(6) == 0) {
+		// Always when the user speaks of themselves ("cancel my order
+		// ORD-1, and change my phone to ..."); rarely for two rows of
+		// someone else's (two unrelated edits read as a template).
 		prev := c.entities[len(c.entities)-2]
 		if prev.table.Name != cur.table.Name && (prev.mine || !c.me) && !(prev.person && worker(prev.table)) {
 			// An address is a request of its own, not one of two.
@@ -538,6 +553,18 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 		fmt.Sprintf("I'd like to record %s for %s: %s.", what, cur.desc, fields),
 		fmt.Sprintf("Could you create %s for %s? Use %s.", what, cur.desc, fields)),
 		Checks: checks}, nil
+}
+
+// sharedPlace: cur is an address or location reached from a row that
+// refers to it, and other rows refer to it too (the site several
+// departments share): "update the address of the department Sales" would
+// move them all.
+func (w *walker) sharedPlace(cur *entity) (bool, error) {
+	if cur.via == "" || cur.parent == nil || !placeTable(cur.table) || len(cur.table.PrimaryKey) != 1 {
+		return false, nil
+	}
+	n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ?`, dbmodel.Quote(cur.parent.table.Name), dbmodel.Quote(cur.via)), sqlValue(cur.row[cur.table.PrimaryKey[0]]))
+	return n > 1, err
 }
 
 // derivedParent: a table t refers to keeps a total of t's rows (an
