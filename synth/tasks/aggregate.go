@@ -172,9 +172,20 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
 	}
 	what := plural(child)
+	// created_at: "which one was created most recently", not "the
+	// latest created at".
+	verb, stamp := strings.CutSuffix(strings.ToLower(col), "_at")
+	stamp = stamp && strings.HasSuffix(verb, "ed") && !strings.Contains(verb, "_")
+	when := map[bool]string{true: "most recently", false: "first"}[desc]
 	if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
 		if items[1][label] != nil {
 			c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
+		}
+		if stamp {
+			return envpkg.Task{
+				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me its %s.", rowsOf(what, ref.Column, cur), verb, when, attrWords(label)),
+				Answer:      answerFor(items[0][label]),
+			}, nil
 		}
 		return envpkg.Task{
 			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me its %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), attrWords(label)),

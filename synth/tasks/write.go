@@ -437,6 +437,13 @@ func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	} else if words != "" {
 		return envpkg.Task{Instruction: words, Checks: checks}, nil
 	}
+	if person(cur.table) {
+		// A person is not "it", and leaves rather than being a mistake.
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("Please remove %s from the records: they have left.", cur.desc),
+			fmt.Sprintf("%s has left: could you delete their record?", capitalize(cur.desc))),
+			Checks: checks}, nil
+	}
 	motive := oneOf(w.rng, deleteMotives...)
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("Please delete %s; %s.", cur.desc, motive),
