@@ -160,6 +160,13 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	items := pageItems(out)
 	child := w.spec.Model.Table(list.Table)
+	for _, it := range items {
+		if v, ok := it[col].(string); ok && strings.Contains(v, "+") {
+			// "01:30:00+1" (the next day) sorts before "23:00:00" as text.
+			c.calls = c.calls[:mark]
+			return envpkg.Task{}, errDeadEnd
+		}
+	}
 	if len(items) < 2 || items[0][col] == nil || fmt.Sprint(items[0][col]) == fmt.Sprint(items[1][col]) || !sayable(items[0][col]) {
 		c.calls = c.calls[:mark] // a tie or too few rows: no single answer
 		return envpkg.Task{}, errDeadEnd
@@ -172,6 +179,10 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
 	}
 	what := plural(child)
+	its := "its"
+	if person(child) {
+		its = "their" // "Tell me their email", for a person
+	}
 	// created_at: "which one was created most recently", not "the
 	// latest created at".
 	verb, stamp := strings.CutSuffix(strings.ToLower(col), "_at")
@@ -183,20 +194,20 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		}
 		if stamp {
 			return envpkg.Task{
-				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me its %s.", rowsOf(what, ref.Column, cur), verb, when, attrWords(label)),
-				Answer:      answerFor(items[0][label]),
+				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), verb, when, its, attrWords(label)),
+				Answer:      c.answer(items[0][label]),
 			}, nil
 		}
 		return envpkg.Task{
-			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me its %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), attrWords(label)),
-				fmt.Sprintf("Which of %s has the %s %s? I need its %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), attrWords(label))),
-			Answer: answerFor(items[0][label]),
+			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label)),
+				fmt.Sprintf("Which of %s has the %s %s? I need %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label))),
+			Answer: c.answer(items[0][label]),
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
 	return envpkg.Task{
 		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), rowsOf(what, ref.Column, cur)),
-		Answer:      answerFor(items[0][col]),
+		Answer:      c.answer(items[0][col]),
 	}, nil
 }
 

@@ -75,6 +75,16 @@ func placeTable(t interface{ Singular() string }) bool {
 	return strings.HasSuffix(n, "address") || strings.HasSuffix(n, "location")
 }
 
+// wordIn: s occurs in text as a whole word or phrase, case ignored.
+func wordIn(s, text string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	re, err := regexp.Compile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(s) + `([^\pL\pN]|$)`)
+	return err == nil && re.MatchString(text)
+}
+
 // worker: a table of the people who run the business (employees, staff):
 // speaking as one, a user knows their own details and does not edit them.
 func worker(t interface{ Singular() string }) bool {

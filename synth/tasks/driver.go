@@ -2,9 +2,11 @@ package tasks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -78,6 +80,11 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
 	var kept []envpkg.Task
 	auto := map[string][]string{}
+	// At most a twentieth of the tasks make the same change (the same
+	// write tool setting the same fields): "Please change the date of
+	// rental N" three times in a sample reads as one template.
+	same := map[string]int{}
+	maxSame := max(4, opts.N/20)
 	for st.Attempts < opts.MaxAttempts && len(kept) < opts.N {
 		if err := ctx.Err(); err != nil {
 			return kept, st, err
@@ -88,6 +95,8 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			st.DeadEnds++
 		} else if err != nil {
 			return kept, st, err
+		} else if sig := writeShape(task, kind); sig != "" && same[sig] >= maxSame {
+			st.DeadEnds++
 		} else {
 			if opts.Rewriter != nil {
 				out, ok, err := opts.Rewriter.Rewrite(ctx, task.Instruction, keepValues(task.Instruction, cand.values()), literalAnswer(task.Answer))
@@ -102,6 +111,9 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			}
 			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, WrongCalls: cand.wrong})
 			if err == nil {
+				if sig := writeShape(task, kind); sig != "" {
+					same[sig]++
+				}
 				kept = append(kept, task)
 				st.Kept++
 				st.ChainHist[len(task.Calls)]++
@@ -196,6 +208,11 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	t.ID = fmt.Sprintf("synth-%04d-%s-%s", n+1, kind, emit.EnvName(cur.table.Singular()))
 	t.Instruction = polite(rng, c.intro, t.Instruction)
+	if c.said != "" && t.Answer != nil && t.Answer.Match != "number" && wordIn(c.said, t.Instruction) {
+		// The question names its own answer ("Which of the products of
+		// the supplier of "Pâté chinois" ..." answered "Pâté chinois").
+		return envpkg.Task{}, nil, "", fmt.Errorf("%w: the instruction states the answer", errDeadEnd)
+	}
 	t.Persona = c.persona
 	t.Calls = c.calls
 	if t.Checks == nil {
@@ -203,6 +220,25 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	t.Difficulty = difficulty(c, &t, kind)
 	return t, c, kind, nil
+}
+
+// writeShape is what a write task changes: its kind, last call and the
+// argument names of that call ("" for a question).
+func writeShape(t envpkg.Task, kind string) string {
+	if len(t.Calls) == 0 || t.Answer != nil {
+		return ""
+	}
+	last := t.Calls[len(t.Calls)-1]
+	var args map[string]json.RawMessage
+	if json.Unmarshal(last.Arguments, &args) != nil {
+		return ""
+	}
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return kind + " " + last.Name + " " + strings.Join(names, ",")
 }
 
 func pick(rng *rand.Rand, weights []int) int {

@@ -244,3 +244,19 @@ func TestFlagColumns(t *testing.T) {
 		t.Errorf("a level read as a flag: %q", got)
 	}
 }
+
+// TestInternalIDs: an id made of words and a number is not where a
+// request starts (no one finds a person by their card's id).
+func TestInternalIDs(t *testing.T) {
+	for s, want := range map[string]bool{"gift_card_4343305": true, "credit_card_9588108": true, "chen_nguyen_2677": true, "ORD-10037": false, "HAT089": false, "Desk Lamp": false} {
+		if slugID.MatchString(s) != want {
+			t.Errorf("slugID(%q) = %v", s, !want)
+		}
+	}
+	if !codeNamed(&entity{table: &dbmodel.Table{Name: "countries", PrimaryKey: []string{"country_id"}}, namedBy: "country_id", row: map[string]any{"country_id": "BR"}}) {
+		t.Error("country BR is not seen as named by a code")
+	}
+	if !wordIn("Pâté chinois", `Which of the products of the supplier of the product "Pâté chinois" is cheapest?`) || wordIn("Tea", "Steam") {
+		t.Error("wordIn misreads")
+	}
+}

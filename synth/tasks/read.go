@@ -59,6 +59,10 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
+		nameish := col.Name == cur.table.Label || strings.Contains(strings.ToLower(col.Name), "name") || strings.Contains(strings.ToLower(col.Name), "title")
+		if nameish && (codeNamed(c.entities[0]) || cur.parent != nil && cur.parent.person && worker(cur.parent.table)) {
+			continue // "the name of country BR" decodes what was typed; an employee knows their department's name
+		}
 		if owner, _ := placeOwner(cur); (cur.person || owner == "my" || myPlace(cur)) && (personalDetail(col.Name) || worker(cur.table) || myPlace(cur)) {
 			continue // no one asks for their own address, or (at work) their own title
 		}
@@ -69,13 +73,23 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		c.distractors = append(c.distractors, w.otherValues(cur, col)...)
-		answer := answerFor(v)
+		answer := c.answer(v)
 		if a := timeAnswer(col.Name, val); a != nil {
 			answer = a
 		}
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answer}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
+}
+
+// codeNamed: e was named by a short code (country BR, region 2): what its
+// name is, or its region's, is the code's meaning, not a question.
+func codeNamed(e *entity) bool {
+	if e == nil || e.table == nil || !e.table.IsKey(e.namedBy) {
+		return false
+	}
+	v := fmt.Sprint(sqlValue(e.row[e.namedBy]))
+	return len(v) <= 3
 }
 
 // myPlace: the user's own city, country or region ("my city"): they know
@@ -104,6 +118,16 @@ func personalDetail(col string) bool {
 // askAttr asks for one attribute of e.
 func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 	attr := attrWords(col.Name)
+	if e.via != "" && e.parent != nil && !e.parent.person && (col.Name == e.table.Label || e.table.IsNatural(col.Name)) {
+		// "Which airport does flight HAT089 leave from?", not "the iata
+		// of the origin of flight HAT089".
+		switch role := roleFor(e.via, e.table); {
+		case slices.Contains(departRoles, role):
+			return fmt.Sprintf("Which %s does %s leave from?", noun(e.table), e.parent.desc)
+		case slices.Contains(arriveRoles, role):
+			return fmt.Sprintf("Which %s does %s go to?", noun(e.table), e.parent.desc)
+		}
+	}
 	l := strings.ToLower(col.Name)
 	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
 		if strings.HasSuffix(verb, "ed") { // placed_at: "When was X placed?"

@@ -97,7 +97,11 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	if rest, ok := strings.CutPrefix(attr, "total "); ok && !strings.HasPrefix(rest, "in ") {
 		attr = rest // "the total baggages" summed: not "the total total"
 	}
-	if attr == "quantity" {
+	if attr == "quantity" || strings.HasSuffix(attr, "bags") || strings.HasSuffix(attr, "items") || strings.HasSuffix(attr, "units") {
+		if attr != "quantity" {
+			// "How many checked bags are there in all across my reservations?"
+			return envpkg.Task{Instruction: fmt.Sprintf("How many %s are there in all across %s?", attr, rowsOf(what, ref.Column, cur)), Answer: answer}, nil
+		}
 		// "How many items are on order 10386 in all?", not "the sum of
 		// the quantity of the details".
 		return envpkg.Task{Instruction: oneOf(w.rng,

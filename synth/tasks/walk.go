@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -46,7 +47,18 @@ type chain struct {
 	// with; wrong are trajectories that must not solve it (gates.Candidate).
 	distractors []string
 	wrong       [][]envpkg.Call
+	said        string // the expected answer as text, which the instruction must not contain
 }
+
+// answer is the rule for the expected answer v, remembered as text.
+func (c *chain) answer(v any) *envpkg.Answer {
+	c.said = fmt.Sprint(sqlValue(v))
+	return answerFor(v)
+}
+
+// slugID matches an id made of words and a number ("credit_card_9588108",
+// "chen_nguyen_2677").
+var slugID = regexp.MustCompile(`^[a-z]+(_[a-z]+)*_\d+$`)
 
 // errDeadEnd means the walk could not continue (no rows to follow).
 var errDeadEnd = errors.New("dead end")
@@ -128,6 +140,11 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), dbmodel.Quote(t.Name)), t.Rows)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := v.(string); ok && slugID.MatchString(s) {
+		// "gift_card_4343305": an id no one quotes to find a person by
+		// (their own is "my gift card").
+		return nil, fmt.Errorf("%w: %s is an internal id", errDeadEnd, s)
 	}
 	out, err := w.call(c, st.tool.Name, map[string]any{st.tool.Params[0].Name: v})
 	if err != nil {
@@ -265,7 +282,10 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 			// its manager") or from a row reached on the way.
 			seen[e.To] = true
 			cands = append(cands, cand{t, 3})
-		case t.Kind == toolgen.Parent && t.Parent == cur.table.Name && cur.row[t.Via.Columns[0]] != nil && !c.visited(t.Table):
+		case t.Kind == toolgen.Parent && t.Parent == cur.table.Name && cur.row[t.Via.Columns[0]] != nil && !c.visited(t.Table) &&
+			!(cur.mine && !cur.person && refersTo(w.spec.Model.Table(t.Table), c.entities[0].table)):
+			// (Not "the rental of my only payment": the rental is the
+			// user's own, named as theirs.)
 			seen[e.To] = true
 			cands = append(cands, cand{t, 2})
 		}
@@ -294,6 +314,19 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 		cands = append(cands[:i], cands[i+1:]...)
 	}
 	return nil, errDeadEnd
+}
+
+// refersTo: t has a reference to u.
+func refersTo(t, u *dbmodel.Table) bool {
+	if t == nil || u == nil {
+		return false
+	}
+	for _, fk := range t.ForeignKeys {
+		if fk.RefTable == u.Name {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *chain) visited(table string) bool {

@@ -352,7 +352,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 			return envpkg.Task{Instruction: oneOf(w.rng,
 				fmt.Sprintf("If %s is still %s, please %s. If not, leave it as it is and %s.", subj, cond, then, its),
 				fmt.Sprintf("I think %s is %s; if so, %s. Otherwise don't change anything, just %s.", subj, cond, then, its)),
-				Checks: keepChecks(w.spec.Model), Answer: answerFor(ed.old)}, "refuse-if", nil
+				Checks: keepChecks(w.spec.Model), Answer: c.answer(ed.old)}, "refuse-if", nil
 		}
 	}
 	changes := []change{ed.ch}
@@ -386,6 +386,11 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	if err != nil {
 		return envpkg.Task{}, "", err
 	}
+	if kind == "update" && action(ed.col, actionTarget(cur), ed.new) != "" {
+		// "Please deactivate the customer X.": an action needs no
+		// "it changed recently".
+		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("Please %s.", clause), fmt.Sprintf("Could you %s?", clause)), Checks: checks}, kind, nil
+	}
 	motive := oneOf(w.rng, updateMotives...)
 	if dateName(ed.col.Name) {
 		// A birth or hire date does not change: it was wrong.
@@ -407,6 +412,12 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 
 func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	tool := w.toolFor(toolgen.Delete, cur.table.Name)
+	if len(cur.table.ForeignKeys) == 0 && !person(cur.table) {
+		// A country, a language, a genre: reference data no one deletes
+		// "by mistake"; rows that belong to something (a track, an
+		// invoice, a film's category) and people who left are deleted.
+		return envpkg.Task{}, errDeadEnd
+	}
 	if tool == nil || cur.person || len(c.entities) < 2 && w.rng.IntN(2) == 0 {
 		return envpkg.Task{}, errDeadEnd
 	}
