@@ -161,7 +161,7 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 		if !write && !c.me && rng.IntN(3) == 0 {
 			// A question about the rows of the row named ("How many
 			// albums does the artist U2 have?"): no hop before it.
-			nHops = 0
+			nHops, c.aggregate = 0, true
 		}
 	}
 	for range nHops {

@@ -80,7 +80,12 @@ func placeCols(t *dbmodel.Table, col string) map[string]int {
 // of an address of two parts or more, and errDeadEnd when no row agrees.
 // settable says which columns the update tool can set.
 func (w *walker) placeValues(t *dbmodel.Table, row map[string]any, col string, settable func(string) bool) (map[string]any, []string, error) {
-	lvl, _ := placeLevel(col)
+	lvl, prefix := placeLevel(col)
+	if prefix == "billing" {
+		// An invoice's billing address is a record of where it was
+		// billed, not an address that moves.
+		return nil, nil, errDeadEnd
+	}
 	group := placeCols(t, col)
 	parts, countries := 0, 0
 	for _, l := range group {

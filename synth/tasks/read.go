@@ -19,6 +19,16 @@ import (
 // what a number of theirs adds up to.
 func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) {
 	pick := w.rng.IntN(6)
+	if c.aggregate {
+		pick = w.rng.IntN(4)
+		for range 4 {
+			if t, kind, err := w.aggregateRead(c, cur, pick); err == nil || !errors.Is(err, errDeadEnd) {
+				return t, kind, err
+			}
+			pick = (pick + 1) % 4
+		}
+		return envpkg.Task{}, "", errDeadEnd
+	}
 	if hops(cur.desc) > 0 && !cur.mine {
 		// Counting or ranking the rows of a row reached on the way ("the
 		// salaries of the employees managed by the only employee of the
@@ -102,6 +112,25 @@ func myPlace(e *entity) bool {
 	return lvl != levelNone && lvl != levelPhone
 }
 
+// aggregateRead is the question kind-th of the aggregate ones about the
+// rows referring to cur: count, count with a filter, top, sum.
+func (w *walker) aggregateRead(c *chain, cur *entity, kind int) (envpkg.Task, string, error) {
+	var t envpkg.Task
+	var err error
+	name := []string{"count", "count-filtered", "top", "sum"}[kind]
+	switch kind {
+	case 0:
+		t, err = w.countChildren(c, cur)
+	case 1:
+		t, err = w.countFiltered(c, cur)
+	case 2:
+		t, err = w.topChild(c, cur)
+	default:
+		t, err = w.sumChildren(c, cur)
+	}
+	return t, name, err
+}
+
 // personalDetail: a detail of a person that the person knows (their
 // address, phone, email, names, birth date): asked about themselves it
 // makes a contrived request.
@@ -148,10 +177,11 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive))
 }
 
-// secret: a column no assistant reads out (a password, its hash, a token).
+// secret: a column no assistant reads out (a password, its hash, a
+// token), or that means nothing read out (a photo's file path).
 func secret(col string) bool {
 	l := strings.ToLower(col)
-	for _, s := range []string{"password", "passwd", "hash", "token", "secret"} {
+	for _, s := range []string{"password", "passwd", "hash", "token", "secret", "photo", "path", "picture", "image"} {
 		if strings.Contains(l, s) {
 			return true
 		}

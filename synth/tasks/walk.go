@@ -48,6 +48,7 @@ type chain struct {
 	distractors []string
 	wrong       [][]envpkg.Call
 	said        string // the expected answer as text, which the instruction must not contain
+	aggregate   bool   // the question is about the rows of the row named (count, rank, sum), not the row
 }
 
 // answer is the rule for the expected answer v, remembered as text.
@@ -108,7 +109,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	}
 	var starts []start
 	for _, t := range w.spec.Model.Tables {
-		if t.Rows == 0 {
+		if t.Rows == 0 || bookkeepingTable(t) {
 			continue
 		}
 		for _, nk := range t.NaturalKeys {
@@ -314,6 +315,13 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 		cands = append(cands[:i], cands[i+1:]...)
 	}
 	return nil, errDeadEnd
+}
+
+// bookkeepingTable: a table of the application's own counters (the next
+// id of each kind): no one asks about it.
+func bookkeepingTable(t *dbmodel.Table) bool {
+	l := strings.ToLower(t.Name)
+	return strings.Contains(l, "counter") || strings.Contains(l, "sequence") || strings.HasPrefix(l, "sqlite_")
 }
 
 // refersTo: t has a reference to u.

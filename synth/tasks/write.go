@@ -398,8 +398,9 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	}
 	if ed.moved {
 		motive = oneOf(w.rng, "They have moved", "The address changed")
-		if cur.person || c.me && !person(cur.table) {
-			// My own address, or my order's: I have moved.
+		if cur.person || c.me && cur.parent != nil && cur.parent.person {
+			// My own address, or my order's: I have moved (not my
+			// customer's order's).
 			motive = oneOf(w.rng, "I've moved", "I moved recently")
 		}
 	}
