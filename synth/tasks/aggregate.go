@@ -103,7 +103,11 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		c.distractors = append(c.distractors, fmt.Sprint(n))
 	}
 	var instr string
-	switch {
+	switch yn := strings.ToLower(value); {
+	case yn == "yes" || yn == "no":
+		// insurance yes/no: "How many of my reservations have insurance?"
+		not := map[bool]string{true: "", false: "do not "}[yn == "yes"]
+		instr = fmt.Sprintf("How many of %s %shave %s?", rowsOf(what, ref.Column, cur), not, attrWords(e.Column))
 	case role != "" && statusWord(value):
 		instr = fmt.Sprintf("How many %s %s are %s?", what, role, strings.ToLower(value))
 	case statusWord(value):
@@ -177,6 +181,23 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	if dateName(col) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
+	}
+	if measured(col) {
+		// "Which of the tracks of the album X is the longest?", not "has
+		// the highest milliseconds".
+		big, small := "longest", "shortest"
+		if l := strings.ToLower(col); strings.Contains(l, "bytes") || strings.Contains(l, "size") || strings.Contains(l, "weight") {
+			big, small = "largest", "smallest"
+		}
+		if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
+			if items[1][label] != nil {
+				c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
+			}
+			return envpkg.Task{
+				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(plural(child), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrWords(label)),
+				Answer:      c.answer(items[0][label]),
+			}, nil
+		}
 	}
 	what := plural(child)
 	its := "its"

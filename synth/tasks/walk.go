@@ -79,7 +79,9 @@ type walker struct {
 func (w *walker) call(c *chain, name string, args map[string]any) (any, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, err
+		// A value JSON cannot carry (an infinity from the data): no
+		// request can say it.
+		return nil, fmt.Errorf("%w: %v", errDeadEnd, err)
 	}
 	res, err := w.ep.Call(w.ctx, name, raw)
 	if err != nil {
