@@ -234,7 +234,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 
 func dateName(col string) bool {
 	l := strings.ToLower(col)
-	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on")
+	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on") || l == "dob" || strings.Contains(l, "birth")
 }
 
 // flagWord is a 0/1 column named for a state ("discontinued") as the

@@ -132,7 +132,8 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 		l := strings.ToLower(c.Name)
 		switch {
 		case dateName(c.Name):
-			if !strings.HasPrefix(l, "updated") && !strings.HasPrefix(l, "modified") {
+			if !strings.HasPrefix(l, "updated") && !strings.HasPrefix(l, "modified") && !strings.Contains(l, "birth") && l != "dob" {
+				// (Not "the earliest passenger" by birth date.)
 				dates = append(dates, c)
 			}
 		case c.Kind == dbmodel.Text && (strings.Contains(l, "name") || strings.Contains(l, "title") || c.Name == t.Label):
@@ -323,6 +324,13 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 // order", "the only review of X".
 func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 	n := noun(child)
+	if parent.table != nil {
+		if rest, ok := strings.CutPrefix(n, noun(parent.table)+" "); ok && !parent.person {
+			// reservation_flights of a reservation: "the only flight of
+			// reservation X", not "the only reservation flight of".
+			n = rest
+		}
+	}
 	if d.only {
 		n = "only " + n
 	}

@@ -260,3 +260,21 @@ func TestInternalIDs(t *testing.T) {
 		t.Error("wordIn misreads")
 	}
 }
+
+// TestRowOfItsParent: a row whose table is named for its parent's
+// ("reservation_flights" of a reservation) is "the flight of reservation
+// X"; a birth date is a date (corrected, never "changed recently") but
+// names no "earliest" row.
+func TestRowOfItsParent(t *testing.T) {
+	rf := &dbmodel.Table{Name: "reservation_flights"}
+	res := &entity{table: &dbmodel.Table{Name: "reservations"}, desc: "reservation YMEGUM"}
+	if got, want := childDesc(rf, distinction{only: true}, res), "the only flight of reservation YMEGUM"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if !dateName("dob") {
+		t.Error("dob is not a date")
+	}
+	for _, c := range namingColumns(&dbmodel.Table{Name: "passengers", Columns: []*dbmodel.Column{{Name: "dob", Kind: dbmodel.Text}, {Name: "BirthDate", Kind: dbmodel.Text}}}) {
+		t.Errorf("%s names a passenger", c.Name)
+	}
+}
