@@ -73,6 +73,10 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		l := strings.ToLower(col.Name)
 		switch {
 		case strings.Contains(l, "title") || strings.Contains(l, "name"):
+			if combo := nameCombo(child); combo != nil && combo[0] == col.Name && row[combo[1]] != nil && person(child) {
+				// "the employee Guy Himuro of ...", not "named "Guy"".
+				return distinction{post: " " + s + " " + fmt.Sprint(sqlValue(row[combo[1]])), col: col.Name}, nil
+			}
 			return distinction{post: " " + nameWords(child, col.Name, s), col: col.Name}, nil
 		case len(col.Enum) > 0 && statusWord(s):
 			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil

@@ -278,3 +278,18 @@ func TestRowOfItsParent(t *testing.T) {
 		t.Errorf("%s names a passenger", c.Name)
 	}
 }
+
+// TestPeopleByName: a person speaking by their contact name says who they
+// are and where from; a person among siblings is named in full; a
+// customer does not set prices.
+func TestPeopleByName(t *testing.T) {
+	cust := &dbmodel.Table{Name: "Customers", Columns: []*dbmodel.Column{{Name: "ContactName", Kind: dbmodel.Text}, {Name: "CompanyName", Kind: dbmodel.Text}}}
+	if got := companyOf(cust, map[string]any{"CompanyName": "Ernst Handel"}); got != "Ernst Handel" {
+		t.Errorf("companyOf = %q", got)
+	}
+	for col, want := range map[string]bool{"Freight": true, "UnitPrice": true, "ShipCity": false, "status": false} {
+		if money(col) != want {
+			t.Errorf("money(%q) = %v", col, !want)
+		}
+	}
+}

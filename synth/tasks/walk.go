@@ -170,6 +170,13 @@ func (w *walker) entry(c *chain) (*entity, error) {
 		switch {
 		case name != "" && !strings.Contains(strings.ToLower(nk), "name"):
 			c.intro = oneOf(w.rng, fmt.Sprintf("I'm %s (%s %s).", name, what, show(v)), fmt.Sprintf("This is %s; my %s is %s.", name, what, show(v)))
+		case strings.HasSuffix(what, "name"):
+			// Northwind's ContactName: "I'm Maria Anders, from Alfreds
+			// Futterkiste.", not "My contact name is "Maria Anders"."
+			c.intro = "I'm " + fmt.Sprint(v) + "."
+			if co := companyOf(t, row); co != "" {
+				c.intro = oneOf(w.rng, "I'm "+fmt.Sprint(v)+", from "+co+".", "This is "+fmt.Sprint(v)+" at "+co+".")
+			}
 		default:
 			c.intro = oneOf(w.rng, fmt.Sprintf("My %s is %s.", what, show(v)), fmt.Sprintf("I'm the %s with %s %s.", noun(t), what, show(v)))
 		}
@@ -317,6 +324,19 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 		cands = append(cands[:i], cands[i+1:]...)
 	}
 	return nil, errDeadEnd
+}
+
+// companyOf is the company a person row belongs to (a CompanyName
+// column), or "".
+func companyOf(t *dbmodel.Table, row map[string]any) string {
+	for _, c := range t.Columns {
+		if strings.Contains(strings.ToLower(c.Name), "company") && c.Kind == dbmodel.Text {
+			if v, ok := sqlValue(row[c.Name]).(string); ok && sayable(v) {
+				return v
+			}
+		}
+	}
+	return ""
 }
 
 // bookkeepingTable: a table of the application's own counters (the next

@@ -131,6 +131,17 @@ func settable(t *dbmodel.Table, tool *toolgen.Tool) []toolgen.Param {
 	return out
 }
 
+// money: a price, a cost or a charge: the business's to set.
+func money(col string) bool {
+	w := " " + words(col) + " "
+	for _, s := range []string{" price ", " cost ", " freight ", " fee ", " charge ", " rate ", " salary ", " amount ", " total "} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // maker: who made a thing (a track's composer, a book's author), or where
 // its own page or picture is: another row's value put on it is a
 // different work or a broken link, not a correction.
@@ -192,8 +203,10 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		params = slices.DeleteFunc(params, func(p toolgen.Param) bool { return !personalDetail(p.Column) })
 	} else if c.me {
 		// Nor the dates of their orders or invoices: those are the
-		// business's record of when things happened.
-		params = slices.DeleteFunc(params, func(p toolgen.Param) bool { return dateName(p.Column) })
+		// business's record of when things happened; and a customer does
+		// not set their order's freight or price.
+		customer := !worker(c.entities[0].table)
+		params = slices.DeleteFunc(params, func(p toolgen.Param) bool { return dateName(p.Column) || customer && money(p.Column) })
 	}
 	w.rng.Shuffle(len(params), func(i, j int) { params[i], params[j] = params[j], params[i] })
 	if w.rng.IntN(2) == 0 {
