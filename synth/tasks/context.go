@@ -43,6 +43,9 @@ func (w *walker) splitContext(cur *entity) string {
 	if cur.redo == nil || p == nil || p.person || p.table == nil || hops(cur.desc) < maxHops || hops(p.desc) < 1 {
 		return ""
 	}
+	if placeTable(cur.table) && hops(p.desc) < maxHops {
+		return "" // the address is left out of the wording: "the phone of the customer of rental 1198"
+	}
 	that := &entity{table: p.table, desc: "that " + noun(p.table)}
 	desc := cur.redo(that)
 	if hops(desc) >= hops(cur.desc) {

@@ -157,7 +157,7 @@ func TestRoleWords(t *testing.T) {
 		{childDescVia(flights, "airport_id", airports, distinction{only: true}, mia), "the only flight of the airport MIA"},
 		{childDescVia(&dbmodel.Table{Name: "store"}, "manager_staff_id", &dbmodel.Table{Name: "staff"}, distinction{only: true}, &entity{desc: "the staff member Mike Hillyer"}), "the only store with the staff member Mike Hillyer as its manager"},
 		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{desc: "flight HAT055"}), "the first reservation flight of flight HAT055"},
-		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `the customer named "Ana" with me as their support rep`},
+		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `my customer named "Ana"`},
 		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the only employee who reports to the airport MIA"},
 		{childDescVia(&dbmodel.Table{Name: "Orders"}, "ShipVia", &dbmodel.Table{Name: "Shippers"}, distinction{only: true}, &entity{desc: `the shipper "Speedy Express"`}), `the only order shipped via the shipper "Speedy Express"`},
 		{howManyWith("employees", roleFor("ReportsTo", &dbmodel.Table{Name: "Employees"}), "me"), "How many employees report to me?"},
@@ -335,7 +335,7 @@ func TestRowsByRole(t *testing.T) {
 	me := &entity{table: emp, desc: "me", person: true}
 	for _, c := range []struct{ got, want string }{
 		{rowsOf("employees", "ReportsTo", nancy), "the employees who report to the employee Nancy Edwards"},
-		{rowsOf("customers", "SupportRepId", me), "the customers with me as their support rep"},
+		{rowsOf("customers", "SupportRepId", me), "my customers"},
 		{rowsOf("invoices", "EmployeeId", nancy), "the invoices of the employee Nancy Edwards"},
 		{rowsOf("payments", "staff_id", &entity{table: &dbmodel.Table{Name: "staff"}, desc: "the staff member Mike"}), "the payments of the staff member Mike"},
 		{rowsOf("payments", "payment_id", &entity{table: &dbmodel.Table{Name: "payment_methods"}, desc: "my gift card"}), "the payments of my gift card"},

@@ -47,6 +47,12 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 		}
 		return n + " " + rel + " " + role + " " + who
 	}
+	if p.person {
+		// "my customer Jack Smith" (SupportRepId), "my store"
+		// (manager_staff_id), not "the customer Jack Smith with me as
+		// their support rep".
+		return "my " + strings.TrimPrefix(n, "the ")
+	}
 	poss := "its"
 	if person(child) {
 		poss = "their"
@@ -105,6 +111,9 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	}
 	if verb, ok := strings.CutSuffix(role, " by"); ok && verb != "" && !strings.Contains(verb, " ") {
 		return "the " + what + " " + role + " " + who // "the orders handled by ..."
+	}
+	if cur.person {
+		return "my " + what // "my customers"
 	}
 	return "the " + what + " with " + who + " as their " + role
 }
