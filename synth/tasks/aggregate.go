@@ -117,7 +117,11 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		// Northwind's Discontinued 0/1: "How many of ... are discontinued?"
 		instr = fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), flagWord(e.Column, value))
 	default:
-		instr = fmt.Sprintf("How many of %s have %s %s?", rowsOf(what, ref.Column, cur), attrWords(e.Column), show(value))
+		shown := show(value)
+		if snakeWord.MatchString(value) {
+			shown = strings.ReplaceAll(value, "_", " ") // "have cabin basic economy"
+		}
+		instr = fmt.Sprintf("How many of %s have %s %s?", rowsOf(what, ref.Column, cur), attrWords(e.Column), shown)
 	}
 	return envpkg.Task{
 		Instruction: instr,

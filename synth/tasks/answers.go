@@ -65,6 +65,10 @@ func datePatterns(d time.Time) []string {
 	}
 }
 
+// snakeWord is a value written as a code of words ("basic_economy",
+// "round_trip").
+var snakeWord = regexp.MustCompile(`^[a-z]+(_[a-z]+)+$`)
+
 // timeAnswer is the rule for a question about a time ("the estimated
 // arrival time") whose column holds a date and a time: the time alone is
 // a right answer ("02:04", "2:04 am"). nil for other columns and values.

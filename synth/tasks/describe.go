@@ -372,6 +372,9 @@ func (c *chain) noteIDs(w *walker, e *entity) {
 
 // showCol renders a column's value (booleans as yes/no).
 func showCol(c *dbmodel.Column, v any) string {
+	if s, ok := sqlValue(v).(string); ok && c != nil && len(c.Enum) > 0 && snakeWord.MatchString(s) {
+		return strings.ReplaceAll(s, "_", " ") // "basic economy", as a person says it
+	}
 	if c != nil && c.Bool {
 		if sqlValue(v) == int64(1) {
 			return "yes"

@@ -293,3 +293,19 @@ func TestPeopleByName(t *testing.T) {
 		}
 	}
 }
+
+// TestSnakeValues: "basic_economy" is a right answer said as "basic
+// economy"; "economy" alone is not.
+func TestSnakeValues(t *testing.T) {
+	a := answerFor("basic_economy")
+	for _, r := range []string{"basic_economy", "It is basic economy.", "Basic-Economy", a.Value} {
+		if !accepts(t, a.Match, a.Value, r) {
+			t.Errorf("%q rejects %q", a.Value, r)
+		}
+	}
+	for _, w := range []string{"economy", "business"} {
+		if accepts(t, a.Match, a.Value, w) {
+			t.Errorf("%q accepts %q", a.Value, w)
+		}
+	}
+}

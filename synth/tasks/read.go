@@ -226,6 +226,10 @@ func answerFor(v any) *envpkg.Answer {
 	if a := foldAnswer(s); a != nil {
 		return a
 	}
+	if snakeWord.MatchString(s) {
+		// "basic_economy" said as "basic economy" (or "basic-economy").
+		return &envpkg.Answer{Value: `(?i)` + s + `|` + strings.ReplaceAll(s, "_", `[_ -]`), Match: "regex"}
+	}
 	return &envpkg.Answer{Value: s, Match: "contains"}
 }
 

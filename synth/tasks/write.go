@@ -345,8 +345,8 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 				return envpkg.Task{}, "", err
 			}
 			return envpkg.Task{Instruction: oneOf(w.rng,
-				fmt.Sprintf("If %s is still %s, please %s.", subj, old, then),
-				fmt.Sprintf("Please check whether %s is %s; if it is, %s.", subj, old, then)),
+				fmt.Sprintf("If %s is still %s, please %s.", subj, showCol(ed.col, old), then),
+				fmt.Sprintf("Please check whether %s is %s; if it is, %s.", subj, showCol(ed.col, old), then)),
 				Checks: checks}, "update-if", nil
 		}
 		// The condition does not hold: nothing may change, and the user
@@ -363,8 +363,8 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 			c.calls = c.calls[:mark]
 			c.distractors = append(c.distractors, cond, fmt.Sprint(ed.new))
 			return envpkg.Task{Instruction: oneOf(w.rng,
-				fmt.Sprintf("If %s is still %s, please %s. If not, leave it as it is and %s.", subj, cond, then, its),
-				fmt.Sprintf("I think %s is %s; if so, %s. Otherwise don't change anything, just %s.", subj, cond, then, its)),
+				fmt.Sprintf("If %s is still %s, please %s. If not, leave it as it is and %s.", subj, showCol(ed.col, cond), then, its),
+				fmt.Sprintf("I think %s is %s; if so, %s. Otherwise don't change anything, just %s.", subj, showCol(ed.col, cond), then, its)),
 				Checks: keepChecks(w.spec.Model), Answer: c.answer(ed.old)}, "refuse-if", nil
 		}
 	}
