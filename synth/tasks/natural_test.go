@@ -309,3 +309,18 @@ func TestSnakeValues(t *testing.T) {
 		}
 	}
 }
+
+// TestNewNumber: a new phone number keeps the old one's format, country
+// code and area, and differs in its last digits.
+func TestNewNumber(t *testing.T) {
+	w := &walker{rng: rand.New(rand.NewPCG(7, 8))}
+	for range 50 {
+		v, ok := w.newNumber("+1 (403) 262-3443")
+		if !ok || v == "+1 (403) 262-3443" || len(v) != len("+1 (403) 262-3443") || v[:11] != "+1 (403) 26" {
+			t.Fatalf("newNumber = %q, %v", v, ok)
+		}
+	}
+	if _, ok := w.newNumber("12"); ok {
+		t.Error("a two-digit value got a new number")
+	}
+}

@@ -81,6 +81,9 @@ func placeCols(t *dbmodel.Table, col string) map[string]int {
 // settable says which columns the update tool can set.
 func (w *walker) placeValues(t *dbmodel.Table, row map[string]any, col string, settable func(string) bool) (map[string]any, []string, error) {
 	lvl, prefix := placeLevel(col)
+	if lvl == levelPhone {
+		return nil, nil, nil // a new number of the same format (newNumber)
+	}
 	if prefix == "billing" {
 		// An invoice's billing address is a record of where it was
 		// billed, not an address that moves.
@@ -170,6 +173,48 @@ func sortByLevel(cols []string, lvl map[string]int) {
 			cols[j], cols[j-1] = cols[j-1], cols[j]
 		}
 	}
+}
+
+func placeLevelOf(col string) int {
+	l, _ := placeLevel(col)
+	return l
+}
+
+// newNumber is a phone or fax number like old with its last four digits
+// drawn anew: the same country code, area and punctuation
+// ("+1 (403) 262-3443" → "+1 (403) 262-5817"). ok is false for a value
+// with fewer than six digits.
+func (w *walker) newNumber(old any) (string, bool) {
+	s, ok := sqlValue(old).(string)
+	if !ok {
+		return "", false
+	}
+	rs := []rune(s)
+	digits := 0
+	for _, r := range rs {
+		if r >= '0' && r <= '9' {
+			digits++
+		}
+	}
+	if digits < 6 {
+		return "", false
+	}
+	for range 4 {
+		out := slices.Clone(rs)
+		changed, left := false, 4
+		for i := len(out) - 1; i >= 0 && left > 0; i-- {
+			if out[i] >= '0' && out[i] <= '9' {
+				d := rune('0' + w.rng.IntN(10))
+				changed = changed || d != out[i]
+				out[i] = d
+				left--
+			}
+		}
+		if changed {
+			return string(out), true
+		}
+	}
+	return "", false
 }
 
 // nudge corrects a number by a small step from its old value: a tenth of

@@ -95,6 +95,13 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 		return nil, nil
 	case incidental(col.Name) || prose(col.Name) || maker(col.Name) || col.Kind == dbmodel.Blob || col.Distinct < 2:
 		return nil, nil
+	case placeLevelOf(col.Name) == levelPhone:
+		// A new number in the old one's format (same country code and
+		// area), not another person's number.
+		if v, ok := w.newNumber(o); ok {
+			return v, nil
+		}
+		return nil, nil
 	case (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) && !dateName(col.Name):
 		if measured(col.Name) {
 			return nil, nil
