@@ -166,6 +166,18 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 			return fmt.Sprintf("When does %s %s?", e.desc, stem)
 		}
 	}
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && measured(col.Name) && !e.person {
+		// "How long is the track X, in milliseconds?", not "How many
+		// milliseconds does the track X have?".
+		how, unit := "long", attr
+		if l := strings.ToLower(col.Name); strings.Contains(l, "bytes") || strings.Contains(l, "size") {
+			how = "large"
+		}
+		if unit == "length" || unit == "duration" {
+			return fmt.Sprintf("How %s is %s?", how, e.desc)
+		}
+		return fmt.Sprintf("How %s is %s, in %s?", how, e.desc, unit)
+	}
 	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && strings.HasSuffix(attr, "s") && !strings.Contains(attr, " ") {
 		return oneOf(w.rng, fmt.Sprintf("How many %s %s?", attr, has(e)), fmt.Sprintf("Could you tell me how many %s %s?", attr, hasPlain(e)))
 	}
