@@ -218,8 +218,9 @@ func (w *walker) newNumber(old any) (string, bool) {
 }
 
 // nudge corrects a number by a small step from its old value: a tenth of
-// its order of magnitude (5500 → 5600, 48 → 47, 0.15 → 0.2, 4.99 →
-// 5.49), one to three steps up or down, never to 0 or below. ok is false
+// its order of magnitude from the old value rounded to that step (5500 →
+// 5600, 2008 → 2300, 48 → 47, 0.15 → 0.2, 4.99 → 5.5), one to three steps
+// up or down, never to 0 or below. ok is false
 // for a value that is not a number.
 func (w *walker) nudge(old any, integer bool) (any, bool) {
 	f, err := strconv.ParseFloat(fmt.Sprint(sqlValue(old)), 64)
@@ -235,10 +236,14 @@ func (w *walker) nudge(old any, integer bool) (any, bool) {
 		step = math.Max(1, step)
 	}
 	k := float64(1 + w.rng.IntN(3))
-	if w.rng.IntN(2) == 0 && f-k*step > 0 {
+	base := math.Round(f/step) * step // 2008 → 2000: a corrected value is round
+	if w.rng.IntN(2) == 0 && base-k*step > 0 {
 		k = -k
 	}
-	v := f + k*step
+	v := base + k*step
+	if v == f {
+		v += step
+	}
 	if integer {
 		return int64(math.Round(v)), true
 	}
