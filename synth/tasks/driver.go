@@ -81,7 +81,8 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	var kept []envpkg.Task
 	auto := map[string][]string{}
 	// At most a twentieth of the tasks make the same change (the same
-	// write tool setting the same fields): "Please change the date of
+	// write tool setting the same fields) or ask the same question (the
+	// same column through the same call): "Please change the date of
 	// rental N" three times in a sample reads as one template.
 	same := map[string]int{}
 	maxSame := max(4, opts.N/20)
@@ -95,7 +96,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			st.DeadEnds++
 		} else if err != nil {
 			return kept, st, err
-		} else if sig := writeShape(task, kind); sig != "" && same[sig] >= maxSame {
+		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame {
 			st.DeadEnds++
 		} else {
 			if opts.Rewriter != nil {
@@ -111,7 +112,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			}
 			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, WrongCalls: cand.wrong})
 			if err == nil {
-				if sig := writeShape(task, kind); sig != "" {
+				if sig := shape(task, kind, cand); sig != "" {
 					same[sig]++
 				}
 				kept = append(kept, task)
@@ -222,11 +223,16 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	return t, c, kind, nil
 }
 
-// writeShape is what a write task changes: its kind, last call and the
-// argument names of that call ("" for a question).
-func writeShape(t envpkg.Task, kind string) string {
-	if len(t.Calls) == 0 || t.Answer != nil {
+// shape is what a task asks or changes: its kind, last call, and the
+// argument names of that call (a change) or the column asked for (a
+// question): "the min salary of the job of the employee X" nineteen times
+// reads as one template.
+func shape(t envpkg.Task, kind string, c *chain) string {
+	if len(t.Calls) == 0 {
 		return ""
+	}
+	if t.Answer != nil {
+		return kind + " " + t.Calls[len(t.Calls)-1].Name + " " + c.asked
 	}
 	last := t.Calls[len(t.Calls)-1]
 	var args map[string]json.RawMessage

@@ -83,6 +83,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		c.distractors = append(c.distractors, w.otherValues(cur, col)...)
+		c.asked = cur.table.Name + "." + col.Name
 		answer := c.answer(v)
 		if a := timeAnswer(col.Name, val); a != nil {
 			answer = a

@@ -48,6 +48,7 @@ type chain struct {
 	wrong       [][]envpkg.Call
 	said        string // the expected answer as text, which the instruction must not contain
 	aggregate   bool   // the question is about the rows of the row named (count, rank, sum), not the row
+	asked       string // the column a question asks for (a shape the driver keeps from repeating)
 }
 
 // answer is the rule for the expected answer v, remembered as text.
