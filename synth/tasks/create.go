@@ -129,8 +129,13 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 // refers to it, and other rows refer to it too (the site several
 // departments share): "update the address of the department Sales" would
 // move them all.
+//
+// The same holds for any row that is not a person's (a job, a calendar, a
+// supplier) reached from one of the rows that share it: "change the max
+// salary of the job of the employee X" changes every holder's job. A
+// person (the customer of invoice 44) is someone of their own.
 func (w *walker) sharedPlace(cur *entity) (bool, error) {
-	if cur.via == "" || cur.parent == nil || !placeTable(cur.table) || len(cur.table.PrimaryKey) != 1 {
+	if cur.via == "" || cur.parent == nil || len(cur.table.PrimaryKey) != 1 || !placeTable(cur.table) && (person(cur.table) || cur.mine) {
 		return false, nil
 	}
 	n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ?`, dbmodel.Quote(cur.parent.table.Name), dbmodel.Quote(cur.via)), sqlValue(cur.row[cur.table.PrimaryKey[0]]))

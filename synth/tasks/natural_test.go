@@ -324,3 +324,20 @@ func TestNewNumber(t *testing.T) {
 		t.Error("a two-digit value got a new number")
 	}
 }
+
+// TestSharedRows: a job, a calendar or a location other rows share is not
+// changed through one of them ("the max salary of the job of the employee
+// X"); a person reached that way is someone of their own.
+func TestSharedRows(t *testing.T) {
+	w := &walker{}
+	jobs := &dbmodel.Table{Name: "jobs", PrimaryKey: []string{"job_id"}}
+	emp := &dbmodel.Table{Name: "employees", PrimaryKey: []string{"employee_id"}}
+	// Neither a parent hop nor a key: nothing to count, nothing shared.
+	if shared, err := w.sharedPlace(&entity{table: jobs}); shared || err != nil {
+		t.Errorf("a job reached without a hop: %v %v", shared, err)
+	}
+	// A person reached by a parent hop is not counted (no query is made).
+	if shared, err := w.sharedPlace(&entity{table: emp, via: "manager_id", parent: &entity{table: emp}}); shared || err != nil {
+		t.Errorf("a person: %v %v", shared, err)
+	}
+}
