@@ -2,8 +2,11 @@ package tasks
 
 import (
 	"encoding/json"
+
 	"math/rand/v2"
 	"testing"
+
+	"github.com/ncruces/go-sqlite3"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
@@ -327,17 +330,34 @@ func TestNewNumber(t *testing.T) {
 
 // TestSharedRows: a job, a calendar or a location other rows share is not
 // changed through one of them ("the max salary of the job of the employee
-// X"); a person reached that way is someone of their own.
+// X" changes every holder's job); a person reached that way is someone of
+// their own, and a job only one employee holds is theirs to change.
 func TestSharedRows(t *testing.T) {
-	w := &walker{}
+	db, err := sqlite3.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`CREATE TABLE jobs (job_id TEXT PRIMARY KEY, max_salary INTEGER);
+		CREATE TABLE employees (employee_id INTEGER PRIMARY KEY, job_id TEXT REFERENCES jobs, manager_id INTEGER);
+		INSERT INTO jobs VALUES ('CLERK', 5000), ('PRES', 40000);
+		INSERT INTO employees VALUES (1, 'PRES', NULL), (2, 'CLERK', 1), (3, 'CLERK', 1);`); err != nil {
+		t.Fatal(err)
+	}
+	w := &walker{src: db}
 	jobs := &dbmodel.Table{Name: "jobs", PrimaryKey: []string{"job_id"}}
 	emp := &dbmodel.Table{Name: "employees", PrimaryKey: []string{"employee_id"}}
-	// Neither a parent hop nor a key: nothing to count, nothing shared.
-	if shared, err := w.sharedPlace(&entity{table: jobs}); shared || err != nil {
-		t.Errorf("a job reached without a hop: %v %v", shared, err)
-	}
-	// A person reached by a parent hop is not counted (no query is made).
-	if shared, err := w.sharedPlace(&entity{table: emp, via: "manager_id", parent: &entity{table: emp}}); shared || err != nil {
-		t.Errorf("a person: %v %v", shared, err)
+	for _, c := range []struct {
+		name string
+		e    *entity
+		want bool
+	}{
+		{"a clerk's job", &entity{table: jobs, via: "job_id", parent: &entity{table: emp}, row: map[string]any{"job_id": "CLERK"}}, true},
+		{"the president's job", &entity{table: jobs, via: "job_id", parent: &entity{table: emp}, row: map[string]any{"job_id": "PRES"}}, false},
+		{"a manager", &entity{table: emp, via: "manager_id", parent: &entity{table: emp}, row: map[string]any{"employee_id": json.Number("1")}}, false},
+	} {
+		if shared, err := w.sharedPlace(c.e); err != nil || shared != c.want {
+			t.Errorf("%s: shared %v, %v", c.name, shared, err)
+		}
 	}
 }
