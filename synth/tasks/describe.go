@@ -200,7 +200,7 @@ func incidental(col string) bool {
 	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || strings.HasPrefix(l, "create_") || bookkeeping(col) {
 		return true
 	}
-	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version"} {
+	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version", "seats", "available"} {
 		if strings.Contains(l, s) {
 			return true
 		}

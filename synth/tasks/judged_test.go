@@ -59,7 +59,7 @@ func TestColumnWords(t *testing.T) {
 // TestBookkeepingColumns: a "last update" stamp is neither asked for nor
 // set by hand.
 func TestBookkeepingColumns(t *testing.T) {
-	for _, col := range []string{"last_update", "LastUpdate", "updated_at", "modified_date", "created_at"} {
+	for _, col := range []string{"last_update", "LastUpdate", "updated_at", "modified_date", "created_at", "seats_economy", "available_seats"} {
 		if !incidental(col) {
 			t.Errorf("incidental(%q) = false", col)
 		}
