@@ -3,6 +3,7 @@ package tasks
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -168,6 +169,15 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	items := pageItems(out)
 	child := w.spec.Model.Table(list.Table)
+	if m, _ := out.(map[string]any); fmt.Sprint(m["total"]) != "" {
+		if n, err := strconv.Atoi(fmt.Sprint(m["total"])); err == nil && n > 25 {
+			// "Which of the 8,000 rentals of the staff member Jon has the
+			// latest return date?" is a query, not a question: the few
+			// tracks of an album, the orders of a customer.
+			c.calls = c.calls[:mark]
+			return envpkg.Task{}, errDeadEnd
+		}
+	}
 	for _, it := range items {
 		if v, ok := it[col].(string); ok && strings.Contains(v, "+") {
 			// "01:30:00+1" (the next day) sorts before "23:00:00" as text.

@@ -64,11 +64,12 @@ func (w *walker) splitContext(cur *entity) string {
 
 // sensibleHop: a hop a person makes. From the user, up to two (my order,
 // its lines; my department, its manager); from a row named by what people
-// know, one (the artist of this album, the customer of order 10248); to
-// an address or location, always (left out of the wording: "the city of
-// my department"). ents is the number of rows the chain had before next.
+// know, one (the artist of this album, the customer of order 10248; "the
+// city of the department "NOC""), even to an address the wording leaves
+// out ("the state of the department of the employee X" read as a chain to
+// the judges). ents is the number of rows the chain had before next.
 func sensibleHop(cur, next *entity, ents int) bool {
-	return cur.mine && ents < 3 || ents == 1 || placeTable(next.table)
+	return cur.mine && ents < 3 || ents == 1
 }
 
 // placeTable: a table of addresses or locations, which a person leaves

@@ -34,6 +34,12 @@ func (w *walker) entry(c *chain) (*entity, error) {
 			if unnatural(strings.ToLower(nk)) {
 				continue // unique in the data, but no one is known by their postal code
 			}
+			if lvl, _ := placeLevel(nk); lvl != levelNone && (lvl != levelPhone || !person(t)) {
+				// Nor is a location known by its street ("the city of the
+				// location with street address X" asks what was typed),
+				// nor a shipper by its phone number: a person is.
+				continue
+			}
 			for _, tl := range w.spec.Tools {
 				if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
 					starts = append(starts, start{t: t, tool: tl})

@@ -70,8 +70,8 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 		}
 		val := fmt.Sprint(sqlValue(v))
 		nameish := col.Name == cur.table.Label || strings.Contains(strings.ToLower(col.Name), "name") || strings.Contains(strings.ToLower(col.Name), "title")
-		if c.me && worker(c.entities[0].table) && placeTable(cur.table) {
-			continue // an employee knows where their own department is
+		if c.me && placeTable(cur.table) {
+			continue // an employee knows where their department is, a customer where their store is
 		}
 		if nameish && (codeNamed(c.entities[0]) || cur.parent != nil && cur.parent.person && worker(cur.parent.table)) {
 			continue // "the name of country BR" decodes what was typed; an employee knows their department's name

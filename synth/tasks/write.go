@@ -23,6 +23,11 @@ import (
 // finishWrite ends with a change to cur (update or delete) or a new row
 // referring to it (create).
 func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error) {
+	if person(cur.table) && len(c.entities) > 1 && !cur.mine && !cur.person {
+		// "the hire date of the employee of order 10386": a person's
+		// record is changed starting from that person.
+		return envpkg.Task{}, "", errDeadEnd
+	}
 	for i, e := range c.entities {
 		if i < len(c.entities)-1 && person(e.table) && !e.person && person(cur.table) {
 			// Not someone's support rep reached through that customer:
@@ -120,10 +125,11 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	changes := []change{ed.ch}
 	clause := ed.clause
 	kind := "update"
-	if len(c.entities) >= 2 && !ed.moved && (c.entities[len(c.entities)-2].person || w.rng.IntN(6) == 0) {
-		// Always when the user speaks of themselves ("cancel my order
-		// ORD-1, and change my phone to ..."); rarely for two rows of
-		// someone else's (two unrelated edits read as a template).
+	if len(c.entities) >= 2 && !ed.moved && c.entities[len(c.entities)-2].person {
+		// Only when the user speaks of themselves ("cancel my order
+		// ORD-1, and change my phone to ..."): two edits to someone
+		// else's rows read as a template ("deactivate the customer of
+		// rental 99, and set the return date of that rental").
 		prev := c.entities[len(c.entities)-2]
 		if prev.table.Name != cur.table.Name && (prev.mine || !c.me) && !(prev.person && worker(prev.table)) {
 			// An address is a request of its own, not one of two.
@@ -160,7 +166,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 	}
 	if ed.moved {
 		motive = oneOf(w.rng, "They have moved", "The address changed")
-		if cur.person || c.me && cur.parent != nil && cur.parent.person {
+		if cur.person || c.me && cur.parent != nil && cur.parent.person && !worker(cur.parent.table) {
 			// My own address, or my order's: I have moved (not my
 			// customer's order's).
 			motive = oneOf(w.rng, "I've moved", "I moved recently")
