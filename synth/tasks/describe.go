@@ -333,6 +333,9 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 			// reservation_flights of a reservation: "the only flight of
 			// reservation X", not "the only reservation flight of".
 			n = rest
+		} else if rest, ok := strings.CutSuffix(n, " "+noun(parent.table)); ok && !parent.person {
+			// and of a flight: "the only reservation of flight HAT146".
+			n = rest
 		}
 	}
 	if d.only {

@@ -274,6 +274,10 @@ func TestRowOfItsParent(t *testing.T) {
 	if got, want := childDesc(rf, distinction{only: true}, res), "the only flight of reservation YMEGUM"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	flight := &entity{table: &dbmodel.Table{Name: "flights"}, desc: "flight HAT146"}
+	if got, want := childDesc(rf, distinction{pre: "earliest "}, flight), "the earliest reservation of flight HAT146"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	if !dateName("dob") {
 		t.Error("dob is not a date")
 	}
