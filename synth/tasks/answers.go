@@ -65,6 +65,23 @@ func datePatterns(d time.Time) []string {
 	}
 }
 
+// midnightRE is a date stored with a midnight time.
+var midnightRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})[ T]00:00(:00(\.0+)?)?$`)
+
+// midnight is the date of a value stored as a date at midnight
+// ("1973-07-01 00:00:00" → "1973-07-01").
+func midnight(v any) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return "", false
+	}
+	m := midnightRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
 // snakeWord is a value written as a code of words ("basic_economy",
 // "round_trip").
 var snakeWord = regexp.MustCompile(`^[a-z]+(_[a-z]+)+$`)

@@ -365,3 +365,33 @@ func TestSharedRows(t *testing.T) {
 		}
 	}
 }
+
+// TestMidnightDates: a date stored at midnight is asked for as the date,
+// and the check takes either form; another date fails it.
+func TestMidnightDates(t *testing.T) {
+	db, err := sqlite3.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`CREATE TABLE employees (id INTEGER PRIMARY KEY, birth_date TEXT); INSERT INTO employees VALUES (1, '1980-01-01 00:00:00')`); err != nil {
+		t.Fatal(err)
+	}
+	tbl := &dbmodel.Table{Name: "employees", PrimaryKey: []string{"id"}, Columns: []*dbmodel.Column{{Name: "id", Kind: dbmodel.Integer}, {Name: "birth_date", Kind: dbmodel.Text}}}
+	ch := change{table: tbl, kind: "update", row: map[string]any{"id": json.Number("1")}, cols: map[string]any{"birth_date": "1973-07-01 00:00:00"}}
+	for v, want := range map[string]int64{"1973-07-01 00:00:00": 1, "1973-07-01": 1, "1973-07-02": 0, "1980-01-01 00:00:00": 0} {
+		if err := db.Exec(`UPDATE employees SET birth_date = '` + v + `' WHERE id = 1`); err != nil {
+			t.Fatal(err)
+		}
+		got, err := dbmodel.QueryInt64(db, "SELECT "+ch.target())
+		if err != nil || got != want {
+			t.Errorf("birth date %s: check %d, %v; want %d", v, got, err, want)
+		}
+	}
+	if d, ok := midnight("1973-07-01 00:00:00"); !ok || d != "1973-07-01" {
+		t.Errorf("midnight = %q, %v", d, ok)
+	}
+	if _, ok := midnight("2005-05-25 11:30:37"); ok {
+		t.Error("a time of day taken for midnight")
+	}
+}
