@@ -96,7 +96,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 			// Northwind's ContactName: "I'm Maria Anders, from Alfreds
 			// Futterkiste.", not "My contact name is "Maria Anders"."
 			c.intro = "I'm " + fmt.Sprint(v) + "."
-			if co := companyOf(t, row); co != "" {
+			if co := strings.TrimSuffix(companyOf(t, row), "."); co != "" {
 				c.intro = oneOf(w.rng, "I'm "+fmt.Sprint(v)+", from "+co+".", "This is "+fmt.Sprint(v)+" at "+co+".")
 			}
 		default:

@@ -319,6 +319,7 @@ func TestOwnDetails(t *testing.T) {
 	}{
 		{"Address", true}, {"address1", true}, {"LastName", true}, {"BirthDate", true}, {"dob", true}, {"PostalCode", true}, {"HomePhone", true},
 		{"membership", false}, {"salary", false}, {"commission_pct", false}, {"Title", false},
+		{"ContactTitle", true}, // a contact knows their own title at the company
 	} {
 		if got := personalDetail(c.col); got != c.want {
 			t.Errorf("personalDetail(%q) = %v", c.col, got)

@@ -140,7 +140,7 @@ func (w *walker) aggregateRead(c *chain, cur *entity, kind int) (envpkg.Task, st
 // makes a contrived request.
 func personalDetail(col string) bool {
 	w := " " + words(col) + " "
-	for _, s := range []string{" address", " city ", " state ", " region ", " province ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district "} {
+	for _, s := range []string{" address", " city ", " state ", " region ", " province ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district ", " contact "} {
 		if strings.Contains(w, s) {
 			return true
 		}
