@@ -16,7 +16,7 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // runtime, envtest: tool argument validation; synth/llm: stage output schemas
 	github.com/spf13/cobra v1.10.2 // cmd/wasmenv: the command line
 	github.com/tetratelabs/wazero v1.12.0 // runtime: runs the tool modules (and go-sqlite3's SQLite)
-	golang.org/x/text v0.43.0 // runtime, envtest: the English printer jsonschema needs for its validation messages
+	golang.org/x/text v0.43.0 // runtime, envtest: the English printer jsonschema needs for its validation messages; synth/tasks: unicode/norm (answers matched with or without accents)
 	gonum.org/v1/plot v0.17.0 // internal/bench: benchmark plots (pulls fonts, latex, pdf, image)
 	gopkg.in/yaml.v3 v3.0.1 // compiler: env.yaml and tasks; synth/emit: writing them
 )

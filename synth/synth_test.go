@@ -195,8 +195,19 @@ func checkResult(t *testing.T, res *synth.Result, n int) {
 	if len(res.Tasks) != n {
 		t.Errorf("kept %d tasks, want %d", len(res.Tasks), n)
 	}
-	if s.Chain3Plus < 0.3 {
-		t.Errorf("only %.0f%% of tasks chain 3+ calls", 100*s.Chain3Plus)
+	// Chains, not only one-call lookups: most tasks take two calls or
+	// more, and some three. Few hops, as people ask (issue 28's judged
+	// naturalness: the walk makes only the hops a person makes,
+	// docs/SYNTHESIS.md "The rules that judgement asked for"), so not the
+	// third of 3+ call chains it was.
+	twoPlus := 0
+	for calls, k := range s.Tasks.ChainHist {
+		if calls >= 2 {
+			twoPlus += k
+		}
+	}
+	if 2*twoPlus < len(res.Tasks) || s.Chain3Plus == 0 {
+		t.Errorf("%d of %d tasks chain 2+ calls, %.0f%% 3+", twoPlus, len(res.Tasks), 100*s.Chain3Plus)
 	}
 	if s.Tasks.Reads == 0 || s.Tasks.Writes == 0 {
 		t.Errorf("reads %d writes %d", s.Tasks.Reads, s.Tasks.Writes)

@@ -213,3 +213,30 @@ INSERT INTO employees VALUES (1, 'a@x.io', 'T5K 2N1', '10001'), (2, 'b@x.io', 'T
 		t.Errorf("natural keys %q", got)
 	}
 }
+
+// TestDocumentNumbers: the integer key of orders and invoices, named for
+// the table, is the number people quote ("order 10248"); a surrogate key
+// of other tables stays internal.
+func TestDocumentNumbers(t *testing.T) {
+	path := makeDB(t, `
+CREATE TABLE Orders (OrderID INTEGER PRIMARY KEY, ShipName TEXT, Freight REAL);
+CREATE TABLE invoice (invoice_id INTEGER PRIMARY KEY, total REAL);
+CREATE TABLE tracks (TrackId INTEGER PRIMARY KEY, Milliseconds INTEGER);
+INSERT INTO Orders VALUES (10248, 'Vins et alcools', 32.38), (10249, 'Toms Spezialitäten', 11.61), (10250, 'Vins et alcools', 65.83);
+INSERT INTO invoice VALUES (1, 3.98), (2, 5.94);
+INSERT INTO tracks VALUES (1, 343719), (2, 342562);
+`)
+	m, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		table, key string
+		natural    bool
+	}{{"Orders", "OrderID", true}, {"invoice", "invoice_id", true}, {"tracks", "TrackId", false}} {
+		tb := m.Table(c.table)
+		if got := tb.IsNatural(c.key) && tb.KeyIsNatural; got != c.natural {
+			t.Errorf("%s.%s natural = %v, want %v (natural keys %v)", c.table, c.key, got, c.natural, tb.NaturalKeys)
+		}
+	}
+}

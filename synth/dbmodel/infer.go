@@ -271,7 +271,7 @@ func chooseNaturalKeys(t *Table) {
 	// is text: order numbers, SKUs and ticket ids are what users quote,
 	// unlike integer surrogate keys.
 	if len(t.NaturalKeys) == 0 && len(t.PrimaryKey) == 1 && !t.RowID {
-		if c := t.Column(t.PrimaryKey[0]); c.Kind == Text && !c.Generated {
+		if c := t.Column(t.PrimaryKey[0]); c.Kind == Text && !c.Generated || documentKey(t, c) {
 			t.NaturalKeys = []string{c.Name}
 			t.KeyIsNatural = true
 		}
@@ -288,6 +288,26 @@ func chooseNaturalKeys(t *Table) {
 			}
 		}
 	}
+}
+
+// documentKey: the integer key of a table of documents a customer holds a
+// number of (an order, an invoice, a booking), named for the table
+// ("OrderID", "invoice_id"): it is the order number printed on the
+// receipt, which people quote, not a surrogate no one sees.
+func documentKey(t *Table, c *Column) bool {
+	if c.Kind != Integer {
+		return false
+	}
+	sing := strings.ToLower(t.Singular())
+	key := strings.ReplaceAll(strings.ToLower(c.Name), "_", "")
+	if key != sing+"id" && key != "id" {
+		return false
+	}
+	switch sing {
+	case "order", "invoice", "booking", "ticket", "receipt", "rental", "loan", "shipment", "reservation":
+		return true
+	}
+	return false
 }
 
 // numberName marks columns holding numbers people quote.

@@ -3,6 +3,7 @@ package tasks
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -103,14 +104,25 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		c.distractors = append(c.distractors, fmt.Sprint(n))
 	}
 	var instr string
-	switch {
+	switch yn := strings.ToLower(value); {
+	case yn == "yes" || yn == "no":
+		// insurance yes/no: "How many of my reservations have insurance?"
+		not := map[bool]string{true: "", false: "do not "}[yn == "yes"]
+		instr = fmt.Sprintf("How many of %s %shave %s?", rowsOf(what, ref.Column, cur), not, attrWords(e.Column))
 	case role != "" && statusWord(value):
 		instr = fmt.Sprintf("How many %s %s are %s?", what, role, strings.ToLower(value))
 	case statusWord(value):
 		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
 			fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), strings.ToLower(value)))
+	case flagWord(e.Column, value) != "":
+		// Northwind's Discontinued 0/1: "How many of ... are discontinued?"
+		instr = fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), flagWord(e.Column, value))
 	default:
-		instr = fmt.Sprintf("How many of %s have %s %s?", rowsOf(what, ref.Column, cur), attrWords(e.Column), show(value))
+		shown := show(value)
+		if snakeWord.MatchString(value) {
+			shown = strings.ReplaceAll(value, "_", " ") // "have cabin basic economy"
+		}
+		instr = fmt.Sprintf("How many of %s have %s %s?", rowsOf(what, ref.Column, cur), attrWords(e.Column), shown)
 	}
 	return envpkg.Task{
 		Instruction: instr,
@@ -157,6 +169,22 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	items := pageItems(out)
 	child := w.spec.Model.Table(list.Table)
+	if m, _ := out.(map[string]any); fmt.Sprint(m["total"]) != "" {
+		if n, err := strconv.Atoi(fmt.Sprint(m["total"])); err == nil && n > 25 {
+			// "Which of the 8,000 rentals of the staff member Jon has the
+			// latest return date?" is a query, not a question: the few
+			// tracks of an album, the orders of a customer.
+			c.calls = c.calls[:mark]
+			return envpkg.Task{}, errDeadEnd
+		}
+	}
+	for _, it := range items {
+		if v, ok := it[col].(string); ok && strings.Contains(v, "+") {
+			// "01:30:00+1" (the next day) sorts before "23:00:00" as text.
+			c.calls = c.calls[:mark]
+			return envpkg.Task{}, errDeadEnd
+		}
+	}
 	if len(items) < 2 || items[0][col] == nil || fmt.Sprint(items[0][col]) == fmt.Sprint(items[1][col]) || !sayable(items[0][col]) {
 		c.calls = c.calls[:mark] // a tie or too few rows: no single answer
 		return envpkg.Task{}, errDeadEnd
@@ -168,25 +196,74 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	if dateName(col) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
 	}
+	if measured(col) {
+		// "Which of the tracks of the album X is the longest?", not "has
+		// the highest milliseconds".
+		big, small := "longest", "shortest"
+		if l := strings.ToLower(col); strings.Contains(l, "bytes") || strings.Contains(l, "size") || strings.Contains(l, "weight") {
+			big, small = "largest", "smallest"
+		}
+		if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
+			if items[1][label] != nil {
+				c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
+			}
+			return envpkg.Task{
+				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(plural(child), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrWords(label)),
+				Answer:      c.answer(items[0][label]),
+			}, nil
+		}
+	}
 	what := plural(child)
+	its := "its"
+	if person(child) {
+		its = "their" // "Tell me their email", for a person
+	}
+	// created_at: "which one was created most recently", not "the
+	// latest created at".
+	verb, stamp := strings.CutSuffix(strings.ToLower(col), "_at")
+	stamp = stamp && strings.HasSuffix(verb, "ed") && !strings.Contains(verb, "_")
+	when := map[bool]string{true: "most recently", false: "first"}[desc]
 	if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
 		if items[1][label] != nil {
 			c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
 		}
+		if stamp {
+			return envpkg.Task{
+				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), verb, when, its, attrWords(label)),
+				Answer:      c.answer(items[0][label]),
+			}, nil
+		}
 		return envpkg.Task{
-			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me its %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), attrWords(label)),
-				fmt.Sprintf("Which of %s has the %s %s? I need its %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), attrWords(label))),
-			Answer: answerFor(items[0][label]),
+			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label)),
+				fmt.Sprintf("Which of %s has the %s %s? I need %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label))),
+			Answer: c.answer(items[0][label]),
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
 	return envpkg.Task{
 		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), rowsOf(what, ref.Column, cur)),
-		Answer:      answerFor(items[0][col]),
+		Answer:      c.answer(items[0][col]),
 	}, nil
 }
 
 func dateName(col string) bool {
 	l := strings.ToLower(col)
-	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on")
+	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on") || l == "dob" || strings.Contains(l, "birth")
+}
+
+// flagWord is a 0/1 column named for a state ("discontinued") as the
+// state or its negation: "discontinued", "not discontinued"; "" for other
+// columns and values.
+func flagWord(col, value string) string {
+	a := attrWords(col)
+	if strings.Contains(a, " ") || !strings.HasSuffix(a, "ed") {
+		return ""
+	}
+	switch value {
+	case "1", "true":
+		return a
+	case "0", "false":
+		return "not " + a
+	}
+	return ""
 }

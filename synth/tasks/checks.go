@@ -34,7 +34,13 @@ func (c change) target() string {
 	case "update":
 		conds := []string{keyCond("", c.table, c.row)}
 		for _, col := range slices.Sorted(mapsKeys(c.cols)) {
-			conds = append(conds, dbmodel.Quote(col)+" IS "+emit.Literal(c.cols[col]))
+			cond := dbmodel.Quote(col) + " IS " + emit.Literal(c.cols[col])
+			if day, ok := midnight(c.cols[col]); ok {
+				// A date stored with a midnight time is asked for as the
+				// date: either form is the change.
+				cond = "(" + cond + " OR " + dbmodel.Quote(col) + " IS " + emit.Literal(day) + ")"
+			}
+			conds = append(conds, cond)
 		}
 		return fmt.Sprintf("EXISTS (SELECT 1 FROM main.%s WHERE %s)", q, strings.Join(conds, " AND "))
 	case "delete":
@@ -80,7 +86,9 @@ func writeChecks(m *dbmodel.Model, changes []change, allowed []string) []envpkg.
 		name += " (but " + strings.Join(allowed, ", ") + ", which the database updates itself)"
 	}
 	all = append(all, stateKept(m, changes, allowed)...)
-	checks = append(checks, envpkg.Check{Name: name, SQL: allOf(all)})
+	// A guard: a right change that comes with a stray one earns nothing,
+	// not half (issue 28: whole-state checks by default).
+	checks = append(checks, envpkg.Check{Name: name, Guard: true, SQL: allOf(all)})
 	return checks
 }
 

@@ -41,7 +41,11 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		}
 		qc := dbmodel.Quote(col.Name)
 		if dateName(col.Name) {
-			// The most recent or the first, when it is so by a clear margin.
+			if !calendarDate(v) {
+				continue // a time of day ("13:00:00") orders nothing a person would call first
+			}
+			// The most recent or the earliest, when it is so by a clear
+			// margin ("first" was read as first listed).
 			later, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s >= ?`, q, qf, qc), parentKey, sqlValue(v))
 			if err != nil {
 				return distinction{}, err
@@ -54,7 +58,7 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			case later == 1:
 				return distinction{pre: "most recent ", col: col.Name}, nil
 			case earlier == 1:
-				return distinction{pre: "first ", col: col.Name}, nil
+				return distinction{pre: "earliest ", col: col.Name}, nil
 			}
 			continue
 		}
@@ -69,15 +73,35 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		l := strings.ToLower(col.Name)
 		switch {
 		case strings.Contains(l, "title") || strings.Contains(l, "name"):
+			if combo := nameCombo(child); combo != nil && combo[0] == col.Name && row[combo[1]] != nil && person(child) {
+				// "the employee Guy Himuro of ...", not "named "Guy"".
+				return distinction{post: " " + s + " " + fmt.Sprint(sqlValue(row[combo[1]])), col: col.Name}, nil
+			}
 			return distinction{post: " " + nameWords(child, col.Name, s), col: col.Name}, nil
 		case len(col.Enum) > 0 && statusWord(s):
 			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
 			return distinction{pre: s + "-star ", col: col.Name}, nil
 		}
+		if a := attrWords(col.Name); strings.HasSuffix(a, "ed") && !strings.Contains(a, " ") && (s == "1" || s == "0") && col.Distinct <= 2 {
+			// A 0/1 flag not declared as one (Northwind's Discontinued):
+			// "the discontinued product", not "the product with
+			// discontinued 1".
+			if s == "1" {
+				return distinction{pre: a + " ", col: col.Name}, nil
+			}
+			continue
+		}
 		return distinction{post: " with " + attrWords(col.Name) + " " + showCol(col, v), col: col.Name}, nil
 	}
 	return distinction{}, errDeadEnd
+}
+
+// calendarDate: v is a date, with a time or without ("2024-05-15",
+// "2005-05-25 11:30:37").
+func calendarDate(v any) bool {
+	s, ok := sqlValue(v).(string)
+	return ok && datetimeRE.MatchString(s)
 }
 
 // nameWords tells a row by a name or title column: "named X" or "titled X"
@@ -88,6 +112,10 @@ func nameWords(t *dbmodel.Table, col, v string) string {
 	w := words(col)
 	own := strings.TrimPrefix(strings.TrimPrefix(w, noun(t)+" "), "full ")
 	switch own {
+	case "shipping name":
+		// An order's ShipName is who it goes to: "the order shipped to
+		// "Hungry Coyote"", not "with ship name".
+		return "shipped to " + quoted(v)
 	case "title":
 		return "titled " + quoted(v)
 	case "name", "first name", "last name", "given name":
@@ -108,7 +136,8 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 		l := strings.ToLower(c.Name)
 		switch {
 		case dateName(c.Name):
-			if !strings.HasPrefix(l, "updated") && !strings.HasPrefix(l, "modified") {
+			if !strings.HasPrefix(l, "updated") && !strings.HasPrefix(l, "modified") && !strings.Contains(l, "birth") && l != "dob" {
+				// (Not "the earliest passenger" by birth date.)
 				dates = append(dates, c)
 			}
 		case c.Kind == dbmodel.Text && (strings.Contains(l, "name") || strings.Contains(l, "title") || c.Name == t.Label):
@@ -153,6 +182,9 @@ func statusWord(s string) bool {
 // tellsApart: a number people use to tell rows apart ("the 5-star review",
 // "the 2019 edition"), unlike counts, amounts and stock.
 func tellsApart(col string) bool {
+	if strings.Contains(col, "seats") {
+		return false // a count of free seats, not a seat
+	}
 	for _, s := range []string{"year", "stars", "rating", "floor", "room", "seat", "size", "number"} {
 		if strings.Contains(col, s) {
 			return true
@@ -165,10 +197,10 @@ func tellsApart(col string) bool {
 // hand: timestamps, counts, totals and balances the data derives.
 func incidental(col string) bool {
 	l := strings.ToLower(col)
-	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || bookkeeping(col) {
+	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || strings.HasPrefix(l, "create_") || bookkeeping(col) {
 		return true
 	}
-	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version"} {
+	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version", "seats", "available"} {
 		if strings.Contains(l, s) {
 			return true
 		}
@@ -210,7 +242,7 @@ func ledger(t *dbmodel.Table) bool {
 // person: a table whose rows are people who might be the user.
 func person(t *dbmodel.Table) bool {
 	l := strings.ToLower(t.Name)
-	for _, s := range []string{"customer", "user", "member", "client", "patient", "student", "passenger", "guest", "subscriber", "employee", "people", "person", "reader", "borrower"} {
+	for _, s := range []string{"customer", "user", "member", "client", "patient", "student", "passenger", "guest", "subscriber", "employee", "people", "person", "reader", "borrower", "account", "profile"} {
 		if strings.Contains(l, s) {
 			return true
 		}
@@ -274,13 +306,17 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 		return "the " + n + " with email " + s
 	case strings.Contains(l, "phone"):
 		return "the " + n + " with phone number " + s
+	case strings.HasPrefix(words(col), "contact "):
+		// A supplier's ContactName is a person at the supplier, not the
+		// supplier's name.
+		return "the " + n + " whose " + words(col) + " is " + s
 	case unnatural(l):
 		// A postal code is not a name: "the supplier with postal code
 		// 10785", never "supplier 10785".
 		return "the " + n + " with " + attrWords(col) + " " + s
 	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
 		return "the " + n + " with " + strings.ToUpper(l) + " " + s
-	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || l == strings.ToLower(t.Singular())+"_id":
+	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || strings.ReplaceAll(l, "_", "") == strings.ToLower(t.Singular())+"id":
 		return n + " " + s
 	case strings.Contains(l, "name") || strings.Contains(l, "title") || col == t.Label:
 		return "the " + n + " " + quoted(s)
@@ -292,6 +328,16 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 // order", "the only review of X".
 func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 	n := noun(child)
+	if parent.table != nil {
+		if rest, ok := strings.CutPrefix(n, noun(parent.table)+" "); ok && !parent.person {
+			// reservation_flights of a reservation: "the only flight of
+			// reservation X", not "the only reservation flight of".
+			n = rest
+		} else if rest, ok := strings.CutSuffix(n, " "+noun(parent.table)); ok && !parent.person {
+			// and of a flight: "the only reservation of flight HAT146".
+			n = rest
+		}
+	}
 	if d.only {
 		n = "only " + n
 	}
@@ -329,6 +375,9 @@ func (c *chain) noteIDs(w *walker, e *entity) {
 
 // showCol renders a column's value (booleans as yes/no).
 func showCol(c *dbmodel.Column, v any) string {
+	if s, ok := sqlValue(v).(string); ok && c != nil && len(c.Enum) > 0 && snakeWord.MatchString(s) {
+		return strings.ReplaceAll(s, "_", " ") // "basic economy", as a person says it
+	}
 	if c != nil && c.Bool {
 		if sqlValue(v) == int64(1) {
 			return "yes"

@@ -9,10 +9,17 @@
 // no untouched state passes).
 //
 // Files: driver.go runs attempts and hands candidates to the gates;
-// walk.go walks the graph; describe.go names rows the way a person would;
-// phrase.go is the instruction grammar; read.go, aggregate.go and write.go
-// make the final step; checks.go writes the checks; difficulty.go
-// estimates how hard a task is; rewrite.go is the optional LLM rewrite.
+// entry.go picks where a chain starts and walk.go walks the graph, with
+// only the hops a person makes (context.go: at most two relations per
+// description, a context sentence before a row two away); describe.go
+// and roles.go name rows the way a person would; phrase.go is the
+// instruction grammar and words.go the column words; read.go,
+// aggregate.go and sum.go ask questions, with answers matched in the
+// forms people write them (answers.go); write.go, edit.go (values that
+// fit the row, places.go for addresses), actions.go (domain actions),
+// create.go and link.go (link rows by name) make changes; checks.go
+// writes the checks; difficulty.go estimates how hard a task is;
+// rewrite.go is the optional LLM rewrite.
 // Every candidate passes synth/gates before it is kept, with the
 // distractors and wrong trajectories the walk found.
 package tasks

@@ -2,9 +2,12 @@ package tasks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sort"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -77,6 +80,12 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
 	var kept []envpkg.Task
 	auto := map[string][]string{}
+	// At most a twentieth of the tasks make the same change (the same
+	// write tool setting the same fields) or ask the same question (the
+	// same column through the same call): "Please change the date of
+	// rental N" three times in a sample reads as one template.
+	same := map[string]int{}
+	maxSame := max(4, opts.N/20)
 	for st.Attempts < opts.MaxAttempts && len(kept) < opts.N {
 		if err := ctx.Err(); err != nil {
 			return kept, st, err
@@ -87,6 +96,8 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			st.DeadEnds++
 		} else if err != nil {
 			return kept, st, err
+		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame {
+			st.DeadEnds++
 		} else {
 			if opts.Rewriter != nil {
 				out, ok, err := opts.Rewriter.Rewrite(ctx, task.Instruction, keepValues(task.Instruction, cand.values()), literalAnswer(task.Answer))
@@ -101,6 +112,9 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			}
 			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, WrongCalls: cand.wrong})
 			if err == nil {
+				if sig := shape(task, kind, cand); sig != "" {
+					same[sig]++
+				}
 				kept = append(kept, task)
 				st.Kept++
 				st.ChainHist[len(task.Calls)]++
@@ -139,12 +153,20 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	// Hops: the final step takes one call, the entry one; the rest follow
 	// references. Longer walks are likelier, up to MaxChain.
 	room := opts.MaxChain - 2 // a read's count question also takes a call
-	hops := 0
+	nHops := 0
 	if room > 0 {
-		weights := []int{1, 3, 3, 2, 1}
-		hops = pick(rng, weights[:min(room, len(weights)-1)+1])
+		// Few hops, as people ask (the judges' 4s and 5s are one-hop
+		// requests by a name people know).
+		weights := []int{1, 2, 3, 2}
+		nHops = pick(rng, weights[:min(room, len(weights)-1)+1])
+		if !write && !c.me && rng.IntN(3) == 0 {
+			// A question about the rows of the row named ("How many
+			// albums does the artist U2 have?"): no hop before it.
+			nHops, c.aggregate = 0, true
+		}
 	}
-	for range hops {
+	for range nHops {
+		calls, ents, ids := len(c.calls), len(c.entities), len(c.ids)
 		next, err := w.hop(c, cur)
 		if errors.Is(err, errDeadEnd) {
 			break
@@ -152,7 +174,16 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 		if err != nil {
 			return envpkg.Task{}, nil, "", err
 		}
+		if hops(next.desc) > maxHops || !sensibleHop(cur, next, ents) {
+			// A chain of relations no one would say: stop at the row
+			// before (the hop was a read; nothing to undo in the episode).
+			c.calls, c.entities, c.ids = c.calls[:calls], c.entities[:ents], c.ids[:ids]
+			break
+		}
 		cur = next
+	}
+	if ctx := w.splitContext(cur); ctx != "" {
+		c.intro = strings.TrimSpace(c.intro + " " + ctx)
 	}
 	var t envpkg.Task
 	var kind string
@@ -178,6 +209,11 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	t.ID = fmt.Sprintf("synth-%04d-%s-%s", n+1, kind, emit.EnvName(cur.table.Singular()))
 	t.Instruction = polite(rng, c.intro, t.Instruction)
+	if c.said != "" && t.Answer != nil && t.Answer.Match != "number" && wordIn(c.said, t.Instruction) {
+		// The question names its own answer ("Which of the products of
+		// the supplier of "Pâté chinois" ..." answered "Pâté chinois").
+		return envpkg.Task{}, nil, "", fmt.Errorf("%w: the instruction states the answer", errDeadEnd)
+	}
 	t.Persona = c.persona
 	t.Calls = c.calls
 	if t.Checks == nil {
@@ -185,6 +221,30 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	t.Difficulty = difficulty(c, &t, kind)
 	return t, c, kind, nil
+}
+
+// shape is what a task asks or changes: its kind, last call, and the
+// argument names of that call (a change) or the column asked for (a
+// question): "the min salary of the job of the employee X" nineteen times
+// reads as one template.
+func shape(t envpkg.Task, kind string, c *chain) string {
+	if len(t.Calls) == 0 {
+		return ""
+	}
+	if t.Answer != nil {
+		return kind + " " + t.Calls[len(t.Calls)-1].Name + " " + c.asked
+	}
+	last := t.Calls[len(t.Calls)-1]
+	var args map[string]json.RawMessage
+	if json.Unmarshal(last.Arguments, &args) != nil {
+		return ""
+	}
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return kind + " " + last.Name + " " + strings.Join(names, ",")
 }
 
 func pick(rng *rand.Rand, weights []int) int {

@@ -33,9 +33,15 @@ func TestColumnWords(t *testing.T) {
 		{"HTMLTitle", "html title"},
 		{"dob", "date of birth"},
 		{"CustomerDesc", "customer description"},
-		{"scheduled_departure_time_est", "estimated scheduled departure time"},
+		{"scheduled_departure_time_est", "scheduled departure time (EST)"},
+		{"estimated_arrival_time_est", "estimated arrival time (EST)"},
+		{"ShipPostalCode", "shipping postal code"},
+		{"ShipVia", "ship via"},
+		{"price_basic_economy", "basic economy price"},
+		{"seats_economy", "economy seats"},
+		{"state_province", "state or province"},
 		{"membership", "membership"},
-		{"shipname", "ship name"},
+		{"shipname", "shipping name"},
 		{"commission_pct", "commission percent"},
 	} {
 		if got := attrWords(c.col); got != c.want {
@@ -53,7 +59,7 @@ func TestColumnWords(t *testing.T) {
 // TestBookkeepingColumns: a "last update" stamp is neither asked for nor
 // set by hand.
 func TestBookkeepingColumns(t *testing.T) {
-	for _, col := range []string{"last_update", "LastUpdate", "updated_at", "modified_date", "created_at"} {
+	for _, col := range []string{"last_update", "LastUpdate", "updated_at", "modified_date", "created_at", "seats_economy", "available_seats"} {
 		if !incidental(col) {
 			t.Errorf("incidental(%q) = false", col)
 		}
@@ -76,8 +82,11 @@ func TestDateAnswers(t *testing.T) {
 		wrong   []string
 		literal string
 	}{
-		{"1996-11-22 00:00:00.000", []string{"It was required on 1996-11-22.", "1996-11-22 00:00:00.000"}, []string{"1996-11-21", "22/11/1996 maybe"}, "1996-11-22"},
-		{"2005-05-25 11:30:37", []string{"2005-05-25 at 11:30", "2005-05-25T11:30:37", "2005-05-25 11:30:37"}, []string{"2005-05-25 12:30", "2005-05-26 11:30"}, ""},
+		{"1996-11-22 00:00:00.000", []string{"It was required on 1996-11-22.", "1996-11-22 00:00:00.000", "November 22, 1996", "Nov. 22nd 1996", "22 November 1996", "11/22/1996"},
+			[]string{"1996-11-21", "22/11/1996 maybe", "November 21, 1996", "122 November 1996", "1/22/1996"}, ""},
+		{"1996-11-01", []string{"November 1, 1996", "1 Nov 1996", "1996-11-01", "11/01/1996"}, []string{"November 11, 1996", "11 November 1996", "11/11/1996"}, ""},
+		{"2005-05-25 11:30:37", []string{"2005-05-25 at 11:30", "2005-05-25T11:30:37", "2005-05-25 11:30:37", "May 25, 2005 at 11:30 AM"}, []string{"2005-05-25 12:30", "2005-05-26 11:30", "May 26, 2005 at 11:30"}, ""},
+		{"2005-05-25 14:05:00", []string{"May 25, 2005, 2:05 pm", "2005-05-25 14:05"}, []string{"May 25, 2005, 2:05 am", "May 25, 2005, 3:05 pm"}, ""},
 	} {
 		a := answerFor(c.v)
 		for _, r := range append(c.right, a.Value) {
@@ -92,6 +101,31 @@ func TestDateAnswers(t *testing.T) {
 		}
 		if c.literal != "" && a.Value != c.literal {
 			t.Errorf("answerFor(%q).Value = %q, want %q", c.v, a.Value, c.literal)
+		}
+	}
+}
+
+// TestAccentFolding: a name stored with accents is found with them or
+// without ("São Paulo", "Sao Paulo"), and another name is not.
+func TestAccentFolding(t *testing.T) {
+	for _, c := range []struct {
+		v            string
+		right, wrong []string
+	}{
+		{"São Paulo", []string{"São Paulo", "It is in Sao Paulo.", "SÃO PAULO"}, []string{"Santo André", "S Paulo"}},
+		{"Forêts d'érables", []string{"Forets d'erables", "Forêts d’érables", "forêts d'érables"}, []string{"Forêts", "Forets de erables"}},
+		{"Gonçalves (Jr.)", []string{"Luís Gonçalves (Jr.)", "goncalves (jr.)"}, []string{"Goncalves Jr"}},
+	} {
+		a := answerFor(c.v)
+		for _, r := range append(c.right, a.Value) {
+			if !accepts(t, a.Match, a.Value, r) {
+				t.Errorf("%s %q rejects the right answer %q", a.Match, a.Value, r)
+			}
+		}
+		for _, w := range c.wrong {
+			if accepts(t, a.Match, a.Value, w) {
+				t.Errorf("%s %q accepts the wrong answer %q", a.Match, a.Value, w)
+			}
 		}
 	}
 }
@@ -123,7 +157,7 @@ func TestRoleWords(t *testing.T) {
 		{childDescVia(flights, "airport_id", airports, distinction{only: true}, mia), "the only flight of the airport MIA"},
 		{childDescVia(&dbmodel.Table{Name: "store"}, "manager_staff_id", &dbmodel.Table{Name: "staff"}, distinction{only: true}, &entity{desc: "the staff member Mike Hillyer"}), "the only store with the staff member Mike Hillyer as its manager"},
 		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{desc: "flight HAT055"}), "the first reservation flight of flight HAT055"},
-		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `the customer named "Ana" with me as their support rep`},
+		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `my customer named "Ana"`},
 		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the only employee who reports to the airport MIA"},
 		{childDescVia(&dbmodel.Table{Name: "Orders"}, "ShipVia", &dbmodel.Table{Name: "Shippers"}, distinction{only: true}, &entity{desc: `the shipper "Speedy Express"`}), `the only order shipped via the shipper "Speedy Express"`},
 		{howManyWith("employees", roleFor("ReportsTo", &dbmodel.Table{Name: "Employees"}), "me"), "How many employees report to me?"},
@@ -201,7 +235,7 @@ func TestNamesPeopleUse(t *testing.T) {
 		{keyDesc(&dbmodel.Table{Name: "jobs"}, "job_code", "AC_ACCOUNT"), "job AC_ACCOUNT"},
 		{plural(&dbmodel.Table{Name: "job_history"}), "job history entries"},
 		{parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{desc: "the only payment of reservation JT26GY"}), "the payment method of the only payment of reservation JT26GY"},
-		{nameWords(&dbmodel.Table{Name: "Orders"}, "ShipName", "Hungry Coyote"), `with ship name "Hungry Coyote"`},
+		{nameWords(&dbmodel.Table{Name: "Orders"}, "ShipName", "Hungry Coyote"), `shipped to "Hungry Coyote"`},
 		{nameWords(&dbmodel.Table{Name: "products"}, "ProductName", "Chai"), `named "Chai"`},
 		{nameWords(&dbmodel.Table{Name: "albums"}, "Title", "Facelift"), `titled "Facelift"`},
 	} {
@@ -285,6 +319,7 @@ func TestOwnDetails(t *testing.T) {
 	}{
 		{"Address", true}, {"address1", true}, {"LastName", true}, {"BirthDate", true}, {"dob", true}, {"PostalCode", true}, {"HomePhone", true},
 		{"membership", false}, {"salary", false}, {"commission_pct", false}, {"Title", false},
+		{"ContactTitle", true}, // a contact knows their own title at the company
 	} {
 		if got := personalDetail(c.col); got != c.want {
 			t.Errorf("personalDetail(%q) = %v", c.col, got)
@@ -301,7 +336,7 @@ func TestRowsByRole(t *testing.T) {
 	me := &entity{table: emp, desc: "me", person: true}
 	for _, c := range []struct{ got, want string }{
 		{rowsOf("employees", "ReportsTo", nancy), "the employees who report to the employee Nancy Edwards"},
-		{rowsOf("customers", "SupportRepId", me), "the customers with me as their support rep"},
+		{rowsOf("customers", "SupportRepId", me), "my customers"},
 		{rowsOf("invoices", "EmployeeId", nancy), "the invoices of the employee Nancy Edwards"},
 		{rowsOf("payments", "staff_id", &entity{table: &dbmodel.Table{Name: "staff"}, desc: "the staff member Mike"}), "the payments of the staff member Mike"},
 		{rowsOf("payments", "payment_id", &entity{table: &dbmodel.Table{Name: "payment_methods"}, desc: "my gift card"}), "the payments of my gift card"},

@@ -98,11 +98,17 @@ func attrWords(col string) string {
 	switch w {
 	case "at", "ts", "timestamp":
 		return "time"
+	case "state province":
+		return "state or province"
 	}
 	for _, suf := range []string{" cents", " usd", " eur"} {
 		if strings.HasSuffix(w, suf) && len(w) > len(suf) {
 			return strings.TrimSuffix(w, suf) + " in" + suf
 		}
+	}
+	if head, rest, ok := strings.Cut(w, " "); ok && (head == "price" || head == "seats" || head == "fare") && !strings.HasPrefix(rest, "in ") && !strings.HasPrefix(rest, "per ") {
+		// price_basic_economy: "the basic economy price".
+		return rest + " " + head
 	}
 	return w
 }
@@ -180,5 +186,6 @@ func capitalize(s string) string {
 var (
 	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report"}
 	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong"}
-	deleteMotives = []string{"it was entered by mistake", "it is a duplicate", "it is no longer needed", "it should never have been recorded"}
+	fixMotives    = []string{"There was a mistake in the records", "We just got a correction", "The old value was entered wrong"}
+	deleteMotives = []string{"it was entered by mistake", "it is no longer needed", "it should never have been recorded"}
 )

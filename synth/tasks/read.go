@@ -18,7 +18,24 @@ import (
 // refer to it (with or without a filter), which of them ranks first, or
 // what a number of theirs adds up to.
 func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) {
-	switch w.rng.IntN(6) {
+	pick := w.rng.IntN(6)
+	if c.aggregate {
+		pick = w.rng.IntN(4)
+		for range 4 {
+			if t, kind, err := w.aggregateRead(c, cur, pick); err == nil || !errors.Is(err, errDeadEnd) {
+				return t, kind, err
+			}
+			pick = (pick + 1) % 4
+		}
+		return envpkg.Task{}, "", errDeadEnd
+	}
+	if hops(cur.desc) > 0 && !cur.mine {
+		// Counting or ranking the rows of a row reached on the way ("the
+		// salaries of the employees managed by the only employee of the
+		// job X") walks the schema: ask about the row itself.
+		pick = 5
+	}
+	switch pick {
 	case 0:
 		if t, err := w.countChildren(c, cur); err == nil {
 			return t, "count", nil
@@ -52,8 +69,15 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		val := fmt.Sprint(sqlValue(v))
-		if cur.person && personalDetail(col.Name) {
-			continue // no one asks for their own address or birth date
+		nameish := col.Name == cur.table.Label || strings.Contains(strings.ToLower(col.Name), "name") || strings.Contains(strings.ToLower(col.Name), "title")
+		if c.me && placeTable(cur.table) {
+			continue // an employee knows where their department is, a customer where their store is
+		}
+		if nameish && (codeNamed(c.entities[0]) || cur.parent != nil && cur.parent.person && worker(cur.parent.table)) {
+			continue // "the name of country BR" decodes what was typed; an employee knows their department's name
+		}
+		if owner, _ := placeOwner(cur); (cur.person || owner == "my" || myPlace(cur)) && (personalDetail(col.Name) || worker(cur.table) || myPlace(cur)) {
+			continue // no one asks for their own address, or (at work) their own title
 		}
 		if val == "0" {
 			continue // "none" is as right as "0", and a wrong row gives 0 too (see countAnswer)
@@ -62,9 +86,53 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			continue
 		}
 		c.distractors = append(c.distractors, w.otherValues(cur, col)...)
-		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answerFor(v)}, "ask", nil
+		c.asked = cur.table.Name + "." + col.Name
+		answer := c.answer(v)
+		if a := timeAnswer(col.Name, val); a != nil {
+			answer = a
+		}
+		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answer}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
+}
+
+// codeNamed: e was named by a short code (country BR, region 2): what its
+// name is, or its region's, is the code's meaning, not a question.
+func codeNamed(e *entity) bool {
+	if e == nil || e.table == nil || !e.table.IsKey(e.namedBy) {
+		return false
+	}
+	v := fmt.Sprint(sqlValue(e.row[e.namedBy]))
+	return len(v) <= 3
+}
+
+// myPlace: the user's own city, country or region ("my city"): they know
+// what it is called.
+func myPlace(e *entity) bool {
+	if e.table == nil || !strings.HasPrefix(e.desc, "my ") {
+		return false
+	}
+	lvl, _ := placeLevel(e.table.Singular())
+	return lvl != levelNone && lvl != levelPhone
+}
+
+// aggregateRead is the question kind-th of the aggregate ones about the
+// rows referring to cur: count, count with a filter, top, sum.
+func (w *walker) aggregateRead(c *chain, cur *entity, kind int) (envpkg.Task, string, error) {
+	var t envpkg.Task
+	var err error
+	name := []string{"count", "count-filtered", "top", "sum"}[kind]
+	switch kind {
+	case 0:
+		t, err = w.countChildren(c, cur)
+	case 1:
+		t, err = w.countFiltered(c, cur)
+	case 2:
+		t, err = w.topChild(c, cur)
+	default:
+		t, err = w.sumChildren(c, cur)
+	}
+	return t, name, err
 }
 
 // personalDetail: a detail of a person that the person knows (their
@@ -72,7 +140,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 // makes a contrived request.
 func personalDetail(col string) bool {
 	w := " " + words(col) + " "
-	for _, s := range []string{" address", " city ", " state ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district "} {
+	for _, s := range []string{" address", " city ", " state ", " region ", " province ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district ", " contact "} {
 		if strings.Contains(w, s) {
 			return true
 		}
@@ -83,6 +151,16 @@ func personalDetail(col string) bool {
 // askAttr asks for one attribute of e.
 func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 	attr := attrWords(col.Name)
+	if e.via != "" && e.parent != nil && !e.parent.person && (col.Name == e.table.Label || e.table.IsNatural(col.Name)) {
+		// "Which airport does flight HAT089 leave from?", not "the iata
+		// of the origin of flight HAT089".
+		switch role := roleFor(e.via, e.table); {
+		case slices.Contains(departRoles, role):
+			return fmt.Sprintf("Which %s does %s leave from?", noun(e.table), e.parent.desc)
+		case slices.Contains(arriveRoles, role):
+			return fmt.Sprintf("Which %s does %s go to?", noun(e.table), e.parent.desc)
+		}
+	}
 	l := strings.ToLower(col.Name)
 	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
 		if strings.HasSuffix(verb, "ed") { // placed_at: "When was X placed?"
@@ -91,6 +169,18 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 		if stem, ok := strings.CutSuffix(verb, "s"); ok && len(stem) > 2 { // expires_at: "When does X expire?"
 			return fmt.Sprintf("When does %s %s?", e.desc, stem)
 		}
+	}
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && measured(col.Name) && !e.person {
+		// "How long is the track X, in milliseconds?", not "How many
+		// milliseconds does the track X have?".
+		how, unit := "long", attr
+		if l := strings.ToLower(col.Name); strings.Contains(l, "bytes") || strings.Contains(l, "size") {
+			how = "large"
+		}
+		if unit == "length" || unit == "duration" {
+			return fmt.Sprintf("How %s is %s?", how, e.desc)
+		}
+		return fmt.Sprintf("How %s is %s, in %s?", how, e.desc, unit)
 	}
 	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && strings.HasSuffix(attr, "s") && !strings.Contains(attr, " ") {
 		return oneOf(w.rng, fmt.Sprintf("How many %s %s?", attr, has(e)), fmt.Sprintf("Could you tell me how many %s %s?", attr, hasPlain(e)))
@@ -103,12 +193,24 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive))
 }
 
+// secret: a column no assistant reads out (a password, its hash, a
+// token), or that means nothing read out (a photo's file path).
+func secret(col string) bool {
+	l := strings.ToLower(col)
+	for _, s := range []string{"password", "passwd", "hash", "token", "secret", "photo", "path", "picture", "image"} {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // askable lists the columns a question may ask for: anything but keys,
 // references and binary data.
 func askable(t *dbmodel.Table) []*dbmodel.Column {
 	var out []*dbmodel.Column
 	for _, c := range t.Columns {
-		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) {
+		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) || secret(c.Name) {
 			continue
 		}
 		out = append(out, c)
@@ -131,29 +233,20 @@ func answerFor(v any) *envpkg.Answer {
 	if utf8.RuneCountInString(s) <= 4 && regexp.QuoteMeta(s) == s && !strings.ContainsAny(s, " \t") {
 		// The pattern holds the word between non-word characters, so the
 		// pattern's own text (the ground truth's answer) matches too.
+		if strings.ToUpper(s) == s {
+			// A code ("IN", "MCO", "BC") as written: "in" is a word.
+			return &envpkg.Answer{Value: `(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
+		}
 		return &envpkg.Answer{Value: `(?i)(^|[^\pL\pN])` + s + `([^\pL\pN]|$)`, Match: "regex"}
 	}
+	if a := foldAnswer(s); a != nil {
+		return a
+	}
+	if snakeWord.MatchString(s) {
+		// "basic_economy" said as "basic economy" (or "basic-economy").
+		return &envpkg.Answer{Value: `(?i)` + s + `|` + strings.ReplaceAll(s, "_", `[_ -]`), Match: "regex"}
+	}
 	return &envpkg.Answer{Value: s, Match: "contains"}
-}
-
-// datetimeRE is a stored date and time: "1996-11-22 00:00:00.000",
-// "2005-05-25T11:30:37".
-var datetimeRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(\.\d+)?)?$`)
-
-// dateAnswer is the rule for a stored date and time, nil for other text. A
-// person gives the date of a midnight stamp ("1996-11-22", for a column
-// that only holds dates) and the date and the hour and minute of others
-// ("2005-05-25 at 11:30"), not the seconds and milliseconds as stored.
-// The pattern's own text matches itself (the ground truth's answer).
-func dateAnswer(s string) *envpkg.Answer {
-	m := datetimeRE.FindStringSubmatch(s)
-	if m == nil {
-		return nil
-	}
-	if m[2] == "00:00" && strings.Trim(m[3], ":.0") == "" {
-		return &envpkg.Answer{Value: m[1], Match: "contains"}
-	}
-	return &envpkg.Answer{Value: m[1] + `\D+` + m[2], Match: "regex"}
 }
 
 // countAnswer is the rule for a count or total: a number, and no task for

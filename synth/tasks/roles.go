@@ -47,6 +47,12 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 		}
 		return n + " " + rel + " " + role + " " + who
 	}
+	if p.person {
+		// "my customer Jack Smith" (SupportRepId), "my store"
+		// (manager_staff_id), not "the customer Jack Smith with me as
+		// their support rep".
+		return "my " + strings.TrimPrefix(n, "the ")
+	}
 	poss := "its"
 	if person(child) {
 		poss = "their"
@@ -103,7 +109,29 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
 		return "the " + what + " who " + strings.TrimSuffix(verb, "s") + " to " + who
 	}
+	if verb, ok := strings.CutSuffix(role, " by"); ok && verb != "" && !strings.Contains(verb, " ") {
+		return "the " + what + " " + role + " " + who // "the orders handled by ..."
+	}
+	if cur.person {
+		return "my " + what // "my customers"
+	}
 	return "the " + what + " with " + who + " as their " + role
+}
+
+// thin: every column of t but its key is a reference or a bookkeeping
+// stamp (sakila's inventory: a film in a store): a row no one speaks of.
+func thin(t *dbmodel.Table) bool {
+	refs := 0
+	for _, c := range t.Columns {
+		switch {
+		case t.ForeignKeyOf(c.Name) != nil:
+			refs++
+		case t.IsKey(c.Name) || bookkeeping(c.Name):
+		default:
+			return false
+		}
+	}
+	return refs >= 2
 }
 
 // ownRole: a reference column's role is only its table's name ("customer",
@@ -153,11 +181,29 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 			return "the only " + noun(parent) + " of " + rest
 		}
 	}
+	if cur.table != nil && thin(cur.table) && !cur.person {
+		// A row that only links others (a rental's inventory copy) is
+		// left out: "the film of rental 586", not "the film of the
+		// inventory of rental 586".
+		if rest, ok := strings.CutPrefix(cur.desc, "the "+noun(cur.table)+" of "); ok {
+			return "the " + noun(parent) + " of " + rest
+		}
+	}
 	rw := roleWords(role)
+	if rw == "ship via" {
+		rw = noun(parent) // Northwind's ShipVia: "the shipper of order 10353"
+	}
 	if n := noun(parent); strings.HasPrefix(n, rw+" ") {
 		// The role is the table's name cut short ("payment" for a payment
 		// method): the full name says which row it is.
 		rw = n
+	}
+	if cur.table != nil && !cur.person && strings.HasPrefix(rw, noun(cur.table)+" ") {
+		// "the payment method of that payment", not of's "the method of"
+		// (which drops an attribute's table name: "the name of the region").
+		if _, place := placeOwner(cur); !place {
+			return "the " + rw + " of " + cur.desc
+		}
 	}
 	if verb, ok := strings.CutSuffix(rw, " to"); ok && verb != "" && !strings.Contains(verb, " ") {
 		if cur.person {

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,7 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	child := w.spec.Model.Table(list.Table)
 	var nums []string
 	for _, p := range list.Params {
-		if col := child.Column(p.Column); p.Op == toolgen.OpMin && col != nil && !dateName(p.Column) && !col.Bool && (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) {
+		if col := child.Column(p.Column); p.Op == toolgen.OpMin && col != nil && !dateName(p.Column) && !col.Bool && (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) && additive(p.Column) {
 			nums = append(nums, p.Column)
 		}
 	}
@@ -81,6 +82,8 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		}
 		if statusWord(value) {
 			what = strings.ToLower(value) + " " + what
+		} else if f := flagWord(filter.Column, value); f != "" {
+			what += " that are " + f
 		} else {
 			what += " with " + attrWords(filter.Column) + " " + show(value)
 		}
@@ -91,6 +94,28 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	attr := attrWords(col)
+	if rest, ok := strings.CutPrefix(attr, "total "); ok && !strings.HasPrefix(rest, "in ") {
+		attr = rest // "the total baggages" summed: not "the total total"
+	}
+	if attr == "quantity" || strings.HasSuffix(attr, "bags") || strings.HasSuffix(attr, "items") || strings.HasSuffix(attr, "units") {
+		if attr != "quantity" {
+			// "How many checked bags are there in all across my reservations?"
+			return envpkg.Task{Instruction: fmt.Sprintf("How many %s are there in all across %s?", attr, rowsOf(what, ref.Column, cur)), Answer: answer}, nil
+		}
+		// "How many items are on order 10386 in all?", not "the sum of
+		// the quantity of the details".
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("How many items are there in all across %s?", rowsOf(what, ref.Column, cur)),
+			fmt.Sprintf("Could you add up how many items %s come to?", rowsOf(what, ref.Column, cur))),
+			Answer: answer}, nil
+	}
+	if attr == "total" {
+		// "What is the total of my invoices?", not "the total total".
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("What is the total of %s, all together?", rowsOf(what, ref.Column, cur)),
+			fmt.Sprintf("Could you add up the totals of %s for me?", rowsOf(what, ref.Column, cur))),
+			Answer: answer}, nil
+	}
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("What is the total %s over %s?", attr, rowsOf(what, ref.Column, cur)),
 		fmt.Sprintf("Could you add up the %s of %s for me?", attr, rowsOf(what, ref.Column, cur)),
@@ -98,10 +123,31 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		Answer: answer}, nil
 }
 
-// number renders a total: an integer as one, else the shortest decimal.
+// number renders a total: an integer as one, else the shortest decimal
+// after rounding away the float noise of the addition (20.79, not
+// 20.790000000000003).
 func number(f float64, ints bool) string {
 	if ints {
 		return strconv.FormatInt(int64(f), 10)
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	return strconv.FormatFloat(math.Round(f*1e6)/1e6, 'f', -1, 64)
+}
+
+// additive: an amount of money whose sum over rows is a figure someone
+// asks for (the freight of a shipper's orders, the total of my invoices,
+// a department's salaries), unlike unit prices or quantities across
+// lines, levels, rates and percentages.
+func additive(col string) bool {
+	w := " " + words(col) + " "
+	for _, s := range []string{" unit ", " level ", " discount ", " percent ", " rate ", " min ", " max ", " per "} {
+		if strings.Contains(w, s) {
+			return false
+		}
+	}
+	for _, s := range []string{" total ", " amount ", " freight ", " cost ", " fee ", " charge ", " salary ", " paid ", " revenue ", " balance ", " price ", " quantity "} {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
 }

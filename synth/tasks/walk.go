@@ -28,6 +28,10 @@ type entity struct {
 	// others are rows the task could take this one for (its siblings in
 	// the list it was picked from): the source of distractors.
 	others []map[string]any
+	parent *entity                // the row the chain came from (nil at the entry)
+	redo   func(p *entity) string // the description again, from another description of parent
+	mine   bool                   // the user's own row, or one of theirs (reached from it by its children)
+	via    string                 // the reference of parent's table that led here (a parent hop), or ""
 }
 
 // chain is one executed chain of calls.
@@ -35,12 +39,22 @@ type chain struct {
 	calls    []envpkg.Call
 	entities []*entity
 	ids      []string // internal ids seen, which the instruction must not contain
+	me       bool     // the user speaks of themselves (an entity is "me")
 	intro    string   // who the user is, when they speak of themselves: "I'm Ana García (ana@x.org)."
 	persona  string   // the same for a simulated user (envpkg.Task.Persona)
 	// distractors are answers for the rows the task could be confused
 	// with; wrong are trajectories that must not solve it (gates.Candidate).
 	distractors []string
 	wrong       [][]envpkg.Call
+	said        string // the expected answer as text, which the instruction must not contain
+	aggregate   bool   // the question is about the rows of the row named (count, rank, sum), not the row
+	asked       string // the column a question asks for (a shape the driver keeps from repeating)
+}
+
+// answer is the rule for the expected answer v, remembered as text.
+func (c *chain) answer(v any) *envpkg.Answer {
+	c.said = fmt.Sprint(sqlValue(v))
+	return answerFor(v)
 }
 
 // errDeadEnd means the walk could not continue (no rows to follow).
@@ -61,7 +75,9 @@ type walker struct {
 func (w *walker) call(c *chain, name string, args map[string]any) (any, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, err
+		// A value JSON cannot carry (an infinity from the data): no
+		// request can say it.
+		return nil, fmt.Errorf("%w: %v", errDeadEnd, err)
 	}
 	res, err := w.ep.Call(w.ctx, name, raw)
 	if err != nil {
@@ -78,139 +94,6 @@ func (w *walker) call(c *chain, name string, args map[string]any) (any, error) {
 		return res.Content, nil // a plain-text result (delete)
 	}
 	return v, nil
-}
-
-// entry starts a chain where a user starts: a row found by a natural key
-// (a find tool), or by a combination a person would say (first and last
-// name; name and city) through the table's list filters.
-func (w *walker) entry(c *chain) (*entity, error) {
-	type start struct {
-		t     *dbmodel.Table
-		tool  *toolgen.Tool
-		combo []string
-	}
-	var starts []start
-	for _, t := range w.spec.Model.Tables {
-		if t.Rows == 0 {
-			continue
-		}
-		for _, nk := range t.NaturalKeys {
-			if unnatural(strings.ToLower(nk)) {
-				continue // unique in the data, but no one is known by their postal code
-			}
-			for _, tl := range w.spec.Tools {
-				if (tl.Kind == toolgen.Find || tl.Kind == toolgen.Get && len(tl.Params) == 1) && tl.Table == t.Name && tl.Params[0].Column == nk {
-					starts = append(starts, start{t: t, tool: tl})
-					break
-				}
-			}
-		}
-		if combo := nameCombo(t); combo != nil {
-			if list := w.toolFor(toolgen.List, t.Name); list != nil && containsParam(list, combo[0]) != nil && containsParam(list, combo[1]) != nil {
-				starts = append(starts, start{t: t, tool: list, combo: combo})
-			}
-		}
-	}
-	if len(starts) == 0 {
-		return nil, fmt.Errorf("%w: no table has a natural key or a name a person would say", errDeadEnd)
-	}
-	st := starts[w.rng.IntN(len(starts))]
-	t := st.t
-	if st.combo != nil {
-		return w.entryByCombo(c, t, st.tool, st.combo)
-	}
-	nk := st.tool.Params[0].Column
-	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), dbmodel.Quote(t.Name)), t.Rows)
-	if err != nil {
-		return nil, err
-	}
-	out, err := w.call(c, st.tool.Name, map[string]any{st.tool.Params[0].Name: v})
-	if err != nil {
-		return nil, err
-	}
-	row, ok := out.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, st.tool.Name)
-	}
-	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v), namedBy: nk}
-	if person(t) && w.rng.IntN(2) == 0 {
-		// The user is this person, and says so.
-		e.desc, e.person = "me", true
-		name := fullName(t, row)
-		what := attrWords(nk)
-		c.persona = fmt.Sprintf("You are %s (%s %s).", article(noun(t)), what, show(v))
-		if name != "" {
-			c.persona = fmt.Sprintf("You are %s, %s (%s %s).", name, article(noun(t)), what, show(v))
-		}
-		switch {
-		case name != "" && !strings.Contains(strings.ToLower(nk), "name"):
-			c.intro = oneOf(w.rng, fmt.Sprintf("I'm %s (%s %s).", name, what, show(v)), fmt.Sprintf("This is %s; my %s is %s.", name, what, show(v)))
-		default:
-			c.intro = oneOf(w.rng, fmt.Sprintf("My %s is %s.", what, show(v)), fmt.Sprintf("I'm the %s with %s %s.", noun(t), what, show(v)))
-		}
-	}
-	c.entities = append(c.entities, e)
-	c.noteIDs(w, e)
-	return e, nil
-}
-
-// entryByCombo finds a row by two columns a person would say together,
-// through the list tool's text filters, when they single it out.
-func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, combo []string) (*entity, error) {
-	a, b := dbmodel.Quote(combo[0]), dbmodel.Quote(combo[1])
-	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT %[1]s, %[2]s FROM %[3]s WHERE %[1]s <> '' AND %[2]s <> '' LIMIT 1 OFFSET ?`, a, b, dbmodel.Quote(t.Name)))
-	if err != nil {
-		return nil, err
-	}
-	stmt.BindInt64(1, w.rng.Int64N(max(t.Rows, 1)))
-	if !stmt.Step() {
-		err := stmt.Err()
-		stmt.Close()
-		if err != nil {
-			return nil, err
-		}
-		return nil, errDeadEnd
-	}
-	va, vb := stmt.ColumnText(0), stmt.ColumnText(1)
-	stmt.Close()
-	out, err := w.call(c, list.Name, map[string]any{containsParam(list, combo[0]).Name: va, containsParam(list, combo[1]).Name: vb})
-	if err != nil {
-		return nil, err
-	}
-	items := pageItems(out)
-	if len(items) != 1 {
-		return nil, fmt.Errorf("%w: %s %s is not one row", errDeadEnd, va, vb)
-	}
-	e := &entity{table: t, row: items[0], tool: list.Name}
-	city := strings.EqualFold(combo[1], "city") || strings.EqualFold(combo[1], "town")
-	switch {
-	case person(t) && w.rng.IntN(2) == 0:
-		e.desc, e.person = "me", true
-		c.persona = fmt.Sprintf("You are %s %s, %s.", va, vb, article(noun(t)))
-		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")
-		if city {
-			c.intro = "I'm " + va + ", from " + vb + "."
-			c.persona = fmt.Sprintf("You are %s, from %s, %s.", va, vb, article(noun(t)))
-		}
-	case city:
-		e.desc = "the " + noun(t) + " " + quoted(va) + " in " + vb
-	default:
-		e.desc = "the " + noun(t) + " " + va + " " + vb
-	}
-	c.entities = append(c.entities, e)
-	c.noteIDs(w, e)
-	return e, nil
-}
-
-// containsParam is list's text filter on col (a substring, or equality
-// where the column was taken for a closed set), or nil.
-func containsParam(list *toolgen.Tool, col string) *toolgen.Param {
-	for i := range list.Params {
-		if p := &list.Params[i]; (p.Op == toolgen.OpContains || p.Op == toolgen.OpEq) && p.Column == col {
-			return p
-		}
-	}
-	return nil
 }
 
 // sample returns the value of a one-column query at a random offset
@@ -251,10 +134,19 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 			continue
 		}
 		switch {
-		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table):
+		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) &&
+			(cur.mine || len(c.entities) == 1 && ownRole(roleFor(t.Via.Columns[0], cur.table), cur.table)):
+			// One row among many is picked from the user's own (my most
+			// recent order), or from the row the request starts at by
+			// what it owns (the pending order of the customer X), not
+			// through a role ("the only store with the staff member X as
+			// its manager") or from a row reached on the way.
 			seen[e.To] = true
 			cands = append(cands, cand{t, 3})
-		case t.Kind == toolgen.Parent && t.Parent == cur.table.Name && cur.row[t.Via.Columns[0]] != nil && !c.visited(t.Table):
+		case t.Kind == toolgen.Parent && t.Parent == cur.table.Name && cur.row[t.Via.Columns[0]] != nil && !c.visited(t.Table) &&
+			!(cur.mine && !cur.person && refersTo(w.spec.Model.Table(t.Table), c.entities[0].table)):
+			// (Not "the rental of my only payment": the rental is the
+			// user's own, named as theirs.)
 			seen[e.To] = true
 			cands = append(cands, cand{t, 2})
 		}
@@ -285,6 +177,19 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 	return nil, errDeadEnd
 }
 
+// refersTo: t has a reference to u.
+func refersTo(t, u *dbmodel.Table) bool {
+	if t == nil || u == nil {
+		return false
+	}
+	for _, fk := range t.ForeignKeys {
+		if fk.RefTable == u.Name {
+			return true
+		}
+	}
+	return false
+}
+
 func (c *chain) visited(table string) bool {
 	for _, e := range c.entities {
 		if e.table.Name == table {
@@ -313,11 +218,19 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		p := m.Table(t.Table)
 		role := strings.TrimPrefix(t.Name, "get_")
 		role = role[:strings.LastIndex(role, "_of_")]
-		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur)}
+		e := &entity{table: p, row: row, tool: t.Name, desc: parentDesc(role, p, cur), parent: cur, via: t.Via.Columns[0],
+			redo: func(q *entity) string { return parentDesc(role, p, q) }}
 		c.entities = append(c.entities, e)
 		c.noteIDs(w, e)
 		return e, nil
 	case toolgen.Children:
+		if m.Table(t.Table).KeyIsNatural && !cur.mine {
+			// A row with a number people quote (order 10248) is named by
+			// it, not through a row it belongs to ("the order shipped to
+			// X shipped via Y"): the walk starts there. "My most recent
+			// order" still reads well.
+			return nil, errDeadEnd
+		}
 		v := cur.row[t.Via.RefColumns[0]]
 		if v == nil {
 			return nil, errDeadEnd
@@ -344,7 +257,19 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 				return nil, err
 			}
 		}
-		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, t.Via.Columns[0], cur.table, d, cur), namedBy: d.col}
+		fk := t.Via.Columns[0]
+		if cur.person {
+			// "my order 10248", "my order ORD-10037": the user has the
+			// number.
+			for _, nk := range child.NaturalKeys {
+				if v := row[nk]; v != nil && !strings.HasPrefix(keyDesc(child, nk, v), "the ") {
+					d = distinction{post: " " + fmt.Sprint(sqlValue(v)), col: nk}
+					break
+				}
+			}
+		}
+		e := &entity{table: child, row: row, tool: t.Name, desc: childDescVia(child, fk, cur.table, d, cur), namedBy: d.col,
+			parent: cur, mine: cur.mine, redo: func(q *entity) string { return childDescVia(child, fk, cur.table, d, q) }}
 		for i, it := range items {
 			if i != pick && len(e.others) < 5 {
 				e.others = append(e.others, it)

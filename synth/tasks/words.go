@@ -24,8 +24,13 @@ func words(name string) string {
 		}
 	}
 	if n := len(out); n > 1 && out[n-1] == "est" {
-		// "scheduled_departure_time_est": the estimated time.
-		out = append([]string{"estimated"}, out[:n-1]...)
+		// "scheduled_departure_time_est": a time in Eastern Standard
+		// Time, not an estimate (the table has "estimated_..._est" too).
+		return strings.Join(out[:n-1], " ") + " (EST)"
+	}
+	if len(out) > 1 && out[0] == "ship" && out[1] != "via" {
+		// Northwind's ShipCity, ShipPostalCode: where an order is shipped.
+		out[0] = "shipping"
 	}
 	return strings.Join(out, " ")
 }
@@ -79,6 +84,7 @@ var abbreviations = map[string]string{
 	"dob": "date of birth", "pct": "percent", "qty": "quantity",
 	"amt": "amount", "num": "number", "addr": "address", "dept": "department",
 	"desc": "description", "seq": "sequence",
+	"address1": "address line 1", "address2": "address line 2", "baggages": "checked bags",
 }
 
 // schemaWords are the words column and table names are made of (from the

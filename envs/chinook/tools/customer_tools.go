@@ -344,6 +344,6 @@ func GetCustomerOfInvoice(a GetCustomerOfInvoiceArgs) (any, error) {
 
 // GetCustomerOfInvoiceArgs are the arguments of get_customer_of_invoice.
 type GetCustomerOfInvoiceArgs struct {
-	// The invoice's invoice id. An internal id: look it up with another tool.
+	// The invoice's invoice id.
 	InvoiceId int64 `json:"invoice_id"`
 }

@@ -70,7 +70,7 @@ func ListInvoiceLine(a ListInvoiceLineArgs) (any, error) {
 
 // ListInvoiceLineArgs are the arguments of list_invoice_line.
 type ListInvoiceLineArgs struct {
-	// The invoice line's invoice id. An internal id: look it up with another tool.
+	// The invoice line's invoice id.
 	InvoiceId *int64 `json:"invoice_id"`
 	// The invoice line's track id. An internal id: look it up with another tool.
 	TrackId *int64 `json:"track_id"`
@@ -134,7 +134,7 @@ func ListInvoiceLineOfInvoice(a ListInvoiceLineOfInvoiceArgs) (any, error) {
 
 // ListInvoiceLineOfInvoiceArgs are the arguments of list_invoice_line_of_invoice.
 type ListInvoiceLineOfInvoiceArgs struct {
-	// The invoice's invoice id. An internal id: look it up with another tool.
+	// The invoice's invoice id.
 	InvoiceId int64 `json:"invoice_id"`
 	// At most this many rows (1 to 100, default 20).
 	Limit *int64 `json:"limit"`
@@ -177,7 +177,7 @@ func CreateInvoiceLine(a CreateInvoiceLineArgs) (any, error) {
 
 // CreateInvoiceLineArgs are the arguments of create_invoice_line.
 type CreateInvoiceLineArgs struct {
-	// The invoice line's invoice id. An internal id: look it up with another tool.
+	// The invoice line's invoice id.
 	InvoiceId int64 `json:"invoice_id"`
 	// The invoice line's track id. An internal id: look it up with another tool.
 	TrackId int64 `json:"track_id"`
@@ -235,7 +235,7 @@ func UpdateInvoiceLine(a UpdateInvoiceLineArgs) (any, error) {
 type UpdateInvoiceLineArgs struct {
 	// The invoice line's invoice line id. An internal id: look it up with another tool.
 	InvoiceLineId int64 `json:"invoice_line_id"`
-	// The invoice line's invoice id. An internal id: look it up with another tool.
+	// The invoice line's invoice id.
 	InvoiceId *int64 `json:"invoice_id"`
 	// The invoice line's track id. An internal id: look it up with another tool.
 	TrackId *int64 `json:"track_id"`

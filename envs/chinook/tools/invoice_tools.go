@@ -16,7 +16,7 @@ func GetInvoice(a GetInvoiceArgs) (any, error) {
 
 // GetInvoiceArgs are the arguments of get_invoice.
 type GetInvoiceArgs struct {
-	// The invoice's invoice id. An internal id: look it up with another tool.
+	// The invoice's invoice id.
 	InvoiceId int64 `json:"invoice_id"`
 }
 
@@ -238,7 +238,7 @@ func UpdateInvoice(a UpdateInvoiceArgs) (any, error) {
 
 // UpdateInvoiceArgs are the arguments of update_invoice.
 type UpdateInvoiceArgs struct {
-	// The invoice's invoice id. An internal id: look it up with another tool.
+	// The invoice's invoice id.
 	InvoiceId int64 `json:"invoice_id"`
 	// The invoice's customer id. An internal id: look it up with another tool.
 	CustomerId *int64 `json:"customer_id"`
@@ -277,7 +277,7 @@ func DeleteInvoice(a DeleteInvoiceArgs) (any, error) {
 
 // DeleteInvoiceArgs are the arguments of delete_invoice.
 type DeleteInvoiceArgs struct {
-	// The invoice's invoice id. An internal id: look it up with another tool.
+	// The invoice's invoice id.
 	InvoiceId int64 `json:"invoice_id"`
 }
 

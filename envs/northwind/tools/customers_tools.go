@@ -316,6 +316,6 @@ func GetCustomerOfOrder(a GetCustomerOfOrderArgs) (any, error) {
 
 // GetCustomerOfOrderArgs are the arguments of get_customer_of_order.
 type GetCustomerOfOrderArgs struct {
-	// The order's order id. An internal id: look it up with another tool.
+	// The order's order id.
 	OrderId int64 `json:"order_id"`
 }

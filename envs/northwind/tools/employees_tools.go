@@ -486,6 +486,6 @@ func GetEmployeeOfOrder(a GetEmployeeOfOrderArgs) (any, error) {
 
 // GetEmployeeOfOrderArgs are the arguments of get_employee_of_order.
 type GetEmployeeOfOrderArgs struct {
-	// The order's order id. An internal id: look it up with another tool.
+	// The order's order id.
 	OrderId int64 `json:"order_id"`
 }

@@ -16,7 +16,7 @@ func GetOrderDetail(a GetOrderDetailArgs) (any, error) {
 
 // GetOrderDetailArgs are the arguments of get_order_detail.
 type GetOrderDetailArgs struct {
-	// The order detail's order id. An internal id: look it up with another tool.
+	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`
@@ -80,7 +80,7 @@ func ListOrderDetails(a ListOrderDetailsArgs) (any, error) {
 
 // ListOrderDetailsArgs are the arguments of list_order_details.
 type ListOrderDetailsArgs struct {
-	// The order detail's order id. An internal id: look it up with another tool.
+	// The order detail's order id.
 	OrderId *int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId *int64 `json:"product_id"`
@@ -148,7 +148,7 @@ func ListOrderDetailsOfOrder(a ListOrderDetailsOfOrderArgs) (any, error) {
 
 // ListOrderDetailsOfOrderArgs are the arguments of list_order_details_of_order.
 type ListOrderDetailsOfOrderArgs struct {
-	// The order's order id. An internal id: look it up with another tool.
+	// The order's order id.
 	OrderId int64 `json:"order_id"`
 	// At most this many rows (1 to 100, default 20).
 	Limit *int64 `json:"limit"`
@@ -199,7 +199,7 @@ func CreateOrderDetail(a CreateOrderDetailArgs) (any, error) {
 
 // CreateOrderDetailArgs are the arguments of create_order_detail.
 type CreateOrderDetailArgs struct {
-	// The order detail's order id. An internal id: look it up with another tool.
+	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`
@@ -240,7 +240,7 @@ func UpdateOrderDetail(a UpdateOrderDetailArgs) (any, error) {
 
 // UpdateOrderDetailArgs are the arguments of update_order_detail.
 type UpdateOrderDetailArgs struct {
-	// The order detail's order id. An internal id: look it up with another tool.
+	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`
@@ -266,7 +266,7 @@ func DeleteOrderDetail(a DeleteOrderDetailArgs) (any, error) {
 
 // DeleteOrderDetailArgs are the arguments of delete_order_detail.
 type DeleteOrderDetailArgs struct {
-	// The order detail's order id. An internal id: look it up with another tool.
+	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`

@@ -25,7 +25,7 @@ func GetOrderOfOrderDetail(a GetOrderOfOrderDetailArgs) (any, error) {
 
 // GetOrderOfOrderDetailArgs are the arguments of get_order_of_order_detail.
 type GetOrderOfOrderDetailArgs struct {
-	// The order detail's order id. An internal id: look it up with another tool.
+	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`
@@ -38,7 +38,7 @@ func GetOrder(a GetOrderArgs) (any, error) {
 
 // GetOrderArgs are the arguments of get_order.
 type GetOrderArgs struct {
-	// The order's order id. An internal id: look it up with another tool.
+	// The order's order id.
 	OrderId int64 `json:"order_id"`
 }
 
@@ -420,7 +420,7 @@ func UpdateOrder(a UpdateOrderArgs) (any, error) {
 
 // UpdateOrderArgs are the arguments of update_order.
 type UpdateOrderArgs struct {
-	// The order's order id. An internal id: look it up with another tool.
+	// The order's order id.
 	OrderId int64 `json:"order_id"`
 	// The order's customer id. An internal id: look it up with another tool.
 	CustomerId *string `json:"customer_id"`
@@ -469,6 +469,6 @@ func DeleteOrder(a DeleteOrderArgs) (any, error) {
 
 // DeleteOrderArgs are the arguments of delete_order.
 type DeleteOrderArgs struct {
-	// The order's order id. An internal id: look it up with another tool.
+	// The order's order id.
 	OrderId int64 `json:"order_id"`
 }

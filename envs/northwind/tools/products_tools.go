@@ -25,7 +25,7 @@ func GetProductOfOrderDetail(a GetProductOfOrderDetailArgs) (any, error) {
 
 // GetProductOfOrderDetailArgs are the arguments of get_product_of_order_detail.
 type GetProductOfOrderDetailArgs struct {
-	// The order detail's order id. An internal id: look it up with another tool.
+	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`

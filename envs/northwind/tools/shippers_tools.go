@@ -25,7 +25,7 @@ func GetShipViaOfOrder(a GetShipViaOfOrderArgs) (any, error) {
 
 // GetShipViaOfOrderArgs are the arguments of get_ship_via_of_order.
 type GetShipViaOfOrderArgs struct {
-	// The order's order id. An internal id: look it up with another tool.
+	// The order's order id.
 	OrderId int64 `json:"order_id"`
 }
 

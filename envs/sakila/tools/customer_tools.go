@@ -388,6 +388,6 @@ func GetCustomerOfRental(a GetCustomerOfRentalArgs) (any, error) {
 
 // GetCustomerOfRentalArgs are the arguments of get_customer_of_rental.
 type GetCustomerOfRentalArgs struct {
-	// The rental's rental id. An internal id: look it up with another tool.
+	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
 }

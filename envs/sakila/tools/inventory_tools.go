@@ -262,6 +262,6 @@ func GetInventoryOfRental(a GetInventoryOfRentalArgs) (any, error) {
 
 // GetInventoryOfRentalArgs are the arguments of get_inventory_of_rental.
 type GetInventoryOfRentalArgs struct {
-	// The rental's rental id. An internal id: look it up with another tool.
+	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
 }

@@ -88,7 +88,7 @@ type ListPaymentArgs struct {
 	CustomerId *int64 `json:"customer_id"`
 	// The payment's staff id. An internal id: look it up with another tool.
 	StaffId *int64 `json:"staff_id"`
-	// The payment's rental id. An internal id: look it up with another tool.
+	// The payment's rental id.
 	RentalId *int64 `json:"rental_id"`
 	// Only rows whose amount is at least this.
 	MinAmount *float64 `json:"min_amount"`
@@ -179,7 +179,7 @@ func ListPaymentOfRental(a ListPaymentOfRentalArgs) (any, error) {
 
 // ListPaymentOfRentalArgs are the arguments of list_payment_of_rental.
 type ListPaymentOfRentalArgs struct {
-	// The rental's rental id. An internal id: look it up with another tool.
+	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
 	// At most this many rows (1 to 100, default 20).
 	Limit *int64 `json:"limit"`
@@ -239,7 +239,7 @@ type CreatePaymentArgs struct {
 	CustomerId int64 `json:"customer_id"`
 	// The payment's staff id. An internal id: look it up with another tool.
 	StaffId int64 `json:"staff_id"`
-	// The payment's rental id. Default: NULL. An internal id: look it up with another tool.
+	// The payment's rental id. Default: NULL.
 	RentalId *int64 `json:"rental_id"`
 	// The payment's amount.
 	Amount float64 `json:"amount"`
@@ -314,7 +314,7 @@ type UpdatePaymentArgs struct {
 	CustomerId *int64 `json:"customer_id"`
 	// The payment's staff id. An internal id: look it up with another tool.
 	StaffId *int64 `json:"staff_id"`
-	// The payment's rental id. Default: NULL. An internal id: look it up with another tool.
+	// The payment's rental id. Default: NULL.
 	RentalId *int64 `json:"rental_id"`
 	// The payment's amount.
 	Amount *float64 `json:"amount"`

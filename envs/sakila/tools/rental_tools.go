@@ -36,7 +36,7 @@ func GetRental(a GetRentalArgs) (any, error) {
 
 // GetRentalArgs are the arguments of get_rental.
 type GetRentalArgs struct {
-	// The rental's rental id. An internal id: look it up with another tool.
+	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
 }
 
@@ -326,7 +326,7 @@ func UpdateRental(a UpdateRentalArgs) (any, error) {
 
 // UpdateRentalArgs are the arguments of update_rental.
 type UpdateRentalArgs struct {
-	// The rental's rental id. An internal id: look it up with another tool.
+	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
 	// The rental's rental date.
 	RentalDate *string `json:"rental_date"`
@@ -361,6 +361,6 @@ func DeleteRental(a DeleteRentalArgs) (any, error) {
 
 // DeleteRentalArgs are the arguments of delete_rental.
 type DeleteRentalArgs struct {
-	// The rental's rental id. An internal id: look it up with another tool.
+	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
 }

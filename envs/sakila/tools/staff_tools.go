@@ -45,7 +45,7 @@ func GetStaffOfRental(a GetStaffOfRentalArgs) (any, error) {
 
 // GetStaffOfRentalArgs are the arguments of get_staff_of_rental.
 type GetStaffOfRentalArgs struct {
-	// The rental's rental id. An internal id: look it up with another tool.
+	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
 }
 

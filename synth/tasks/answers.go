@@ -1,0 +1,148 @@
+package tasks
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+)
+
+// An answer is matched in the forms people write it, not only as stored:
+// a date as "1996-11-18", "November 18, 1996", "18 Nov 1996" or
+// "11/18/1996"; a time as "14:30" or "2:30 PM"; a name with its accents
+// or without ("São Paulo", "Sao Paulo"). Every rule still rejects another
+// date or another name, and matches its own text (the ground truth's
+// answer is the rule's value): the stored form comes first, as written.
+
+// datetimeRE is a stored date, with a time or without: "1996-11-22",
+// "1996-11-22 00:00:00.000", "2005-05-25T11:30:37".
+var datetimeRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(:\d{2}(\.\d+)?)?)?$`)
+
+// dateAnswer is the rule for a stored date or date and time, nil for other
+// text. A person gives the date of a midnight stamp, and the date and the
+// hour and minute of others ("2005-05-25 at 11:30"), not the seconds and
+// milliseconds as stored.
+func dateAnswer(s string) *envpkg.Answer {
+	m := datetimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil
+	}
+	d, err := time.Parse("2006-01-02", m[1])
+	if err != nil {
+		return nil
+	}
+	dates := datePatterns(d)
+	if m[2] == "" || m[2] == "00:00" && strings.Trim(m[3], ":.0") == "" {
+		return &envpkg.Answer{Value: `(?i)` + strings.Join(dates, "|"), Match: "regex"}
+	}
+	var alts []string
+	for _, t := range timePatterns(m[2]) {
+		for _, dp := range dates {
+			alts = append(alts, dp+`\D+`+t)
+		}
+	}
+	return &envpkg.Answer{Value: `(?i)` + strings.Join(alts, "|"), Match: "regex"}
+}
+
+// datePatterns are the ways d is written, the stored form first (so the
+// rule's own text matches it).
+func datePatterns(d time.Time) []string {
+	month := `(?:` + d.Format("January") + `|` + d.Format("Jan") + `\.?)`
+	day := `0?` + strconv.Itoa(d.Day()) + `(?:st|nd|rd|th)?`
+	year := strconv.Itoa(d.Year())
+	// Word boundaries: "1 November" must not be found in "11 November".
+	return []string{
+		d.Format("2006-01-02"),
+		`\b` + month + ` ` + day + `,? ` + year + `\b`,
+		`\b` + day + ` (?:of )?` + month + `,? ` + year + `\b`,
+		fmt.Sprintf(`\b0?%d/0?%d/%s\b`, int(d.Month()), d.Day(), year),
+	}
+}
+
+// midnightRE is a date stored with a midnight time.
+var midnightRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})[ T]00:00(:00(\.0+)?)?$`)
+
+// midnight is the date of a value stored as a date at midnight
+// ("1973-07-01 00:00:00" → "1973-07-01").
+func midnight(v any) (string, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return "", false
+	}
+	m := midnightRE.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// snakeWord is a value written as a code of words ("basic_economy",
+// "round_trip").
+var snakeWord = regexp.MustCompile(`^[a-z]+(_[a-z]+)+$`)
+
+// timeAnswer is the rule for a question about a time ("the estimated
+// arrival time") whose column holds a date and a time: the time alone is
+// a right answer ("02:04", "2:04 am"). nil for other columns and values.
+func timeAnswer(col, v string) *envpkg.Answer {
+	m := datetimeRE.FindStringSubmatch(v)
+	if m == nil || m[2] == "" || !strings.Contains(" "+words(col)+" ", " time ") {
+		return nil
+	}
+	alts := timePatterns(m[2])
+	for i, a := range alts {
+		alts[i] = `\b` + a + `\b`
+	}
+	return &envpkg.Answer{Value: `(?i)` + m[2] + `|` + strings.Join(alts, "|"), Match: "regex"}
+}
+
+// timePatterns are the ways hh:mm is written: as stored, and on a
+// 12-hour clock.
+func timePatterns(hm string) []string {
+	out := []string{hm}
+	h, err := strconv.Atoi(hm[:2])
+	if err != nil {
+		return out
+	}
+	suffix := "a"
+	if h >= 12 {
+		suffix = "p"
+	}
+	h12 := h % 12
+	if h12 == 0 {
+		h12 = 12
+	}
+	return append(out, fmt.Sprintf(`0?%d:%s ?%s\.?m`, h12, hm[3:], suffix))
+}
+
+// foldAnswer is the rule for text with accented letters: each matches
+// itself or its plain letter ("S[ãa]o Paulo"), case ignored. nil for text
+// without them (matched as contained, case ignored).
+func foldAnswer(s string) *envpkg.Answer {
+	var b strings.Builder
+	folded := false
+	for _, r := range s {
+		base := []rune(norm.NFD.String(string(r)))[0]
+		switch {
+		case base != r && unicode.IsLetter(r):
+			fmt.Fprintf(&b, "[%c%c]", r, base)
+			folded = true
+		case r == '\'' || r == '’':
+			b.WriteString(`['’]?`)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	if !folded {
+		return nil
+	}
+	// The stored form first, as written (metacharacters as "."), so the
+	// rule's own text matches it.
+	lit := regexp.MustCompile(`[\\.+*?()|\[\]{}^$]`).ReplaceAllString(s, ".")
+	return &envpkg.Answer{Value: `(?i)` + lit + `|` + b.String(), Match: "regex"}
+}
