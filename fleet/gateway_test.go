@@ -54,6 +54,12 @@ func startServeWorkerWith(t *testing.T, url, bundlePath string, opts serve.Optio
 		t.Fatal(err)
 	}
 	w := &fleet.ServeWorker{NC: connect(t, url), ID: id, Handler: srv.Handler(), Episodes: srv.Episodes, Heartbeat: 200 * time.Millisecond}
+	// The worker subscribes before its first heartbeat: a test that talks
+	// to it at once waits for that beat (or meets "no responders").
+	beats, err := connect(t, url).SubscribeSync("wasmenv.serve.load")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -63,6 +69,16 @@ func startServeWorkerWith(t *testing.T, url, bundlePath string, opts serve.Optio
 		}
 	}()
 	t.Cleanup(func() { cancel(); <-done; srv.Close(); env.Close() })
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		m, err := beats.NextMsg(time.Until(deadline))
+		if err != nil {
+			t.Fatalf("serve worker %s sent no heartbeat: %v", id, err)
+		}
+		if strings.Contains(string(m.Data), `"`+id+`"`) {
+			break
+		}
+	}
+	beats.Unsubscribe()
 	return id
 }
 
