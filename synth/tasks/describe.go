@@ -133,10 +133,13 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 		if t.IsKey(c.Name) || t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
 			continue // a natural key would name the row directly, without its parent
 		}
+		if bookkeeping(c.Name) {
+			continue // the application's stamp: "the earliest payment" is not the one stamped first
+		}
 		l := strings.ToLower(c.Name)
 		switch {
 		case dateName(c.Name):
-			if !strings.HasPrefix(l, "updated") && !strings.HasPrefix(l, "modified") && !strings.Contains(l, "birth") && l != "dob" {
+			if !strings.Contains(l, "birth") && l != "dob" {
 				// (Not "the earliest passenger" by birth date.)
 				dates = append(dates, c)
 			}

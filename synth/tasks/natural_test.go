@@ -2,8 +2,8 @@ package tasks
 
 import (
 	"encoding/json"
-
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
@@ -393,5 +393,23 @@ func TestMidnightDates(t *testing.T) {
 	}
 	if _, ok := midnight("2005-05-25 11:30:37"); ok {
 		t.Error("a time of day taken for midnight")
+	}
+}
+
+// TestStampsNameNoRow: "the earliest payment" is by the payment's own date,
+// never by the application's last_update stamp (sakila: the payment with
+// the earliest stamp was not the earliest payment, and the answer check
+// rejected the right date).
+func TestStampsNameNoRow(t *testing.T) {
+	pay := &dbmodel.Table{Name: "payment", PrimaryKey: []string{"payment_id"}, Columns: []*dbmodel.Column{
+		{Name: "payment_id", Kind: dbmodel.Integer}, {Name: "payment_date", Kind: dbmodel.Text},
+		{Name: "last_update", Kind: dbmodel.Text}, {Name: "LastModified", Kind: dbmodel.Text}, {Name: "updated_at", Kind: dbmodel.Text},
+	}}
+	var got []string
+	for _, c := range namingColumns(pay) {
+		got = append(got, c.Name)
+	}
+	if !slices.Equal(got, []string{"payment_date"}) {
+		t.Errorf("naming columns %v, want [payment_date]", got)
 	}
 }
