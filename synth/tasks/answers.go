@@ -50,6 +50,24 @@ func dateAnswer(s string) *envpkg.Answer {
 	return &envpkg.Answer{Value: `(?i)` + strings.Join(alts, "|"), Match: "regex"}
 }
 
+// dayAnswer is the rule for a question about a "date" column whose value
+// is stored with its time of day ("payment_date" 2005-05-31 11:25:01): the
+// question asks for the date, so "May 31, 2005" answers it; nil for other
+// columns and values. (A rule that wants the time too rejected right
+// answers; the gates still drop the task where another candidate row has
+// the same date.)
+func dayAnswer(col, v string) *envpkg.Answer {
+	l := strings.ToLower(col)
+	if !strings.Contains(l, "date") || strings.Contains(l, "time") {
+		return nil
+	}
+	m := datetimeRE.FindStringSubmatch(v)
+	if m == nil || m[2] == "" {
+		return nil
+	}
+	return dateAnswer(m[1])
+}
+
 // datePatterns are the ways d is written, the stored form first (so the
 // rule's own text matches it).
 func datePatterns(d time.Time) []string {

@@ -3,6 +3,7 @@ package tasks
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"testing"
 
@@ -411,5 +412,29 @@ func TestStampsNameNoRow(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{"payment_date"}) {
 		t.Errorf("naming columns %v, want [payment_date]", got)
+	}
+}
+
+// TestDateOfAStamp: "the date of the payment" stored with its time of day is
+// answered by the date alone (sakila: four questions rejected "May 31, 2005");
+// another date still fails, and a time column keeps wanting the time.
+func TestDateOfAStamp(t *testing.T) {
+	a := dayAnswer("payment_date", "2005-05-31 11:25:01")
+	if a == nil {
+		t.Fatal("no rule for a date column stored with its time")
+	}
+	re := regexp.MustCompile(a.Value)
+	for _, s := range []string{"It was on May 31, 2005.", "2005-05-31 11:25:01", "31 May 2005 at 11:25", "5/31/2005"} {
+		if !re.MatchString(s) {
+			t.Errorf("%q rejected", s)
+		}
+	}
+	for _, s := range []string{"May 30, 2005", "2005-05-30 11:25:01", "June 31, 2005"} {
+		if re.MatchString(s) {
+			t.Errorf("%q accepted", s)
+		}
+	}
+	if dayAnswer("departure_time", "2005-05-31 11:25:01") != nil || dayAnswer("birth_date", "1970-05-29") != nil {
+		t.Error("a rule where the time is asked, or where there is no time")
 	}
 }

@@ -90,6 +90,8 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 		answer := c.answer(v)
 		if a := timeAnswer(col.Name, val); a != nil {
 			answer = a
+		} else if a := dayAnswer(col.Name, val); a != nil {
+			answer = a
 		}
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answer}, "ask", nil
 	}
