@@ -41,7 +41,7 @@ type PolicySpec struct {
 	Temperature float64       `json:"temperature"`
 	TurnTokens  int           `json:"turn_max_tokens,omitempty"`
 	Requests    int           `json:"max_requests,omitempty"`
-	Retries     int           `json:"retries,omitempty"`
+	Retries     int           `json:"retries,omitempty"` // 0: the client's default; negative: none
 	Timeout     time.Duration `json:"request_timeout,omitempty"`
 	User        string        `json:"user,omitempty"` // none, scripted or openai
 	UserURL     string        `json:"user_base_url,omitempty"`
@@ -85,7 +85,7 @@ func (s *Spec) Config() (rl.Config, error) {
 	if cfg.Reward, err = rl.ParseReward(reward, rl.RewardOptions{EnvFactory: s.EnvFactory}); err != nil {
 		return cfg, errorf(CodeBadInput, err, "reward")
 	}
-	if cfg.User, err = s.Policy.user(); err != nil {
+	if cfg.User, err = s.Policy.BuildUser(); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
@@ -111,8 +111,11 @@ func (p *PolicySpec) Build() (rl.Policy, error) {
 
 func (p *PolicySpec) client(url string) *openai.Client {
 	c := openai.NewClient(url, "", max(p.Requests, 1))
-	if p.Retries > 0 {
+	switch {
+	case p.Retries > 0:
 		c.Retries = p.Retries
+	case p.Retries < 0:
+		c.Retries = openai.NoRetries
 	}
 	if p.Timeout > 0 {
 		c.Timeout = p.Timeout
@@ -120,7 +123,8 @@ func (p *PolicySpec) client(url string) *openai.Client {
 	return c
 }
 
-func (p *PolicySpec) user() (rl.User, error) {
+// BuildUser makes the simulated user (nil for none).
+func (p *PolicySpec) BuildUser() (rl.User, error) {
 	switch p.User {
 	case "none", "":
 		return nil, nil

@@ -43,8 +43,32 @@ func (f *rolloutFlags) fleetSpec(cfg rl.Config) *fleet.Spec {
 		Format: f.format, MetaTools: cfg.MetaTools, StopToken: cfg.StopToken,
 		Reward: f.reward, EnvFactory: f.envFactory, Normalize: cfg.Normalize, DropEqual: cfg.DropEqual,
 		HistoryWindow: cfg.HistoryWindow,
-		Policy: fleet.PolicySpec{Kind: f.policy, BaseURL: f.baseURL, Model: f.model, Temperature: f.temperature,
-			TurnTokens: f.turnTokens, Requests: f.requests, Retries: f.retries, Timeout: f.timeout,
-			User: f.user, UserURL: f.userURL, UserModel: f.userModel},
+		Policy:        f.policySpec(),
 	}
+}
+
+// policySpec is the policy and user the flags name, built by the fleet's
+// code whether the run is local or not (so both read --retries 0 as none).
+func (f *rolloutFlags) policySpec() fleet.PolicySpec {
+	retries := f.retries
+	if retries <= 0 {
+		retries = -1 // none
+	}
+	return fleet.PolicySpec{Kind: f.policy, BaseURL: f.baseURL, Model: f.model, Temperature: f.temperature,
+		TurnTokens: f.turnTokens, Requests: f.requests, Retries: retries, Timeout: f.timeout,
+		User: f.user, UserURL: f.userURL, UserModel: f.userModel}
+}
+
+// rolloutPolicy makes the policy and the simulated user of a local run.
+func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
+	p := f.policySpec()
+	user, err := p.BuildUser()
+	if err != nil {
+		return nil, nil, err
+	}
+	policy, err := p.Build()
+	if err != nil {
+		return nil, nil, err
+	}
+	return policy, user, nil
 }

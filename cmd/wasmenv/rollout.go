@@ -15,7 +15,6 @@ import (
 	"github.com/wasmenv/wasmenv/internal/atomicfile"
 	"github.com/wasmenv/wasmenv/internal/progress"
 	"github.com/wasmenv/wasmenv/rl"
-	"github.com/wasmenv/wasmenv/rl/openai"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -158,56 +157,6 @@ func reportRollouts(stderr io.Writer, sum *rl.Summary, f *rolloutFlags) error {
 		}
 	}
 	return nil
-}
-
-func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
-	var user rl.User
-	switch f.user {
-	case "none", "":
-	case "scripted":
-		user = rl.ScriptedUser{}
-	case "openai":
-		url, model := f.userURL, f.userModel
-		if url == "" {
-			url = f.baseURL
-		}
-		if model == "" {
-			model = f.model
-		}
-		if model == "" {
-			return nil, nil, fmt.Errorf("--user openai needs --user-model or --model")
-		}
-		c := openai.NewClient(url, "", f.requests)
-		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
-		t := f.temperature
-		user = &openai.User{Client: c, Model: model, Temperature: &t}
-	default:
-		return nil, nil, fmt.Errorf("unknown --user %q (want none, scripted or openai)", f.user)
-	}
-	switch f.policy {
-	case "random":
-		return &rl.Random{}, user, nil
-	case "oracle":
-		return rl.Oracle{}, user, nil
-	case "openai":
-		if f.model == "" {
-			return nil, nil, fmt.Errorf("--policy openai needs --model")
-		}
-		c := openai.NewClient(f.baseURL, "", f.requests)
-		c.Retries, c.Timeout = retriesFlag(f.retries), f.timeout
-		t := f.temperature
-		return &openai.Policy{Client: c, Model: f.model, Temperature: &t, MaxTokens: f.turnTokens}, user, nil
-	}
-	return nil, nil, fmt.Errorf("unknown --policy %q (want random, oracle or openai)", f.policy)
-}
-
-// retriesFlag maps --retries to a Client's Retries: 0 means none, not the
-// default.
-func retriesFlag(n int) int {
-	if n <= 0 {
-		return openai.NoRetries
-	}
-	return n
 }
 
 // openRolloutOutput opens the exporter for path; abort drops a partly
