@@ -56,7 +56,8 @@ type Episode struct {
 	// fullScan makes the diff scan every written table whole instead of
 	// reading the tracked rows (tests compare the two).
 	fullScan     bool
-	trackedScans int // views read on the tracked path, ever (for the tests)
+	trackedScans int       // views read on the tracked path, ever (for the tests)
+	directRows   []sideRow // scanDirect's scratch
 }
 
 type guestStmt struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -174,13 +175,25 @@ func (ep *Episode) Diff() (d Diff, err error) {
 }
 
 func (ep *Episode) diff() (Diff, error) {
+	d, _, err := ep.diffCanon(false)
+	return d, err
+}
+
+// diffCanon is diff, and with canons the canonical form of each record
+// (canonRecord's), computed once for both the diff's value comparison and
+// the state hash (DiffAndHash).
+func (ep *Episode) diffCanon(canons bool) (Diff, map[string]map[string][]byte, error) {
 	d, size := Diff{}, 0
+	var cs map[string]map[string][]byte
+	if canons {
+		cs = map[string]map[string][]byte{}
+	}
 	for i := range ep.env.views {
 		v := &ep.env.views[i]
 		if !ep.viewTouched(v) {
 			continue
 		}
-		err := ep.scanView(v, func(key string, rec json.RawMessage) error {
+		err := ep.scanView(v, func(key string, rec json.RawMessage, canon []byte) error {
 			if d[v.name] == nil {
 				d[v.name] = map[string]json.RawMessage{}
 			}
@@ -188,22 +201,58 @@ func (ep *Episode) diff() (Diff, error) {
 			if size += len(key) + len(rec) + 8; ep.diffMax > 0 && size > ep.diffMax {
 				return fmt.Errorf("%w: over %d bytes", ErrDiffTooLarge, ep.diffMax)
 			}
+			if canons {
+				if cs[v.name] == nil {
+					cs[v.name] = map[string][]byte{}
+				}
+				cs[v.name][key] = canon // nil: computed when hashed
+			}
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return d, nil
+	return d, cs, nil
 }
 
 // scanView runs a view's diff query and calls f for each changed record
 // (nil: deleted), in the query's order, leaving out records whose JSON
-// value is unchanged. A key may come more than once (custom views); the
-// last call wins, as in Diff's map. rec may be SQLite's own bytes, valid
-// only during the call: f copies what it keeps (so that a pass that keeps
-// few records allocates little).
-func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage) error) error {
+// value is unchanged, with its canonical form (canonRecord's) where it was
+// computed on the way, else nil. A key may come more than once (custom
+// views); the last call wins, as in Diff's map. rec and canon may be
+// SQLite's own bytes or scratch, valid only during the call: f copies what
+// it keeps (so that a pass that keeps few records allocates little).
+func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage, canon []byte) error) error {
+	emit := func(key string, rec, init []byte, hasRec, hasInit bool) error {
+		if !hasRec {
+			return f(key, nil, []byte("n"))
+		}
+		canon, same, err := judgeRecord(rec, init, hasInit)
+		if err != nil {
+			return fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
+		}
+		if same {
+			return nil
+		}
+		return f(key, rec, canon)
+	}
+	if tv := v.tracked; tv != nil && tv.point[0] != "" && directTracked && !ep.fullScan {
+		if rowids, ok := ep.track.rowids(tv.table); ok && len(rowids) <= fewTrackedRows {
+			if len(rowids) == 0 {
+				return nil // the table was written, no row changed
+			}
+			handled, err := ep.scanDirect(tv, rowids, emit)
+			if err != nil {
+				return fmt.Errorf("export %s: %w", v.name, err)
+			}
+			if handled {
+				ep.trackedScans++
+				return nil
+			}
+			return ep.scanQuery(v, v.diffSQL(), nil, emit) // the guard failed: scanned whole
+		}
+	}
 	sql, ids, err := ep.viewQuery(v)
 	if err != nil {
 		return fmt.Errorf("export %s: %w", v.name, err)
@@ -211,6 +260,12 @@ func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage) err
 	if sql == "" {
 		return nil // the table was written, no row changed
 	}
+	return ep.scanQuery(v, sql, ids, emit)
+}
+
+// scanQuery runs a diff query (ids bound to ?1 unless nil) and emits its
+// rows: key, record (NULL: deleted), initial record (NULL: none).
+func (ep *Episode) scanQuery(v *view, sql string, ids []byte, emit func(key string, rec, init []byte, hasRec, hasInit bool) error) error {
 	gs, err := ep.prepareGuest(sql)
 	if err != nil {
 		return fmt.Errorf("export %s: %w", v.name, err)
@@ -225,20 +280,17 @@ func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage) err
 	}
 	for stmt.Step() {
 		key := stmt.ColumnText(0)
-		var rec json.RawMessage // nil: deleted
-		if stmt.ColumnType(1) != sqlite3.NULL {
-			rec = json.RawMessage(stmt.ColumnRawText(1))
-			if !json.Valid(rec) {
-				return fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
-			}
-			if stmt.ColumnType(2) != sqlite3.NULL {
-				rec = bytes.Clone(rec) // reading column 2 may invalidate column 1's bytes
-				if sameJSON(rec, stmt.ColumnRawText(2)) {
-					continue
-				}
+		var rec, init []byte
+		hasRec, hasInit := stmt.ColumnType(1) != sqlite3.NULL, false
+		if hasRec {
+			if hasInit = stmt.ColumnType(2) != sqlite3.NULL; hasInit {
+				rec = bytes.Clone(stmt.ColumnRawText(1)) // reading column 2 may invalidate column 1's bytes
+				init = stmt.ColumnRawText(2)
+			} else {
+				rec = stmt.ColumnRawText(1)
 			}
 		}
-		if err := f(key, rec); err != nil {
+		if err := emit(key, rec, init, hasRec, hasInit); err != nil {
 			return err
 		}
 	}
@@ -247,6 +299,37 @@ func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage) err
 	}
 	return nil
 }
+
+// judgeRecord checks that a changed record is JSON, compares it with its
+// initial text when it has one (sameJSON), and returns its canonical form
+// when that came on the way (nil otherwise). The fast canonical form is
+// only ever produced for valid JSON, so it stands for json.Valid.
+func judgeRecord(rec, init []byte, hasInit bool) (canon []byte, same bool, err error) {
+	if utf8.Valid(rec) {
+		if c, ok := appendCanon(append(make([]byte, 0, len(rec)+1), 'j'), rec); ok {
+			canon = c
+		}
+	}
+	if canon == nil && !json.Valid(rec) {
+		return nil, false, errNotJSON
+	}
+	if canon == nil && !utf8.Valid(rec) {
+		canon = append([]byte("r"), rec...)
+	}
+	if !hasInit {
+		return canon, false, nil
+	}
+	if canon != nil && canon[0] == 'j' && utf8.Valid(init) {
+		n := len(canon)
+		if both, ok := appendCanon(canon, init); ok {
+			return both[:n:n], bytes.Equal(both[1:n], both[n:]), nil
+		}
+		canon = canon[:n:n]
+	}
+	return canon, sameJSON(rec, init), nil
+}
+
+var errNotJSON = errors.New("not JSON")
 
 // viewQuery is the query that finds a view's changes: the tracked one,
 // with the rowids it binds, or the full scan (ids nil); "" when the view's
@@ -286,13 +369,18 @@ func (ep *Episode) viewTouched(v *view) bool {
 }
 
 // DiffAndHash returns the diff and the state hash computed from it, for
-// callers that need both (computing the diff is the expensive part).
-func (ep *Episode) DiffAndHash() (Diff, string, error) {
+// callers that need both (computing the diff is the expensive part). Each
+// record's canonical form is computed once, for both.
+func (ep *Episode) DiffAndHash() (d Diff, h string, err error) {
+	if ep.closed {
+		return nil, "", ErrClosed
+	}
 	defer ep.enter()()
-	d, err := ep.Diff()
+	var canons map[string]map[string][]byte
+	err = ep.bundleSQL(context.Background(), func() error { d, canons, err = ep.diffCanon(true); return err })
 	if err != nil {
 		return nil, "", err
 	}
-	h, err := ep.hashDiff(d)
+	h, err = ep.hashDiff(d, canons)
 	return d, h, err
 }

@@ -36,11 +36,14 @@ func (ep *Episode) hashPrefix() *xxhash.Digest {
 	return h
 }
 
-// hashRecord adds one (collection, key, record) to a state hash.
-func hashRecord(h *xxhash.Digest, name, key string, rec json.RawMessage) error {
-	canon, err := canonRecord(rec)
-	if err != nil {
-		return err
+// hashRecord adds one (collection, key, record) to a state hash; canon is
+// the record's canonRecord when known, else nil.
+func hashRecord(h *xxhash.Digest, name, key string, rec json.RawMessage, canon []byte) error {
+	if canon == nil {
+		var err error
+		if canon, err = canonRecord(rec); err != nil {
+			return err
+		}
 	}
 	writeField(h, name)
 	writeField(h, key)
@@ -48,8 +51,9 @@ func hashRecord(h *xxhash.Digest, name, key string, rec json.RawMessage) error {
 	return nil
 }
 
-// hashDiff hashes a materialised diff (DiffAndHash has it anyway).
-func (ep *Episode) hashDiff(d Diff) (string, error) {
+// hashDiff hashes a materialised diff (DiffAndHash has it anyway), with
+// the records' canonical forms where canons has them.
+func (ep *Episode) hashDiff(d Diff, canons map[string]map[string][]byte) (string, error) {
 	h := ep.hashPrefix()
 	names := make([]string, 0, len(d))
 	for n := range d {
@@ -63,7 +67,7 @@ func (ep *Episode) hashDiff(d Diff) (string, error) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if err := hashRecord(h, n, k, d[n][k]); err != nil {
+			if err := hashRecord(h, n, k, d[n][k], canons[n][k]); err != nil {
 				return "", err
 			}
 		}
@@ -106,7 +110,7 @@ func (ep *Episode) streamHash() (string, error) {
 
 // scanViews is scanView over the views sharing one name, in order: their
 // calls, kept last-wins per key, are Diff's map for that name.
-func (ep *Episode) scanViews(views []*view, f func(key string, rec json.RawMessage) error) error {
+func (ep *Episode) scanViews(views []*view, f func(key string, rec json.RawMessage, canon []byte) error) error {
 	for _, v := range views {
 		if err := ep.scanView(v, f); err != nil {
 			return err
@@ -129,7 +133,7 @@ func (ep *Episode) hashCollection(h *xxhash.Digest, name string, views []*view) 
 	sizes := map[string]int{}
 	recs := map[string]json.RawMessage{}
 	held := 0
-	err := ep.scanViews(views, func(key string, rec json.RawMessage) error {
+	err := ep.scanViews(views, func(key string, rec json.RawMessage, canon []byte) error {
 		sizes[key] = len(key) + len(rec)
 		if recs == nil {
 			return nil
@@ -165,7 +169,7 @@ func (ep *Episode) hashCollection(h *xxhash.Digest, name string, views []*view) 
 		}
 		first, last := keys[lo], keys[hi-1]
 		recs := make(map[string]json.RawMessage, hi-lo)
-		err := ep.scanViews(views, func(key string, rec json.RawMessage) error {
+		err := ep.scanViews(views, func(key string, rec json.RawMessage, _ []byte) error {
 			if key >= first && key <= last {
 				recs[key] = bytes.Clone(rec)
 			}
@@ -185,7 +189,7 @@ func (ep *Episode) hashCollection(h *xxhash.Digest, name string, views []*view) 
 // hashSorted hashes the records of sorted keys.
 func hashSorted(h *xxhash.Digest, name string, keys []string, recs map[string]json.RawMessage) error {
 	for _, k := range keys {
-		if err := hashRecord(h, name, k, recs[k]); err != nil {
+		if err := hashRecord(h, name, k, recs[k], nil); err != nil {
 			return err
 		}
 	}

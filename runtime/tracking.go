@@ -48,7 +48,8 @@ type rowTracker struct {
 	on     bool            // the hook is installed (trackWrites)
 	last   *tableRows      // the table of the previous event (runs of writes to one table)
 	lastOf string
-	buf    []byte // the JSON array of rowids bound to a tracked query
+	buf    []byte  // the JSON array of rowids bound to a tracked query
+	ids    []int64 // rowids' scratch
 }
 
 // tableRows is one table's written rows; all: scan the table whole.
@@ -122,6 +123,23 @@ func (t *rowTracker) written(table string) (ids []byte, ok bool) {
 	b = append(b, ']')
 	t.buf = b
 	return b, true
+}
+
+// rowids returns a table's written rowids (none when none), valid until
+// the next call, or ok false when the table must be scanned whole.
+func (t *rowTracker) rowids(table string) (ids []int64, ok bool) {
+	tr := t.tables[table]
+	if !t.on || tr != nil && (tr.all || tr.untracked) {
+		return nil, false
+	}
+	ids = t.ids[:0]
+	if tr != nil {
+		for id := range tr.rows {
+			ids = append(ids, id)
+		}
+	}
+	t.ids = ids
+	return ids, true
 }
 
 // count is how many rows of a table are tracked.

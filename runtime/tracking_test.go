@@ -43,6 +43,7 @@ CREATE TABLE shadow (rowid TEXT PRIMARY KEY, v);
 CREATE TABLE allshadow (rowid, _rowid_, oid, k TEXT PRIMARY KEY);
 CREATE TABLE desck (id INTEGER PRIMARY KEY DESC, v);
 CREATE TABLE tracked_rows (k TEXT PRIMARY KEY, wasmenv_tracked_table);
+CREATE TABLE num (k TEXT PRIMARY KEY, v);
 CREATE TRIGGER tk_log AFTER UPDATE ON tk BEGIN
   INSERT INTO log (what) VALUES ('tk ' || NEW.k);
   UPDATE ck SET v = coalesce(v, 0) + 1 WHERE a = NEW.k;
@@ -67,6 +68,7 @@ INSERT INTO shadow VALUES ('r1', 1), ('r2', 2);
 INSERT INTO allshadow VALUES (1, 2, 3, 'a');
 INSERT INTO desck VALUES (1, 'one'), (2, 'two'), (3, 'three');
 INSERT INTO tracked_rows VALUES ('a', 1);
+INSERT INTO num VALUES ('n0', 0), ('n1', 1), ('n2', 2.5), ('n3', '3'), ('n4', NULL), ('n5', '{"a": 1}'), ('n6', 9007199254740993);
 `
 
 // hostileStatements are what the random episodes run; %d is a random
@@ -114,6 +116,17 @@ var hostileStatements = []string{
 	`INSERT OR REPLACE INTO desck VALUES (%d %% 5, 'r')`,
 	`UPDATE desck SET id = id + 10 WHERE id = %d %% 4`,
 	`INSERT OR REPLACE INTO tracked_rows VALUES ('a', %d)`, // names the tracked queries use
+	// num's records are numbers, text, NULL and BLOBs, compared as SQLite
+	// compares them (1 and 1.0 are one value, 2^53+1 and 2^53.0 two)
+	`UPDATE num SET v = CAST(v AS REAL) WHERE k = 'n' || (%d %% 7)`,
+	`UPDATE num SET v = CAST(v AS INTEGER) WHERE k = 'n' || (%d %% 7)`,
+	`UPDATE num SET v = CAST(v AS TEXT) WHERE k = 'n' || (%d %% 7)`,
+	`UPDATE num SET v = CAST(v AS BLOB) WHERE k = 'n' || (%d %% 7)`,
+	`UPDATE num SET v = NULL WHERE k = 'n' || (%d %% 7)`,
+	`INSERT OR REPLACE INTO num VALUES ('n' || (%d %% 9), %[1]d %% 3)`,
+	`UPDATE num SET v = 9007199254740992.0 + %d %% 2 WHERE k = 'n6'`,
+	`UPDATE num SET v = '{"a":' || (%d %% 2) || '}' WHERE k = 'n5'`,
+	`DELETE FROM num WHERE k = 'n' || (%d %% 9)`,
 }
 
 // hostileEnv loads edge (its exec tool runs any statement) over the
@@ -192,12 +205,16 @@ func TestTrackedDiffEqualsFullScan(t *testing.T) {
 			{Name: "family", Query: "SELECT c.id, json_quote(p.name || c.v) FROM {schema}.child AS c JOIN {schema}.parent AS p ON p.id = c.parent",
 				Tables: []string{"child", "parent"}},
 			{Name: "log", Query: "SELECT n, j FROM {schema}.log", Tables: []string{"log"}},
+			{Name: "num", Query: "SELECT k, v FROM {schema}.num", Tables: []string{"num"}},
 		}},
 	} {
-		for _, few := range []int{fewTrackedRows, 0} {
-			t.Run(fmt.Sprintf("%s/few=%d", c.name, few), func(t *testing.T) {
-				defer func(n int) { fewTrackedRows = n }(fewTrackedRows)
-				fewTrackedRows = few
+		for _, mode := range []struct {
+			few    int
+			direct bool
+		}{{fewTrackedRows, true}, {fewTrackedRows, false}, {0, false}} {
+			t.Run(fmt.Sprintf("%s/few=%d/direct=%v", c.name, mode.few, mode.direct), func(t *testing.T) {
+				defer func(n int, d bool) { fewTrackedRows, directTracked = n, d }(fewTrackedRows, directTracked)
+				fewTrackedRows, directTracked = mode.few, mode.direct
 				e := hostileEnv(t, c.export)
 				ep := newEpisode(t, e, "", 1)
 				r := rand.New(rand.NewPCG(20, uint64(len(c.name))))

@@ -39,6 +39,9 @@ type trackedView struct {
 	diff  [2]string // the restricted diff query, few rows and many (restrictSQL); ?1 is the JSON array of rowids
 	guard string    // the guard query (guardOK), or "" for none
 	kind  guardKind
+	// point reads a custom view's row at a rowid ?1, in main and init: the
+	// direct form (trackdirect.go); "" for a default view.
+	point [2]string
 }
 
 type guardKind int
@@ -187,6 +190,7 @@ SELECT k, NULL, NULL FROM (SELECT k COLLATE BINARY FROM i EXCEPT SELECT k FROM m
 			with, m[1], m[2], from("main"), from("init"))
 	}
 	tv.guard = guardSQL(t, tv.kind)
+	tv.point = [2]string{pointSQL(m[1], m[2], "main", t), pointSQL(m[1], m[2], "init", t)}
 	return tv
 }
 
