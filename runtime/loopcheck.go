@@ -10,17 +10,33 @@ import (
 const interruptGlobal = "wasmenv_interrupt"
 
 // yieldEvery is how many loop iterations the guest runs between calls to
-// sched_yield.
-const yieldEvery = 1 << 16
+// sched_yield: checkEvery iterations of one loop between reads of the
+// interrupt, yieldEvery/checkEvery such reads between yields.
+const (
+	yieldEvery = 1 << 16
+	checkEvery = 1 << 10
+)
 
-// instrumentLoops rewrites a module so that every loop header
+// instrumentLoops rewrites a module so that every loop header counts its
+// passes in a new local of the function, and every checkEvery passes
 //
 //   - reads a new exported i32 global and traps (unreachable) once the host
 //     has set it: "global.get $g; if; unreachable; end", and
-//   - counts down a second new global and, every yieldEvery iterations,
-//     calls the module's own sched_yield import.
+//   - counts down a second new global and, every yieldEvery/checkEvery
+//     such checks, calls the module's own sched_yield import.
 //
-// A load and a branch per iteration is what makes a runaway tool stoppable;
+// The count is a local (a register): Go's wasm code passes a loop header
+// at every function entry and every backward jump, and reading and
+// writing globals there cost ~20% of a τ-bench retail write under wazero.
+// A local starts at 0 in each activation, so a function entered again and
+// again never reaches checkEvery by itself; its caller's loop counts
+// those entries. Every run that does not end has an activation that
+// never returns and so passes its own loop headers without end (Go's
+// goroutine switches unwind the wasm stack and re-enter it, from the
+// runtime's scheduling loop, which is such an activation): the interrupt
+// is read within checkEvery iterations of the innermost running loop.
+//
+// A few instructions per iteration is what makes a runaway tool stoppable;
 // wazero's own mechanism (WithCloseOnContextDone) leaves native code at every
 // loop header and starts a goroutine per call, which costs more than the call
 // itself. The yield matters as much as the check: compiled wasm code is not
@@ -52,11 +68,21 @@ func instrumentLoops(mod []byte) ([]byte, error) {
 		r = r[1+k+int(n):]
 	}
 	importedGlobals, definedGlobals, yieldFunc := -1, -1, -1
+	var params []int // by type index
+	var funcTypes []uint32
 	for _, s := range secs {
 		var err error
 		switch s.id {
+		case 1:
+			params, err = scanTypes(s.body)
 		case 2:
 			importedGlobals, yieldFunc, err = scanImports(s.body)
+		case 3:
+			r := &wreader{b: s.body}
+			for range r.u32() {
+				funcTypes = append(funcTypes, r.u32())
+			}
+			err = r.err
 		case 6:
 			n, k := binary.Uvarint(s.body)
 			if k <= 0 {
@@ -74,22 +100,41 @@ func instrumentLoops(mod []byte) ([]byte, error) {
 	if yieldFunc < 0 {
 		return nil, errors.New("module does not import wasi_snapshot_preview1.sched_yield")
 	}
+	nparams := make([]int, len(funcTypes))
+	for i, t := range funcTypes {
+		if int(t) >= len(params) {
+			return nil, errors.New("bad function type index")
+		}
+		nparams[i] = params[t]
+	}
 	global := uint64(max(importedGlobals, 0) + definedGlobals)
 	budget := global + 1
-	// global.get $intr; if; unreachable; end
-	check := binary.AppendUvarint([]byte{0x23}, global)
-	check = append(check, 0x04, 0x40, 0x00, 0x0B)
-	// global.get $budget; i32.const 1; i32.sub; global.set $budget
-	check = binary.AppendUvarint(append(check, 0x23), budget)
-	check = append(check, 0x41, 0x01, 0x6B, 0x24)
-	check = binary.AppendUvarint(check, budget)
-	// global.get $budget; i32.eqz; if; i32.const N; global.set $budget; call $yield; drop; end
-	check = binary.AppendUvarint(append(check, 0x23), budget)
-	check = append(check, 0x45, 0x04, 0x40, 0x41)
-	check = appendSleb(check, yieldEvery)
-	check = binary.AppendUvarint(append(check, 0x24), budget)
-	check = binary.AppendUvarint(append(check, 0x10), uint64(yieldFunc))
-	check = append(check, 0x1A, 0x0B)
+	// check is the code at a loop header, for the counting local L:
+	//   local.get L; i32.const 1; i32.add; local.tee L; i32.const checkEvery; i32.ge_u; if
+	//     i32.const 0; local.set L
+	//     global.get $intr; if; unreachable; end
+	//     global.get $budget; i32.const 1; i32.sub; global.set $budget
+	//     global.get $budget; i32.eqz; if; i32.const N; global.set $budget; call $yield; drop; end
+	//   end
+	check := func(b []byte, local uint64) []byte {
+		b = binary.AppendUvarint(append(b, 0x20), local)
+		b = append(b, 0x41, 0x01, 0x6A, 0x22)
+		b = binary.AppendUvarint(b, local)
+		b = appendSleb(append(b, 0x41), checkEvery)
+		b = append(b, 0x4F, 0x04, 0x40, 0x41, 0x00, 0x21)
+		b = binary.AppendUvarint(b, local)
+		b = binary.AppendUvarint(append(b, 0x23), global)
+		b = append(b, 0x04, 0x40, 0x00, 0x0B)
+		b = binary.AppendUvarint(append(b, 0x23), budget)
+		b = append(b, 0x41, 0x01, 0x6B, 0x24)
+		b = binary.AppendUvarint(b, budget)
+		b = binary.AppendUvarint(append(b, 0x23), budget)
+		b = append(b, 0x45, 0x04, 0x40, 0x41)
+		b = appendSleb(b, yieldEvery/checkEvery)
+		b = binary.AppendUvarint(append(b, 0x24), budget)
+		b = binary.AppendUvarint(append(b, 0x10), uint64(yieldFunc))
+		return append(b, 0x1A, 0x0B, 0x0B)
+	}
 
 	out := append([]byte(nil), mod[:8]...)
 	exported := false
@@ -100,7 +145,7 @@ func instrumentLoops(mod []byte) ([]byte, error) {
 			_, k := binary.Uvarint(body)
 			body = append(binary.AppendUvarint(nil, uint64(definedGlobals+2)), body[k:]...)
 			body = append(body, 0x7F, 0x01, 0x41, 0x00, 0x0B)
-			body = appendSleb(append(body, 0x7F, 0x01, 0x41), yieldEvery)
+			body = appendSleb(append(body, 0x7F, 0x01, 0x41), yieldEvery/checkEvery)
 			body = append(body, 0x0B)
 		case 7:
 			n, k := binary.Uvarint(body)
@@ -113,7 +158,7 @@ func instrumentLoops(mod []byte) ([]byte, error) {
 			exported = true
 		case 10:
 			var err error
-			if body, err = instrumentCode(body, check); err != nil {
+			if body, err = instrumentCode(body, nparams, check); err != nil {
 				return nil, err
 			}
 		}
@@ -125,6 +170,23 @@ func instrumentLoops(mod []byte) ([]byte, error) {
 		return nil, errors.New("no export section")
 	}
 	return out, nil
+}
+
+// scanTypes returns the number of parameters of each function type.
+func scanTypes(b []byte) ([]int, error) {
+	r := &wreader{b: b}
+	n := r.u32()
+	var params []int
+	for range n {
+		if r.byte() != 0x60 {
+			return nil, errors.New("unknown type form")
+		}
+		np := r.u32()
+		r.skip(int(np))
+		r.skip(int(r.u32()))
+		params = append(params, int(np))
+	}
+	return params, r.err
 }
 
 // scanImports counts imported globals and finds the function index of
@@ -175,32 +237,45 @@ func appendSleb(b []byte, v int64) []byte {
 	}
 }
 
-// instrumentCode inserts check after the block type of every loop.
-func instrumentCode(b []byte, check []byte) ([]byte, error) {
+// instrumentCode gives every function one more local, an i32 after its
+// parameters and locals, and inserts check (for that local) after the block
+// type of every loop.
+func instrumentCode(b []byte, nparams []int, check func(b []byte, local uint64) []byte) ([]byte, error) {
 	r := &wreader{b: b}
 	n := r.u32()
+	if int(n) != len(nparams) {
+		return nil, errors.New("function and code sections differ")
+	}
 	out := binary.AppendUvarint(make([]byte, 0, len(b)+len(b)/8), uint64(n))
-	var fn []byte
-	for range n {
+	var fn, code []byte
+	for f := range n {
 		size := int(r.u32())
 		if r.err != nil || size > len(r.b)-r.i {
 			return nil, errors.New("bad function body")
 		}
 		body := &wreader{b: r.b[r.i : r.i+size]}
 		r.i += size
-		fn = fn[:0]
-		for range body.u32() { // locals
-			body.u32()
+		groups := body.u32()
+		fn = binary.AppendUvarint(fn[:0], uint64(groups)+1)
+		local := uint64(nparams[f])
+		start := body.i
+		for range groups {
+			local += uint64(body.u32())
 			body.byte()
 		}
-		fn = append(fn, body.b[:body.i]...)
+		if local >= 50000 { // wazero's (and the spec's usual) limit on locals
+			return nil, errors.New("too many locals")
+		}
+		fn = append(fn, body.b[start:body.i]...)
+		fn = append(fn, 0x01, 0x7F) // one i32: the loop count
+		code = check(code[:0], local)
 		last := body.i
 		for body.i < len(body.b) && body.err == nil {
 			op := body.byte()
 			body.immediates(op)
 			if op == 0x03 {
 				fn = append(fn, body.b[last:body.i]...)
-				fn = append(fn, check...)
+				fn = append(fn, code...)
 				last = body.i
 			}
 		}
