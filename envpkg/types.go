@@ -10,9 +10,9 @@ import (
 const FormatVersion = 1
 
 // ABIVersion is the host ABI the tool module expects (sdk/wire and the
-// wasmenv_* exports and imports). ABI 2 added wire.OpQueryJSON; the host
-// still runs bundles from MinABIVersion on.
-const ABIVersion = 2
+// wasmenv_* exports and imports). ABI 2 added wire.OpQueryJSON, ABI 3
+// wire.OpQueryValues; the host still runs bundles from MinABIVersion on.
+const ABIVersion = 3
 
 // MinABIVersion is the oldest tool ABI this wasmenv runs.
 const MinABIVersion = 1

@@ -256,8 +256,8 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 		out = wire.AppendVarint(out, rows)
 		return wire.AppendVarint(out, ep.conn.LastInsertRowID())
 	}
-	if op == wire.OpQueryJSON {
-		return appendRowsJSON(out, gs)
+	if op == wire.OpQueryJSON || op == wire.OpQueryValues {
+		return appendRowsJSON(out, gs, op == wire.OpQueryJSON)
 	}
 	ncol := stmt.ColumnCount()
 	out = wire.AppendUvarint(out, uint64(ncol))

@@ -17,8 +17,12 @@ import (
 // typed values. A tool that returns the rows then hands the JSON back as
 // is; the guest decodes the values only if tool code reads them. The JSON
 // is written with the guest encoder's own functions (wire.AppendJSON*),
-// so it is the text the guest would have produced.
-func appendRowsJSON(out []byte, gs *guestStmt) []byte {
+// so it is the text the guest would have produced. Without withJSON
+// (OpQueryValues) the JSON is left empty, as for a value JSON cannot hold.
+func appendRowsJSON(out []byte, gs *guestStmt, withJSON bool) []byte {
+	if !withJSON {
+		return appendRowValues(out, gs)
+	}
 	stmt := gs.stmt
 	shape := gs.rowShape()
 	out = append(out, shape.columns...)
@@ -89,6 +93,49 @@ func appendRowsJSON(out []byte, gs *guestStmt) []byte {
 	out = append(out, vals...)
 	if cap(offs)+cap(vals) <= maxKeptScratch {
 		sc.offs, sc.vals = offs, vals
+	}
+	return out
+}
+
+// appendRowValues is appendRowsJSON without the JSON (OpQueryValues).
+func appendRowValues(out []byte, gs *guestStmt) []byte {
+	stmt := gs.stmt
+	out = append(out, gs.rowShape().columns...)
+	countAt := len(out)
+	out = append(out, make([]byte, 2*wire.FixedUvarintLen)...) // row count, JSON length (0)
+	sc := rowScratch.Get().(*rowBuffers)
+	defer rowScratch.Put(sc)
+	vals := sc.vals[:0]
+	rows := 0
+	for stmt.Step() {
+		rows++
+		for i := range stmt.ColumnCount() {
+			switch stmt.ColumnType(i) {
+			case sqlite3.NULL:
+				vals = append(vals, wire.TagNull)
+			case sqlite3.INTEGER:
+				vals = wire.AppendInt(vals, stmt.ColumnInt64(i))
+			case sqlite3.FLOAT:
+				vals = wire.AppendFloat(vals, stmt.ColumnFloat(i))
+			case sqlite3.TEXT:
+				vals = wire.AppendTextBytes(vals, stmt.ColumnRawText(i))
+			default:
+				vals = wire.AppendBlob(vals, stmt.ColumnRawBlob(i))
+			}
+		}
+		if len(out)+4*rows+len(vals) > maxResponse {
+			return errorResponse(out[:0], errTooLarge)
+		}
+	}
+	if err := stmt.Err(); err != nil {
+		return errorResponse(out[:0], err.Error())
+	}
+	wire.PutFixedUvarint(out[countAt:], uint64(rows))
+	wire.PutFixedUvarint(out[countAt+wire.FixedUvarintLen:], 0)
+	out = append(out, make([]byte, 4*rows)...) // row offsets into the (empty) JSON: unused
+	out = append(out, vals...)
+	if cap(vals) <= maxKeptScratch {
+		sc.vals = vals
 	}
 	return out
 }

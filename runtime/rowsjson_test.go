@@ -140,3 +140,39 @@ func TestLargeResultIsAnError(t *testing.T) {
 		t.Fatalf("after the error: %+v", r)
 	}
 }
+
+// sdk.QueryText (wire.OpQueryValues: the rows' values without their JSON)
+// reads what QueryRow's Row.String reads, for every type, and tells an
+// empty result from a NULL or empty text.
+func TestQueryTextReadsWhatRowStringReads(t *testing.T) {
+	e := loadEnv(t, "edge")
+	ep := newEpisode(t, e, "", 1)
+	for _, sql := range []string{
+		`SELECT 'héllo' AS s, 2 AS other`,
+		`SELECT 42`, `SELECT -2.5e-9`, `SELECT 100.0`, `SELECT NULL`, `SELECT ''`, `SELECT x'00ff41'`,
+		`SELECT 1 WHERE 0`,
+		`SELECT k, n FROM big ORDER BY k DESC`,
+		`SELECT printf('%.*c', 70000, 'x')`, // larger than a response kept inline
+	} {
+		r := call(t, ep, "query_text", mustJSON(t, map[string]string{"sql": sql}))
+		if r.IsError {
+			t.Fatalf("%s: %s", sql, r.Content)
+		}
+		var got struct {
+			Text     string `json:"text"`
+			Found    bool   `json:"found"`
+			RowText  string `json:"row_text"`
+			RowFound bool   `json:"row_found"`
+		}
+		if err := json.Unmarshal([]byte(r.Content), &got); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		if got.Text != got.RowText || got.Found != got.RowFound {
+			t.Errorf("%s: QueryText %q %v, Row.String %q %v", sql, got.Text, got.Found, got.RowText, got.RowFound)
+		}
+	}
+	r := call(t, ep, "query_text", `{"sql":"SELECT nosuch FROM big"}`)
+	if !r.IsError || !strings.Contains(r.Content, "no such column") {
+		t.Errorf("an error: %v %s", r.IsError, r.Content)
+	}
+}

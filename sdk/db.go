@@ -37,6 +37,31 @@ func Query(sql string, args ...any) (Rows, error) {
 	return Rows{res}, nil
 }
 
+// QueryText runs a query and returns the first column of its first row as
+// Row.String gives it, and found false when there is no row. It is for a
+// value that tool code reads rather than returns as a row (a stored
+// document's text): the host sends the value once, not also rendered in
+// the rows' JSON.
+func QueryText(sql string, args ...any) (text string, found bool, err error) {
+	n, err := send(wire.OpQueryValues, sql, args)
+	if err != nil {
+		return "", false, err
+	}
+	res, buf := newResult(n)
+	hostTake(buf)
+	if err := status(buf); err != nil {
+		return "", false, err
+	}
+	if err := res.parse(buf[1:]); err != nil {
+		return "", false, err
+	}
+	if res.n == 0 || len(res.columns()) == 0 {
+		return "", res.n > 0, nil
+	}
+	r := Row{res, 0}
+	return r.str(&r.cells()[0]), true, nil
+}
+
 // QueryRow runs a query and returns its first row, or ErrNoRows.
 func QueryRow(sql string, args ...any) (Row, error) {
 	rows, err := Query(sql, args...)

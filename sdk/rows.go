@@ -301,8 +301,10 @@ func (r Row) must(col string) *cell {
 
 // String returns a column as text ("" for NULL). It panics if the row
 // has no such column.
-func (r Row) String(col string) string {
-	c := r.must(col)
+func (r Row) String(col string) string { return r.str(r.must(col)) }
+
+// str is a cell as String returns it.
+func (r Row) str(c *cell) string {
 	switch c.tag {
 	case wire.TagText, wire.TagBlob:
 		return r.res.text(c)

@@ -1,8 +1,6 @@
 package py
 
 import (
-	"errors"
-
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
@@ -13,14 +11,8 @@ import (
 
 // RecordText returns the stored text of a record, or "" when there is none.
 func RecordText(table, id string) (string, error) {
-	row, err := sdk.QueryRow(`SELECT data FROM `+table+` WHERE id = ?`, id)
-	if errors.Is(err, sdk.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return row.String("data"), nil
+	text, _, err := sdk.QueryText(`SELECT data FROM `+table+` WHERE id = ?`, id)
+	return text, err
 }
 
 // LoadRecord returns a record as an ordered value, or nil when there is

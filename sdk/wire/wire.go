@@ -25,6 +25,10 @@
 // as the guest's encoder writes them; empty when a value cannot be JSON,
 // such as an infinite float), nrows × 4-byte little-endian offset of each
 // row's object in that array, then nrows × ncols values as for OpQuery.
+//
+// OpQueryValues answers as OpQueryJSON does with the JSON left empty: for a
+// query whose rows tool code reads rather than returns (a stored document's
+// text, which the JSON would carry a second time, escaped).
 package wire
 
 import (
@@ -44,9 +48,10 @@ const (
 
 // Request operations.
 const (
-	OpQuery     = 0
-	OpExec      = 1
-	OpQueryJSON = 2 // a query whose response carries the rows as JSON too
+	OpQuery       = 0
+	OpExec        = 1
+	OpQueryJSON   = 2 // a query whose response carries the rows as JSON too
+	OpQueryValues = 3 // OpQueryJSON's response without the JSON (ABI 3)
 )
 
 // Response status bytes.

@@ -95,3 +95,30 @@ func ReadEach(args SQLArgs) ([][]ColumnReading, error) {
 	}
 	return out, nil
 }
+
+// TextReadings is the first column of a query's first row read two ways:
+// by sdk.QueryText (values only) and by sdk.QueryRow's Row.String.
+type TextReadings struct {
+	Text     string `json:"text"`
+	Found    bool   `json:"found"`
+	RowText  string `json:"row_text"`
+	RowFound bool   `json:"row_found"`
+}
+
+// QueryText reads the first column of a statement's first row both ways.
+func QueryText(args SQLArgs) (TextReadings, error) {
+	var r TextReadings
+	var err error
+	if r.Text, r.Found, err = sdk.QueryText(args.SQL); err != nil {
+		return r, err
+	}
+	rows, err := sdk.Query(args.SQL)
+	if err != nil {
+		return r, err
+	}
+	if rows.Len() > 0 {
+		r.RowFound = true
+		r.RowText = rows.Row(0).String(rows.Columns()[0])
+	}
+	return r, nil
+}
