@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"slices"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -24,7 +25,9 @@ func appendCanon(dst, src []byte) ([]byte, bool) {
 	if !utf8.Valid(src) { // encoding/json would turn bad bytes into U+FFFD
 		return dst, false
 	}
-	p := canonParser{src: src}
+	p := canonParsers.Get().(*canonParser)
+	defer p.release()
+	p.src, p.i = src, 0
 	p.ws()
 	dst, ok := p.value(dst, 0)
 	if !ok {
@@ -34,13 +37,31 @@ func appendCanon(dst, src []byte) ([]byte, bool) {
 	return dst, p.i == len(src)
 }
 
+// canonParsers keeps parsers with their scratch (a record has a dozen
+// objects, each of which needed its own member list and copy).
+var canonParsers = sync.Pool{New: func() any { return new(canonParser) }}
+
+// release returns p to the pool, dropping scratch grown past maxCanonScratch.
+func (p *canonParser) release() {
+	p.src = nil
+	if cap(p.key)+cap(p.body)+16*cap(p.ms) > maxCanonScratch {
+		p.key, p.body, p.ms = nil, nil, nil
+	}
+	p.key, p.body, p.ms = p.key[:0], p.body[:0], p.ms[:0]
+	canonParsers.Put(p)
+}
+
+const maxCanonScratch = 64 << 10
+
 // maxCanonDepth is encoding/json's nesting limit: deeper is an error there.
 const maxCanonDepth = 10000
 
 type canonParser struct {
-	src []byte
-	i   int
-	key []byte // scratch: decoded object keys
+	src  []byte
+	i    int
+	key  []byte   // scratch: decoded object keys
+	ms   []member // scratch: the members of the objects being read, outermost first
+	body []byte   // scratch: an object's members while they are rewritten in order
 }
 
 func (p *canonParser) ws() {
@@ -127,7 +148,7 @@ func (p *canonParser) object(dst []byte, depth int) ([]byte, bool) {
 	}
 	p.i++ // {
 	start := len(dst)
-	var ms []member
+	base, keyBase := len(p.ms), len(p.key) // this object's members are p.ms[base:], its keys p.key[keyBase:]
 	p.ws()
 	if p.i < len(p.src) && p.src[p.i] == '}' {
 		p.i++
@@ -157,7 +178,7 @@ func (p *canonParser) object(dst []byte, depth int) ([]byte, bool) {
 			return dst, false
 		}
 		m.m1 = len(dst)
-		ms = append(ms, m)
+		p.ms = append(p.ms, m)
 		p.ws()
 		if p.i >= len(p.src) {
 			return dst, false
@@ -174,9 +195,11 @@ func (p *canonParser) object(dst []byte, depth int) ([]byte, bool) {
 	}
 	// Sort by key (a Go map's keys, as Marshal sorts them), the last of
 	// equal keys winning (as decoding into a map does), and rewrite.
+	ms := p.ms[base:]
 	key := func(m member) []byte { return p.key[m.k0:m.k1] }
 	slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(key(a), key(b)) })
-	body := bytes.Clone(dst[start:])
+	p.body = append(p.body[:0], dst[start:]...) // the members read (nested objects done: their use of body is over)
+	body := p.body
 	dst = append(dst[:start], '{')
 	first := true
 	for j, m := range ms {
@@ -189,9 +212,7 @@ func (p *canonParser) object(dst []byte, depth int) ([]byte, bool) {
 		first = false
 		dst = append(dst, body[m.m0-start:m.m1-start]...)
 	}
-	if len(ms) > 0 {
-		p.key = p.key[:ms[0].k0]
-	}
+	p.key, p.ms = p.key[:keyBase], p.ms[:base]
 	return append(dst, '}'), true
 }
 

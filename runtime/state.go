@@ -306,7 +306,8 @@ func (ep *Episode) scanQuery(v *view, sql string, ids []byte, emit func(key stri
 // only ever produced for valid JSON, so it stands for json.Valid.
 func judgeRecord(rec, init []byte, hasInit bool) (canon []byte, same bool, err error) {
 	if utf8.Valid(rec) {
-		if c, ok := appendCanon(append(make([]byte, 0, len(rec)+1), 'j'), rec); ok {
+		// room for both canonical forms: the initial one is appended after
+		if c, ok := appendCanon(append(make([]byte, 0, len(rec)+len(init)+1), 'j'), rec); ok {
 			canon = c
 		}
 	}
