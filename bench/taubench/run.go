@@ -19,9 +19,16 @@ import (
 // and decoding the file, compiling or fetching the cached machine code,
 // preparing the base snapshot), not building.
 func LoadEnv(ctx context.Context, bundlePath, envDir string) (*runtime.Env, time.Duration, error) {
+	return LoadEnvOn(ctx, "", bundlePath, envDir)
+}
+
+// LoadEnvOn is LoadEnv on a WebAssembly engine (runtime.Engines; ""
+// is the default, wazero).
+func LoadEnvOn(ctx context.Context, engine, bundlePath, envDir string) (*runtime.Env, time.Duration, error) {
+	opts := runtime.Options{Engine: engine}
 	if bundlePath != "" {
 		t0 := time.Now()
-		env, err := runtime.Load(ctx, bundlePath, runtime.Options{})
+		env, err := runtime.Load(ctx, bundlePath, opts)
 		return env, time.Since(t0), err
 	}
 	b, err := compiler.Build(ctx, envDir, compiler.Options{})
@@ -29,7 +36,7 @@ func LoadEnv(ctx context.Context, bundlePath, envDir string) (*runtime.Env, time
 		return nil, 0, fmt.Errorf("build %s: %w", envDir, err)
 	}
 	t0 := time.Now()
-	env, err := runtime.LoadBundle(ctx, b, runtime.Options{})
+	env, err := runtime.LoadBundle(ctx, b, opts)
 	return env, time.Since(t0), err
 }
 

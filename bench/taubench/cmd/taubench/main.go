@@ -52,6 +52,7 @@ func run() error {
 	out := flag.String("out", "", "markdown report (default: stdout)")
 	jsonOut := flag.String("json", "", "raw figures as JSON (optional)")
 	render := flag.String("render", "", "only render the markdown from a JSON file written by -json")
+	engine := flag.String("engine", "", "WebAssembly engine: wazero (default) or wasmtime (a build with -tags wasmtime)")
 	isolated := flag.Int("isolated", 0, "only time each wasmenv call on its own, best of N runs (no Python), and print per tool the median of those bests")
 	flag.Parse()
 	if *render != "" {
@@ -101,13 +102,16 @@ func run() error {
 	}
 
 	fmt.Fprintf(os.Stderr, "wasmenv: loading the bundle...\n")
-	env, loadTime, err := taubench.LoadEnv(ctx, *bundle, *envDir)
+	env, loadTime, err := taubench.LoadEnvOn(ctx, *engine, *bundle, *envDir)
 	if err != nil {
 		return err
 	}
 	defer env.Close()
 	m := env.Bundle.Manifest
 	rep.Bundle = fmt.Sprintf("%s %s (hash %s)", m.Name, m.Version, env.Bundle.Hash)
+	if *engine != "" {
+		rep.Bundle += ", engine " + *engine
+	}
 	rep.Go, err = taubench.RunGo(ctx, env, int64(loadTime), eps, *repeat, *stateRepeat)
 	if err != nil {
 		return err
