@@ -1,8 +1,11 @@
 package sdk
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/wasmenv/wasmenv/sdk/wire"
@@ -47,19 +50,66 @@ func QueryText(sql string, args ...any) (text string, found bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	res, buf := newResult(n)
+	// The response is read in place and only the value copied out: no
+	// result, no column names, no decoded cells (each allocation and map
+	// lookup costs the guest more than the copy).
+	buf := respBuf
+	if cap(buf) < n {
+		buf = make([]byte, n)
+		if n <= maxKeptResponse {
+			respBuf = buf
+		}
+	}
+	buf = buf[:n]
 	hostTake(buf)
 	if err := status(buf); err != nil {
 		return "", false, err
 	}
-	if err := res.parse(buf[1:]); err != nil {
+	var q result
+	if err := q.parse(buf[1:]); err != nil {
 		return "", false, err
 	}
-	if res.n == 0 || len(res.columns()) == 0 {
-		return "", res.n > 0, nil
+	if q.n == 0 {
+		return "", false, nil
 	}
-	r := Row{res, 0}
-	return r.str(&r.cells()[0]), true, nil
+	if ncols, _ := binary.Uvarint(q.block); ncols == 0 {
+		return "", true, nil
+	}
+	text, err = firstString(q.vals)
+	return text, err == nil, err
+}
+
+// maxKeptResponse bounds the response buffer kept between calls.
+const maxKeptResponse = 64 << 10
+
+// firstString is the first wire value of vals as Row.String writes it,
+// copied out of the response.
+func firstString(vals []byte) (string, error) {
+	if len(vals) == 0 {
+		return "", errMalformed
+	}
+	switch b := vals[1:]; vals[0] {
+	case wire.TagNull:
+		return "", nil
+	case wire.TagInt:
+		v, w := binary.Varint(b)
+		if w <= 0 {
+			return "", errMalformed
+		}
+		return strconv.FormatInt(v, 10), nil
+	case wire.TagFloat:
+		if len(b) < 8 {
+			return "", errMalformed
+		}
+		return fmt.Sprint(math.Float64frombits(binary.LittleEndian.Uint64(b))), nil
+	case wire.TagText, wire.TagBlob:
+		l, w := binary.Uvarint(b)
+		if w <= 0 || l > uint64(len(b)-w) {
+			return "", errMalformed
+		}
+		return string(b[w : w+int(l)]), nil
+	}
+	return "", errMalformed
 }
 
 // QueryRow runs a query and returns its first row, or ErrNoRows.

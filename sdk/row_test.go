@@ -46,3 +46,27 @@ func TestRowAccessorsRefuseUnknownColumns(t *testing.T) {
 		t.Error("lenient accessors")
 	}
 }
+
+// firstString (QueryText's reading of a response in place) reads every
+// value type as Row.String does, and a malformed value is an error.
+func TestFirstString(t *testing.T) {
+	for _, c := range []struct {
+		vals []byte
+		want string
+	}{
+		{[]byte{wire.TagNull}, ""},
+		{wire.AppendInt(nil, -42), "-42"},
+		{wire.AppendFloat(nil, 2.5), "2.5"},
+		{wire.AppendTextBytes(nil, []byte("héllo")), "héllo"},
+		{wire.AppendBlob(nil, []byte{0, 1}), "\x00\x01"},
+	} {
+		if got, err := firstString(c.vals); err != nil || got != c.want {
+			t.Errorf("%v: %q, %v; want %q", c.vals, got, err, c.want)
+		}
+	}
+	for _, bad := range [][]byte{nil, {9}, {wire.TagText, 5, 'a'}, {wire.TagFloat, 1, 2}, {wire.TagInt}} {
+		if _, err := firstString(bad); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}
