@@ -259,3 +259,25 @@ func mustParse(t *testing.T, s string) *Value {
 	}
 	return v
 }
+
+// MemberJSON hands on a lazily parsed member's stored text as is (spacing
+// included), encodes a parsed or assigned one, and says when there is none.
+func TestMemberJSON(t *testing.T) {
+	v, err := ParseLazy(`{"a": [1,  2], "b": {"c": "d"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := v.MemberJSON("a"); !ok || s != `[1,  2]` {
+		t.Errorf("raw member: %q %v", s, ok)
+	}
+	v.Get("b").Set("e", Number(Int(1)))
+	if s, ok := v.MemberJSON("b"); !ok || s != `{"c": "d", "e": 1}` {
+		t.Errorf("parsed member: %q %v", s, ok)
+	}
+	if _, ok := v.MemberJSON("x"); ok {
+		t.Error("a missing member")
+	}
+	if _, ok := Str("s").MemberJSON("a"); ok {
+		t.Error("a member of a str")
+	}
+}

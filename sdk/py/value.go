@@ -68,6 +68,24 @@ func (v *Value) Get(key string) *Value {
 	return nil
 }
 
+// MemberJSON returns obj[key] as JSON text without parsing it: a raw
+// member's text as stored (ParseLazy), any other member encoded; ok is
+// false when v is not an object or has no such key.
+func (v *Value) MemberJSON(key string) (text string, ok bool) {
+	if v == nil || v.kind != 'o' {
+		return "", false
+	}
+	for i, k := range v.keys {
+		if k == key {
+			if x := v.vals[i]; x.kind == 'r' {
+				return x.str, true
+			}
+			return v.vals[i].Encode(), true
+		}
+	}
+	return "", false
+}
+
 // force parses a raw value in place.
 func (v *Value) force() {
 	p, err := Parse(v.str)

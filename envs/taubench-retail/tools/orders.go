@@ -264,7 +264,11 @@ func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, erro
 		return "", err
 	}
 	uid := order.Get("user_id").Text()
-	check, err := precheckOf(args.OrderID, uid, args.PaymentMethodID, args.ItemIDs)
+	var items any // the order's items as stored (NULL: none)
+	if text, ok := order.MemberJSON("items"); ok {
+		items = text
+	}
+	check, err := precheckOf(items, uid, args.PaymentMethodID, args.ItemIDs)
 	if err != nil {
 		return "", err
 	}

@@ -40,22 +40,25 @@ type precheck struct {
 	anyMissing bool
 }
 
-// precheckOf runs the checks for the order orderID (stored as it was loaded:
-// a check runs before any write), its user uid, the payment method pmID and
-// the item ids (τ-bench's duplicate-aware check: every id of itemIDs occurs
-// in itemIDs at most as often as among the order's items; ids compare as
-// Python's == does, a str never equals a number).
-func precheckOf(orderID, uid, pmID string, itemIDs []string) (precheck, error) {
+// precheckOf runs the checks for an order (its "items" member as JSON text,
+// nil when it has none, as loaded: a check runs before any write), its user
+// uid, the payment method pmID and the item ids (τ-bench's duplicate-aware
+// check: every id of itemIDs occurs in itemIDs at most as often as among the
+// order's items; ids compare as Python's == does, a str never equals a
+// number). The order's item ids are gathered once (a subquery that does
+// not depend on the outer row runs once), not once per id asked about.
+func precheckOf(items any, uid, pmID string, itemIDs []string) (precheck, error) {
 	row, err := sdk.QueryRow(`SELECT
 		EXISTS (SELECT 1 FROM users WHERE id = ?1) AS user_found,
 		EXISTS (SELECT 1 FROM users u, json_each(u.data, '$.payment_methods') pm
 			WHERE u.id = ?1 AND pm.key = ?2) AS has_method,
 		(SELECT json_quote(w.value) FROM json_each(?3) w
 			WHERE (SELECT count(*) FROM json_each(?3) x WHERE x.value = w.value)
-				> (SELECT count(*) FROM orders o, json_each(o.data, '$.items') it
-					WHERE o.id = ?4 AND it.value ->> '$.item_id' = w.value)
+				> (SELECT count(*) FROM json_each((SELECT json_group_array(it.value ->> '$.item_id')
+						FROM json_each(?4) it)) h
+					WHERE h.value = w.value)
 			ORDER BY w.key LIMIT 1) AS missing`,
-		uid, pmID, py.Strings(itemIDs).Encode(), orderID)
+		uid, pmID, py.Strings(itemIDs).Encode(), items)
 	if err != nil {
 		return precheck{}, err
 	}
