@@ -71,7 +71,7 @@ func saveOrder(id string, order *py.Value) (string, error) {
 
 // priceDifference checks the new items of an exchange or modification and
 // returns Σ(new price − old price), accumulated as τ-bench does.
-func priceDifference(order *py.Value, itemIDs, newItemIDs []string, vs variants) (py.Num, error) {
+func priceDifference(order *py.Value, itemIDs, newItemIDs []string, vs *variants) (py.Num, error) {
 	if id, ok := checkItemsExist(order, itemIDs); !ok {
 		return py.Num{}, errors.New(id + " not found")
 	}
@@ -97,18 +97,25 @@ func priceDifference(order *py.Value, itemIDs, newItemIDs []string, vs variants)
 }
 
 // variants are the variants a call has read, by product and item id (a
-// tool call reads each once: products do not change during a call).
-type variants map[[2]string]*py.Value
+// tool call reads each once: products do not change during a call); a
+// handful, looked up by scanning.
+type variants []variantRead
+
+type variantRead struct {
+	product, item string
+	v             *py.Value
+}
 
 // of is variantOf, remembered.
-func (vs variants) of(productID, itemID string) (*py.Value, error) {
-	k := [2]string{productID, itemID}
-	if v, ok := vs[k]; ok {
-		return v, nil
+func (vs *variants) of(productID, itemID string) (*py.Value, error) {
+	for _, r := range *vs {
+		if r.product == productID && r.item == itemID {
+			return r.v, nil
+		}
 	}
 	v, err := variantOf(productID, itemID)
 	if err == nil {
-		vs[k] = v
+		*vs = append(*vs, variantRead{productID, itemID, v})
 	}
 	return v, err
 }
@@ -139,8 +146,8 @@ func ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs) (string, 
 	if err != nil {
 		return "", err
 	}
-	vs := variants{}
-	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs, vs)
+	var vs variants
+	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs, &vs)
 	if err != nil {
 		return "", err
 	}
@@ -187,8 +194,8 @@ func ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	vs := variants{}
-	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs, vs)
+	var vs variants
+	diff, err := priceDifference(order, args.ItemIDs, args.NewItemIDs, &vs)
 	if err != nil {
 		return "", err
 	}
