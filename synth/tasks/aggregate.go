@@ -21,7 +21,7 @@ import (
 func (w *walker) childList(cur *entity) (*toolgen.Tool, *toolgen.Param, *toolgen.Tool, error) {
 	var via []*toolgen.Tool
 	for _, t := range w.spec.Tools {
-		if t.Kind == toolgen.Children && t.Parent == cur.table.Name {
+		if t.Kind == toolgen.Children && t.Parent == cur.table.Name && countable(w.spec.Model.Table(t.Table), cur.table) {
 			via = append(via, t)
 		}
 	}
@@ -86,7 +86,7 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	child := w.spec.Model.Table(list.Table)
-	what := plural(child)
+	_, what := rowWords(w.spec.Model, child, ref.Column, cur.table)
 	role := by(ref.Column, cur)
 	if role == "" && !strings.Contains(ch.Name, "_of_") {
 		return envpkg.Task{}, errDeadEnd // a reference named for a role: countChildren words those
@@ -114,6 +114,10 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	case statusWord(value):
 		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
 			fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), strings.ToLower(value)))
+	case typeAdjective(e.Column, value) != "":
+		// "How many of my reservations are one-way?", not "have flight
+		// type one way".
+		instr = fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), typeAdjective(e.Column, value))
 	case flagWord(e.Column, value) != "":
 		// Northwind's Discontinued 0/1: "How many of ... are discontinued?"
 		instr = fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), flagWord(e.Column, value))
@@ -195,6 +199,9 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	if dateName(col) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
+	} else if countWords(attrWords(col)) {
+		// "has the most units in stock", not "the highest units in stock".
+		most = map[bool]string{true: "most", false: "fewest"}[desc]
 	}
 	if measured(col) {
 		// "Which of the tracks of the album X is the longest?", not "has
@@ -208,12 +215,12 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 				c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
 			}
 			return envpkg.Task{
-				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(plural(child), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrWords(label)),
+				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(rowsPlural(w.spec.Model, child, ref.Column, cur.table), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrWords(label)),
 				Answer:      c.answer(items[0][label]),
 			}, nil
 		}
 	}
-	what := plural(child)
+	what := rowsPlural(w.spec.Model, child, ref.Column, cur.table)
 	its := "its"
 	if person(child) {
 		its = "their" // "Tell me their email", for a person
@@ -240,6 +247,15 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
+	if pluralize(attrWords(col)) == what && !cur.person {
+		// The rows are the values (a flight's dates): "What is the latest
+		// date on record for flight HAT296?", not "the latest date among
+		// the dates of flight HAT296".
+		return envpkg.Task{
+			Instruction: fmt.Sprintf("What is the %s %s on record for %s?", most, attrWords(col), cur.desc),
+			Answer:      c.answer(items[0][col]),
+		}, nil
+	}
 	return envpkg.Task{
 		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), rowsOf(what, ref.Column, cur)),
 		Answer:      c.answer(items[0][col]),
@@ -266,4 +282,15 @@ func flagWord(col, value string) string {
 		return "not " + a
 	}
 	return ""
+}
+
+// countWords: a column that counts things, named by their plural ("units
+// in stock", "units on order"): ranked by "most", not "highest".
+func countWords(attr string) bool {
+	head, _, _ := strings.Cut(attr, " ")
+	switch head {
+	case "units", "items", "copies", "seats", "pieces":
+		return true
+	}
+	return false
 }

@@ -44,6 +44,12 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			if !calendarDate(v) {
 				continue // a time of day ("13:00:00") orders nothing a person would call first
 			}
+			if compound(child) && words(col.Name) == "date" {
+				// "the most recent reservation of flight HAT006" by the
+				// leg's date was read as the one booked last (judged
+				// round 3): a bare date of a link row names no row.
+				continue
+			}
 			// The most recent or the earliest, when it is so by a clear
 			// margin ("first" was read as first listed).
 			later, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ? AND %s >= ?`, q, qf, qc), parentKey, sqlValue(v))
@@ -309,15 +315,26 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 		return "the " + n + " with email " + s
 	case strings.Contains(l, "phone"):
 		return "the " + n + " with phone number " + s
+	case strings.HasPrefix(words(col), "contact ") && strings.Contains(l, "name"):
+		// A ContactName is a person at the company the row is, not the
+		// company's name; "whose contact name is" was read as schema talk
+		// (judged round 3). A customer that is a company is that
+		// person's company; another row keeps its noun up front (a
+		// relative clause ending in "works at" meets "... has").
+		if n == "customer" {
+			return possessive(s) + " company"
+		}
+		return "the " + n + " with contact " + s
 	case strings.HasPrefix(words(col), "contact "):
-		// A supplier's ContactName is a person at the supplier, not the
-		// supplier's name.
 		return "the " + n + " whose " + words(col) + " is " + s
+	case l == "iata" || l == "icao" || l == "iata_code" || l == "icao_code":
+		// "LAS airport", not "the airport with IATA LAS".
+		return s + " " + n
 	case unnatural(l):
 		// A postal code is not a name: "the supplier with postal code
 		// 10785", never "supplier 10785".
 		return "the " + n + " with " + attrWords(col) + " " + s
-	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
+	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin":
 		return "the " + n + " with " + strings.ToUpper(l) + " " + s
 	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || strings.ReplaceAll(l, "_", "") == strings.ToLower(t.Singular())+"id":
 		return n + " " + s
@@ -328,22 +345,18 @@ func keyDesc(t *dbmodel.Table, col string, v any) string {
 }
 
 // childDesc names a child row: "the pending order of X", "my most recent
-// order", "the only review of X".
+// order", "the review of X". A row that is the only one of its parent is
+// named plainly, "the payment of rental 1035", "my payment": "the only
+// payment of" was read as the generator's artifact (judged round 3), and
+// the definite article already says there is one. Its noun is what it is
+// to the parent (rowWords): "the flight of reservation X", "the lines of
+// order 10398".
 func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
-	n := noun(child)
+	var pt *dbmodel.Table
 	if parent.table != nil {
-		if rest, ok := strings.CutPrefix(n, noun(parent.table)+" "); ok && !parent.person {
-			// reservation_flights of a reservation: "the only flight of
-			// reservation X", not "the only reservation flight of".
-			n = rest
-		} else if rest, ok := strings.CutSuffix(n, " "+noun(parent.table)); ok && !parent.person {
-			// and of a flight: "the only reservation of flight HAT146".
-			n = rest
-		}
+		pt = parent.table
 	}
-	if d.only {
-		n = "only " + n
-	}
+	n, _ := rowWords(nil, child, "", pt)
 	n = d.pre + n + d.post
 	if parent.person {
 		return "my " + n
@@ -421,4 +434,12 @@ func sayable(v any) bool {
 	// A line break or tab cannot be said in a one-line request: written as
 	// "\n" it is a different value, written as is it breaks the request.
 	return s != "" && len(s) <= 80 && !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") && !strings.ContainsAny(s, "\n\r\t")
+}
+
+// possessive is "Maria Larsson's", "Rene Phillips'".
+func possessive(s string) string {
+	if strings.HasSuffix(s, "s") {
+		return s + "'"
+	}
+	return s + "'s"
 }

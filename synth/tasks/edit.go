@@ -153,6 +153,10 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		return nil, errDeadEnd
 	}
 	params := settable(e.table, tool)
+	params = slices.DeleteFunc(params, func(p toolgen.Param) bool {
+		col := e.table.Column(p.Column)
+		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col)
+	})
 	if e.person {
 		// A user changes their own contact details, not what the
 		// business records about them (a support rep, a hire date).

@@ -27,7 +27,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	}
 	var starts []start
 	for _, t := range w.spec.Model.Tables {
-		if t.Rows == 0 || bookkeepingTable(t) {
+		if t.Rows == 0 || bookkeepingTable(t) || maintained(t) {
 			continue
 		}
 		for _, nk := range t.NaturalKeys {

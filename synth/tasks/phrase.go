@@ -101,6 +101,12 @@ func attrWords(col string) string {
 	case "state province":
 		return "state or province"
 	}
+	if rest, ok := strings.CutPrefix(w, "min "); ok {
+		return "minimum " + rest // "the minimum salary of the job", not "min salary"
+	}
+	if rest, ok := strings.CutPrefix(w, "max "); ok {
+		return "maximum " + rest
+	}
 	for _, suf := range []string{" cents", " usd", " eur"} {
 		if strings.HasSuffix(w, suf) && len(w) > len(suf) {
 			return strings.TrimSuffix(w, suf) + " in" + suf
@@ -187,5 +193,7 @@ var (
 	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report"}
 	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong"}
 	fixMotives    = []string{"There was a mistake in the records", "We just got a correction", "The old value was entered wrong"}
-	deleteMotives = []string{"it was entered by mistake", "it is no longer needed", "it should never have been recorded"}
+	// (Not "it should never have been recorded": said of a track, it
+	// judges the music; judged round 3.)
+	deleteMotives = []string{"it was entered by mistake", "it is no longer needed"}
 )

@@ -163,6 +163,20 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 			return fmt.Sprintf("Which %s does %s go to?", noun(e.table), e.parent.desc)
 		}
 	}
+	if contact := e.row[e.namedBy]; contact != nil && strings.HasPrefix(words(e.namedBy), "contact name") && strings.Contains(strings.ToLower(col.Name), "company") {
+		// "Which company does Daniel Tonini work for?", not "the company
+		// name of the customer Daniel Tonini works at".
+		return oneOf(w.rng, fmt.Sprintf("Which company does %s work for?", sqlValue(contact)), fmt.Sprintf("Could you tell me which company %s works for?", sqlValue(contact)))
+	}
+	if strings.Contains(attr, "description") && lookupName(e.table, col) {
+		// Northwind's RegionDescription is the region's name ("Eastern"):
+		// "Which region is territory 90405 in?", not "the description of
+		// the region of territory 90405" (judged round 3).
+		if e.via != "" && e.parent != nil && !e.parent.person {
+			return oneOf(w.rng, fmt.Sprintf("Which %s is %s in?", noun(e.table), e.parent.desc), fmt.Sprintf("Could you tell me which %s %s is in?", noun(e.table), e.parent.desc))
+		}
+		attr = "name"
+	}
 	l := strings.ToLower(col.Name)
 	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
 		if strings.HasSuffix(verb, "ed") { // placed_at: "When was X placed?"
@@ -320,7 +334,7 @@ func hasPlain(e *entity) string {
 func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	var tools []*toolgen.Tool
 	for _, t := range w.spec.Tools {
-		if t.Kind == toolgen.Children && t.Parent == cur.table.Name {
+		if t.Kind == toolgen.Children && t.Parent == cur.table.Name && countable(w.spec.Model.Table(t.Table), cur.table) {
 			tools = append(tools, t)
 		}
 	}
@@ -342,9 +356,14 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	child := w.spec.Model.Table(t.Table)
-	what := plural(child)
-	if other := w.spec.Model.Table(linked(child, t.Via.Columns[0])); other != nil {
-		what = plural(other) // "How many films does the category have", not "film categories"
+	// "How many films does the category have", not "film categories";
+	// "How many copies of the film", not "inventory".
+	_, what := rowWords(w.spec.Model, child, t.Via.Columns[0], cur.table)
+	if strings.HasSuffix(noun(child), " "+noun(cur.table)) && linked(child, t.Via.Columns[0]) == "" && !cur.person {
+		// reservation_flights counted from a flight: the reservations
+		// that include it.
+		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
+		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s include %s?", what, cur.desc), fmt.Sprintf("Could you count the %s that include %s?", what, cur.desc)), Answer: answer}, nil
 	}
 	if role := by(t.Via.Columns[0], cur); role != "" {
 		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
@@ -370,6 +389,12 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			who = "me"
 		}
 		return envpkg.Task{Instruction: howManyWith(what, role, who), Answer: answer}, nil
+	}
+	if sameAsMe(cur, what) {
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("How many %s, me included, have the same %s as me?", what, noun(cur.table)),
+			fmt.Sprintf("Counting me, how many %s have the same %s as I do?", what, noun(cur.table))),
+			Answer: answer}, nil
 	}
 	return envpkg.Task{Instruction: oneOf(w.rng,
 		fmt.Sprintf("How many %s %s?", what, has(cur)),
@@ -406,4 +431,19 @@ func (w *walker) modeCount(child *dbmodel.Table, fkCol string) int64 {
 		return -1
 	}
 	return n
+}
+
+// lookupName: col, a "description", is what names the rows of t: its only
+// text column (Northwind's RegionDescription, "Eastern"), or its label.
+func lookupName(t *dbmodel.Table, col *dbmodel.Column) bool {
+	if col.Name == t.Label {
+		return true
+	}
+	texts := 0
+	for _, c := range t.Columns {
+		if c.Kind == dbmodel.Text {
+			texts++
+		}
+	}
+	return texts == 1 && col.Kind == dbmodel.Text
 }

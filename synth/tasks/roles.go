@@ -24,11 +24,7 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 		// customer_id, flight_number: the column names the row itself.
 		return childDesc(child, d, p)
 	}
-	n := noun(child)
-	if d.only {
-		n = "only " + n
-	}
-	n = "the " + d.pre + n + d.post
+	n := "the " + d.pre + noun(child) + d.post
 	who := p.desc
 	if p.person {
 		who = "me"
@@ -89,6 +85,9 @@ func linked(t *dbmodel.Table, fkCol string) string {
 func rowsOf(what, fkCol string, cur *entity) string {
 	if cur.table == nil {
 		return of(what, cur)
+	}
+	if sameAsMe(cur, what) {
+		return "the " + what + " with the same " + noun(cur.table) + " as me"
 	}
 	role := roleFor(fkCol, cur.table)
 	if ownRole(role, cur.table) {
@@ -176,12 +175,23 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 	}
 	if cur.table != nil && linked(cur.table, "") != "" && !cur.person {
 		// A link row (a playlist's track) is no thing of its own to a
-		// person: "the only playlist of the track X".
-		if rest, ok := strings.CutPrefix(cur.desc, "the only "+noun(cur.table)+" of "); ok {
-			return "the only " + noun(parent) + " of " + rest
+		// person: "the playlist of the track X".
+		if strings.HasPrefix(cur.desc, "the "+noun(parent)+" of ") {
+			return cur.desc // already named for it: "the playlist of the track X"
+		}
+		if rest, ok := strings.CutPrefix(cur.desc, "the "+noun(cur.table)+" of "); ok {
+			return "the " + noun(parent) + " of " + rest
 		}
 	}
 	if cur.table != nil && thin(cur.table) && !cur.person {
+		if cur.parent != nil && cur.parent.table != nil {
+			// "the copy of the film X" (inventory): "the store of the film X"
+			if n, _ := rowWords(nil, cur.table, "", cur.parent.table); n != noun(cur.table) {
+				if rest, ok := strings.CutPrefix(cur.desc, "the "+n+" of "); ok {
+					return "the " + noun(parent) + " of " + rest
+				}
+			}
+		}
 		// A row that only links others (a rental's inventory copy) is
 		// left out: "the film of rental 586", not "the film of the
 		// inventory of rental 586".

@@ -130,7 +130,7 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 	seen := map[string]bool{}
 	for _, e := range w.g.Out(cur.tool) {
 		t := w.spec.Tool(e.To)
-		if e.Strength != graph.Strong || seen[e.To] || t == nil {
+		if e.Strength != graph.Strong || seen[e.To] || t == nil || !countable(w.spec.Model.Table(t.Table), cur.table) {
 			continue
 		}
 		switch {

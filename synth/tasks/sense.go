@@ -1,0 +1,113 @@
+package tasks
+
+import (
+	"strings"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+)
+
+// Writes that break the domain's sense (judged round 3, scored 2): a
+// request a person with the data in front of them would not make, even
+// when the tools allow it and the check is exact. Where unsure, the write
+// is not generated.
+
+// dated: t records something that happened on a date (a flight's date, a
+// reservation's leg, an order): a column named for a date other than a
+// birth date or the application's stamp.
+func dated(t *dbmodel.Table) bool {
+	for _, c := range t.Columns {
+		l := strings.ToLower(c.Name)
+		if dateName(c.Name) && !bookkeeping(c.Name) && !strings.Contains(l, "birth") && l != "dob" && !strings.Contains(l, "hire") {
+			return true
+		}
+	}
+	return false
+}
+
+// historyPrice: a price or amount on a row that records something dated
+// (a leg's price, the business fare on a day the flight flew): what was
+// charged then, not a value to correct by hand. A person's salary is
+// theirs to change.
+func historyPrice(t *dbmodel.Table, col string) bool {
+	return money(col) && !person(t) && dated(t)
+}
+
+// structuralType: a type column (flight_type one_way/round_trip) of a row
+// other rows refer to: its meaning depends on those rows (a round trip
+// has return legs), so flipping it alone leaves the record wrong.
+func structuralType(m *dbmodel.Model, t *dbmodel.Table, col *dbmodel.Column) bool {
+	if len(col.Enum) == 0 {
+		return false
+	}
+	w := " " + words(col.Name) + " "
+	if !strings.Contains(w, " type ") && !strings.Contains(w, " kind ") {
+		return false
+	}
+	return referenced(m, t)
+}
+
+// referenced: some table refers to t.
+func referenced(m *dbmodel.Model, t *dbmodel.Table) bool {
+	if m == nil {
+		return false
+	}
+	for _, o := range m.Tables {
+		if o != t && refersTo(o, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// schedule: a table keyed by a date (a flight's dates): a date on the
+// schedule is not deleted "because it is no longer needed".
+func schedule(t *dbmodel.Table) bool {
+	for _, k := range t.PrimaryKey {
+		if dateName(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// compound: t is named for two tables it refers to (reservation_flights):
+// a row of it is one side's part in the other, removed only as "take X
+// out of Y".
+func compound(t *dbmodel.Table) bool {
+	if linked(t, "") != "" {
+		return true
+	}
+	n := noun(t)
+	for _, fk := range t.ForeignKeys {
+		rn := noun(&dbmodel.Table{Name: fk.RefTable})
+		if strings.HasPrefix(n, rn+" ") || strings.HasSuffix(n, " "+rn) {
+			for _, fk2 := range t.ForeignKeys {
+				if fk2.RefTable == fk.RefTable {
+					continue
+				}
+				rn2 := noun(&dbmodel.Table{Name: fk2.RefTable})
+				if strings.Contains(n, rn2) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sharedReference: e is reference data (a job, a region: no references of
+// its own) reached from a person: "the max salary of the job of the
+// employee with phone X" edits a record every holder of the job shares,
+// named through a colleague.
+func sharedReference(e *entity) bool {
+	return e.via != "" && e.parent != nil && e.parent.table != nil && person(e.parent.table) &&
+		len(e.table.ForeignKeys) == 0 && !placeTable(e.table) && !person(e.table)
+}
+
+// sameAsMe: cur is the user's job (reference data they share with others)
+// and what are people like the user: "the employees with the same job as
+// me", not "the employees of my job" or "How many employees does my job
+// have?" (judged round 3).
+func sameAsMe(cur *entity, what string) bool {
+	return cur.parent != nil && cur.parent.person && sharedReference(cur) && what == plural(cur.parent.table)
+}
