@@ -149,7 +149,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	var cols []string
 	byJSON := map[string]string{}
 	for _, p := range list.Params {
-		if p.Op == toolgen.OpMin {
+		if p.Op == toolgen.OpMin && !position(p.Column) {
 			js := strings.TrimPrefix(p.Name, "min_")
 			cols = append(cols, js)
 			byJSON[js] = p.Column
@@ -220,7 +220,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 			}, nil
 		}
 	}
-	what := rowsPlural(w.spec.Model, child, ref.Column, cur.table)
+	one, what := rowWords(w.spec.Model, child, ref.Column, cur.table)
 	its := "its"
 	if person(child) {
 		its = "their" // "Tell me their email", for a person
@@ -230,9 +230,33 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	verb, stamp := strings.CutSuffix(strings.ToLower(col), "_at")
 	stamp = stamp && strings.HasSuffix(verb, "ed") && !strings.Contains(verb, "_")
 	when := map[bool]string{true: "most recently", false: "first"}[desc]
+	// The date a row happened on (a payment's payment_date, an order's
+	// OrderDate): "the most recent payment of X", not "the latest payment
+	// date among the payments of X".
+	ownDate := dateName(col) && one != "date" && (attrWords(col) == "date" || attrWords(col) == one+" date")
+	rows := rowsOf(what, ref.Column, cur)
+	latest := map[bool]string{true: "most recent", false: "first"}[desc]
 	if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
+		if v, ok := sqlValue(items[0][label]).(string); ok && slugID.MatchString(v) {
+			c.calls = c.calls[:mark] // "I need its id": credit_card_9588108 is no answer a person wants
+			return envpkg.Task{}, errDeadEnd
+		}
 		if items[1][label] != nil {
 			c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
+		}
+		if l := strings.ToLower(col); (strings.Contains(l, "birth") || l == "dob") && person(child) {
+			// "who is the youngest", not "which one has the latest birth date".
+			return envpkg.Task{
+				Instruction: fmt.Sprintf("Among %s, who is the %s? Tell me %s %s.", rows, map[bool]string{true: "youngest", false: "oldest"}[desc], its, attrWords(label)),
+				Answer:      c.answer(items[0][label]),
+			}, nil
+		}
+		if ownDate {
+			return envpkg.Task{
+				Instruction: oneOf(w.rng, fmt.Sprintf("Which of %s is the %s? I need %s %s.", rows, latest, its, attrWords(label)),
+					fmt.Sprintf("Among %s, which is the %s one? Tell me %s %s.", rows, latest, its, attrWords(label))),
+				Answer: c.answer(items[0][label]),
+			}, nil
 		}
 		if stamp {
 			return envpkg.Task{
@@ -247,6 +271,15 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
+	if ownDate && strings.HasPrefix(rows, "the "+what+" ") {
+		return envpkg.Task{
+			Instruction: fmt.Sprintf("When was the %s %s?", latest, one+strings.TrimPrefix(rows, "the "+what)),
+			Answer:      c.answer(items[0][col]),
+		}, nil
+	}
+	if ownDate && rows == "my "+what {
+		return envpkg.Task{Instruction: fmt.Sprintf("When was my %s %s?", latest, one), Answer: c.answer(items[0][col])}, nil
+	}
 	if pluralize(attrWords(col)) == what && !cur.person {
 		// The rows are the values (a flight's dates): "What is the latest
 		// date on record for flight HAT296?", not "the latest date among
@@ -291,6 +324,18 @@ func countWords(attr string) bool {
 	switch head {
 	case "units", "items", "copies", "seats", "pieces":
 		return true
+	}
+	return false
+}
+
+// position: a column that numbers a row among its siblings (a leg, a seat,
+// a line number): ranking by it ("the lowest leg") asks nothing.
+func position(col string) bool {
+	l := strings.ToLower(col)
+	for _, p := range []string{"leg", "seat", "seq", "position", "line", "room", "floor", "number", "sort", "rank"} {
+		if strings.Contains(l, p) {
+			return true
+		}
 	}
 	return false
 }

@@ -155,7 +155,8 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 	params := settable(e.table, tool)
 	params = slices.DeleteFunc(params, func(p toolgen.Param) bool {
 		col := e.table.Column(p.Column)
-		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col)
+		// (Nor a leg's date: moving one leg of a booking is a rebooking.)
+		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col) || compound(e.table) && dateName(p.Column)
 	})
 	if e.person {
 		// A user changes their own contact details, not what the

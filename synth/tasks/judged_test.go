@@ -155,7 +155,7 @@ func TestRoleWords(t *testing.T) {
 		{childDescVia(flights, "origin", airports, distinction{pre: "most recent "}, mia), "the most recent flight departing from the airport MIA"},
 		{childDescVia(flights, "destination", airports, distinction{pre: "first "}, mia), "the first flight arriving at the airport MIA"},
 		{childDescVia(flights, "airport_id", airports, distinction{only: true}, mia), "the flight of the airport MIA"},
-		{childDescVia(&dbmodel.Table{Name: "store"}, "manager_staff_id", &dbmodel.Table{Name: "staff"}, distinction{only: true}, &entity{desc: "the staff member Mike Hillyer"}), "the store with the staff member Mike Hillyer as its manager"},
+		{childDescVia(&dbmodel.Table{Name: "store"}, "manager_staff_id", &dbmodel.Table{Name: "staff"}, distinction{only: true}, &entity{desc: "the staff member Mike Hillyer"}), "the store managed by the staff member Mike Hillyer"},
 		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{table: flights, desc: "flight HAT055"}), "the first reservation of flight HAT055"},
 		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `my customer named "Ana"`},
 		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the employee who reports to the airport MIA"},
@@ -234,10 +234,10 @@ func TestNamesPeopleUse(t *testing.T) {
 		{keyDesc(suppliers, "PostalCode", "10785"), "the supplier with postal code 10785"},
 		{keyDesc(&dbmodel.Table{Name: "jobs"}, "job_code", "AC_ACCOUNT"), "job AC_ACCOUNT"},
 		{plural(&dbmodel.Table{Name: "job_history"}), "job history entries"},
-		{parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{desc: "the only payment of reservation JT26GY"}), "the payment method of the only payment of reservation JT26GY"},
+		{parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{desc: "the payment of reservation JT26GY"}), "the payment method of the payment of reservation JT26GY"},
 		{nameWords(&dbmodel.Table{Name: "Orders"}, "ShipName", "Hungry Coyote"), `shipped to "Hungry Coyote"`},
-		{nameWords(&dbmodel.Table{Name: "products"}, "ProductName", "Chai"), `named "Chai"`},
-		{nameWords(&dbmodel.Table{Name: "albums"}, "Title", "Facelift"), `titled "Facelift"`},
+		{nameWords(&dbmodel.Table{Name: "products"}, "ProductName", "Chai"), `"Chai"`},
+		{nameWords(&dbmodel.Table{Name: "albums"}, "Title", "Facelift"), `"Facelift"`},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -186,7 +186,13 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 			return fmt.Sprintf("When does %s %s?", e.desc, stem)
 		}
 	}
-	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && measured(col.Name) && !e.person {
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && countWords(attr) && !e.person {
+		// "How many units in stock does the product X have?", not "What is
+		// the units in stock of".
+		return oneOf(w.rng, fmt.Sprintf("How many %s does %s have?", attr, e.desc), fmt.Sprintf("Could you tell me how many %s %s has?", attr, e.desc))
+	}
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && measured(col.Name) && !e.person && !strings.HasSuffix(attr, " duration") {
+		// (A "rental duration" has no unit to ask in: asked plainly.)
 		// "How long is the track X, in milliseconds?", not "How many
 		// milliseconds does the track X have?".
 		how, unit := "long", attr
@@ -418,6 +424,12 @@ func howManyWith(what, role, who string) string {
 	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
 		return fmt.Sprintf("How many %s %s to %s?", what, strings.TrimSuffix(verb, "s"), who)
 	}
+	if role == "manager" {
+		if who == "me" {
+			return fmt.Sprintf("How many %s do I manage?", what)
+		}
+		return fmt.Sprintf("How many %s are managed by %s?", what, who)
+	}
 	return fmt.Sprintf("How many %s have %s as their %s?", what, who, role)
 }
 
@@ -441,8 +453,8 @@ func lookupName(t *dbmodel.Table, col *dbmodel.Column) bool {
 	}
 	texts := 0
 	for _, c := range t.Columns {
-		if c.Kind == dbmodel.Text {
-			texts++
+		if c.Kind == dbmodel.Text && !t.IsKey(c.Name) {
+			texts++ // (Territories: a text key, and its description is its name)
 		}
 	}
 	return texts == 1 && col.Kind == dbmodel.Text

@@ -49,6 +49,9 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 		// their support rep".
 		return "my " + strings.TrimPrefix(n, "the ")
 	}
+	if role == "manager" {
+		return n + " managed by " + who
+	}
 	poss := "its"
 	if person(child) {
 		poss = "their"
@@ -110,6 +113,14 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	}
 	if verb, ok := strings.CutSuffix(role, " by"); ok && verb != "" && !strings.Contains(verb, " ") {
 		return "the " + what + " " + role + " " + who // "the orders handled by ..."
+	}
+	if role == "manager" {
+		// "the employees Gerald Cambrault manages", not "with the
+		// employee Gerald Cambrault as their manager".
+		if cur.person {
+			return "the " + what + " I manage"
+		}
+		return "the " + what + " managed by " + who
 	}
 	if cur.person {
 		return "my " + what // "my customers"
@@ -181,6 +192,13 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 		}
 		if rest, ok := strings.CutPrefix(cur.desc, "the "+noun(cur.table)+" of "); ok {
 			return "the " + noun(parent) + " of " + rest
+		}
+	}
+	if cur.table != nil && !cur.person && cur.parent != nil && cur.parent.table != nil {
+		// "my past job" (job_history) is a job already: "the title of my
+		// past job", not "the title of the job of my past job".
+		if n, _ := rowWords(nil, cur.table, "", cur.parent.table); n != noun(cur.table) && strings.HasSuffix(n, " "+noun(parent)) && strings.Contains(cur.desc, n) {
+			return cur.desc
 		}
 	}
 	if cur.table != nil && thin(cur.table) && !cur.person {

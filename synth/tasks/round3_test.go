@@ -58,22 +58,28 @@ var markedDown = []struct {
 	{`(?i)among the dates of`, "a flight's dates"},
 	{`(?i)flight type (one|round)`, `"one-way"`},
 	{`(?i)should never have been recorded`, "said of a track, it judges the music"},
+	{`(?i)\b(lowest|highest) (leg|seat)\b`, "a position among siblings ranks nothing"},
+	{`(?i)latest birth date`, `"who is the youngest"`},
+	{`(?i)as their manager`, `"managed by"`},
+	{`(?i)what is the units`, `"how many units in stock"`},
+	{`(?i)the track named`, `the track "X"`},
+	{`(?i)payment date among the payments`, `"the most recent payment"`},
 }
 
-// TestJudgedRound3 synthesizes four corpus databases and holds every task
+// TestJudgedRound3 synthesizes five corpus databases and holds every task
 // to the rules: none of the marked-down phrasings, and none of the writes
 // that broke the domain's sense (a leg's price, a round trip without its
 // legs, a flight date deleted, an actor deleted off a film, a job's salary
 // range edited through a colleague, the trigger-kept film_text).
 func TestJudgedRound3(t *testing.T) {
 	if testing.Short() {
-		t.Skip("synthesizes four corpus databases")
+		t.Skip("synthesizes five corpus databases")
 	}
 	var res []*regexp.Regexp
 	for _, m := range markedDown {
 		res = append(res, regexp.MustCompile(m.re))
 	}
-	for _, name := range []string{"airline", "northwind", "sakila", "hr"} {
+	for _, name := range []string{"airline", "northwind", "sakila", "hr", "chinook"} {
 		t.Run(name, func(t *testing.T) {
 			r := fromDB(t, corpusSQL(t, name), synth.Options{Tasks: 150, Seed: 1})
 			for _, task := range r.Tasks {
@@ -90,8 +96,10 @@ func TestJudgedRound3(t *testing.T) {
 						t.Errorf("%s calls %s: film_text is the database's own copy of film", task.ID, call.Name)
 					case call.Name == "update_reservation" && args["flight_type"] != nil:
 						t.Errorf("%s sets a reservation's flight type without its legs", task.ID)
-					case (call.Name == "update_reservation_flight" || call.Name == "update_flight_date") && hasPrice(args):
+					case (call.Name == "update_reservation_flight" || call.Name == "update_flight_date" || call.Name == "update_invoice_line") && hasPrice(args):
 						t.Errorf("%s sets the price of a dated record: %s", task.ID, call.Arguments)
+					case call.Name == "update_reservation_flight" && args["date"] != nil:
+						t.Errorf("%s moves one leg of a booking to another date", task.ID)
 					case call.Name == "delete_flight_date":
 						t.Errorf("%s deletes a date from a flight's schedule", task.ID)
 					case call.Name == "delete_film_actor" && !strings.Contains(task.Instruction, " out of ") && !strings.Contains(task.Instruction, "remove "):

@@ -29,7 +29,13 @@ func dated(t *dbmodel.Table) bool {
 // charged then, not a value to correct by hand. A person's salary is
 // theirs to change.
 func historyPrice(t *dbmodel.Table, col string) bool {
-	return money(col) && !person(t) && dated(t)
+	if !money(col) || person(t) {
+		return false
+	}
+	// A line of an invoice or an order is what was sold, at the price
+	// it was sold at.
+	n := noun(t)
+	return dated(t) || lineWord(n[strings.LastIndex(n, " ")+1:]) && len(t.ForeignKeys) > 0
 }
 
 // structuralType: a type column (flight_type one_way/round_trip) of a row
