@@ -364,6 +364,11 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 	if parent.person {
 		return "my " + n
 	}
+	if person(child) && reference(pt) {
+		// A person has a job: "the employee with the job "Public
+		// Accountant"", not "the employee of the job".
+		return "the " + n + " with " + parent.desc
+	}
 	return "the " + n + " of " + parent.desc
 }
 

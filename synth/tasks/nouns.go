@@ -131,3 +131,8 @@ func countable(child, parent *dbmodel.Table) bool {
 	}
 	return true
 }
+
+// peopleWord: what names people ("employees", "customers").
+func peopleWord(what string) bool {
+	return person(&dbmodel.Table{Name: what})
+}

@@ -1,6 +1,8 @@
 package tasks
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -114,5 +116,41 @@ func TestQuestionWords(t *testing.T) {
 	cat := &dbmodel.Table{Name: "Categories", Label: "CategoryName", Columns: []*dbmodel.Column{{Name: "CategoryName", Kind: dbmodel.Text}, {Name: "Description", Kind: dbmodel.Text}}}
 	if !lookupName(reg, reg.Columns[1]) || lookupName(cat, cat.Columns[1]) {
 		t.Error("lookupName")
+	}
+}
+
+// TestWhichQuestions: where a row is, and what it is in, asked as a person
+// asks it; a person with a job is "with" it.
+func TestWhichQuestions(t *testing.T) {
+	w := &walker{rng: rand.New(rand.NewPCG(1, 2))}
+	sup := &dbmodel.Table{Name: "Suppliers", Columns: []*dbmodel.Column{{Name: "City", Kind: dbmodel.Text}}}
+	cust := &dbmodel.Table{Name: "customers", Columns: []*dbmodel.Column{{Name: "country", Kind: dbmodel.Text}}}
+	reg := &dbmodel.Table{Name: "Regions", Columns: []*dbmodel.Column{{Name: "RegionID", Kind: dbmodel.Integer}, {Name: "RegionDescription", Kind: dbmodel.Text}}}
+	lang := &dbmodel.Table{Name: "language", Label: "name", Columns: []*dbmodel.Column{{Name: "name", Kind: dbmodel.Text}}}
+	artist := &dbmodel.Table{Name: "Artist", Label: "Name", Columns: []*dbmodel.Column{{Name: "Name", Kind: dbmodel.Text}}}
+	jobs := &dbmodel.Table{Name: "jobs", Columns: []*dbmodel.Column{{Name: "job_title", Kind: dbmodel.Text}}}
+	emp := &dbmodel.Table{Name: "employees"}
+	for _, c := range []struct {
+		e    *entity
+		col  *dbmodel.Column
+		want []string
+	}{
+		{&entity{table: sup, desc: `the supplier "Tokyo Traders"`}, sup.Columns[0], []string{`Which city is the supplier "Tokyo Traders" in?`, `Could you tell me which city the supplier "Tokyo Traders" is in?`}},
+		{&entity{table: cust, desc: "the customer of invoice 79"}, cust.Columns[0], []string{"Which country does the customer of invoice 79 live in?", "Could you tell me which country the customer of invoice 79 lives in?"}},
+		{&entity{table: reg, desc: "the region of territory 90405", via: "RegionID", parent: &entity{table: &dbmodel.Table{Name: "Territories"}, desc: "territory 90405"}}, reg.Columns[1], []string{"Which region is territory 90405 in?", "Could you tell me which region territory 90405 is in?"}},
+		{&entity{table: lang, desc: "the language of the film X", via: "language_id", parent: &entity{table: &dbmodel.Table{Name: "film"}, desc: `the film "X"`}}, lang.Columns[0], []string{`Which language is the film "X" in?`, `Could you tell me which language the film "X" is in?`}},
+		{&entity{table: artist, desc: "the artist of the album X", via: "ArtistId", parent: &entity{table: &dbmodel.Table{Name: "Album"}, desc: `the album "X"`}}, artist.Columns[0], []string{`Who is the artist of the album "X"?`, `Could you tell me who the artist of the album "X" is?`}},
+		{&entity{table: jobs, desc: "the job of the employee Y", via: "job_id", parent: &entity{table: emp, desc: "the employee Y"}}, jobs.Columns[0], []string{"What job does the employee Y have?", "Could you tell me what job the employee Y has?"}},
+	} {
+		got := w.whichQuestion(c.e, c.col, attrWords(c.col.Name))
+		if !slices.Contains(c.want, got) {
+			t.Errorf("%s of %s: %q, want one of %q", c.col.Name, c.e.desc, got, c.want)
+		}
+	}
+	if got := childDesc(emp, distinction{}, &entity{table: jobs, desc: `the job "Public Accountant"`}); got != `the employee with the job "Public Accountant"` {
+		t.Errorf("childDesc = %q", got)
+	}
+	if got := rowsOf("employees", "job_id", &entity{table: jobs, desc: `the job "Programmer"`}); got != `the employees with the job "Programmer"` {
+		t.Errorf("rowsOf = %q", got)
 	}
 }

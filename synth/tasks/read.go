@@ -168,6 +168,9 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 		// name of the customer Daniel Tonini works at".
 		return oneOf(w.rng, fmt.Sprintf("Which company does %s work for?", sqlValue(contact)), fmt.Sprintf("Could you tell me which company %s works for?", sqlValue(contact)))
 	}
+	if q := w.whichQuestion(e, col, attr); q != "" {
+		return q
+	}
 	if strings.Contains(attr, "description") && lookupName(e.table, col) {
 		// Northwind's RegionDescription is the region's name ("Eastern"):
 		// "Which region is territory 90405 in?", not "the description of
@@ -395,6 +398,10 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			who = "me"
 		}
 		return envpkg.Task{Instruction: howManyWith(what, role, who), Answer: answer}, nil
+	}
+	if person(child) && reference(cur.table) && !cur.person && !strings.HasPrefix(cur.desc, "my ") {
+		// "How many employees have the job "Programmer"?"
+		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s have %s?", what, cur.desc), fmt.Sprintf("Could you count the %s with %s?", what, cur.desc)), Answer: answer}, nil
 	}
 	if sameAsMe(cur, what) {
 		return envpkg.Task{Instruction: oneOf(w.rng,

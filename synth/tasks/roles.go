@@ -92,6 +92,9 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	if sameAsMe(cur, what) {
 		return "the " + what + " with the same " + noun(cur.table) + " as me"
 	}
+	if reference(cur.table) && !cur.person && !strings.HasPrefix(cur.desc, "my ") && peopleWord(what) {
+		return "the " + what + " with " + cur.desc // "the employees with the job X"
+	}
 	role := roleFor(fkCol, cur.table)
 	if ownRole(role, cur.table) {
 		return of(what, cur)

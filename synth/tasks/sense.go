@@ -117,3 +117,9 @@ func sharedReference(e *entity) bool {
 func sameAsMe(cur *entity, what string) bool {
 	return cur.parent != nil && cur.parent.person && sharedReference(cur) && what == plural(cur.parent.table)
 }
+
+// reference: t is reference data people hold or belong to (a job, a
+// category: no references of its own, not a place, not a person).
+func reference(t *dbmodel.Table) bool {
+	return t != nil && len(t.ForeignKeys) == 0 && !placeTable(t) && !person(t)
+}
