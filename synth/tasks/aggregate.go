@@ -105,6 +105,11 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	var instr string
 	switch yn := strings.ToLower(value); {
+	case what == "dates" && !cur.person && !strings.HasPrefix(cur.desc, "my "):
+		// A flight's dates: "On how many dates is flight HAT275 listed
+		// as landed?", not "How many of the dates of flight HAT275 are
+		// landed?".
+		instr = fmt.Sprintf("On how many dates is %s listed as %s?", cur.desc, strings.ReplaceAll(value, "_", " "))
 	case yn == "yes" || yn == "no":
 		// insurance yes/no: "How many of my reservations have insurance?"
 		not := map[bool]string{true: "", false: "do not "}[yn == "yes"]
@@ -149,7 +154,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	var cols []string
 	byJSON := map[string]string{}
 	for _, p := range list.Params {
-		if p.Op == toolgen.OpMin && !position(p.Column) {
+		if p.Op == toolgen.OpMin && !position(p.Column) && !recorded(p.Column) {
 			js := strings.TrimPrefix(p.Name, "min_")
 			cols = append(cols, js)
 			byJSON[js] = p.Column
@@ -321,9 +326,12 @@ func flagWord(col, value string) string {
 // in stock", "units on order"): ranked by "most", not "highest".
 func countWords(attr string) bool {
 	head, _, _ := strings.Cut(attr, " ")
-	switch head {
-	case "units", "items", "copies", "seats", "pieces":
-		return true
+	last := attr[strings.LastIndex(attr, " ")+1:]
+	for _, w := range []string{head, last} {
+		switch w {
+		case "units", "items", "copies", "seats", "pieces":
+			return true
+		}
 	}
 	return false
 }

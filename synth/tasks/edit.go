@@ -23,6 +23,15 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 	switch {
 	case col.Bool:
 		return o != int64(1), nil
+	case inferredStatus(col):
+		// A status whose order no CHECK declares (flight_dates' available,
+		// delayed, landed, cancelled): only what a person does by hand,
+		// cancelling what has not happened yet; never "mark it landed" or
+		// "if it has landed, cancel it" (judged round 3).
+		if v := cancelValue(col); v != "" && openState(fmt.Sprint(o)) {
+			return v, nil
+		}
+		return nil, nil
 	case lifecycle(col):
 		// A status declared by a CHECK lists its values in the order a
 		// row goes through them (pending, shipped, delivered): move it
@@ -72,7 +81,7 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 // goes through them).
 func lifecycle(col *dbmodel.Column) bool {
 	l := strings.ToLower(col.Name)
-	return len(col.Enum) > 1 && !col.EnumInferred && (strings.Contains(l, "status") || strings.Contains(l, "state") || strings.Contains(l, "stage"))
+	return len(col.Enum) > 1 && !col.EnumInferred && !orderless(col.Enum) && (strings.Contains(l, "status") || strings.Contains(l, "state") || strings.Contains(l, "stage"))
 }
 
 // settable lists the parameters of an update tool a person would set.
@@ -155,8 +164,9 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 	params := settable(e.table, tool)
 	params = slices.DeleteFunc(params, func(p toolgen.Param) bool {
 		col := e.table.Column(p.Column)
-		// (Nor a leg's date: moving one leg of a booking is a rebooking.)
-		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col) || compound(e.table) && dateName(p.Column)
+		// (Nor a leg's date: moving one leg of a booking is a rebooking;
+		// nor what operations record, an actual or estimated time.)
+		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col) || compound(e.table) && dateName(p.Column) || recorded(p.Column)
 	})
 	if e.person {
 		// A user changes their own contact details, not what the

@@ -84,6 +84,18 @@ func TestDomainSense(t *testing.T) {
 	if !compound(fa) || !compound(legs) || compound(&dbmodel.Table{Name: "payments", ForeignKeys: []dbmodel.ForeignKey{fk("reservation_id", "reservations")}}) {
 		t.Error("compound")
 	}
+	// A status whose declared order is no lifecycle moves only to
+	// cancelled, and only from a state where nothing has happened yet.
+	st := &dbmodel.Column{Name: "status", Enum: []string{"available", "landed", "cancelled", "delayed", "on time", "flying"}}
+	if !inferredStatus(st) || lifecycle(st) || cancelValue(st) != "cancelled" || openState("landed") || !openState("on time") {
+		t.Error("flight_dates' status taken for a lifecycle")
+	}
+	if shop := (&dbmodel.Column{Name: "status", Enum: []string{"pending", "shipped", "delivered", "cancelled"}}); !lifecycle(shop) || inferredStatus(shop) {
+		t.Error("a declared order lifecycle lost")
+	}
+	if !recorded("actual_departure_time_est") || recorded("scheduled_departure_time_est") {
+		t.Error("recorded")
+	}
 	jobs := &dbmodel.Table{Name: "jobs"}
 	me := &entity{table: emp, person: true, desc: "me"}
 	job := &entity{table: jobs, via: "job_id", parent: me, desc: "my job"}
@@ -152,5 +164,22 @@ func TestWhichQuestions(t *testing.T) {
 	}
 	if got := rowsOf("employees", "job_id", &entity{table: jobs, desc: `the job "Programmer"`}); got != `the employees with the job "Programmer"` {
 		t.Errorf("rowsOf = %q", got)
+	}
+}
+
+// TestScheduleDays: a row of a table of days is the parent on that day
+// ("flight HAT093 on 2024-05-13"), not "the earliest date of flight
+// HAT093"; a history keyed by its start date is not a day.
+func TestScheduleDays(t *testing.T) {
+	fd := &dbmodel.Table{Name: "flight_dates", PrimaryKey: []string{"flight_number", "date"},
+		ForeignKeys: []dbmodel.ForeignKey{fk("flight_number", "flights")}}
+	row := map[string]any{"flight_number": "HAT093", "date": "2024-05-13"}
+	d := distinction{on: scheduleDay(fd, "flight_number", row)}
+	if got := childDesc(fd, d, &entity{table: &dbmodel.Table{Name: "flights"}, desc: "flight HAT093"}); got != "flight HAT093 on 2024-05-13" {
+		t.Errorf("childDesc = %q", got)
+	}
+	jh := &dbmodel.Table{Name: "job_history", PrimaryKey: []string{"employee_id", "start_date"}, ForeignKeys: []dbmodel.ForeignKey{fk("employee_id", "employees")}}
+	if on := scheduleDay(jh, "employee_id", map[string]any{"start_date": "2014-02-17"}); on != "" {
+		t.Errorf("a job history entry named by its day %q", on)
 	}
 }

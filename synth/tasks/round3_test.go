@@ -64,6 +64,7 @@ var markedDown = []struct {
 	{`(?i)what is the units`, `"how many units in stock"`},
 	{`(?i)the track named`, `the track "X"`},
 	{`(?i)payment date among the payments`, `"the most recent payment"`},
+	{`(?i)(most recent|earliest) date of flight`, `"flight HAT093 on 2024-05-13"`},
 }
 
 // TestJudgedRound3 synthesizes five corpus databases and holds every task
@@ -100,6 +101,8 @@ func TestJudgedRound3(t *testing.T) {
 						t.Errorf("%s sets the price of a dated record: %s", task.ID, call.Arguments)
 					case call.Name == "update_reservation_flight" && args["date"] != nil:
 						t.Errorf("%s moves one leg of a booking to another date", task.ID)
+					case call.Name == "update_flight_date" && args["status"] != nil && args["status"] != "cancelled":
+						t.Errorf("%s: %q moves a flight's status by hand to %v", task.ID, task.Instruction, args["status"])
 					case call.Name == "delete_flight_date":
 						t.Errorf("%s deletes a date from a flight's schedule", task.ID)
 					case call.Name == "delete_film_actor" && !strings.Contains(task.Instruction, " out of ") && !strings.Contains(task.Instruction, "remove "):

@@ -123,3 +123,66 @@ func sameAsMe(cur *entity, what string) bool {
 func reference(t *dbmodel.Table) bool {
 	return t != nil && len(t.ForeignKeys) == 0 && !placeTable(t) && !person(t)
 }
+
+// recorded: a time operations record as it happens (actual_departure_time,
+// estimated_arrival): another row's value put on it names another day.
+func recorded(col string) bool {
+	w := words(col)
+	return (strings.HasPrefix(w, "actual ") || strings.HasPrefix(w, "estimated ")) && dateName(col)
+}
+
+// inferredStatus: a status column whose values were read off the data
+// (no CHECK gives their order).
+// A declared CHECK whose order is no lifecycle (airline's 'available',
+// 'landed', 'cancelled', 'delayed': an end before a beginning) counts as
+// one too.
+func inferredStatus(col *dbmodel.Column) bool {
+	l := strings.ToLower(col.Name)
+	if len(col.Enum) < 2 || !strings.Contains(l, "status") && !strings.Contains(l, "state") {
+		return false
+	}
+	return col.EnumInferred || orderless(col.Enum)
+}
+
+// orderless: an ending state comes before an open one in values.
+func orderless(values []string) bool {
+	ended := false
+	for _, v := range values {
+		switch {
+		case endState(v):
+			ended = true
+		case openState(v) && ended:
+			return true
+		}
+	}
+	return false
+}
+
+// endState: a status after which nothing more happens.
+func endState(v string) bool {
+	switch strings.ToLower(v) {
+	case "landed", "arrived", "completed", "complete", "delivered", "closed", "done", "finished", "returned", "cancelled", "canceled":
+		return true
+	}
+	return false
+}
+
+// cancelValue is the status value that cancels ("cancelled"), or "".
+func cancelValue(col *dbmodel.Column) string {
+	for _, v := range col.Enum {
+		if l := strings.ToLower(v); strings.HasPrefix(l, "cancel") {
+			return v
+		}
+	}
+	return ""
+}
+
+// openState: a status before anything has happened (available,
+// scheduled, pending, delayed, on time), which can still be cancelled.
+func openState(v string) bool {
+	switch strings.ReplaceAll(strings.ToLower(v), "_", " ") {
+	case "available", "scheduled", "pending", "delayed", "on time", "open", "active", "booked", "confirmed", "new", "planned":
+		return true
+	}
+	return false
+}

@@ -110,7 +110,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		// wants to know why.
 		var cond string
 		for _, v := range ed.col.Enum {
-			if v != old && v != fmt.Sprint(ed.new) {
+			if v != old && v != fmt.Sprint(ed.new) && (!inferredStatus(ed.col) || openState(v)) {
 				cond = v
 				break
 			}
