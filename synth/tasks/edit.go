@@ -238,7 +238,7 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		if day, ok := midnight(stored); ok {
 			shown = day // "1973-07-01", not "1973-07-01 00:00:00" (the check takes either)
 		}
-		attr := attrWords(col.Name)
+		attr := attrOf(e.table, col.Name)
 		ed := &edit{col: col, old: e.row[col.Name], new: stored, call: c.calls[len(c.calls)-1],
 			ch:     change{table: e.table, kind: "update", row: e.row, cols: map[string]any{col.Name: stored}, name: fmt.Sprintf("%s set to %s", attr, shown)},
 			clause: oneOf(w.rng, fmt.Sprintf("change %s to %s", of(attr, e), shown), fmt.Sprintf("set %s to %s", of(attr, e), shown))}

@@ -124,6 +124,17 @@ func TestQuestionWords(t *testing.T) {
 	if got := attrWords("min_salary"); got != "minimum salary" {
 		t.Errorf("attrWords(min_salary) = %q", got)
 	}
+	bands := &dbmodel.Table{Name: "jobs", Columns: []*dbmodel.Column{{Name: "min_salary"}, {Name: "max_salary"}}}
+	if got := of(attrOf(bands, "max_salary"), &entity{table: bands, desc: "my job"}); got != "the top of the salary range for my job" {
+		t.Errorf("of(attrOf(max_salary)) = %q", got)
+	}
+	if got := attrOf(&dbmodel.Table{Name: "t", Columns: []*dbmodel.Column{{Name: "max_speed"}}}, "max_speed"); got != "maximum speed" {
+		t.Errorf("a bound without its pair: %q", got)
+	}
+	inv := &entity{table: &dbmodel.Table{Name: "Invoice"}, desc: "invoice 75"}
+	if got := parentDesc("customer", &dbmodel.Table{Name: "Customer"}, inv); got != "the customer on invoice 75" || hops(got) != 1 {
+		t.Errorf("parentDesc = %q (%d hops)", got, hops(got))
+	}
 	reg := &dbmodel.Table{Name: "Regions", Columns: []*dbmodel.Column{{Name: "RegionID", Kind: dbmodel.Integer}, {Name: "RegionDescription", Kind: dbmodel.Text}}}
 	cat := &dbmodel.Table{Name: "Categories", Label: "CategoryName", Columns: []*dbmodel.Column{{Name: "CategoryName", Kind: dbmodel.Text}, {Name: "Description", Kind: dbmodel.Text}}}
 	if !lookupName(reg, reg.Columns[1]) || lookupName(cat, cat.Columns[1]) {
@@ -137,6 +148,17 @@ func TestWhichQuestions(t *testing.T) {
 	w := &walker{rng: rand.New(rand.NewPCG(1, 2))}
 	sup := &dbmodel.Table{Name: "Suppliers", Columns: []*dbmodel.Column{{Name: "City", Kind: dbmodel.Text}}}
 	cust := &dbmodel.Table{Name: "customers", Columns: []*dbmodel.Column{{Name: "country", Kind: dbmodel.Text}}}
+	bands := &dbmodel.Table{Name: "jobs", Columns: []*dbmodel.Column{{Name: "min_salary"}, {Name: "max_salary"}}}
+	if got := of(attrOf(bands, "max_salary"), &entity{table: bands, desc: "my job"}); got != "the top of the salary range for my job" {
+		t.Errorf("of(attrOf(max_salary)) = %q", got)
+	}
+	if got := attrOf(&dbmodel.Table{Name: "t", Columns: []*dbmodel.Column{{Name: "max_speed"}}}, "max_speed"); got != "maximum speed" {
+		t.Errorf("a bound without its pair: %q", got)
+	}
+	inv := &entity{table: &dbmodel.Table{Name: "Invoice"}, desc: "invoice 75"}
+	if got := parentDesc("customer", &dbmodel.Table{Name: "Customer"}, inv); got != "the customer on invoice 75" || hops(got) != 1 {
+		t.Errorf("parentDesc = %q (%d hops)", got, hops(got))
+	}
 	reg := &dbmodel.Table{Name: "Regions", Columns: []*dbmodel.Column{{Name: "RegionID", Kind: dbmodel.Integer}, {Name: "RegionDescription", Kind: dbmodel.Text}}}
 	lang := &dbmodel.Table{Name: "language", Label: "name", Columns: []*dbmodel.Column{{Name: "name", Kind: dbmodel.Text}}}
 	artist := &dbmodel.Table{Name: "Artist", Label: "Name", Columns: []*dbmodel.Column{{Name: "Name", Kind: dbmodel.Text}}}

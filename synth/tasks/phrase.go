@@ -47,6 +47,9 @@ func of(attr string, e *entity) string {
 		}
 		return "the " + attr + " of " + owner
 	}
+	if strings.HasPrefix(attr, "top of the ") || strings.HasPrefix(attr, "bottom of the ") {
+		return "the " + attr + " for " + e.desc // "the top of the salary range for my job"
+	}
 	if e.table != nil {
 		n := noun(e.table)
 		if attr == n && strings.HasPrefix(e.desc, "the "+n+" of ") {
@@ -197,3 +200,23 @@ var (
 	// judges the music; judged round 3.)
 	deleteMotives = []string{"it was entered by mistake", "it is no longer needed"}
 )
+
+// attrOf is attrWords, but a pair of bounds of one range on t (min_salary
+// and max_salary) is said as the range's bottom and top: "the top of the
+// salary range for the job X", not "the max salary of the job X" (judged
+// round 3).
+func attrOf(t *dbmodel.Table, col string) string {
+	w := words(col)
+	for _, b := range [][3]string{{"min ", "max ", "bottom"}, {"max ", "min ", "top"}, {"minimum ", "maximum ", "bottom"}, {"maximum ", "minimum ", "top"}} {
+		rest, ok := strings.CutPrefix(w, b[0])
+		if !ok || t == nil {
+			continue
+		}
+		for _, c := range t.Columns {
+			if words(c.Name) == b[1]+rest {
+				return b[2] + " of the " + rest + " range"
+			}
+		}
+	}
+	return attrWords(col)
+}

@@ -152,7 +152,7 @@ func personalDetail(col string) bool {
 
 // askAttr asks for one attribute of e.
 func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
-	attr := attrWords(col.Name)
+	attr := attrOf(e.table, col.Name)
 	if e.via != "" && e.parent != nil && !e.parent.person && (col.Name == e.table.Label || e.table.IsNatural(col.Name)) {
 		// "Which airport does flight HAT089 leave from?", not "the iata
 		// of the origin of flight HAT089".

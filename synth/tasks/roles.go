@@ -220,6 +220,10 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 			return "the " + noun(parent) + " of " + rest
 		}
 	}
+	if cur.table != nil && !cur.person && person(parent) && ownRole(roleWords(role), parent) && document(cur.table) && !strings.Contains(cur.desc, " of ") {
+		// "the customer on invoice 75", not "the customer of invoice 75".
+		return "the " + noun(parent) + " on " + cur.desc
+	}
 	rw := roleWords(role)
 	if rw == "ship via" {
 		rw = noun(parent) // Northwind's ShipVia: "the shipper of order 10353"
@@ -243,4 +247,14 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 		return "the " + noun(parent) + " " + cur.desc + " " + verb + " to"
 	}
 	return of(rw, cur)
+}
+
+// document: t's rows are papers a person is named on (an invoice, an
+// order, a receipt).
+func document(t *dbmodel.Table) bool {
+	switch noun(t) {
+	case "invoice", "order", "receipt", "bill":
+		return true
+	}
+	return false
 }
