@@ -94,6 +94,9 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			return distinction{post: " " + nameWords(child, col.Name, s), col: col.Name}, nil
 		case len(col.Enum) > 0 && statusWord(s):
 			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
+		case len(col.Enum) > 0 && snakeWord.MatchString(s) && statusWord(strings.ReplaceAll(s, "_", "")):
+			// "my credit card payment method", not "with source credit card".
+			return distinction{pre: strings.ReplaceAll(s, "_", " ") + " ", col: col.Name}, nil
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
 			return distinction{pre: s + "-star ", col: col.Name}, nil
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
 
@@ -203,5 +205,29 @@ func TestScheduleDays(t *testing.T) {
 	jh := &dbmodel.Table{Name: "job_history", PrimaryKey: []string{"employee_id", "start_date"}, ForeignKeys: []dbmodel.ForeignKey{fk("employee_id", "employees")}}
 	if on := scheduleDay(jh, "employee_id", map[string]any{"start_date": "2014-02-17"}); on != "" {
 		t.Errorf("a job history entry named by its day %q", on)
+	}
+}
+
+// TestKindBeforeNoun: a snake_case kind reads before its noun ("my credit
+// card payment method", not "with source credit card").
+func TestKindBeforeNoun(t *testing.T) {
+	db, err := sqlite3.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`CREATE TABLE payment_methods (id TEXT PRIMARY KEY, user_id TEXT, source TEXT);
+		INSERT INTO payment_methods VALUES ('a', 'u1', 'credit_card'), ('b', 'u1', 'gift_card');`); err != nil {
+		t.Fatal(err)
+	}
+	pm := &dbmodel.Table{Name: "payment_methods", PrimaryKey: []string{"id"}, ForeignKeys: []dbmodel.ForeignKey{fk("user_id", "users")},
+		Columns: []*dbmodel.Column{{Name: "id", Kind: dbmodel.Text}, {Name: "user_id", Kind: dbmodel.Text}, {Name: "source", Kind: dbmodel.Text, Enum: []string{"credit_card", "gift_card"}}}}
+	w := &walker{src: db}
+	d, err := w.distinguish(pm, "user_id", "u1", map[string]any{"id": "a", "user_id": "u1", "source": "credit_card"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := childDesc(pm, d, &entity{table: &dbmodel.Table{Name: "users"}, person: true, desc: "me"}); got != "my credit card payment method" {
+		t.Errorf("childDesc = %q", got)
 	}
 }

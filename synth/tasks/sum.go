@@ -135,7 +135,7 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			fmt.Sprintf("Could you add up the totals of %s for me?", rowsOf(what, ref.Column, cur))),
 			Answer: answer}, nil
 	}
-	if attr == "amount" || attr == "amount paid" {
+	if (attr == "amount" || attr == "amount paid") && strings.HasSuffix(noun(child), "payment") {
 		// "How much do the payments of my visa card come to in all?", not
 		// "the sum of the amount of the payments of" (judged round 3).
 		return envpkg.Task{Instruction: oneOf(w.rng,
