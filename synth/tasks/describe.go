@@ -383,6 +383,9 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 		// Accountant"", not "the employee of the job".
 		return "the " + n + " with " + parent.desc
 	}
+	if person(child) && pt != nil && workplace(pt) {
+		return "the " + n + " in " + parent.desc // "the employee in the department "Public Relations""
+	}
 	return "the " + n + " of " + parent.desc
 }
 

@@ -189,6 +189,10 @@ func TestWhichQuestions(t *testing.T) {
 	if got := rowsOf("employees", "job_id", &entity{table: jobs, desc: `the job "Programmer"`}); got != `the employees with the job "Programmer"` {
 		t.Errorf("rowsOf = %q", got)
 	}
+	dept := &dbmodel.Table{Name: "departments", ForeignKeys: []dbmodel.ForeignKey{fk("location_id", "locations")}}
+	if got := childDesc(emp, distinction{}, &entity{table: dept, desc: `the department "Finance"`}); got != `the employee in the department "Finance"` || hops(got) != 1 {
+		t.Errorf("childDesc = %q (%d hops)", got, hops(got))
+	}
 }
 
 // TestScheduleDays: a row of a table of days is the parent on that day

@@ -95,6 +95,9 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	if reference(cur.table) && !cur.person && !strings.HasPrefix(cur.desc, "my ") && peopleWord(what) {
 		return "the " + what + " with " + cur.desc // "the employees with the job X"
 	}
+	if workplace(cur.table) && !cur.person && !strings.HasPrefix(cur.desc, "my ") && peopleWord(what) && ownRole(roleFor(fkCol, cur.table), cur.table) {
+		return "the " + what + " in " + cur.desc // "the employees in the department X"
+	}
 	role := roleFor(fkCol, cur.table)
 	if ownRole(role, cur.table) {
 		return of(what, cur)

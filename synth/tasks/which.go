@@ -71,3 +71,12 @@ func placeWord(attr string) bool {
 	}
 	return false
 }
+
+// workplace: a row people work or belong in (a department, a store).
+func workplace(t *dbmodel.Table) bool {
+	switch noun(t) {
+	case "department", "store", "branch", "office", "team", "division", "unit":
+		return true
+	}
+	return false
+}
