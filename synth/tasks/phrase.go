@@ -193,9 +193,9 @@ func capitalize(s string) string {
 
 // Motives, by what the user asks for.
 var (
-	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report"}
-	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong"}
-	fixMotives    = []string{"There was a mistake in the records", "We just got a correction", "The old value was entered wrong"}
+	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report", "for an email I'm writing", "to finish some paperwork"}
+	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong", "The record is out of date", "It was typed in wrong"}
+	fixMotives    = []string{"There was a mistake in the records", "We just got a correction", "The old value was entered wrong", "It was typed in wrong"}
 	// (Not "it should never have been recorded": said of a track, it
 	// judges the music; judged round 3.)
 	deleteMotives = []string{"it was entered by mistake", "it is no longer needed"}
