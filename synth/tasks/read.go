@@ -216,7 +216,7 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 		fmt.Sprintf("Could you tell me %s?", of(attr, e)),
 		fmt.Sprintf("I need %s %s. What is it?", of(attr, e), motive),
 		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive),
-		fmt.Sprintf("Do you have %s on file?", of(attr, e)),
+		fmt.Sprintf("Please tell me %s.", of(attr, e)),
 		fmt.Sprintf("What's %s? I need it %s.", of(attr, e), motive))
 }
 
