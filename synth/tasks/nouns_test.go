@@ -3,6 +3,7 @@ package tasks
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
@@ -188,6 +189,21 @@ func TestWhichQuestions(t *testing.T) {
 	}
 	if got := rowsOf("employees", "job_id", &entity{table: jobs, desc: `the job "Programmer"`}); got != `the employees with the job "Programmer"` {
 		t.Errorf("rowsOf = %q", got)
+	}
+	for _, c := range []struct {
+		e          *entity
+		what, want string
+	}{
+		{&entity{table: &dbmodel.Table{Name: "category"}, desc: `the category "Sports"`}, "films", `in the category "Sports"`},
+		{&entity{table: &dbmodel.Table{Name: "Album"}, desc: `the album "Up An' Atom"`}, "tracks", `on the album "Up An' Atom"`},
+		{&entity{table: &dbmodel.Table{Name: "actor"}, desc: "the actor JOE SWANK"}, "films", "appeared in"},
+	} {
+		if got := countIn(w, c.e, c.what); !strings.Contains(got, c.want) {
+			t.Errorf("countIn(%s) = %q", c.e.desc, got)
+		}
+	}
+	if got := countIn(w, &entity{table: &dbmodel.Table{Name: "customers"}, desc: "the customer X"}, "orders"); got != "" {
+		t.Errorf("countIn(customer) = %q", got)
 	}
 	dept := &dbmodel.Table{Name: "departments", ForeignKeys: []dbmodel.ForeignKey{fk("location_id", "locations")}}
 	if got := childDesc(emp, distinction{}, &entity{table: dept, desc: `the department "Finance"`}); got != `the employee in the department "Finance"` || hops(got) != 1 {

@@ -405,6 +405,9 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		// "How many employees have the job "Programmer"?"
 		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s have %s?", what, cur.desc), fmt.Sprintf("Could you count the %s with %s?", what, cur.desc)), Answer: answer}, nil
 	}
+	if q := countIn(w, cur, what); q != "" {
+		return envpkg.Task{Instruction: q, Answer: answer}, nil
+	}
 	if sameAsMe(cur, what) {
 		return envpkg.Task{Instruction: oneOf(w.rng,
 			fmt.Sprintf("How many %s, me included, have the same %s as me?", what, noun(cur.table)),

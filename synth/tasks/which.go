@@ -80,3 +80,23 @@ func workplace(t *dbmodel.Table) bool {
 	}
 	return false
 }
+
+// countIn asks how many rows a container holds the way a person asks it:
+// "How many films are in the category "Sports"?", "How many tracks are on
+// the album X?", "How many films has the actor X appeared in?"; "" for
+// other rows.
+func countIn(w *walker, cur *entity, what string) string {
+	if cur.person || cur.table == nil {
+		return ""
+	}
+	who := cur.desc
+	switch n := noun(cur.table); {
+	case n == "album" || n == "playlist":
+		return oneOf(w.rng, fmt.Sprintf("How many %s are on %s?", what, who), fmt.Sprintf("Could you count the %s on %s?", what, who))
+	case n == "actor" || n == "performer":
+		return oneOf(w.rng, fmt.Sprintf("How many %s has %s appeared in?", what, who), fmt.Sprintf("Could you count the %s %s has appeared in?", what, who))
+	case slices.Contains(containers, n) || workplace(cur.table):
+		return oneOf(w.rng, fmt.Sprintf("How many %s are in %s?", what, who), fmt.Sprintf("Could you count the %s in %s?", what, who))
+	}
+	return ""
+}
