@@ -208,6 +208,10 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		// "has the most units in stock", not "the highest units in stock".
 		most = map[bool]string{true: "most", false: "fewest"}[desc]
 	}
+	colWords := attrWords(col)
+	if countWords(colWords) {
+		colWords = strings.TrimPrefix(colWords, "total ") // "the most checked bags", not "the most total checked bags"
+	}
 	if measured(col) {
 		// "Which of the tracks of the album X is the longest?", not "has
 		// the highest milliseconds".
@@ -220,7 +224,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 				c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
 			}
 			return envpkg.Task{
-				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(rowsPlural(w.spec.Model, child, ref.Column, cur.table), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrWords(label)),
+				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(rowsPlural(w.spec.Model, child, ref.Column, cur.table), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrOf(child, label)),
 				Answer:      c.answer(items[0][label]),
 			}, nil
 		}
@@ -252,26 +256,26 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		if l := strings.ToLower(col); (strings.Contains(l, "birth") || l == "dob") && person(child) {
 			// "who is the youngest", not "which one has the latest birth date".
 			return envpkg.Task{
-				Instruction: fmt.Sprintf("Among %s, who is the %s? Tell me %s %s.", rows, map[bool]string{true: "youngest", false: "oldest"}[desc], its, attrWords(label)),
+				Instruction: fmt.Sprintf("Among %s, who is the %s? Tell me %s %s.", rows, map[bool]string{true: "youngest", false: "oldest"}[desc], its, attrOf(child, label)),
 				Answer:      c.answer(items[0][label]),
 			}, nil
 		}
 		if ownDate {
 			return envpkg.Task{
-				Instruction: oneOf(w.rng, fmt.Sprintf("Which of %s is the %s? I need %s %s.", rows, latest, its, attrWords(label)),
-					fmt.Sprintf("Among %s, which is the %s one? Tell me %s %s.", rows, latest, its, attrWords(label))),
+				Instruction: oneOf(w.rng, fmt.Sprintf("Which of %s is the %s? I need %s %s.", rows, latest, its, attrOf(child, label)),
+					fmt.Sprintf("Among %s, which is the %s one? Tell me %s %s.", rows, latest, its, attrOf(child, label))),
 				Answer: c.answer(items[0][label]),
 			}, nil
 		}
 		if stamp {
 			return envpkg.Task{
-				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), verb, when, its, attrWords(label)),
+				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), verb, when, its, attrOf(child, label)),
 				Answer:      c.answer(items[0][label]),
 			}, nil
 		}
 		return envpkg.Task{
-			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label)),
-				fmt.Sprintf("Which of %s has the %s %s? I need %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label))),
+			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), most, colWords, its, attrOf(child, label)),
+				fmt.Sprintf("Which of %s has the %s %s? I need %s %s.", rowsOf(what, ref.Column, cur), most, colWords, its, attrOf(child, label))),
 			Answer: c.answer(items[0][label]),
 		}, nil
 	}
@@ -329,7 +333,7 @@ func countWords(attr string) bool {
 	last := attr[strings.LastIndex(attr, " ")+1:]
 	for _, w := range []string{head, last} {
 		switch w {
-		case "units", "items", "copies", "seats", "pieces":
+		case "units", "items", "copies", "seats", "pieces", "bags":
 			return true
 		}
 	}

@@ -138,6 +138,13 @@ func TestQuestionWords(t *testing.T) {
 	if got := parentDesc("customer", &dbmodel.Table{Name: "Customer"}, inv); got != "the customer on invoice 75" || hops(got) != 1 {
 		t.Errorf("parentDesc = %q (%d hops)", got, hops(got))
 	}
+	invT := &dbmodel.Table{Name: "Invoice", NaturalKeys: []string{"InvoiceId"}}
+	if got := attrOf(invT, "InvoiceId"); got != "invoice number" {
+		t.Errorf("attrOf(InvoiceId) = %q", got)
+	}
+	if !countWords(attrWords("total_baggages")) {
+		t.Error("checked bags are not counted")
+	}
 	reg := &dbmodel.Table{Name: "Regions", Columns: []*dbmodel.Column{{Name: "RegionID", Kind: dbmodel.Integer}, {Name: "RegionDescription", Kind: dbmodel.Text}}}
 	cat := &dbmodel.Table{Name: "Categories", Label: "CategoryName", Columns: []*dbmodel.Column{{Name: "CategoryName", Kind: dbmodel.Text}, {Name: "Description", Kind: dbmodel.Text}}}
 	if !lookupName(reg, reg.Columns[1]) || lookupName(cat, cat.Columns[1]) {

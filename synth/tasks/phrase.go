@@ -218,5 +218,12 @@ func attrOf(t *dbmodel.Table, col string) string {
 			}
 		}
 	}
+	if t != nil && t.IsNatural(col) {
+		// A number people quote, named "..._id": "its invoice number", "my
+		// reservation number", not "its invoice id".
+		if rest, ok := strings.CutSuffix(w, " id"); ok && rest != "" {
+			return rest + " number"
+		}
+	}
 	return attrWords(col)
 }
