@@ -166,7 +166,7 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		col := e.table.Column(p.Column)
 		// (Nor a leg's date: moving one leg of a booking is a rebooking;
 		// nor what operations record, an actual or estimated time.)
-		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col) || compound(e.table) && dateName(p.Column) || recorded(p.Column)
+		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col) || compound(e.table) && dateName(p.Column) || recorded(p.Column) || eventDate(w.spec.Model, e.table, p.Column)
 	})
 	if e.person {
 		// A user changes their own contact details, not what the
@@ -202,7 +202,7 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		if c.me && !worker(c.entities[0].table) && lifecycle(col) && nv != nil && !strings.HasPrefix(action(col, "it", nv), "cancel ") {
 			continue // a customer cancels their order; the shop ships it
 		}
-		if nv == nil || !inBand(e.table, e.row, col.Name, nv) {
+		if nv == nil || !inBand(e.table, e.row, col.Name, nv) || beforeEvent(e.table, e.row, col.Name, nv) {
 			continue
 		}
 		// The other parts of an address move with the one changed.

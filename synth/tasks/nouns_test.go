@@ -99,6 +99,20 @@ func TestDomainSense(t *testing.T) {
 	if !recorded("actual_departure_time_est") || recorded("scheduled_departure_time_est") {
 		t.Error("recorded")
 	}
+	orders := &dbmodel.Table{Name: "Orders", Columns: []*dbmodel.Column{{Name: "OrderDate"}, {Name: "ShippedDate"}}}
+	placed := map[string]any{"OrderDate": "1996-07-04 00:00:00.000"}
+	if !beforeEvent(orders, placed, "ShippedDate", "1996-07-01") || beforeEvent(orders, placed, "ShippedDate", "1996-07-10") {
+		t.Error("beforeEvent")
+	}
+	lines := &dbmodel.Table{Name: "Order Details"}
+	if !soldLine(&entity{table: lines, parent: &entity{table: &dbmodel.Table{Name: "Products"}}}) || soldLine(&entity{table: lines, parent: &entity{table: &dbmodel.Table{Name: "Orders"}}}) {
+		t.Error("soldLine")
+	}
+	rental := &dbmodel.Table{Name: "rental", Columns: []*dbmodel.Column{{Name: "rental_date"}}}
+	pay := &dbmodel.Table{Name: "payment", ForeignKeys: []dbmodel.ForeignKey{fk("rental_id", "rental")}}
+	if !eventDate(&dbmodel.Model{Tables: []*dbmodel.Table{rental, pay}}, rental, "rental_date") {
+		t.Error("a rental's date, which its payments refer to, is editable")
+	}
 	jobs := &dbmodel.Table{Name: "jobs"}
 	me := &entity{table: emp, person: true, desc: "me"}
 	job := &entity{table: jobs, via: "job_id", parent: me, desc: "my job"}

@@ -186,3 +186,43 @@ func openState(v string) bool {
 	}
 	return false
 }
+
+// soldLine: e is a line of a document (an order's line) reached from
+// something else on it (a product): "set the quantity of the order of
+// the product X" changes a sale through the goods.
+func soldLine(e *entity) bool {
+	if e.parent == nil || e.parent.table == nil {
+		return false
+	}
+	n := noun(e.table)
+	head, tail, ok := strings.Cut(n, " ")
+	return ok && lineWord(tail) && noun(e.parent.table) != head
+}
+
+// eventDate: col is the date t's row happened on (a rental's rental_date,
+// an order's OrderDate, an invoice's date) and other rows refer to t (its
+// payments, its lines): the record of when it happened, not a detail to
+// correct by hand.
+func eventDate(m *dbmodel.Model, t *dbmodel.Table, col string) bool {
+	w := words(col)
+	return dateName(col) && (w == "date" || w == noun(t)+" date") && referenced(m, t)
+}
+
+// beforeEvent: nv, a new date for col, falls before the date the row
+// happened on (an order shipped before it was placed, a rental returned
+// before it was rented): another row's date put on this one.
+func beforeEvent(t *dbmodel.Table, row map[string]any, col string, nv any) bool {
+	if !dateName(col) {
+		return false
+	}
+	for _, c := range t.Columns {
+		w := words(c.Name)
+		if c.Name == col || !dateName(c.Name) || w != "date" && w != noun(t)+" date" {
+			continue
+		}
+		at, ok := sqlValue(row[c.Name]).(string)
+		v, ok2 := sqlValue(nv).(string)
+		return ok && ok2 && calendarDate(at) && calendarDate(v) && v[:min(len(v), 10)] < at[:min(len(at), 10)]
+	}
+	return false
+}

@@ -135,6 +135,9 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			fmt.Sprintf("Could you add up the totals of %s for me?", rowsOf(what, ref.Column, cur))),
 			Answer: answer}, nil
 	}
+	if (attr == "amount" || attr == "amount paid") && strings.HasSuffix(noun(child), "payment") && rowsOf(what, ref.Column, cur) == "my "+what && filter == nil {
+		return envpkg.Task{Instruction: oneOf(w.rng, "How much have I paid in all?", "Could you add up how much I have paid altogether?"), Answer: answer}, nil
+	}
 	if (attr == "amount" || attr == "amount paid") && strings.HasSuffix(noun(child), "payment") {
 		// "How much do the payments of my visa card come to in all?", not
 		// "the sum of the amount of the payments of" (judged round 3).

@@ -36,7 +36,7 @@ func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error)
 			return envpkg.Task{}, "", errDeadEnd
 		}
 	}
-	if sharedReference(cur) {
+	if sharedReference(cur) || soldLine(cur) {
 		return envpkg.Task{}, "", errDeadEnd
 	}
 	if shared, err := w.sharedPlace(cur); err != nil || shared {
