@@ -29,6 +29,9 @@ func (w *walker) childList(cur *entity) (*toolgen.Tool, *toolgen.Param, *toolgen
 		return nil, nil, nil, errDeadEnd
 	}
 	ch := via[w.rng.IntN(len(via))]
+	if sharedSide(w.spec.Model.Table(ch.Table), cur.table) {
+		return nil, nil, nil, errDeadEnd
+	}
 	list := w.toolFor(toolgen.List, ch.Table)
 	if list == nil {
 		return nil, nil, nil, errDeadEnd

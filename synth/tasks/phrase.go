@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -55,7 +56,9 @@ func of(attr string, e *entity) string {
 		if attr == n && strings.HasPrefix(e.desc, "the "+n+" of ") {
 			return e.desc
 		}
-		if rest, ok := strings.CutPrefix(attr, n+" "); ok && rest != "id" {
+		if rest, ok := strings.CutPrefix(attr, n+" "); ok && rest != "id" && rest != "date" {
+			// (Not "the date of rental 229": a rental has a return date
+			// too; judged round 3.)
 			attr = rest
 		}
 	}
@@ -226,4 +229,14 @@ func attrOf(t *dbmodel.Table, col string) string {
 		}
 	}
 	return attrWords(col)
+}
+
+// everyoneRE finds a "which of" over everyone like the user.
+var everyoneRE = regexp.MustCompile(`Which of (everyone [^?]*?) has `)
+
+// tidy smooths what the templates put together: "Which of everyone with
+// my job (me included) has" reads "Among everyone with my job (me
+// included), who has".
+func tidy(s string) string {
+	return everyoneRE.ReplaceAllString(s, "Among $1, who has ")
 }

@@ -92,6 +92,14 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			answer = a
 		} else if a := dayAnswer(col.Name, val); a != nil {
 			answer = a
+		} else if others := containedIn(val, col.Enum); len(others) > 0 {
+			// Another allowed value holds this one ("basic economy" and
+			// "economy"): the check must tell them apart, and the gates
+			// try the other as a wrong answer.
+			c.distractors = append(c.distractors, others...)
+			if a := wholeValue(val, col.Enum); a != nil {
+				answer = a
+			}
 		}
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answer}, "ask", nil
 	}

@@ -90,7 +90,9 @@ func rowsOf(what, fkCol string, cur *entity) string {
 		return of(what, cur)
 	}
 	if sameAsMe(cur, what) {
-		return "the " + what + " with the same " + noun(cur.table) + " as me"
+		// "everyone with my job, me included": whether the user counts
+		// was read two ways (judged round 3).
+		return "everyone with my " + noun(cur.table) + " (me included)"
 	}
 	if reference(cur.table) && !cur.person && !strings.HasPrefix(cur.desc, "my ") && peopleWord(what) {
 		return "the " + what + " with " + cur.desc // "the employees with the job X"

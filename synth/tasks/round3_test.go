@@ -65,6 +65,11 @@ var markedDown = []struct {
 	{`(?i)the track named`, `the track "X"`},
 	{`(?i)payment date among the payments`, `"the most recent payment"`},
 	{`(?i)(most recent|earliest) date of flight`, `"flight HAT093 on 2024-05-13"`},
+	{`(?i)(price|prices) of the reservations of flight`, "a sum over a flight's bookings"},
+	{`(?i)the track "[^"]*" of the media type`, "a track named by its media type"},
+	{`(?i)the date of rental`, `"the rental date" (a rental has a return date too)`},
+	{`(?i)the same job as me for me|employees of my job`, `"everyone with my job (me included)"`},
+	{`(?i)job of my (past|previous) job`, `"my previous job"`},
 }
 
 // TestJudgedRound3 synthesizes five corpus databases and holds every task

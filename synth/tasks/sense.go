@@ -226,3 +226,20 @@ func beforeEvent(t *dbmodel.Table, row map[string]any, col string, nv any) bool 
 	}
 	return false
 }
+
+// sharedSide: child, a table named for two it refers to, is listed from
+// the one it does not belong to (a flight's bookings, reservation_flights
+// from flights): adding up or ranking their prices is not a question a
+// person asks (judged round 3: "add up the price of the reservations of
+// flight HAT160"). Lines of documents are not such tables: "how many
+// units of X have been ordered" is asked.
+func sharedSide(child, parent *dbmodel.Table) bool {
+	if child == nil || parent == nil || !compound(child) || linked(child, "") != "" {
+		return false
+	}
+	n := noun(child)
+	if lineWord(n[strings.LastIndex(n, " ")+1:]) {
+		return false
+	}
+	return !strings.HasPrefix(n, noun(parent)+" ")
+}

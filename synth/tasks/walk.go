@@ -134,7 +134,7 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 			continue
 		}
 		switch {
-		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) &&
+		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) && !kindTable(cur.table) &&
 			(cur.mine || len(c.entities) == 1 && ownRole(roleFor(t.Via.Columns[0], cur.table), cur.table)):
 			// One row among many is picked from the user's own (my most
 			// recent order), or from the row the request starts at by
