@@ -297,6 +297,22 @@ func TestAnswerChecksRound3(t *testing.T) {
 	if got := containedIn("economy", []string{"basic_economy", "economy", "business"}); len(got) == 0 {
 		t.Error("containedIn")
 	}
+	// Not a closed set: the values in the table that hold the answer.
+	db, err := sqlite3.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Exec(`CREATE TABLE jobs (job_id TEXT PRIMARY KEY, job_title TEXT);
+		INSERT INTO jobs VALUES ('FI_ACCOUNT', 'Accountant'), ('AC_ACCOUNT', 'Public Accountant'), ('IT_PROG', 'Programmer');`); err != nil {
+		t.Fatal(err)
+	}
+	jobs := &dbmodel.Table{Name: "jobs", Columns: []*dbmodel.Column{{Name: "job_id", Kind: dbmodel.Text}, {Name: "job_title", Kind: dbmodel.Text}}}
+	vals := (&walker{src: db}).valuesLike(jobs, jobs.Columns[1], "Accountant")
+	ja := wholeValue("Accountant", vals)
+	if ja == nil || !accepts(t, ja.Match, ja.Value, "The job is Accountant.") || accepts(t, ja.Match, ja.Value, "Public Accountant") {
+		t.Errorf("values %v: rule %v", vals, ja)
+	}
 	ta := timeAnswer("scheduled_arrival_time_est", "09:00:00")
 	if ta == nil {
 		t.Fatal("no rule for a time of day")

@@ -92,12 +92,12 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			answer = a
 		} else if a := dayAnswer(col.Name, val); a != nil {
 			answer = a
-		} else if others := containedIn(val, col.Enum); len(others) > 0 {
+		} else if others := containedIn(val, w.valuesLike(cur.table, col, val)); len(others) > 0 {
 			// Another allowed value holds this one ("basic economy" and
 			// "economy"): the check must tell them apart, and the gates
 			// try the other as a wrong answer.
 			c.distractors = append(c.distractors, others...)
-			if a := wholeValue(val, col.Enum); a != nil {
+			if a := wholeValue(val, w.valuesLike(cur.table, col, val)); a != nil {
 				answer = a
 			}
 		}
@@ -478,4 +478,29 @@ func lookupName(t *dbmodel.Table, col *dbmodel.Column) bool {
 		}
 	}
 	return texts == 1 && col.Kind == dbmodel.Text
+}
+
+// valuesLike are col's allowed values, or for short text the values of
+// col in t's rows that hold val ("Public Accountant" for "Accountant"):
+// the answers a check must tell from val.
+func (w *walker) valuesLike(t *dbmodel.Table, col *dbmodel.Column, val string) []string {
+	if len(col.Enum) > 0 {
+		return col.Enum
+	}
+	if col.Kind != dbmodel.Text || len(val) > 40 || len(val) < 2 {
+		return nil
+	}
+	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s LIKE '%%' || ? || '%%' AND %[1]s <> ? LIMIT 20`, dbmodel.Quote(col.Name), dbmodel.Quote(t.Name)))
+	if err != nil {
+		return nil
+	}
+	defer stmt.Close()
+	if stmt.BindText(1, val) != nil || stmt.BindText(2, val) != nil {
+		return nil
+	}
+	out := []string{val}
+	for stmt.Step() {
+		out = append(out, stmt.ColumnText(0))
+	}
+	return out
 }
