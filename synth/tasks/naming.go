@@ -13,10 +13,11 @@ import (
 // name after its noun, and a schedule's day ("flight HAT093 on
 // 2024-05-13").
 
-// nameWords tells a row by a name or title column: "named X" or "titled X"
-// for the row's own name ("name", "ProductName", "title"), and "with ship
-// name X" for a name that belongs to something else (an order's ShipName:
-// the order is not called that).
+// nameWords tells a row by a name or title column: the quoted name for
+// the row's own name ("name", "ProductName", "title": the track "X"),
+// "named X" for a person's first or last name, and "with ship name X" for
+// a name that belongs to something else (an order's ShipName: the order
+// is not called that).
 func nameWords(t *dbmodel.Table, col, v string) string {
 	w := words(col)
 	own := strings.TrimPrefix(strings.TrimPrefix(w, noun(t)+" "), "full ")
