@@ -6,7 +6,7 @@ CREATE TABLE "airports" (
   PRIMARY KEY ("iata")
 );
 
--- flight_dates: 1500 rows
+-- flight_dates: 2356 rows
 CREATE TABLE "flight_dates" (
   "flight_number" TEXT NOT NULL,
   "date" TEXT NOT NULL,

@@ -72,7 +72,7 @@ CREATE TABLE "Invoice" (
   FOREIGN KEY ("CustomerId") REFERENCES "Customer" ("CustomerId")
 );
 
--- InvoiceLine: 496 rows
+-- InvoiceLine: 1085 rows
 CREATE TABLE "InvoiceLine" (
   "InvoiceLineId" INTEGER PRIMARY KEY,
   "InvoiceId" INTEGER NOT NULL,
@@ -95,7 +95,7 @@ CREATE TABLE "Playlist" (
   "Name" NVARCHAR(120)
 );
 
--- PlaylistTrack: 826 rows
+-- PlaylistTrack: 1021 rows
 CREATE TABLE "PlaylistTrack" (
   "PlaylistId" INTEGER NOT NULL,
   "TrackId" INTEGER NOT NULL,
@@ -104,7 +104,7 @@ CREATE TABLE "PlaylistTrack" (
   FOREIGN KEY ("PlaylistId") REFERENCES "Playlist" ("PlaylistId")
 );
 
--- Track: 1500 rows
+-- Track: 2082 rows
 CREATE TABLE "Track" (
   "TrackId" INTEGER PRIMARY KEY,
   "Name" NVARCHAR(200) NOT NULL,

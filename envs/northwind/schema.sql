@@ -72,7 +72,7 @@ CREATE TABLE "Employees" (
   FOREIGN KEY ("ReportsTo") REFERENCES "Employees" ("EmployeeID")
 );
 
--- Order Details: 408 rows
+-- Order Details: 430 rows
 CREATE TABLE "Order Details" (
   "OrderID" INTEGER NOT NULL,
   "ProductID" INTEGER NOT NULL,
@@ -87,7 +87,7 @@ CREATE TABLE "Order Details" (
   FOREIGN KEY ("OrderID") REFERENCES "Orders" ("OrderID")
 );
 
--- Orders: 153 rows
+-- Orders: 166 rows
 CREATE TABLE "Orders" (
   "OrderID" INTEGER PRIMARY KEY AUTOINCREMENT,
   "CustomerID" TEXT,
@@ -206,40 +206,6 @@ SELECT City,
        'Suppliers'
 FROM Suppliers 
 ORDER BY City, CompanyName;
-CREATE VIEW [Invoices] 
-AS
-SELECT Orders.ShipName,
-       Orders.ShipAddress,
-       Orders.ShipCity,
-       Orders.ShipRegion, 
-       Orders.ShipPostalCode,
-       Orders.ShipCountry,
-       Orders.CustomerID,
-       Customers.CompanyName AS CustomerName, 
-       Customers.Address,
-       Customers.City,
-       Customers.Region,
-       Customers.PostalCode,
-       Customers.Country,
-       (Employees.FirstName + ' ' + Employees.LastName) AS Salesperson, 
-       Orders.OrderID,
-       Orders.OrderDate,
-       Orders.RequiredDate,
-       Orders.ShippedDate, 
-       Shippers.CompanyName As ShipperName,
-       [Order Details].ProductID,
-       Products.ProductName, 
-       [Order Details].UnitPrice,
-       [Order Details].Quantity,
-       [Order Details].Discount, 
-       ((([Order Details].UnitPrice*Quantity*(1-Discount))/100)*100) AS ExtendedPrice,
-       Orders.Freight 
-FROM Customers 
-  JOIN Orders ON Customers.CustomerID = Orders.CustomerID  
-    JOIN Employees ON Employees.EmployeeID = Orders.EmployeeID    
-     JOIN [Order Details] ON Orders.OrderID = [Order Details].OrderID     
-      JOIN Products ON Products.ProductID = [Order Details].ProductID      
-       JOIN Shippers ON Shippers.ShipperID = Orders.ShipVia;
 CREATE VIEW [Orders Qry] AS
 SELECT Orders.OrderID,
        Orders.CustomerID,

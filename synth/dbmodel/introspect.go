@@ -111,6 +111,13 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 // readView reads a view's columns and statistics.
 func readView(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
 	t := &Table{Name: name}
+	sql, err := queryStrings(conn, `SELECT sql FROM sqlite_schema WHERE type = 'view' AND name = ?`, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(sql) == 1 && addsTextLiteral(sql[0]) {
+		return nil, errors.New("adds text with + (SQL Server's string concatenation); SQLite adds numbers, so its column would be 0")
+	}
 	rows, err := queryRows(conn, `SELECT name, type FROM pragma_table_info(?) ORDER BY cid`, name)
 	if err != nil {
 		return nil, err
@@ -309,7 +316,7 @@ func readStats(conn *sqlite3.Conn, t *Table, q string, opts Options) error {
 			// named for a category. Names, surnames, cities and free
 			// text with few distinct values are still open: an enum
 			// would refuse every new one.
-			if closedSetName(c.Name) || codeLike(vals) && !nameish(c.Name) {
+			if closedSetName(c.Name) && !addressState(t, c.Name) || codeLike(vals) && !nameish(c.Name) {
 				c.Enum, c.EnumInferred = vals, true
 			}
 		}
@@ -350,6 +357,25 @@ func closedSetName(n string) bool {
 		"priority", "stage", "cabin", "membership", "currency", "unit", "channel", "format", "gender", "source", "rating", "severity"} {
 		if n == s || strings.HasSuffix(n, "_"+s) || strings.HasPrefix(n, s+"_") {
 			return !nameish(n) || n == s
+		}
+	}
+	return false
+}
+
+// addressState: a "state" beside a city, country or postal code is part of
+// an address (Alberta, NY), an open set like the city itself, not a
+// record's status: Chinook's eight employees all live in AB, and an enum
+// of one value refused every other province.
+func addressState(t *Table, n string) bool {
+	if strings.ToLower(n) != "state" {
+		return false
+	}
+	for _, c := range t.Columns {
+		l := strings.ToLower(c.Name)
+		for _, s := range []string{"city", "country", "postal", "zip"} {
+			if strings.Contains(l, s) {
+				return true
+			}
 		}
 	}
 	return false

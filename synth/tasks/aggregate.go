@@ -21,7 +21,7 @@ import (
 func (w *walker) childList(cur *entity) (*toolgen.Tool, *toolgen.Param, *toolgen.Tool, error) {
 	var via []*toolgen.Tool
 	for _, t := range w.spec.Tools {
-		if t.Kind == toolgen.Children && t.Parent == cur.table.Name {
+		if t.Kind == toolgen.Children && t.Parent == cur.table.Name && countable(w.spec.Model.Table(t.Table), cur.table) {
 			via = append(via, t)
 		}
 	}
@@ -29,6 +29,9 @@ func (w *walker) childList(cur *entity) (*toolgen.Tool, *toolgen.Param, *toolgen
 		return nil, nil, nil, errDeadEnd
 	}
 	ch := via[w.rng.IntN(len(via))]
+	if sharedSide(w.spec.Model.Table(ch.Table), cur.table) {
+		return nil, nil, nil, errDeadEnd
+	}
 	list := w.toolFor(toolgen.List, ch.Table)
 	if list == nil {
 		return nil, nil, nil, errDeadEnd
@@ -86,7 +89,7 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	child := w.spec.Model.Table(list.Table)
-	what := plural(child)
+	_, what := rowWords(w.spec.Model, child, ref.Column, cur.table)
 	role := by(ref.Column, cur)
 	if role == "" && !strings.Contains(ch.Name, "_of_") {
 		return envpkg.Task{}, errDeadEnd // a reference named for a role: countChildren words those
@@ -105,6 +108,11 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	var instr string
 	switch yn := strings.ToLower(value); {
+	case what == "dates" && !cur.person && !strings.HasPrefix(cur.desc, "my "):
+		// A flight's dates: "On how many dates is flight HAT275 listed
+		// as landed?", not "How many of the dates of flight HAT275 are
+		// landed?".
+		instr = fmt.Sprintf("On how many dates is %s listed as %s?", cur.desc, strings.ReplaceAll(value, "_", " "))
 	case yn == "yes" || yn == "no":
 		// insurance yes/no: "How many of my reservations have insurance?"
 		not := map[bool]string{true: "", false: "do not "}[yn == "yes"]
@@ -114,6 +122,10 @@ func (w *walker) countFiltered(c *chain, cur *entity) (envpkg.Task, error) {
 	case statusWord(value):
 		instr = oneOf(w.rng, fmt.Sprintf("How many %s %s %s?", strings.ToLower(value), what, has(cur)),
 			fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), strings.ToLower(value)))
+	case typeAdjective(e.Column, value) != "":
+		// "How many of my reservations are one-way?", not "have flight
+		// type one way".
+		instr = fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), typeAdjective(e.Column, value))
 	case flagWord(e.Column, value) != "":
 		// Northwind's Discontinued 0/1: "How many of ... are discontinued?"
 		instr = fmt.Sprintf("How many of %s are %s?", rowsOf(what, ref.Column, cur), flagWord(e.Column, value))
@@ -145,7 +157,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	var cols []string
 	byJSON := map[string]string{}
 	for _, p := range list.Params {
-		if p.Op == toolgen.OpMin {
+		if p.Op == toolgen.OpMin && !position(p.Column) && !recorded(p.Column) {
 			js := strings.TrimPrefix(p.Name, "min_")
 			cols = append(cols, js)
 			byJSON[js] = p.Column
@@ -195,6 +207,13 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	}
 	if dateName(col) {
 		most = map[bool]string{true: "latest", false: "earliest"}[desc]
+	} else if countWords(attrWords(col)) {
+		// "has the most units in stock", not "the highest units in stock".
+		most = map[bool]string{true: "most", false: "fewest"}[desc]
+	}
+	colWords := attrWords(col)
+	if countWords(colWords) {
+		colWords = strings.TrimPrefix(colWords, "total ") // "the most checked bags", not "the most total checked bags"
 	}
 	if measured(col) {
 		// "Which of the tracks of the album X is the longest?", not "has
@@ -208,12 +227,12 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 				c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
 			}
 			return envpkg.Task{
-				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(plural(child), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrWords(label)),
+				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(rowsPlural(w.spec.Model, child, ref.Column, cur.table), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrOf(child, label)),
 				Answer:      c.answer(items[0][label]),
 			}, nil
 		}
 	}
-	what := plural(child)
+	one, what := rowWords(w.spec.Model, child, ref.Column, cur.table)
 	its := "its"
 	if person(child) {
 		its = "their" // "Tell me their email", for a person
@@ -223,23 +242,65 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 	verb, stamp := strings.CutSuffix(strings.ToLower(col), "_at")
 	stamp = stamp && strings.HasSuffix(verb, "ed") && !strings.Contains(verb, "_")
 	when := map[bool]string{true: "most recently", false: "first"}[desc]
+	// The date a row happened on (a payment's payment_date, an order's
+	// OrderDate): "the most recent payment of X", not "the latest payment
+	// date among the payments of X".
+	ownDate := dateName(col) && one != "date" && (attrWords(col) == "date" || attrWords(col) == one+" date")
+	rows := rowsOf(what, ref.Column, cur)
+	latest := map[bool]string{true: "most recent", false: "first"}[desc]
 	if label := child.Label; label != "" && label != col && items[0][label] != nil && sayable(items[0][label]) {
+		if v, ok := sqlValue(items[0][label]).(string); ok && slugID.MatchString(v) {
+			c.calls = c.calls[:mark] // "I need its id": credit_card_9588108 is no answer a person wants
+			return envpkg.Task{}, errDeadEnd
+		}
 		if items[1][label] != nil {
 			c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][label])))
 		}
+		if l := strings.ToLower(col); (strings.Contains(l, "birth") || l == "dob") && person(child) {
+			// "who is the youngest", not "which one has the latest birth date".
+			return envpkg.Task{
+				Instruction: fmt.Sprintf("Among %s, who is the %s? Tell me %s %s.", rows, map[bool]string{true: "youngest", false: "oldest"}[desc], its, attrOf(child, label)),
+				Answer:      c.answer(items[0][label]),
+			}, nil
+		}
+		if ownDate {
+			return envpkg.Task{
+				Instruction: oneOf(w.rng, fmt.Sprintf("Which of %s is the %s? I need %s %s.", rows, latest, its, attrOf(child, label)),
+					fmt.Sprintf("Among %s, which is the %s one? Tell me %s %s.", rows, latest, its, attrOf(child, label))),
+				Answer: c.answer(items[0][label]),
+			}, nil
+		}
 		if stamp {
 			return envpkg.Task{
-				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), verb, when, its, attrWords(label)),
+				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), verb, when, its, attrOf(child, label)),
 				Answer:      c.answer(items[0][label]),
 			}, nil
 		}
 		return envpkg.Task{
-			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label)),
-				fmt.Sprintf("Which of %s has the %s %s? I need %s %s.", rowsOf(what, ref.Column, cur), most, attrWords(col), its, attrWords(label))),
+			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), most, colWords, its, attrOf(child, label)),
+				fmt.Sprintf("Which of %s has the %s %s? I need %s %s.", rowsOf(what, ref.Column, cur), most, colWords, its, attrOf(child, label))),
 			Answer: c.answer(items[0][label]),
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
+	if ownDate && strings.HasPrefix(rows, "the "+what+" ") {
+		return envpkg.Task{
+			Instruction: fmt.Sprintf("When was the %s %s?", latest, one+strings.TrimPrefix(rows, "the "+what)),
+			Answer:      c.answer(items[0][col]),
+		}, nil
+	}
+	if ownDate && rows == "my "+what {
+		return envpkg.Task{Instruction: fmt.Sprintf("When was my %s %s?", latest, one), Answer: c.answer(items[0][col])}, nil
+	}
+	if pluralize(attrWords(col)) == what && !cur.person {
+		// The rows are the values (a flight's dates): "What is the latest
+		// date on record for flight HAT296?", not "the latest date among
+		// the dates of flight HAT296".
+		return envpkg.Task{
+			Instruction: fmt.Sprintf("What is the %s %s on record for %s?", most, attrWords(col), cur.desc),
+			Answer:      c.answer(items[0][col]),
+		}, nil
+	}
 	return envpkg.Task{
 		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), rowsOf(what, ref.Column, cur)),
 		Answer:      c.answer(items[0][col]),
@@ -266,4 +327,30 @@ func flagWord(col, value string) string {
 		return "not " + a
 	}
 	return ""
+}
+
+// countWords: a column that counts things, named by their plural ("units
+// in stock", "units on order"): ranked by "most", not "highest".
+func countWords(attr string) bool {
+	head, _, _ := strings.Cut(attr, " ")
+	last := attr[strings.LastIndex(attr, " ")+1:]
+	for _, w := range []string{head, last} {
+		switch w {
+		case "units", "items", "copies", "seats", "pieces", "bags":
+			return true
+		}
+	}
+	return false
+}
+
+// position: a column that numbers a row among its siblings (a leg, a seat,
+// a line number): ranking by it ("the lowest leg") asks nothing.
+func position(col string) bool {
+	l := strings.ToLower(col)
+	for _, p := range []string{"leg", "seat", "seq", "position", "line", "room", "floor", "number", "sort", "rank"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -22,6 +22,10 @@ import (
 
 // datetimeRE is a stored date, with a time or without: "1996-11-22",
 // "1996-11-22 00:00:00.000", "2005-05-25T11:30:37".
+// timeOnlyRE is a time of day stored alone, perhaps marked as the next
+// day ("+1").
+var timeOnlyRE = regexp.MustCompile(`^(\d{2}:\d{2})(?::\d{2})?(?:\+\d)?$`)
+
 var datetimeRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2})(:\d{2}(\.\d+)?)?)?$`)
 
 // dateAnswer is the rule for a stored date or date and time, nil for other
@@ -109,6 +113,12 @@ var snakeWord = regexp.MustCompile(`^[a-z]+(_[a-z]+)+$`)
 // a right answer ("02:04", "2:04 am"). nil for other columns and values.
 func timeAnswer(col, v string) *envpkg.Answer {
 	m := datetimeRE.FindStringSubmatch(v)
+	if t := timeOnlyRE.FindStringSubmatch(v); m == nil && t != nil {
+		// A time of day alone ("09:00:00", "02:00:00+1" the next day):
+		// "9:00 AM" answers it as well (judged round 3: the check wanted
+		// "09:00:00" as stored).
+		m = []string{v, "", t[1]}
+	}
 	if m == nil || m[2] == "" || !strings.Contains(" "+words(col)+" ", " time ") {
 		return nil
 	}
@@ -163,4 +173,59 @@ func foldAnswer(s string) *envpkg.Answer {
 	// rule's own text matches it.
 	lit := regexp.MustCompile(`[\\.+*?()|\[\]{}^$]`).ReplaceAllString(s, ".")
 	return &envpkg.Answer{Value: `(?i)` + lit + `|` + b.String(), Match: "regex"}
+}
+
+// notWord is a pattern for one word other than w (case ignored by the
+// caller's (?i)): shorter, longer, or different in some letter. RE2 has no
+// look-behind, so "economy not preceded by basic" is spelled this way.
+func notWord(w string) string {
+	rs := []rune(strings.ToLower(w))
+	n := len(rs)
+	alts := []string{fmt.Sprintf(`\pL{%d,}`, n+1)}
+	if n > 1 {
+		alts = append(alts, fmt.Sprintf(`\pL{1,%d}`, n-1))
+	}
+	for i, r := range rs {
+		alts = append(alts, fmt.Sprintf(`\pL{%d}[^%s%s\PL]\pL{%d}`, i, regexp.QuoteMeta(string(r)), regexp.QuoteMeta(strings.ToUpper(string(r))), n-i-1))
+	}
+	return "(?:" + strings.Join(alts, "|") + ")"
+}
+
+// wholeValue is the rule for v, a value of a closed set in which other
+// values hold v as their last word ("economy" beside "basic economy"):
+// v as a word not preceded by those values' other words, so "basic
+// economy" does not pass for "economy" (judged round 3). nil when another
+// value holds v otherwise (before another word), or none does.
+func wholeValue(v string, values []string) *envpkg.Answer {
+	var before []string
+	sp := strings.ReplaceAll(v, "_", " ")
+	for _, o := range values {
+		o = strings.ReplaceAll(o, "_", " ")
+		if strings.EqualFold(o, sp) || !wordIn(sp, o) {
+			continue
+		}
+		head, ok := strings.CutSuffix(strings.ToLower(o), " "+strings.ToLower(sp))
+		if !ok || strings.Contains(head, " ") {
+			return nil
+		}
+		before = append(before, head)
+	}
+	if len(before) == 0 || len(before) > 1 || strings.Contains(sp, " ") {
+		return nil
+	}
+	q := regexp.QuoteMeta(sp)
+	return &envpkg.Answer{Value: `(?i)(?:^|[^\pL\pN\s_-]|(?:^|[^\pL\pN_-])` + notWord(before[0]) + `[\s_-]+|^[\s_-]+)` + q + `(?:[^\pL\pN_-]|$)`, Match: "regex"}
+}
+
+// containedIn are the values of values other than v that hold v as a word
+// ("basic economy" for "economy"): answers a check must tell from v.
+func containedIn(v string, values []string) []string {
+	var out []string
+	sp := strings.ReplaceAll(v, "_", " ")
+	for _, o := range values {
+		if o != v && wordIn(sp, strings.ReplaceAll(o, "_", " ")) {
+			out = append(out, o, strings.ReplaceAll(o, "_", " "))
+		}
+	}
+	return out
 }

@@ -20,6 +20,7 @@ type distinction struct {
 	pre, post string // words before and after the noun: "pending", ` titled "Not bad"`
 	only      bool
 	col       string // the column it rests on
+	on        string // a schedule's day: "flight HAT093 on 2024-05-13"
 }
 
 // distinguish finds what singles row out among the rows of child whose
@@ -29,6 +30,13 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 	count, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT COUNT(*) FROM %s WHERE %s = ?`, q, qf), parentKey)
 	if err != nil {
 		return distinction{}, err
+	}
+	if on := scheduleDay(child, fkCol, row); on != "" {
+		// A flight's date is the flight on that day: "flight HAT093 on
+		// 2024-05-13", not "the earliest date of flight HAT093" (judged
+		// round 3: a template, and "most recent" unclear with future
+		// dates).
+		return distinction{on: on, col: dayColumn(child, fkCol)}, nil
 	}
 	if count == 1 {
 		return distinction{only: true}, nil
@@ -43,6 +51,12 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 		if dateName(col.Name) {
 			if !calendarDate(v) {
 				continue // a time of day ("13:00:00") orders nothing a person would call first
+			}
+			if compound(child) && words(col.Name) == "date" {
+				// "the most recent reservation of flight HAT006" by the
+				// leg's date was read as the one booked last (judged
+				// round 3): a bare date of a link row names no row.
+				continue
 			}
 			// The most recent or the earliest, when it is so by a clear
 			// margin ("first" was read as first listed).
@@ -80,6 +94,9 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 			return distinction{post: " " + nameWords(child, col.Name, s), col: col.Name}, nil
 		case len(col.Enum) > 0 && statusWord(s):
 			return distinction{pre: strings.ToLower(s) + " ", col: col.Name}, nil
+		case len(col.Enum) > 0 && snakeWord.MatchString(s) && statusWord(strings.ReplaceAll(s, "_", "")):
+			// "my credit card payment method", not "with source credit card".
+			return distinction{pre: strings.ReplaceAll(s, "_", " ") + " ", col: col.Name}, nil
 		case strings.Contains(l, "star") || strings.Contains(l, "rating"):
 			return distinction{pre: s + "-star ", col: col.Name}, nil
 		}
@@ -102,26 +119,6 @@ func (w *walker) distinguish(child *dbmodel.Table, fkCol string, parentKey any, 
 func calendarDate(v any) bool {
 	s, ok := sqlValue(v).(string)
 	return ok && datetimeRE.MatchString(s)
-}
-
-// nameWords tells a row by a name or title column: "named X" or "titled X"
-// for the row's own name ("name", "ProductName", "title"), and "with ship
-// name X" for a name that belongs to something else (an order's ShipName:
-// the order is not called that).
-func nameWords(t *dbmodel.Table, col, v string) string {
-	w := words(col)
-	own := strings.TrimPrefix(strings.TrimPrefix(w, noun(t)+" "), "full ")
-	switch own {
-	case "shipping name":
-		// An order's ShipName is who it goes to: "the order shipped to
-		// "Hungry Coyote"", not "with ship name".
-		return "shipped to " + quoted(v)
-	case "title":
-		return "titled " + quoted(v)
-	case "name", "first name", "last name", "given name":
-		return "named " + quoted(v)
-	}
-	return "with " + w + " " + quoted(v)
 }
 
 // namingColumns lists the columns that may tell a row from its siblings,
@@ -298,55 +295,40 @@ func fullName(t *dbmodel.Table, row map[string]any) string {
 	return ""
 }
 
-// keyDesc names a row by one natural key: "order ORD-10037", the product
-// "Desk Lamp", the customer with email ana@x.org.
-func keyDesc(t *dbmodel.Table, col string, v any) string {
-	l := strings.ToLower(col)
-	s := fmt.Sprint(sqlValue(v))
-	n := noun(t)
-	switch {
-	case strings.Contains(l, "email"):
-		return "the " + n + " with email " + s
-	case strings.Contains(l, "phone"):
-		return "the " + n + " with phone number " + s
-	case strings.HasPrefix(words(col), "contact "):
-		// A supplier's ContactName is a person at the supplier, not the
-		// supplier's name.
-		return "the " + n + " whose " + words(col) + " is " + s
-	case unnatural(l):
-		// A postal code is not a name: "the supplier with postal code
-		// 10785", never "supplier 10785".
-		return "the " + n + " with " + attrWords(col) + " " + s
-	case l == "sku" || l == "isbn" || l == "upc" || l == "ean" || l == "vin" || l == "iata":
-		return "the " + n + " with " + strings.ToUpper(l) + " " + s
-	case strings.HasSuffix(l, "number") || strings.HasSuffix(l, "_no") || strings.HasSuffix(l, "code") || strings.HasSuffix(l, "_ref") || strings.ReplaceAll(l, "_", "") == strings.ToLower(t.Singular())+"id":
-		return n + " " + s
-	case strings.Contains(l, "name") || strings.Contains(l, "title") || col == t.Label:
-		return "the " + n + " " + quoted(s)
-	}
-	return "the " + n + " whose " + attrWords(col) + " is " + show(v)
-}
-
 // childDesc names a child row: "the pending order of X", "my most recent
-// order", "the only review of X".
+// order", "the review of X". A row that is the only one of its parent is
+// named plainly, "the payment of rental 1035", "my payment": "the only
+// payment of" was read as the generator's artifact (judged round 3), and
+// the definite article already says there is one. Its noun is what it is
+// to the parent (rowWords): "the flight of reservation X", "the lines of
+// order 10398".
 func childDesc(child *dbmodel.Table, d distinction, parent *entity) string {
-	n := noun(child)
+	var pt *dbmodel.Table
 	if parent.table != nil {
-		if rest, ok := strings.CutPrefix(n, noun(parent.table)+" "); ok && !parent.person {
-			// reservation_flights of a reservation: "the only flight of
-			// reservation X", not "the only reservation flight of".
-			n = rest
-		} else if rest, ok := strings.CutSuffix(n, " "+noun(parent.table)); ok && !parent.person {
-			// and of a flight: "the only reservation of flight HAT146".
-			n = rest
-		}
+		pt = parent.table
 	}
-	if d.only {
-		n = "only " + n
+	if d.on != "" && !parent.person && !strings.HasPrefix(parent.desc, "my ") {
+		return parent.desc + " on " + d.on
 	}
+	n, _ := rowWords(nil, child, "", pt)
 	n = d.pre + n + d.post
 	if parent.person {
 		return "my " + n
+	}
+	if person(child) && reference(pt) && d.only && d.pre == "" && d.post == "" {
+		// The one holder of a job: "our Public Accountant", not "the
+		// employee of the job "Public Accountant"" (judged round 3).
+		if _, name, ok := strings.Cut(parent.desc, "\""); ok && strings.HasSuffix(name, "\"") && !strings.Contains(strings.TrimSuffix(name, "\""), "\"") {
+			return "our " + strings.TrimSuffix(name, "\"")
+		}
+	}
+	if person(child) && reference(pt) {
+		// A person has a job: "the employee with the job "Public
+		// Accountant"", not "the employee of the job".
+		return "the " + n + " with " + parent.desc
+	}
+	if person(child) && pt != nil && workplace(pt) {
+		return "the " + n + " in " + parent.desc // "the employee in the department "Public Relations""
 	}
 	return "the " + n + " of " + parent.desc
 }
@@ -357,7 +339,8 @@ func quoted(s string) string { return "\"" + s + "\"" }
 // its references. Short numbers are left out: "3" would match any text.
 func (c *chain) noteIDs(w *walker, e *entity) {
 	for _, col := range e.table.Columns {
-		internal := e.table.IsKey(col.Name) && !e.table.IsNatural(col.Name)
+		// (A date in a composite key is a day people say, not an id.)
+		internal := e.table.IsKey(col.Name) && !e.table.IsNatural(col.Name) && !(len(e.table.PrimaryKey) > 1 && dateName(col.Name))
 		if fk := e.table.ForeignKeyOf(col.Name); fk != nil {
 			// A reference to a natural key (an ISBN, an email) is something
 			// a user may say; a reference to an opaque id is not.

@@ -208,7 +208,7 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 		t.Reward = envpkg.RewardState
 	}
 	t.ID = fmt.Sprintf("synth-%04d-%s-%s", n+1, kind, emit.EnvName(cur.table.Singular()))
-	t.Instruction = polite(rng, c.intro, t.Instruction)
+	t.Instruction = polite(rng, c.intro, tidy(t.Instruction))
 	if c.said != "" && t.Answer != nil && t.Answer.Match != "number" && wordIn(c.said, t.Instruction) {
 		// The question names its own answer ("Which of the products of
 		// the supplier of "Pâté chinois" ..." answered "Pâté chinois").

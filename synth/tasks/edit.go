@@ -23,6 +23,15 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 	switch {
 	case col.Bool:
 		return o != int64(1), nil
+	case inferredStatus(col):
+		// A status whose order no CHECK declares (flight_dates' available,
+		// delayed, landed, cancelled): only what a person does by hand,
+		// cancelling what has not happened yet; never "mark it landed" or
+		// "if it has landed, cancel it" (judged round 3).
+		if v := cancelValue(col); v != "" && openState(fmt.Sprint(o)) {
+			return v, nil
+		}
+		return nil, nil
 	case lifecycle(col):
 		// A status declared by a CHECK lists its values in the order a
 		// row goes through them (pending, shipped, delivered): move it
@@ -72,7 +81,7 @@ func (w *walker) newValue(t *dbmodel.Table, col *dbmodel.Column, old any) (any, 
 // goes through them).
 func lifecycle(col *dbmodel.Column) bool {
 	l := strings.ToLower(col.Name)
-	return len(col.Enum) > 1 && !col.EnumInferred && (strings.Contains(l, "status") || strings.Contains(l, "state") || strings.Contains(l, "stage"))
+	return len(col.Enum) > 1 && !col.EnumInferred && !orderless(col.Enum) && (strings.Contains(l, "status") || strings.Contains(l, "state") || strings.Contains(l, "stage"))
 }
 
 // settable lists the parameters of an update tool a person would set.
@@ -153,6 +162,12 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		return nil, errDeadEnd
 	}
 	params := settable(e.table, tool)
+	params = slices.DeleteFunc(params, func(p toolgen.Param) bool {
+		col := e.table.Column(p.Column)
+		// (Nor a leg's date: moving one leg of a booking is a rebooking;
+		// nor what operations record, an actual or estimated time.)
+		return historyPrice(e.table, p.Column) || structuralType(w.spec.Model, e.table, col) || compound(e.table) && dateName(p.Column) || recorded(p.Column) || eventDate(w.spec.Model, e.table, p.Column)
+	})
 	if e.person {
 		// A user changes their own contact details, not what the
 		// business records about them (a support rep, a hire date).
@@ -187,7 +202,7 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		if c.me && !worker(c.entities[0].table) && lifecycle(col) && nv != nil && !strings.HasPrefix(action(col, "it", nv), "cancel ") {
 			continue // a customer cancels their order; the shop ships it
 		}
-		if nv == nil || !inBand(e.table, e.row, col.Name, nv) {
+		if nv == nil || !inBand(e.table, e.row, col.Name, nv) || beforeEvent(e.table, e.row, col.Name, nv) {
 			continue
 		}
 		// The other parts of an address move with the one changed.
@@ -223,7 +238,7 @@ func (w *walker) setOne(c *chain, e *entity, move bool) (*edit, error) {
 		if day, ok := midnight(stored); ok {
 			shown = day // "1973-07-01", not "1973-07-01 00:00:00" (the check takes either)
 		}
-		attr := attrWords(col.Name)
+		attr := attrOf(e.table, col.Name)
 		ed := &edit{col: col, old: e.row[col.Name], new: stored, call: c.calls[len(c.calls)-1],
 			ch:     change{table: e.table, kind: "update", row: e.row, cols: map[string]any{col.Name: stored}, name: fmt.Sprintf("%s set to %s", attr, shown)},
 			clause: oneOf(w.rng, fmt.Sprintf("change %s to %s", of(attr, e), shown), fmt.Sprintf("set %s to %s", of(attr, e), shown))}

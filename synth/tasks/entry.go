@@ -27,7 +27,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	}
 	var starts []start
 	for _, t := range w.spec.Model.Tables {
-		if t.Rows == 0 || bookkeepingTable(t) {
+		if t.Rows == 0 || bookkeepingTable(t) || maintained(t) {
 			continue
 		}
 		for _, nk := range t.NaturalKeys {
@@ -65,6 +65,11 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), dbmodel.Quote(t.Name)), t.Rows)
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := v.(string); ok && len([]rune(s)) > 50 {
+		// A 90-character name (an orchestra and its conductor) is not
+		// how anyone names a row, and may be cut short in the data.
+		return nil, fmt.Errorf("%w: %.20s... is too long to say", errDeadEnd, s)
 	}
 	if s, ok := v.(string); ok && slugID.MatchString(s) {
 		// "gift_card_4343305": an id no one quotes to find a person by

@@ -154,12 +154,12 @@ func TestRoleWords(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{childDescVia(flights, "origin", airports, distinction{pre: "most recent "}, mia), "the most recent flight departing from the airport MIA"},
 		{childDescVia(flights, "destination", airports, distinction{pre: "first "}, mia), "the first flight arriving at the airport MIA"},
-		{childDescVia(flights, "airport_id", airports, distinction{only: true}, mia), "the only flight of the airport MIA"},
-		{childDescVia(&dbmodel.Table{Name: "store"}, "manager_staff_id", &dbmodel.Table{Name: "staff"}, distinction{only: true}, &entity{desc: "the staff member Mike Hillyer"}), "the only store with the staff member Mike Hillyer as its manager"},
-		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{desc: "flight HAT055"}), "the first reservation flight of flight HAT055"},
+		{childDescVia(flights, "airport_id", airports, distinction{only: true}, mia), "the flight of the airport MIA"},
+		{childDescVia(&dbmodel.Table{Name: "store"}, "manager_staff_id", &dbmodel.Table{Name: "staff"}, distinction{only: true}, &entity{desc: "the staff member Mike Hillyer"}), "the store managed by the staff member Mike Hillyer"},
+		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{table: flights, desc: "flight HAT055"}), "the first reservation of flight HAT055"},
 		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `my customer named "Ana"`},
-		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the only employee who reports to the airport MIA"},
-		{childDescVia(&dbmodel.Table{Name: "Orders"}, "ShipVia", &dbmodel.Table{Name: "Shippers"}, distinction{only: true}, &entity{desc: `the shipper "Speedy Express"`}), `the only order shipped via the shipper "Speedy Express"`},
+		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the employee who reports to the airport MIA"},
+		{childDescVia(&dbmodel.Table{Name: "Orders"}, "ShipVia", &dbmodel.Table{Name: "Shippers"}, distinction{only: true}, &entity{desc: `the shipper "Speedy Express"`}), `the order shipped via the shipper "Speedy Express"`},
 		{howManyWith("employees", roleFor("ReportsTo", &dbmodel.Table{Name: "Employees"}), "me"), "How many employees report to me?"},
 		{howManyWith("flights", roleFor("origin", airports), "the airport MIA"), "How many flights depart from the airport MIA?"},
 		{howManyWith("customers", roleFor("SupportRepId", &dbmodel.Table{Name: "Employee"}), "me"), "How many customers have me as their support rep?"},
@@ -234,10 +234,10 @@ func TestNamesPeopleUse(t *testing.T) {
 		{keyDesc(suppliers, "PostalCode", "10785"), "the supplier with postal code 10785"},
 		{keyDesc(&dbmodel.Table{Name: "jobs"}, "job_code", "AC_ACCOUNT"), "job AC_ACCOUNT"},
 		{plural(&dbmodel.Table{Name: "job_history"}), "job history entries"},
-		{parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{desc: "the only payment of reservation JT26GY"}), "the payment method of the only payment of reservation JT26GY"},
+		{parentDesc("payment", &dbmodel.Table{Name: "payment_methods"}, &entity{desc: "the payment of reservation JT26GY"}), "the payment method of the payment of reservation JT26GY"},
 		{nameWords(&dbmodel.Table{Name: "Orders"}, "ShipName", "Hungry Coyote"), `shipped to "Hungry Coyote"`},
-		{nameWords(&dbmodel.Table{Name: "products"}, "ProductName", "Chai"), `named "Chai"`},
-		{nameWords(&dbmodel.Table{Name: "albums"}, "Title", "Facelift"), `titled "Facelift"`},
+		{nameWords(&dbmodel.Table{Name: "products"}, "ProductName", "Chai"), `"Chai"`},
+		{nameWords(&dbmodel.Table{Name: "albums"}, "Title", "Facelift"), `"Facelift"`},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
@@ -271,14 +271,14 @@ func TestSalaryBand(t *testing.T) {
 }
 
 // TestJunctionRows: a link row (playlist_track) is skipped in the wording:
-// "the only playlist of the track X", not "the playlist of the only
-// playlist track of the track X"; and counted as the rows it links.
+// "the playlist of the track X", not "the playlist of the playlist track
+// of the track X"; and counted as the rows it links.
 func TestJunctionRows(t *testing.T) {
 	pt := &dbmodel.Table{Name: "playlist_track", PrimaryKey: []string{"PlaylistId", "TrackId"},
 		ForeignKeys: []dbmodel.ForeignKey{{Columns: []string{"PlaylistId"}, RefTable: "playlist", RefColumns: []string{"PlaylistId"}},
 			{Columns: []string{"TrackId"}, RefTable: "track", RefColumns: []string{"TrackId"}}}}
-	cur := &entity{table: pt, desc: `the only playlist track of the track named "The Worm"`}
-	if got, want := parentDesc("playlist", &dbmodel.Table{Name: "playlist"}, cur), `the only playlist of the track named "The Worm"`; got != want {
+	cur := &entity{table: pt, desc: childDesc(pt, distinction{only: true}, &entity{table: &dbmodel.Table{Name: "track"}, desc: `the track named "The Worm"`})}
+	if got, want := parentDesc("playlist", &dbmodel.Table{Name: "playlist"}, cur), `the playlist of the track named "The Worm"`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if got := linked(pt, "TrackId"); got != "playlist" {

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,12 +48,17 @@ func of(attr string, e *entity) string {
 		}
 		return "the " + attr + " of " + owner
 	}
+	if strings.HasPrefix(attr, "top of the ") || strings.HasPrefix(attr, "bottom of the ") {
+		return "the " + attr + " for " + e.desc // "the top of the salary range for my job"
+	}
 	if e.table != nil {
 		n := noun(e.table)
 		if attr == n && strings.HasPrefix(e.desc, "the "+n+" of ") {
 			return e.desc
 		}
-		if rest, ok := strings.CutPrefix(attr, n+" "); ok && rest != "id" {
+		if rest, ok := strings.CutPrefix(attr, n+" "); ok && rest != "id" && rest != "date" {
+			// (Not "the date of rental 229": a rental has a return date
+			// too; judged round 3.)
 			attr = rest
 		}
 	}
@@ -100,6 +106,12 @@ func attrWords(col string) string {
 		return "time"
 	case "state province":
 		return "state or province"
+	}
+	if rest, ok := strings.CutPrefix(w, "min "); ok {
+		return "minimum " + rest // "the minimum salary of the job", not "min salary"
+	}
+	if rest, ok := strings.CutPrefix(w, "max "); ok {
+		return "maximum " + rest
 	}
 	for _, suf := range []string{" cents", " usd", " eur"} {
 		if strings.HasSuffix(w, suf) && len(w) > len(suf) {
@@ -184,8 +196,47 @@ func capitalize(s string) string {
 
 // Motives, by what the user asks for.
 var (
-	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report"}
-	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong"}
-	fixMotives    = []string{"There was a mistake in the records", "We just got a correction", "The old value was entered wrong"}
-	deleteMotives = []string{"it was entered by mistake", "it is no longer needed", "it should never have been recorded"}
+	readMotives   = []string{"for a form I'm filling in", "before I call back", "for my records", "to double-check something", "for a report", "for an email I'm writing", "to finish some paperwork"}
+	updateMotives = []string{"There was a mistake in the records", "We just got a correction", "It changed recently", "The old value was entered wrong", "The record is out of date", "It was typed in wrong"}
+	fixMotives    = []string{"There was a mistake in the records", "We just got a correction", "The old value was entered wrong", "It was typed in wrong"}
+	// (Not "it should never have been recorded": said of a track, it
+	// judges the music; judged round 3.)
+	deleteMotives = []string{"it was entered by mistake", "it is no longer needed"}
 )
+
+// attrOf is attrWords, but a pair of bounds of one range on t (min_salary
+// and max_salary) is said as the range's bottom and top: "the top of the
+// salary range for the job X", not "the max salary of the job X" (judged
+// round 3).
+func attrOf(t *dbmodel.Table, col string) string {
+	w := words(col)
+	for _, b := range [][3]string{{"min ", "max ", "bottom"}, {"max ", "min ", "top"}, {"minimum ", "maximum ", "bottom"}, {"maximum ", "minimum ", "top"}} {
+		rest, ok := strings.CutPrefix(w, b[0])
+		if !ok || t == nil {
+			continue
+		}
+		for _, c := range t.Columns {
+			if words(c.Name) == b[1]+rest {
+				return b[2] + " of the " + rest + " range"
+			}
+		}
+	}
+	if t != nil && t.IsNatural(col) {
+		// A number people quote, named "..._id": "its invoice number", "my
+		// reservation number", not "its invoice id".
+		if rest, ok := strings.CutSuffix(w, " id"); ok && rest != "" {
+			return rest + " number"
+		}
+	}
+	return attrWords(col)
+}
+
+// everyoneRE finds a "which of" over everyone like the user.
+var everyoneRE = regexp.MustCompile(`Which of (everyone [^?]*?) has `)
+
+// tidy smooths what the templates put together: "Which of everyone with
+// my job (me included) has" reads "Among everyone with my job (me
+// included), who has".
+func tidy(s string) string {
+	return everyoneRE.ReplaceAllString(s, "Among $1, who has ")
+}

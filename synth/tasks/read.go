@@ -11,7 +11,6 @@ import (
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
-	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
 // finishRead ends with a question: an attribute of cur, how many rows
@@ -92,6 +91,14 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 			answer = a
 		} else if a := dayAnswer(col.Name, val); a != nil {
 			answer = a
+		} else if others := containedIn(val, w.valuesLike(cur.table, col, val)); len(others) > 0 {
+			// Another allowed value holds this one ("basic economy" and
+			// "economy"): the check must tell them apart, and the gates
+			// try the other as a wrong answer.
+			c.distractors = append(c.distractors, others...)
+			if a := wholeValue(val, w.valuesLike(cur.table, col, val)); a != nil {
+				answer = a
+			}
 		}
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answer}, "ask", nil
 	}
@@ -152,7 +159,7 @@ func personalDetail(col string) bool {
 
 // askAttr asks for one attribute of e.
 func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
-	attr := attrWords(col.Name)
+	attr := attrOf(e.table, col.Name)
 	if e.via != "" && e.parent != nil && !e.parent.person && (col.Name == e.table.Label || e.table.IsNatural(col.Name)) {
 		// "Which airport does flight HAT089 leave from?", not "the iata
 		// of the origin of flight HAT089".
@@ -163,6 +170,23 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 			return fmt.Sprintf("Which %s does %s go to?", noun(e.table), e.parent.desc)
 		}
 	}
+	if contact := e.row[e.namedBy]; contact != nil && strings.HasPrefix(words(e.namedBy), "contact name") && strings.Contains(strings.ToLower(col.Name), "company") {
+		// "Which company does Daniel Tonini work for?", not "the company
+		// name of the customer Daniel Tonini works at".
+		return oneOf(w.rng, fmt.Sprintf("Which company does %s work for?", sqlValue(contact)), fmt.Sprintf("Could you tell me which company %s works for?", sqlValue(contact)))
+	}
+	if q := w.whichQuestion(e, col, attr); q != "" {
+		return q
+	}
+	if strings.Contains(attr, "description") && lookupName(e.table, col) {
+		// Northwind's RegionDescription is the region's name ("Eastern"):
+		// "Which region is territory 90405 in?", not "the description of
+		// the region of territory 90405" (judged round 3).
+		if e.via != "" && e.parent != nil && !e.parent.person {
+			return oneOf(w.rng, fmt.Sprintf("Which %s is %s in?", noun(e.table), e.parent.desc), fmt.Sprintf("Could you tell me which %s %s is in?", noun(e.table), e.parent.desc))
+		}
+		attr = "name"
+	}
 	l := strings.ToLower(col.Name)
 	if verb, ok := strings.CutSuffix(l, "_at"); ok && !e.person && !strings.Contains(verb, "_") {
 		if strings.HasSuffix(verb, "ed") { // placed_at: "When was X placed?"
@@ -172,7 +196,13 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 			return fmt.Sprintf("When does %s %s?", e.desc, stem)
 		}
 	}
-	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && measured(col.Name) && !e.person {
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && countWords(attr) && !e.person {
+		// "How many units in stock does the product X have?", not "What is
+		// the units in stock of".
+		return oneOf(w.rng, fmt.Sprintf("How many %s does %s have?", attr, e.desc), fmt.Sprintf("Could you tell me how many %s %s has?", attr, e.desc))
+	}
+	if _, isText := sqlValue(e.row[col.Name]).(string); !isText && measured(col.Name) && !e.person && !strings.HasSuffix(attr, " duration") {
+		// (A "rental duration" has no unit to ask in: asked plainly.)
 		// "How long is the track X, in milliseconds?", not "How many
 		// milliseconds does the track X have?".
 		how, unit := "long", attr
@@ -192,7 +222,9 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 		fmt.Sprintf("What is %s?", of(attr, e)),
 		fmt.Sprintf("Could you tell me %s?", of(attr, e)),
 		fmt.Sprintf("I need %s %s. What is it?", of(attr, e), motive),
-		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive))
+		fmt.Sprintf("Can you look up %s? I need it %s.", of(attr, e), motive),
+		fmt.Sprintf("Please tell me %s.", of(attr, e)),
+		fmt.Sprintf("What's %s? I need it %s.", of(attr, e), motive))
 }
 
 // secret: a column no assistant reads out (a password, its hash, a
@@ -317,93 +349,42 @@ func hasPlain(e *entity) string {
 	return e.desc + " has"
 }
 
-func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
-	var tools []*toolgen.Tool
-	for _, t := range w.spec.Tools {
-		if t.Kind == toolgen.Children && t.Parent == cur.table.Name {
-			tools = append(tools, t)
+// lookupName: col, a "description", is what names the rows of t: its only
+// text column (Northwind's RegionDescription, "Eastern"), or its label.
+func lookupName(t *dbmodel.Table, col *dbmodel.Column) bool {
+	if col.Name == t.Label {
+		return true
+	}
+	texts := 0
+	for _, c := range t.Columns {
+		if c.Kind == dbmodel.Text && !t.IsKey(c.Name) {
+			texts++ // (Territories: a text key, and its description is its name)
 		}
 	}
-	if len(tools) == 0 {
-		return envpkg.Task{}, errDeadEnd
-	}
-	t := tools[w.rng.IntN(len(tools))]
-	v := cur.row[t.Via.RefColumns[0]]
-	mark := len(c.calls)
-	out, err := w.call(c, t.Name, map[string]any{t.Params[0].Name: argValue(v, t.Params[0].Type)})
-	if err != nil {
-		return envpkg.Task{}, err
-	}
-	m, _ := out.(map[string]any)
-	total := fmt.Sprint(m["total"])
-	answer, err := countAnswer(total)
-	if err != nil {
-		c.calls = c.calls[:mark]
-		return envpkg.Task{}, err
-	}
-	child := w.spec.Model.Table(t.Table)
-	what := plural(child)
-	if other := w.spec.Model.Table(linked(child, t.Via.Columns[0])); other != nil {
-		what = plural(other) // "How many films does the category have", not "film categories"
-	}
-	if role := by(t.Via.Columns[0], cur); role != "" {
-		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
-		return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("How many %s were %s?", what, role), fmt.Sprintf("Could you count the %s %s?", what, role)),
-			Answer: answer}, nil
-	}
-	if !strings.Contains(t.Name, "_of_") && !ownRole(roleFor(t.Via.Columns[0], cur.table), cur.table) {
-		// A reference named for a role: "How many return items have the
-		// variant X as their new variant?"
-		c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
-		who := cur.desc
-		if cur.person {
-			who = "me"
-		}
-		return envpkg.Task{Instruction: howManyWith(what, roleFor(t.Via.Columns[0], cur.table), who),
-			Answer: answer}, nil
-	}
-	// Distractor: the count most rows of cur's table have.
-	c.distractors = append(c.distractors, fmt.Sprint(w.modeCount(child, t.Via.Columns[0])))
-	if role := roleFor(t.Via.Columns[0], cur.table); !ownRole(role, cur.table) {
-		who := cur.desc
-		if cur.person {
-			who = "me"
-		}
-		return envpkg.Task{Instruction: howManyWith(what, role, who), Answer: answer}, nil
-	}
-	return envpkg.Task{Instruction: oneOf(w.rng,
-		fmt.Sprintf("How many %s %s?", what, has(cur)),
-		fmt.Sprintf("Could you count %s for me?", of(what, cur)),
-		fmt.Sprintf("I'd like to know how many %s %s.", what, hasPlain(cur))),
-		Answer: answer}, nil
+	return texts == 1 && col.Kind == dbmodel.Text
 }
 
-// howManyWith asks how many rows have who in a role: "How many employees
-// report to X?", "How many flights depart from X?", "How many customers
-// have X as their support rep?".
-func howManyWith(what, role, who string) string {
-	switch {
-	case slices.Contains(departRoles, role):
-		return fmt.Sprintf("How many %s depart from %s?", what, who)
-	case slices.Contains(arriveRoles, role):
-		return fmt.Sprintf("How many %s arrive at %s?", what, who)
-	case role == "ship via":
-		return fmt.Sprintf("How many %s were shipped via %s?", what, who)
+// valuesLike are col's allowed values, or for short text the values of
+// col in t's rows that hold val ("Public Accountant" for "Accountant"):
+// the answers a check must tell from val.
+func (w *walker) valuesLike(t *dbmodel.Table, col *dbmodel.Column, val string) []string {
+	if len(col.Enum) > 0 {
+		return col.Enum
 	}
-	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
-		return fmt.Sprintf("How many %s %s to %s?", what, strings.TrimSuffix(verb, "s"), who)
+	if col.Kind != dbmodel.Text || len(val) > 40 || len(val) < 2 {
+		return nil
 	}
-	return fmt.Sprintf("How many %s have %s as their %s?", what, who, role)
-}
-
-// modeCount is the number of child rows that most referenced rows have
-// (-1 when it cannot be told): an answer equal to it does not show that
-// the right row was counted.
-func (w *walker) modeCount(child *dbmodel.Table, fkCol string) int64 {
-	n, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT n FROM (SELECT COUNT(*) AS n FROM %s GROUP BY %s) GROUP BY n ORDER BY COUNT(*) DESC, n LIMIT 1`,
-		dbmodel.Quote(child.Name), dbmodel.Quote(fkCol)))
+	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s LIKE '%%' || ? || '%%' AND %[1]s <> ? LIMIT 20`, dbmodel.Quote(col.Name), dbmodel.Quote(t.Name)))
 	if err != nil {
-		return -1
+		return nil
 	}
-	return n
+	defer stmt.Close()
+	if stmt.BindText(1, val) != nil || stmt.BindText(2, val) != nil {
+		return nil
+	}
+	out := []string{val}
+	for stmt.Step() {
+		out = append(out, stmt.ColumnText(0))
+	}
+	return out
 }

@@ -24,11 +24,7 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 		// customer_id, flight_number: the column names the row itself.
 		return childDesc(child, d, p)
 	}
-	n := noun(child)
-	if d.only {
-		n = "only " + n
-	}
-	n = "the " + d.pre + n + d.post
+	n := "the " + d.pre + noun(child) + d.post
 	who := p.desc
 	if p.person {
 		who = "me"
@@ -52,6 +48,9 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 		// (manager_staff_id), not "the customer Jack Smith with me as
 		// their support rep".
 		return "my " + strings.TrimPrefix(n, "the ")
+	}
+	if role == "manager" {
+		return n + " managed by " + who
 	}
 	poss := "its"
 	if person(child) {
@@ -90,6 +89,17 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	if cur.table == nil {
 		return of(what, cur)
 	}
+	if sameAsMe(cur, what) {
+		// "everyone with my job, me included": whether the user counts
+		// was read two ways (judged round 3).
+		return "everyone with my " + noun(cur.table) + " (me included)"
+	}
+	if reference(cur.table) && !cur.person && !strings.HasPrefix(cur.desc, "my ") && peopleWord(what) {
+		return "the " + what + " with " + cur.desc // "the employees with the job X"
+	}
+	if workplace(cur.table) && !cur.person && !strings.HasPrefix(cur.desc, "my ") && peopleWord(what) && ownRole(roleFor(fkCol, cur.table), cur.table) {
+		return "the " + what + " in " + cur.desc // "the employees in the department X"
+	}
 	role := roleFor(fkCol, cur.table)
 	if ownRole(role, cur.table) {
 		return of(what, cur)
@@ -111,6 +121,14 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	}
 	if verb, ok := strings.CutSuffix(role, " by"); ok && verb != "" && !strings.Contains(verb, " ") {
 		return "the " + what + " " + role + " " + who // "the orders handled by ..."
+	}
+	if role == "manager" {
+		// "the employees Gerald Cambrault manages", not "with the
+		// employee Gerald Cambrault as their manager".
+		if cur.person {
+			return "the " + what + " I manage"
+		}
+		return "the " + what + " managed by " + who
 	}
 	if cur.person {
 		return "my " + what // "my customers"
@@ -176,18 +194,40 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 	}
 	if cur.table != nil && linked(cur.table, "") != "" && !cur.person {
 		// A link row (a playlist's track) is no thing of its own to a
-		// person: "the only playlist of the track X".
-		if rest, ok := strings.CutPrefix(cur.desc, "the only "+noun(cur.table)+" of "); ok {
-			return "the only " + noun(parent) + " of " + rest
+		// person: "the playlist of the track X".
+		if strings.HasPrefix(cur.desc, "the "+noun(parent)+" of ") {
+			return cur.desc // already named for it: "the playlist of the track X"
+		}
+		if rest, ok := strings.CutPrefix(cur.desc, "the "+noun(cur.table)+" of "); ok {
+			return "the " + noun(parent) + " of " + rest
+		}
+	}
+	if cur.table != nil && !cur.person && cur.parent != nil && cur.parent.table != nil {
+		// "my past job" (job_history) is a job already: "the title of my
+		// past job", not "the title of the job of my past job".
+		if n, _ := rowWords(nil, cur.table, "", cur.parent.table); n != noun(cur.table) && strings.HasSuffix(n, " "+noun(parent)) && strings.Contains(cur.desc, n) {
+			return cur.desc
 		}
 	}
 	if cur.table != nil && thin(cur.table) && !cur.person {
+		if cur.parent != nil && cur.parent.table != nil {
+			// "the copy of the film X" (inventory): "the store of the film X"
+			if n, _ := rowWords(nil, cur.table, "", cur.parent.table); n != noun(cur.table) {
+				if rest, ok := strings.CutPrefix(cur.desc, "the "+n+" of "); ok {
+					return "the " + noun(parent) + " of " + rest
+				}
+			}
+		}
 		// A row that only links others (a rental's inventory copy) is
 		// left out: "the film of rental 586", not "the film of the
 		// inventory of rental 586".
 		if rest, ok := strings.CutPrefix(cur.desc, "the "+noun(cur.table)+" of "); ok {
 			return "the " + noun(parent) + " of " + rest
 		}
+	}
+	if cur.table != nil && !cur.person && person(parent) && ownRole(roleWords(role), parent) && document(cur.table) && !strings.Contains(cur.desc, " of ") {
+		// "the customer on invoice 75", not "the customer of invoice 75".
+		return "the " + noun(parent) + " on " + cur.desc
 	}
 	rw := roleWords(role)
 	if rw == "ship via" {
@@ -212,4 +252,14 @@ func parentDesc(role string, parent *dbmodel.Table, cur *entity) string {
 		return "the " + noun(parent) + " " + cur.desc + " " + verb + " to"
 	}
 	return of(rw, cur)
+}
+
+// document: t's rows are papers a person is named on (an invoice, an
+// order, a receipt).
+func document(t *dbmodel.Table) bool {
+	switch noun(t) {
+	case "invoice", "order", "receipt", "bill":
+		return true
+	}
+	return false
 }

@@ -75,7 +75,7 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		most = max(most, f)
 	}
 	c.distractors = append(c.distractors, strconv.Itoa(len(items)), number(most, ints))
-	what := plural(child)
+	what := rowsPlural(w.spec.Model, child, ref.Column, cur.table)
 	if filter != nil {
 		if all, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT TOTAL(%s) FROM %s WHERE %s = ?`, dbmodel.Quote(col), dbmodel.Quote(child.Name), dbmodel.Quote(ref.Column)), sqlValue(key)); err == nil && float64(all) != sum {
 			c.distractors = append(c.distractors, strconv.FormatInt(all, 10))
@@ -84,6 +84,8 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			what = strings.ToLower(value) + " " + what
 		} else if f := flagWord(filter.Column, value); f != "" {
 			what += " that are " + f
+		} else if a := typeAdjective(filter.Column, value); a != "" {
+			what = a + " " + what // "the one-way reservations", not "with flight type one_way"
 		} else {
 			what += " with " + attrWords(filter.Column) + " " + show(value)
 		}
@@ -98,12 +100,29 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		attr = rest // "the total baggages" summed: not "the total total"
 	}
 	if attr == "quantity" || strings.HasSuffix(attr, "bags") || strings.HasSuffix(attr, "items") || strings.HasSuffix(attr, "units") {
+		if attr == "quantity" && !cur.person && filter == nil && (what == "lines" || what == "items") {
+			// "How many items are on order 10306 in all?", not "across the
+			// lines of order 10306".
+			return envpkg.Task{Instruction: oneOf(w.rng,
+				fmt.Sprintf("How many items are on %s in all?", cur.desc),
+				fmt.Sprintf("Could you add up how many items %s comes to?", cur.desc)),
+				Answer: answer}, nil
+		}
 		if attr != "quantity" {
 			// "How many checked bags are there in all across my reservations?"
 			return envpkg.Task{Instruction: fmt.Sprintf("How many %s are there in all across %s?", attr, rowsOf(what, ref.Column, cur)), Answer: answer}, nil
 		}
 		// "How many items are on order 10386 in all?", not "the sum of
 		// the quantity of the details".
+		if n := noun(cur.table); !cur.person && !strings.HasPrefix(words(child.Name), n+" ") && strings.HasPrefix(cur.desc, "the "+n+" ") && filter == nil && pastOf(what) != "" {
+			// The lines of orders, seen from a product: "How many units of
+			// the product X have been ordered in all?", not "items across
+			// the order details of the product X" (judged round 3).
+			return envpkg.Task{Instruction: oneOf(w.rng,
+				fmt.Sprintf("How many units of %s have been %s in all?", cur.desc, pastOf(what)),
+				fmt.Sprintf("Could you tell me how many units of %s have been %s altogether?", cur.desc, pastOf(what))),
+				Answer: answer}, nil
+		}
 		return envpkg.Task{Instruction: oneOf(w.rng,
 			fmt.Sprintf("How many items are there in all across %s?", rowsOf(what, ref.Column, cur)),
 			fmt.Sprintf("Could you add up how many items %s come to?", rowsOf(what, ref.Column, cur))),
@@ -116,10 +135,21 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 			fmt.Sprintf("Could you add up the totals of %s for me?", rowsOf(what, ref.Column, cur))),
 			Answer: answer}, nil
 	}
+	if (attr == "amount" || attr == "amount paid") && strings.HasSuffix(noun(child), "payment") && rowsOf(what, ref.Column, cur) == "my "+what && filter == nil {
+		return envpkg.Task{Instruction: oneOf(w.rng, "How much have I paid in all?", "Could you add up how much I have paid altogether?"), Answer: answer}, nil
+	}
+	if (attr == "amount" || attr == "amount paid") && strings.HasSuffix(noun(child), "payment") {
+		// "How much do the payments of my visa card come to in all?", not
+		// "the sum of the amount of the payments of" (judged round 3).
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("How much do %s come to in all?", rowsOf(what, ref.Column, cur)),
+			fmt.Sprintf("How much has been paid in all across %s?", rowsOf(what, ref.Column, cur))),
+			Answer: answer}, nil
+	}
 	return envpkg.Task{Instruction: oneOf(w.rng,
-		fmt.Sprintf("What is the total %s over %s?", attr, rowsOf(what, ref.Column, cur)),
+		fmt.Sprintf("What is the total %s of %s?", attr, rowsOf(what, ref.Column, cur)),
 		fmt.Sprintf("Could you add up the %s of %s for me?", attr, rowsOf(what, ref.Column, cur)),
-		fmt.Sprintf("I need the sum of the %s of %s %s.", attr, rowsOf(what, ref.Column, cur), oneOf(w.rng, readMotives...))),
+		fmt.Sprintf("I need the total %s of %s %s.", attr, rowsOf(what, ref.Column, cur), oneOf(w.rng, readMotives...))),
 		Answer: answer}, nil
 }
 
@@ -150,4 +180,35 @@ func additive(col string) bool {
 		}
 	}
 	return false
+}
+
+// pastOf is what happens to a thing on the rows named what: "ordered" on
+// orders, "sold" on invoices; "" when it cannot be told.
+func pastOf(what string) string {
+	switch strings.TrimSuffix(what, "s") {
+	case "order":
+		return "ordered"
+	case "invoice", "sale":
+		return "sold"
+	case "rental":
+		return "rented"
+	}
+	return ""
+}
+
+// typeAdjective is a value of a type column said before the noun: a
+// two-word snake_case value hyphenated ("one_way" → "one-way"), a one-word
+// lower-case one as is; "" for other columns and values.
+func typeAdjective(col, value string) string {
+	w := " " + words(col) + " "
+	if !strings.Contains(w, " type ") && !strings.Contains(w, " kind ") {
+		return ""
+	}
+	if parts := strings.Split(value, "_"); len(parts) == 2 && statusWord(parts[0]+parts[1]) {
+		return parts[0] + "-" + parts[1]
+	}
+	if statusWord(value) {
+		return value
+	}
+	return ""
 }

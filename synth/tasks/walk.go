@@ -130,11 +130,11 @@ func (w *walker) hop(c *chain, cur *entity) (*entity, error) {
 	seen := map[string]bool{}
 	for _, e := range w.g.Out(cur.tool) {
 		t := w.spec.Tool(e.To)
-		if e.Strength != graph.Strong || seen[e.To] || t == nil {
+		if e.Strength != graph.Strong || seen[e.To] || t == nil || !countable(w.spec.Model.Table(t.Table), cur.table) {
 			continue
 		}
 		switch {
-		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) &&
+		case t.Kind == toolgen.Children && t.Parent == cur.table.Name && !c.visited(t.Table) && !kindTable(cur.table) &&
 			(cur.mine || len(c.entities) == 1 && ownRole(roleFor(t.Via.Columns[0], cur.table), cur.table)):
 			// One row among many is picked from the user's own (my most
 			// recent order), or from the row the request starts at by

@@ -36,6 +36,9 @@ func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error)
 			return envpkg.Task{}, "", errDeadEnd
 		}
 	}
+	if sharedReference(cur) || soldLine(cur) {
+		return envpkg.Task{}, "", errDeadEnd
+	}
 	if shared, err := w.sharedPlace(cur); err != nil || shared {
 		return envpkg.Task{}, "", cmp.Or(err, errDeadEnd)
 	}
@@ -107,7 +110,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 		// wants to know why.
 		var cond string
 		for _, v := range ed.col.Enum {
-			if v != old && v != fmt.Sprint(ed.new) {
+			if v != old && v != fmt.Sprint(ed.new) && (!inferredStatus(ed.col) || openState(v)) {
 				cond = v
 				break
 			}
@@ -197,6 +200,18 @@ func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	if w.derivedParent(cur.table) {
 		return envpkg.Task{}, errDeadEnd // a parent's total would be wrong (an invoice line's invoice)
 	}
+	if schedule(cur.table) {
+		return envpkg.Task{}, errDeadEnd // "delete the most recent date of flight X" has no motive
+	}
+	unlink, err := w.unlinkWords(cur)
+	if err != nil {
+		return envpkg.Task{}, err
+	}
+	if unlink == "" && compound(cur.table) {
+		// "Delete the only actor of the film X": a link row goes as
+		// "take X out of Y", or not at all.
+		return envpkg.Task{}, errDeadEnd
+	}
 	if _, err := w.call(c, tool.Name, args); err != nil {
 		return envpkg.Task{}, err
 	}
@@ -212,10 +227,8 @@ func (w *walker) delete(c *chain, cur *entity) (envpkg.Task, error) {
 	if err != nil {
 		return envpkg.Task{}, err
 	}
-	if words, err := w.unlinkWords(cur); err != nil {
-		return envpkg.Task{}, err
-	} else if words != "" {
-		return envpkg.Task{Instruction: words, Checks: checks}, nil
+	if unlink != "" {
+		return envpkg.Task{Instruction: unlink, Checks: checks}, nil
 	}
 	if person(cur.table) {
 		// A person is not "it", and leaves rather than being a mistake.

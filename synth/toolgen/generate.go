@@ -301,7 +301,15 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 		if nonDeterministicDefault(derefOr(c.Default)) {
 			required = true
 		}
+		stamp := Stamp(c) && !t.IsKey(c.Name) && t.ForeignKeyOf(c.Name) == nil
+		if stamp {
+			required = false
+		}
 		p := g.param(t, c, OpSet, n.cols[c.Name], required || t.IsKey(c.Name))
+		if stamp {
+			p.Stamp = true
+			p.Doc += " Left out, the time of the call."
+		}
 		cr.Params = append(cr.Params, p)
 	}
 	return cr
@@ -345,4 +353,20 @@ func uniqueParams(t *Tool) {
 		}
 		seen[p.Name], goSeen[p.goName] = true, true
 	}
+}
+
+// Stamp: c is the time the application writes a row at (last_update,
+// LastModified, created_at): a text or date column named for it. A create
+// tool fills it from the episode clock, the way the application (or a
+// DEFAULT CURRENT_TIMESTAMP) would; no one asks the user for it.
+func Stamp(c *dbmodel.Column) bool {
+	if c.Kind != dbmodel.Text || len(c.Enum) > 0 {
+		return false
+	}
+	l := strings.ToLower(strings.ReplaceAll(c.Name, "_", ""))
+	switch l {
+	case "lastupdate", "lastupdated", "updatedat", "lastmodified", "modifiedat", "modifieddate", "createdat", "createdon", "datecreated", "createdate", "creationdate":
+		return true
+	}
+	return false
 }

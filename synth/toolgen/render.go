@@ -275,6 +275,9 @@ func (g *gen) renderCreate(b *bytes.Buffer, t *Tool) {
 	for _, p := range t.Params {
 		if p.Required {
 			fmt.Fprintf(b, "\tcols, args = append(cols, %s), append(args, %s)\n", q(dbmodel.Quote(p.Column)), argExpr(p, false))
+		} else if p.Stamp {
+			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\tcols, args = append(cols, %s), append(args, %s)\n\t} else {\n\t\tcols, args = append(cols, %s), append(args, now())\n\t}\n",
+				p.goName, q(dbmodel.Quote(p.Column)), argExpr(p, true), q(dbmodel.Quote(p.Column)))
 		} else {
 			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\tcols, args = append(cols, %s), append(args, %s)\n\t}\n", p.goName, q(dbmodel.Quote(p.Column)), argExpr(p, true))
 		}

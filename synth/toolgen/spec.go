@@ -52,10 +52,14 @@ type Param struct {
 	Ref string `json:"ref,omitempty"`
 	// External: a user could say it (a name, a city, a date, a status);
 	// internal: an id the agent must look up first.
-	External bool   `json:"external"`
-	Doc      string `json:"doc"`
-	goName   string
-	goType   string
+	External bool `json:"external"`
+	// Stamp: a create tool's bookkeeping time (last_update, created_at,
+	// LastModified), filled from the episode clock when left out: the
+	// application stamps it, the agent does not make it up.
+	Stamp  bool   `json:"stamp,omitempty"`
+	Doc    string `json:"doc"`
+	goName string
+	goType string
 }
 
 // Tool is one generated tool.

@@ -302,7 +302,11 @@ func CreateReservation(a CreateReservationArgs) (any, error) {
 	cols, args = append(cols, "\"destination\""), append(args, a.Destination)
 	cols, args = append(cols, "\"flight_type\""), append(args, a.FlightType)
 	cols, args = append(cols, "\"cabin\""), append(args, a.Cabin)
-	cols, args = append(cols, "\"created_at\""), append(args, a.CreatedAt)
+	if a.CreatedAt != nil {
+		cols, args = append(cols, "\"created_at\""), append(args, *a.CreatedAt)
+	} else {
+		cols, args = append(cols, "\"created_at\""), append(args, now())
+	}
 	cols, args = append(cols, "\"total_baggages\""), append(args, a.TotalBaggages)
 	cols, args = append(cols, "\"nonfree_baggages\""), append(args, a.NonfreeBaggages)
 	cols, args = append(cols, "\"insurance\""), append(args, a.Insurance)
@@ -332,8 +336,8 @@ type CreateReservationArgs struct {
 	FlightType string `json:"flight_type" enum:"one_way,round_trip"`
 	// The reservation's cabin.
 	Cabin string `json:"cabin" enum:"basic_economy,economy,business"`
-	// The reservation's created at.
-	CreatedAt string `json:"created_at"`
+	// The reservation's created at. Left out, the time of the call.
+	CreatedAt *string `json:"created_at"`
 	// The reservation's total baggages.
 	TotalBaggages int64 `json:"total_baggages"`
 	// The reservation's nonfree baggages.

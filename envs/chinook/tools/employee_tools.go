@@ -91,10 +91,6 @@ func ListEmployee(a ListEmployeeArgs) (any, error) {
 		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
-	if a.State != nil {
-		where = append(where, "\"State\" = ?")
-		args = append(args, *a.State)
-	}
 	if a.CountryContains != nil {
 		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
 		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
@@ -155,8 +151,6 @@ type ListEmployeeArgs struct {
 	MaxHireDate *string `json:"max_hire_date"`
 	// Only rows whose city contains this text (case-insensitive).
 	CityContains *string `json:"city_contains"`
-	// The employee's state.
-	State *string `json:"state" enum:"AB"`
 	// Only rows whose country contains this text (case-insensitive).
 	CountryContains *string `json:"country_contains"`
 	// Only rows whose email contains this text (case-insensitive).
@@ -295,7 +289,7 @@ type CreateEmployeeArgs struct {
 	// The employee's city.
 	City *string `json:"city"`
 	// The employee's state.
-	State *string `json:"state" enum:"AB"`
+	State *string `json:"state"`
 	// The employee's country.
 	Country *string `json:"country"`
 	// The employee's postal code.
@@ -396,7 +390,7 @@ type UpdateEmployeeArgs struct {
 	// The employee's city.
 	City *string `json:"city"`
 	// The employee's state.
-	State *string `json:"state" enum:"AB"`
+	State *string `json:"state"`
 	// The employee's country.
 	Country *string `json:"country"`
 	// The employee's postal code.

@@ -88,7 +88,11 @@ func CreateActor(a CreateActorArgs) (any, error) {
 	var args []any
 	cols, args = append(cols, "\"first_name\""), append(args, a.FirstName)
 	cols, args = append(cols, "\"last_name\""), append(args, a.LastName)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"actor\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"actor\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -106,8 +110,8 @@ type CreateActorArgs struct {
 	FirstName string `json:"first_name"`
 	// The actor's last name.
 	LastName string `json:"last_name"`
-	// The actor's last update.
-	LastUpdate string `json:"last_update"`
+	// The actor's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateActor changes fields of the actor with the given actor_id; fields left out keep their value. Returns the updated actor.

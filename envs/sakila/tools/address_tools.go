@@ -118,7 +118,11 @@ func CreateAddress(a CreateAddressArgs) (any, error) {
 		cols, args = append(cols, "\"postal_code\""), append(args, *a.PostalCode)
 	}
 	cols, args = append(cols, "\"phone\""), append(args, a.Phone)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"address\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"address\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -144,8 +148,8 @@ type CreateAddressArgs struct {
 	PostalCode *string `json:"postal_code"`
 	// The address's phone.
 	Phone string `json:"phone"`
-	// The address's last update.
-	LastUpdate string `json:"last_update"`
+	// The address's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateAddress changes fields of the address with the given address_id; fields left out keep their value. Returns the updated address.

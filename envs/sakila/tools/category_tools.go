@@ -90,7 +90,11 @@ func CreateCategory(a CreateCategoryArgs) (any, error) {
 	var cols []string
 	var args []any
 	cols, args = append(cols, "\"name\""), append(args, a.Name)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"category\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"category\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -106,8 +110,8 @@ func CreateCategory(a CreateCategoryArgs) (any, error) {
 type CreateCategoryArgs struct {
 	// The category's name.
 	Name string `json:"name"`
-	// The category's last update.
-	LastUpdate string `json:"last_update"`
+	// The category's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateCategory changes fields of the category with the given category_id; fields left out keep their value. Returns the updated category.

@@ -138,7 +138,11 @@ func CreateCity(a CreateCityArgs) (any, error) {
 	var args []any
 	cols, args = append(cols, "\"city\""), append(args, a.City)
 	cols, args = append(cols, "\"country_id\""), append(args, a.CountryId)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"city\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"city\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -156,8 +160,8 @@ type CreateCityArgs struct {
 	City string `json:"city"`
 	// The city's country id. An internal id: look it up with another tool.
 	CountryId int64 `json:"country_id"`
-	// The city's last update.
-	LastUpdate string `json:"last_update"`
+	// The city's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateCity changes fields of the city with the given city_id; fields left out keep their value. Returns the updated city.

@@ -99,7 +99,11 @@ func CreateCountry(a CreateCountryArgs) (any, error) {
 	var cols []string
 	var args []any
 	cols, args = append(cols, "\"country\""), append(args, a.Country)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"country\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"country\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -115,8 +119,8 @@ func CreateCountry(a CreateCountryArgs) (any, error) {
 type CreateCountryArgs struct {
 	// The country's country.
 	Country string `json:"country"`
-	// The country's last update.
-	LastUpdate string `json:"last_update"`
+	// The country's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateCountry changes fields of the country with the given country_id; fields left out keep their value. Returns the updated country.

@@ -211,9 +211,15 @@ func CreateCustomer(a CreateCustomerArgs) (any, error) {
 	if a.Active != nil {
 		cols, args = append(cols, "\"active\""), append(args, b2i(*a.Active))
 	}
-	cols, args = append(cols, "\"create_date\""), append(args, a.CreateDate)
+	if a.CreateDate != nil {
+		cols, args = append(cols, "\"create_date\""), append(args, *a.CreateDate)
+	} else {
+		cols, args = append(cols, "\"create_date\""), append(args, now())
+	}
 	if a.LastUpdate != nil {
 		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
 	}
 	sql := "INSERT INTO \"customer\" DEFAULT VALUES"
 	if len(cols) > 0 {
@@ -240,9 +246,9 @@ type CreateCustomerArgs struct {
 	AddressId int64 `json:"address_id"`
 	// The customer's active. Default: TRUE.
 	Active *bool `json:"active"`
-	// The customer's create date.
-	CreateDate string `json:"create_date"`
-	// The customer's last update.
+	// The customer's create date. Left out, the time of the call.
+	CreateDate *string `json:"create_date"`
+	// The customer's last update. Left out, the time of the call.
 	LastUpdate *string `json:"last_update"`
 }
 

@@ -148,7 +148,11 @@ func CreateFilmActor(a CreateFilmActorArgs) (any, error) {
 	var args []any
 	cols, args = append(cols, "\"actor_id\""), append(args, a.ActorId)
 	cols, args = append(cols, "\"film_id\""), append(args, a.FilmId)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"film_actor\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"film_actor\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -167,8 +171,8 @@ type CreateFilmActorArgs struct {
 	ActorId int64 `json:"actor_id"`
 	// The film actor's film id. An internal id: look it up with another tool.
 	FilmId int64 `json:"film_id"`
-	// The film actor's last update.
-	LastUpdate string `json:"last_update"`
+	// The film actor's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateFilmActor changes fields of the film actor with the given actor_id and film_id; fields left out keep their value. Returns the updated film actor.

@@ -148,7 +148,11 @@ func CreateFilmCategory(a CreateFilmCategoryArgs) (any, error) {
 	var args []any
 	cols, args = append(cols, "\"film_id\""), append(args, a.FilmId)
 	cols, args = append(cols, "\"category_id\""), append(args, a.CategoryId)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"film_category\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"film_category\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -167,8 +171,8 @@ type CreateFilmCategoryArgs struct {
 	FilmId int64 `json:"film_id"`
 	// The film category's category id. An internal id: look it up with another tool.
 	CategoryId int64 `json:"category_id"`
-	// The film category's last update.
-	LastUpdate string `json:"last_update"`
+	// The film category's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateFilmCategory changes fields of the film category with the given film_id and category_id; fields left out keep their value. Returns the updated film category.

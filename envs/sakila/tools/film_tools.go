@@ -246,7 +246,11 @@ func CreateFilm(a CreateFilmArgs) (any, error) {
 	if a.SpecialFeatures != nil {
 		cols, args = append(cols, "\"special_features\""), append(args, *a.SpecialFeatures)
 	}
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"film\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"film\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -282,8 +286,8 @@ type CreateFilmArgs struct {
 	Rating *string `json:"rating" enum:"G,NC-17,PG,PG-13,R"`
 	// The film's special features. Default: NULL.
 	SpecialFeatures *string `json:"special_features"`
-	// The film's last update.
-	LastUpdate string `json:"last_update"`
+	// The film's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateFilm changes fields of the film with the given film_id; fields left out keep their value. Returns the updated film.

@@ -148,7 +148,11 @@ func CreateInventory(a CreateInventoryArgs) (any, error) {
 	var args []any
 	cols, args = append(cols, "\"film_id\""), append(args, a.FilmId)
 	cols, args = append(cols, "\"store_id\""), append(args, a.StoreId)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"inventory\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"inventory\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -166,8 +170,8 @@ type CreateInventoryArgs struct {
 	FilmId int64 `json:"film_id"`
 	// The inventory's store id. An internal id: look it up with another tool.
 	StoreId int64 `json:"store_id"`
-	// The inventory's last update.
-	LastUpdate string `json:"last_update"`
+	// The inventory's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateInventory changes fields of the inventory with the given inventory_id; fields left out keep their value. Returns the updated inventory.

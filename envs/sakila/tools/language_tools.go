@@ -130,7 +130,11 @@ func CreateLanguage(a CreateLanguageArgs) (any, error) {
 	var cols []string
 	var args []any
 	cols, args = append(cols, "\"name\""), append(args, a.Name)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"language\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"language\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -146,8 +150,8 @@ func CreateLanguage(a CreateLanguageArgs) (any, error) {
 type CreateLanguageArgs struct {
 	// The language's name.
 	Name string `json:"name"`
-	// The language's last update.
-	LastUpdate string `json:"last_update"`
+	// The language's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateLanguage changes fields of the language with the given language_id; fields left out keep their value. Returns the updated language.

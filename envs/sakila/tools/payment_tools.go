@@ -221,6 +221,8 @@ func CreatePayment(a CreatePaymentArgs) (any, error) {
 	cols, args = append(cols, "\"payment_date\""), append(args, a.PaymentDate)
 	if a.LastUpdate != nil {
 		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
 	}
 	sql := "INSERT INTO \"payment\" DEFAULT VALUES"
 	if len(cols) > 0 {
@@ -245,7 +247,7 @@ type CreatePaymentArgs struct {
 	Amount float64 `json:"amount"`
 	// The payment's payment date.
 	PaymentDate string `json:"payment_date"`
-	// The payment's last update.
+	// The payment's last update. Left out, the time of the call.
 	LastUpdate *string `json:"last_update"`
 }
 

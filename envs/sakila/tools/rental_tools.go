@@ -239,7 +239,11 @@ func CreateRental(a CreateRentalArgs) (any, error) {
 		cols, args = append(cols, "\"return_date\""), append(args, *a.ReturnDate)
 	}
 	cols, args = append(cols, "\"staff_id\""), append(args, a.StaffId)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"rental\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"rental\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -263,8 +267,8 @@ type CreateRentalArgs struct {
 	ReturnDate *string `json:"return_date"`
 	// The rental's staff id. An internal id: look it up with another tool.
 	StaffId int64 `json:"staff_id"`
-	// The rental's last update.
-	LastUpdate string `json:"last_update"`
+	// The rental's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateRental changes fields of the rental with the given rental_id; fields left out keep their value. Returns the updated rental.

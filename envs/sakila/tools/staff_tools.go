@@ -260,7 +260,11 @@ func CreateStaff(a CreateStaffArgs) (any, error) {
 	if a.Password != nil {
 		cols, args = append(cols, "\"password\""), append(args, *a.Password)
 	}
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"staff\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"staff\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -290,8 +294,8 @@ type CreateStaffArgs struct {
 	Username string `json:"username"`
 	// The staff's password. Default: NULL.
 	Password *string `json:"password"`
-	// The staff's last update.
-	LastUpdate string `json:"last_update"`
+	// The staff's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateStaff changes fields of the staff with the given staff_id; fields left out keep their value. Returns the updated staff.

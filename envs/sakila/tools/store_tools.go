@@ -208,7 +208,11 @@ func CreateStore(a CreateStoreArgs) (any, error) {
 	var args []any
 	cols, args = append(cols, "\"manager_staff_id\""), append(args, a.ManagerStaffId)
 	cols, args = append(cols, "\"address_id\""), append(args, a.AddressId)
-	cols, args = append(cols, "\"last_update\""), append(args, a.LastUpdate)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now())
+	}
 	sql := "INSERT INTO \"store\" DEFAULT VALUES"
 	if len(cols) > 0 {
 		sql = "INSERT INTO \"store\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
@@ -226,8 +230,8 @@ type CreateStoreArgs struct {
 	ManagerStaffId int64 `json:"manager_staff_id"`
 	// The store's address id. An internal id: look it up with another tool.
 	AddressId int64 `json:"address_id"`
-	// The store's last update.
-	LastUpdate string `json:"last_update"`
+	// The store's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateStore changes fields of the store with the given store_id; fields left out keep their value. Returns the updated store.

@@ -90,15 +90,20 @@ def dump(conn, name, note):
 def chinook(m):
     conn = sqlite3.connect(":memory:")
     conn.executescript(git_show(m, "lerocha+chinook-database", "ChinookDatabase/DataSources/Chinook_Sqlite.sql").decode("utf-8-sig"))
-    trim(conn, {"PlaylistTrack": "rowid > 1500", "Invoice": "InvoiceId > 200", "Track": "TrackId > 1500"})
-    dump(conn, "chinook", "Chinook (music store), tracks cut to the first 1,500, invoices to the first 200, with their closure")
+    # Invoices are kept whole: the tracks their lines sell stay, so that an
+    # invoice's Total is still the sum of its lines.
+    trim(conn, {"PlaylistTrack": "rowid > 1500", "Invoice": "InvoiceId > 200",
+                "Track": "TrackId > 1500 AND TrackId NOT IN (SELECT TrackId FROM InvoiceLine WHERE InvoiceId <= 200)"})
+    dump(conn, "chinook", "Chinook (music store), tracks cut to the first 1,500 and those the first 200 invoices sell, with their closure")
 
 
 def northwind(m):
     conn = sqlite3.connect(":memory:")
     conn.executescript(git_show(m, "jpwhite3+northwind-SQLite3", "src/create.sql").decode("utf-8-sig"))
-    trim(conn, {"Orders": "OrderID > 10400"})
-    dump(conn, "northwind", "Northwind (retail), orders cut to those up to 10400 with their details")
+    # Every fifth order across the whole period (July 1996 to May 1998), so
+    # that the views by year and quarter have rows in every year.
+    trim(conn, {"Orders": "OrderID % 5 <> 0"})
+    dump(conn, "northwind", "Northwind (retail), every fifth order (OrderID divisible by 5) with its details")
 
 
 def sakila(m):
@@ -202,6 +207,10 @@ def airline(taubench):
     flights = json.load(open(os.path.join(taubench, "flights.json")))
     users = json.load(open(os.path.join(taubench, "users.json")))
     res = json.load(open(os.path.join(taubench, "reservations.json")))
+    # The dates the kept users' reservations fly are kept besides the five
+    # days, so that every leg has its flight date (status, prices).
+    flown = {(f["flight_number"], f["date"]) for uid in list(users)[:120]
+             for rid in users[uid]["reservations"] for f in res[rid]["flights"]}
     ports = set()
     for f in flights.values():
         ports.update([f["origin"], f["destination"]])
@@ -210,7 +219,7 @@ def airline(taubench):
         conn.execute("INSERT INTO flights VALUES (?, ?, ?, ?, ?)", (f["flight_number"], f["origin"], f["destination"],
                      f["scheduled_departure_time_est"], f["scheduled_arrival_time_est"]))
         for date, d in f["dates"].items():
-            if not ("2024-05-13" <= date <= "2024-05-17"):
+            if not ("2024-05-13" <= date <= "2024-05-17") and (f["flight_number"], date) not in flown:
                 continue
             seats, prices = d.get("available_seats", {}), d.get("prices", {})
             conn.execute("INSERT INTO flight_dates VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (f["flight_number"], date, d["status"],
@@ -234,7 +243,7 @@ def airline(taubench):
                 conn.execute("INSERT INTO passengers VALUES (?, ?, ?, ?, ?)", (rid, i + 1, p["first_name"], p["last_name"], p["dob"]))
             for i, p in enumerate(r["payment_history"]):
                 conn.execute("INSERT INTO payments VALUES (?, ?, ?, ?)", (rid, i + 1, p["payment_id"], p["amount"]))
-    dump(conn, "airline", "tau-bench airline data made relational: the first 120 users with their reservations, flight dates 2024-05-13 to 17")
+    dump(conn, "airline", "tau-bench airline data made relational: the first 120 users with their reservations, flight dates 2024-05-13 to 17 and those the reservations fly")
 
 
 if __name__ == "__main__":

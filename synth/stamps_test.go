@@ -1,0 +1,80 @@
+package synth_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth"
+)
+
+// stampsSQL: tables whose rows carry the application's stamps, as sakila's
+// do (last_update NOT NULL without a default) and as others declare them
+// (created_at DEFAULT CURRENT_TIMESTAMP, which tool SQL may not use).
+const stampsSQL = `
+CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, last_update TIMESTAMP NOT NULL);
+CREATE TABLE notes (id INTEGER PRIMARY KEY, tag_id INTEGER NOT NULL REFERENCES tags(id), title TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP, LastModified TEXT);
+INSERT INTO tags VALUES (1, 'home', '2006-02-15 04:34:33'), (2, 'work', '2006-02-15 04:34:33'), (3, 'travel', '2006-02-15 04:34:33');
+INSERT INTO notes VALUES (1, 1, 'Fix the sink', '2024-01-02 10:00:00', NULL), (2, 2, 'Quarterly report', '2024-01-03 11:00:00', '2024-01-04 09:00:00'),
+  (3, 1, 'Paint the fence', '2024-01-05 12:00:00', NULL), (4, 3, 'Book the train', '2024-01-06 08:30:00', NULL);
+`
+
+// TestCreateFillsStamps: a create tool does not make the agent supply the
+// application's bookkeeping stamps (issue 28, judged round 3: "create
+// tools that make the agent supply last_update"): they are optional and,
+// left out, filled from the episode clock, the same in every replay of
+// the episode; given, they are kept.
+func TestCreateFillsStamps(t *testing.T) {
+	dir := t.TempDir()
+	db := sqlDB(t, dir, "stamps.sqlite", stampsSQL)
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 3})
+	if err != nil && !strings.Contains(err.Error(), "no task") {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Spec.Tools {
+		if !strings.HasPrefix(tool.Name, "create_") {
+			continue
+		}
+		for _, p := range tool.Params {
+			if (p.Column == "last_update" || p.Column == "created_at" || p.Column == "LastModified") && (p.Required || !p.Stamp) {
+				t.Errorf("%s: %s required %v, stamp %v", tool.Name, p.Name, p.Required, p.Stamp)
+			}
+		}
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	stamp := regexp.MustCompile(`"last_update":"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"`)
+	var first string
+	for range 2 {
+		ep, err := env.NewEpisode("", 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ep.Call(context.Background(), "create_tag", json.RawMessage(`{"name": "garden"}`))
+		if err != nil || r.Outcome != runtime.OutcomeOK || !stamp.MatchString(r.Content) {
+			t.Fatalf("create_tag without a stamp: %v %s %q", err, r.Outcome, r.Content)
+		}
+		if first == "" {
+			first = stamp.FindString(r.Content)
+		} else if got := stamp.FindString(r.Content); got != first {
+			t.Errorf("the stamp differs between replays of an episode: %s, %s", first, got)
+		}
+		r, err = ep.Call(context.Background(), "create_note", json.RawMessage(`{"tag_id": 2, "title": "Call the bank"}`))
+		if err != nil || r.Outcome != runtime.OutcomeOK || !regexp.MustCompile(`"created_at":"\d{4}-`).MatchString(r.Content) {
+			t.Fatalf("create_note without a stamp: %v %s %q", err, r.Outcome, r.Content)
+		}
+		r, err = ep.Call(context.Background(), "create_tag", json.RawMessage(`{"name": "music", "last_update": "2006-02-15 04:34:33"}`))
+		if err != nil || r.Outcome != runtime.OutcomeOK || !strings.Contains(r.Content, `"last_update":"2006-02-15 04:34:33"`) {
+			t.Fatalf("create_tag with a stamp: %v %s %q", err, r.Outcome, r.Content)
+		}
+		ep.Close()
+	}
+}
