@@ -14,13 +14,15 @@ import (
 // record, so this saves parsing, and re-encoding, the rest: the guest's
 // largest cost.
 func ParseLazy(s string) (*Value, error) {
-	p := &jparser{s: s, slab: make([]Value, 24)}
+	p := &jparser{s: s}
 	p.ws()
 	if !p.lit("{") {
 		return Parse(s)
 	}
-	o := p.node('o', "")
-	o.keys, o.vals = make([]string, 0, 16), make([]*Value, 0, 16)
+	// the record keeps its text (as force's objects do): Encode writes it
+	// back while nothing in it changed, and sizes its buffer by it
+	o := p.node('o', s)
+	o.keys, o.vals = p.members(16)
 	if err := p.object(o, 0, true); err != nil {
 		return nil, err
 	}
@@ -28,6 +30,7 @@ func ParseLazy(s string) (*Value, error) {
 	if p.i != len(p.s) {
 		return nil, errors.New("json: trailing data")
 	}
+	o.dirty = false // object's Set marked it
 	return o, nil
 }
 
@@ -191,36 +194,32 @@ func Parse(s string) (*Value, error) {
 }
 
 type jparser struct {
-	s    string
-	i    int
-	slab []Value // values are carved from chunks: fewer allocations for the guest's GC
-	// objects' key and value slices, carved likewise (an object with more
-	// members than its share grows into a slice of its own)
-	keySlab []string
-	valSlab []*Value
+	s string
+	i int
+	// keepRaw: each object and list keeps its text (Value.str), which
+	// Encode writes back while it is unchanged (force: a stored record's
+	// member, json.dumps text)
+	keepRaw bool
 }
 
-// members returns empty key and value slices of capacity n for an object.
-func (p *jparser) members(n int) ([]string, []*Value) {
-	if len(p.keySlab) < n {
-		size := max(2*n, (len(p.s)-p.i)/12)
-		p.keySlab, p.valSlab = make([]string, size), make([]*Value, size)
-	}
-	keys, vals := p.keySlab[:0:n], p.valSlab[:0:n]
-	p.keySlab, p.valSlab = p.keySlab[n:], p.valSlab[n:]
-	return keys, vals
-}
+// members returns empty key and value slices of capacity n for an object
+// (carved from the call's arena).
+func (p *jparser) members(n int) ([]string, []*Value) { return callArena.members(n) }
 
+// node returns a new value (carved from the call's arena).
 func (p *jparser) node(kind byte, str string) *Value {
-	if len(p.slab) == 0 {
-		// about one value per 12 bytes of JSON text (one for a scalar): one
-		// allocation for most documents (each allocation is costly in the guest)
-		p.slab = make([]Value, (len(p.s)-p.i)/12+1)
-	}
-	v := &p.slab[0]
-	p.slab = p.slab[1:]
+	v := callArena.value()
 	v.kind, v.str = kind, str
 	return v
+}
+
+// keep records a parsed object's or list's text, from start to the
+// parser's position, where the parser keeps them (keepRaw).
+func (p *jparser) keep(v *Value, start int) {
+	if p.keepRaw {
+		v.str = p.s[start:p.i]
+		v.dirty = false // object's Set marked it
+	}
 }
 
 func errJSON() error { return errors.New("json: malformed document") }
@@ -249,18 +248,23 @@ func (p *jparser) value(depth int) (*Value, error) {
 	}
 	switch c := p.s[p.i]; {
 	case c == '{':
+		start := p.i
 		p.i++
 		o := p.node('o', "")
 		o.keys, o.vals = p.members(8)
 		if err := p.object(o, depth, false); err != nil {
 			return nil, err
 		}
+		p.keep(o, start)
 		return o, nil
 	case c == '[':
+		start := p.i
 		p.i++
 		a := p.node('a', "")
+		a.vals = callArena.elems(8)
 		p.ws()
 		if p.lit("]") {
+			p.keep(a, start)
 			return a, nil
 		}
 		for {
@@ -271,6 +275,7 @@ func (p *jparser) value(depth int) (*Value, error) {
 			a.vals = append(a.vals, val)
 			p.ws()
 			if p.lit("]") {
+				p.keep(a, start)
 				return a, nil
 			}
 			if !p.lit(",") {

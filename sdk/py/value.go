@@ -6,11 +6,14 @@ package py
 // Python's json.dumps writes (", " and ": " separators, ensure_ascii,
 // float repr).
 type Value struct {
-	kind byte     // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null, 'r' raw (see ParseLazy)
-	str  string   // string value, or number text (an int literal or a float repr)
-	b    bool     // bool value
-	keys []string // object keys in insertion order
-	vals []*Value // object values (parallel to keys) or array elements
+	kind byte   // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null, 'r' raw (see ParseLazy)
+	str  string // string value, or number text (an int literal or a float repr); raw text (see force)
+	b    bool   // bool value
+	// dirty: an object or list changed after it was parsed from a stored
+	// record (force); until then Encode writes its stored text (str)
+	dirty bool
+	keys  []string // object keys in insertion order
+	vals  []*Value // object values (parallel to keys) or array elements
 }
 
 // Str is a str value.
@@ -43,7 +46,10 @@ func (v *Value) Items() []*Value { return v.vals }
 func (v *Value) Len() int { return len(v.vals) }
 
 // Append is list.append (extend, for several). It panics on a nil value.
-func (v *Value) Append(elems ...*Value) { v.vals = append(v.vals, elems...) }
+func (v *Value) Append(elems ...*Value) {
+	v.vals = append(v.vals, elems...)
+	v.dirty = true
+}
 
 // Keys are a dict's keys in insertion order (the slice is v's own).
 func (v *Value) Keys() []string { return v.keys }
@@ -86,14 +92,39 @@ func (v *Value) MemberJSON(key string) (text string, ok bool) {
 	return "", false
 }
 
-// force parses a raw value in place.
+// force parses a raw value in place. Its objects and lists keep their
+// stored text (keepRaw), which Encode writes back while they and everything
+// in them are unchanged: a write tool that reads an order's items to check
+// them writes them back as a copy, not encoded again.
 func (v *Value) force() {
-	p, err := Parse(v.str)
+	p := &jparser{s: v.str, keepRaw: true}
+	x, err := p.value(0)
+	if err == nil {
+		p.ws()
+		if p.i != len(p.s) {
+			err = errJSON()
+		}
+	}
 	if err != nil {
 		*v = Value{kind: 'z'}
 		return
 	}
-	*v = *p
+	*v = *x
+}
+
+// clean reports whether an object or list parsed from a stored record
+// (force) and everything in it are unchanged since: Encode then writes its
+// stored text.
+func (v *Value) clean() bool {
+	if v.dirty || v.str == "" {
+		return false
+	}
+	for _, x := range v.vals {
+		if (x.kind == 'o' || x.kind == 'a') && !x.clean() {
+			return false
+		}
+	}
+	return true
 }
 
 // Set assigns obj[key] like Python: an existing key keeps its position, a new
@@ -102,9 +133,11 @@ func (v *Value) Set(key string, val *Value) {
 	for i, k := range v.keys {
 		if k == key {
 			v.vals[i] = val
+			v.dirty = true
 			return
 		}
 	}
+	v.dirty = true
 	if v.keys == nil { // a dict being built: room for a record's members at once
 		v.keys, v.vals = make([]string, 0, 8), make([]*Value, 0, 8)
 	}
@@ -158,6 +191,7 @@ func (v *Value) Del(key string) {
 		if k == key {
 			v.keys = append(v.keys[:i], v.keys[i+1:]...)
 			v.vals = append(v.vals[:i], v.vals[i+1:]...)
+			v.dirty = true
 			return
 		}
 	}
