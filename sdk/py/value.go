@@ -54,6 +54,12 @@ func (v *Value) Append(elems ...*Value) {
 // Keys are a dict's keys in insertion order (the slice is v's own).
 func (v *Value) Keys() []string { return v.keys }
 
+// IsList reports whether v is a list.
+func (v *Value) IsList() bool { return v != nil && v.kind == 'a' }
+
+// IsDict reports whether v is a dict.
+func (v *Value) IsDict() bool { return v != nil && v.kind == 'o' }
+
 // IsString reports whether v is a str.
 func (v *Value) IsString() bool { return v != nil && v.kind == 's' }
 

@@ -274,11 +274,7 @@ func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, erro
 		return "", err
 	}
 	uid := order.Get("user_id").Text()
-	var items any // the order's items as stored (NULL: none)
-	if text, ok := order.MemberJSON("items"); ok {
-		items = text
-	}
-	check, err := precheckOf(items, uid, args.PaymentMethodID, args.ItemIDs)
+	check, err := returnCheck(order, uid, args.PaymentMethodID, args.ItemIDs)
 	if err != nil {
 		return "", err
 	}
