@@ -56,3 +56,34 @@ func TestParseReusesTheLastCallsValues(t *testing.T) {
 		}
 	}
 }
+
+// A lazily parsed record reads every member as Parse does (skip finds each
+// member's end, strings and escapes included).
+func FuzzParseLazyAgreesWithParse(f *testing.F) {
+	for _, s := range []string{
+		`{"a": "x\\"}", "b": [1, {"c": "]"}], "d": {"e": [[]]}, "f": -1.5e3}`,
+		`{"a":"\u00e9\\","b":[{},[],"{"] , "c" : null}`,
+		`{"a": [1,  2], "b": {"c": "d"}}`,
+		`{}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		full, err := Parse(s)
+		if err != nil || !full.IsDict() {
+			return
+		}
+		lazy, err := ParseLazy(s)
+		if err != nil {
+			t.Fatalf("ParseLazy(%q): %v (Parse reads it)", s, err)
+		}
+		if len(lazy.Keys()) != len(full.Keys()) {
+			t.Fatalf("keys %q vs %q", lazy.Keys(), full.Keys())
+		}
+		for _, k := range full.Keys() {
+			if a, b := lazy.Get(k), full.Get(k); !Equal(a, b) {
+				t.Fatalf("member %q of %q: lazy %s, full %s", k, s, a.Encode(), b.Encode())
+			}
+		}
+	})
+}
