@@ -87,3 +87,15 @@ func FuzzParseLazyAgreesWithParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSkipClass(t *testing.T) {
+	want := map[byte]byte{'"': 1, '{': 2, '[': 2, '}': 3, ']': 3, ',': 4}
+	if len(skipClass) != 256 {
+		t.Fatalf("skipClass has %d entries", len(skipClass))
+	}
+	for c := range 256 {
+		if got := skipClass[c]; got != want[byte(c)] {
+			t.Errorf("skipClass[%q] = %d, want %d", byte(c), got, want[byte(c)])
+		}
+	}
+}

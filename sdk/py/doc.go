@@ -7,7 +7,11 @@
 //     writes it (", " and ": " separators, ensure_ascii, float repr). Parse
 //     reads a document; ParseLazy reads a record's top-level members only
 //     and keeps each as its raw text until Get asks for it, so a write that
-//     touches a few members neither parses nor re-encodes the rest.
+//     touches a few members neither parses nor re-encodes the rest; a
+//     member read but not changed (no Set, Append or Del anywhere in it) is
+//     written back as stored too. A parsed Value lives until the tool call
+//     that parsed it returns (its memory is the next call's): keep text
+//     between calls, never a Value.
 //   - Num: int and float arithmetic with Python's types and round(x, 2).
 //   - StrRepr, KeyError, Lower: Python's repr of a str, its KeyError text,
 //     str.lower().
@@ -17,7 +21,10 @@
 //     json.dumps text in a table (id, data), the ports' one storage layout.
 //
 // It is guest code: tool packages import it like sdk, the compiler embeds
-// and stages it with sdk, and the rules of tool code hold for it (no
-// package-level variables, no init, only the allowed standard packages);
-// it also builds for the host, where its tests run.
+// and stages it with sdk, and the rules of tool code hold for it (only the
+// allowed standard packages, no state kept between calls) but for one
+// exception: the call arena (arena.go), a package-level chunk of values
+// that an init registers with sdk.OnCallStart, which zeroes it before each
+// call, as the sdk reuses its own buffers, so nothing of one call is
+// visible to the next. It also builds for the host, where its tests run.
 package py

@@ -3,15 +3,12 @@ package py
 import (
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Encode writes v as Python's json.dumps(v) would.
 func (v *Value) Encode() string {
-	b := v.AppendTo(make([]byte, 0, max(1024, len(v.str)+256)))
-	// the buffer is the string's own (never written again): no second copy
-	// of a record, which costs the guest an allocation and a copy per write
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	// sized by the stored text of a record (ParseLazy): one buffer
+	return string(v.AppendTo(make([]byte, 0, max(1024, len(v.str)+256))))
 }
 
 // AppendTo appends json.dumps(v) to b. A number's text is already Python's
