@@ -2,15 +2,16 @@ package py
 
 import "github.com/wasmenv/wasmenv/sdk"
 
-// The values a parse builds, and its objects' key and value slices, are
-// carved from chunks that one tool call uses and the next call reuses
-// (sdk.OnCallStart): a write tool parses a few records, a few hundred
-// values, and allocating them afresh each call cost the guest more than
-// parsing them (an allocation ~0.3 µs, and a share of a GC cycle for its
-// garbage). So a Value from Parse, ParseLazy or LoadRecord lives until the
+// Every Value (parsed, or built by Str, Number, Object, List, Strings),
+// and the key and value slices of objects, are carved from chunks that one
+// tool call uses and the next call reuses (sdk.OnCallStart): a write tool
+// parses a few records, a few hundred values, and allocating them afresh
+// each call cost the guest more than parsing them (an allocation ~0.3 µs,
+// and a share of a GC cycle for its garbage). So a Value lives until the
 // tool call that made it returns: keep its text (Encode) between calls,
-// never the Value. Outside a guest no call starts, and each chunk is
-// garbage once its values are.
+// never the Value (tool code keeps nothing between calls: it may declare
+// no package-level variables). Outside a guest no call starts, and each
+// chunk is garbage once its values are.
 
 // Chunk sizes: a retail write parses ~150–300 values.
 const (

@@ -10,7 +10,7 @@
 //     touches a few members neither parses nor re-encodes the rest; a
 //     member read but not changed (no Set, Append or Del anywhere in it) is
 //     written back as stored too. A parsed Value lives until the tool call
-//     that parsed it returns (its memory is the next call's): keep text
+//     that made it returns (its memory is the next call's): keep text
 //     between calls, never a Value.
 //   - Num: int and float arithmetic with Python's types and round(x, 2).
 //   - StrRepr, KeyError, Lower: Python's repr of a str, its KeyError text,

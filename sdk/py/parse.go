@@ -218,11 +218,7 @@ type jparser struct {
 func (p *jparser) members(n int) ([]string, []*Value) { return callArena.members(n) }
 
 // node returns a new value (carved from the call's arena).
-func (p *jparser) node(kind byte, str string) *Value {
-	v := callArena.value()
-	v.kind, v.str = kind, str
-	return v
-}
+func (p *jparser) node(kind byte, str string) *Value { return newValue(kind, str) }
 
 // keep records a parsed object's or list's text, from start to the
 // parser's position, where the parser keeps them (keepRaw).

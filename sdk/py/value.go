@@ -16,23 +16,38 @@ type Value struct {
 	vals  []*Value // object values (parallel to keys) or array elements
 }
 
+// Values, built or parsed, are carved from the call's arena (arena.go): a
+// Value lives for the tool call that made it.
+
+// newValue is a value of this kind and text, from the call's arena.
+func newValue(kind byte, str string) *Value {
+	v := callArena.value()
+	v.kind, v.str = kind, str
+	return v
+}
+
 // Str is a str value.
-func Str(s string) *Value { return &Value{kind: 's', str: s} }
+func Str(s string) *Value { return newValue('s', s) }
 
 // Number is a number value (an int or a float, as n is).
-func Number(n Num) *Value { return &Value{kind: 'n', str: n.Text()} }
+func Number(n Num) *Value { return newValue('n', n.Text()) }
 
 // Object is an empty dict.
-func Object() *Value { return &Value{kind: 'o'} }
+func Object() *Value { return newValue('o', "") }
 
 // List is a list of these elements (not copied).
-func List(elems ...*Value) *Value { return &Value{kind: 'a', vals: elems} }
+func List(elems ...*Value) *Value {
+	a := newValue('a', "")
+	a.vals = elems
+	return a
+}
 
 // Strings is a list of str values.
 func Strings(ss []string) *Value {
-	a := &Value{kind: 'a', vals: make([]*Value, len(ss))}
-	for i, s := range ss {
-		a.vals[i] = Str(s)
+	a := newValue('a', "")
+	a.vals = callArena.elems(len(ss))
+	for _, s := range ss {
+		a.vals = append(a.vals, Str(s))
 	}
 	return a
 }
@@ -145,7 +160,7 @@ func (v *Value) Set(key string, val *Value) {
 	}
 	v.dirty = true
 	if v.keys == nil { // a dict being built: room for a record's members at once
-		v.keys, v.vals = make([]string, 0, 8), make([]*Value, 0, 8)
+		v.keys, v.vals = callArena.members(8)
 	}
 	v.keys = append(v.keys, key)
 	v.vals = append(v.vals, val)
