@@ -9,9 +9,9 @@
 //     and keeps each as its raw text until Get asks for it, so a write that
 //     touches a few members neither parses nor re-encodes the rest; a
 //     member read but not changed (no Set, Append or Del anywhere in it) is
-//     written back as stored too. A parsed Value lives until the tool call
-//     that made it returns (its memory is the next call's): keep text
-//     between calls, never a Value.
+//     written back as stored too. A Value (parsed or built) lives until
+//     the tool call that made it returns (its memory is the next call's):
+//     keep text between calls, never a Value.
 //   - Num: int and float arithmetic with Python's types and round(x, 2).
 //   - StrRepr, KeyError, Lower: Python's repr of a str, its KeyError text,
 //     str.lower().
