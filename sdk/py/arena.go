@@ -4,7 +4,7 @@ import "github.com/wasmenv/wasmenv/sdk"
 
 // Every Value (parsed, or built by Str, Number, Object, List, Strings),
 // and the key and value slices of objects, are carved from chunks that one
-// tool call uses and the next call reuses (sdk.OnCallStart): a write tool
+// tool call uses and the next call reuses (sdk.Scoped): a write tool
 // parses a few records, a few hundred values, and allocating them afresh
 // each call cost the guest more than parsing them (an allocation ~0.3 µs,
 // and a share of a GC cycle for its garbage). So a Value lives until the
@@ -28,13 +28,17 @@ type arena struct {
 	np   int
 }
 
-var callArena arena
+// callArena is this call's arena, kept by the sdk (sdk.Scoped: a guest
+// library declares no variables).
+func callArena() *arena {
+	return sdk.Scoped(sdk.ScopePy, newArena).(*arena)
+}
 
-func init() { sdk.OnCallStart(callArena.reset) }
+func newArena() sdk.CallScoped { return new(arena) }
 
-// reset takes back what the last call carved, zeroed (nothing of it is
+// StartCall takes back what the last call carved, zeroed (nothing of it is
 // reachable from the new call).
-func (a *arena) reset() {
+func (a *arena) StartCall() {
 	clear(a.vals[:a.nv])
 	clear(a.keys[:a.nk])
 	clear(a.ptrs[:a.np])

@@ -21,10 +21,10 @@
 //     json.dumps text in a table (id, data), the ports' one storage layout.
 //
 // It is guest code: tool packages import it like sdk, the compiler embeds
-// and stages it with sdk, and the rules of tool code hold for it (only the
-// allowed standard packages, no state kept between calls) but for one
-// exception: the call arena (arena.go), a package-level chunk of values
-// that an init registers with sdk.OnCallStart, which zeroes it before each
-// call, as the sdk reuses its own buffers, so nothing of one call is
-// visible to the next. It also builds for the host, where its tests run.
+// and stages it with sdk, and the rules of tool code hold for it (no
+// package-level variables, no init, only the allowed standard packages;
+// compiler's TestGuestLibrariesFollowToolRules): the memory its values
+// are carved from (arena.go) is kept by the sdk (sdk.Scoped), which zeroes
+// it when each call starts, so nothing of one call is visible to the next.
+// It also builds for the host, where its tests run.
 package py

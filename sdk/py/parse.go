@@ -215,7 +215,7 @@ type jparser struct {
 
 // members returns empty key and value slices of capacity n for an object
 // (carved from the call's arena).
-func (p *jparser) members(n int) ([]string, []*Value) { return callArena.members(n) }
+func (p *jparser) members(n int) ([]string, []*Value) { return callArena().members(n) }
 
 // node returns a new value (carved from the call's arena).
 func (p *jparser) node(kind byte, str string) *Value { return newValue(kind, str) }
@@ -268,7 +268,7 @@ func (p *jparser) value(depth int) (*Value, error) {
 		start := p.i
 		p.i++
 		a := p.node('a', "")
-		a.vals = callArena.elems(8)
+		a.vals = callArena().elems(8)
 		p.ws()
 		if p.lit("]") {
 			p.keep(a, start)

@@ -21,7 +21,7 @@ type Value struct {
 
 // newValue is a value of this kind and text, from the call's arena.
 func newValue(kind byte, str string) *Value {
-	v := callArena.value()
+	v := callArena().value()
 	v.kind, v.str = kind, str
 	return v
 }
@@ -45,7 +45,7 @@ func List(elems ...*Value) *Value {
 // Strings is a list of str values.
 func Strings(ss []string) *Value {
 	a := newValue('a', "")
-	a.vals = callArena.elems(len(ss))
+	a.vals = callArena().elems(len(ss))
 	for _, s := range ss {
 		a.vals = append(a.vals, Str(s))
 	}
@@ -160,7 +160,7 @@ func (v *Value) Set(key string, val *Value) {
 	}
 	v.dirty = true
 	if v.keys == nil { // a dict being built: room for a record's members at once
-		v.keys, v.vals = callArena.members(8)
+		v.keys, v.vals = callArena().members(8)
 	}
 	v.keys = append(v.keys, key)
 	v.vals = append(v.vals, val)
