@@ -91,6 +91,10 @@ type Env struct {
 	sqlMemoryMB   int
 	sqlTimeout    time.Duration
 
+	// initCanons: the canonical forms of initial records diffs compared
+	// against (initcanon.go)
+	initCanons initCanons
+
 	mu       sync.Mutex
 	inits    map[string]*initState // by task id ("" = no task)
 	gtHashes map[gtKey]string

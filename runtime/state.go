@@ -228,7 +228,7 @@ func (ep *Episode) scanView(v *view, f func(key string, rec json.RawMessage, can
 		if !hasRec {
 			return f(key, nil, []byte("n"))
 		}
-		canon, same, err := judgeRecord(rec, init, hasInit)
+		canon, same, err := judgeRecord(rec, init, hasInit, &ep.env.initCanons)
 		if err != nil {
 			return fmt.Errorf("export %s: record for key %q is not JSON", v.name, key)
 		}
@@ -304,7 +304,10 @@ func (ep *Episode) scanQuery(v *view, sql string, ids []byte, emit func(key stri
 // initial text when it has one (sameJSON), and returns its canonical form
 // when that came on the way (nil otherwise). The fast canonical form is
 // only ever produced for valid JSON, so it stands for json.Valid.
-func judgeRecord(rec, init []byte, hasInit bool) (canon []byte, same bool, err error) {
+//
+// inits, the environment's cache of initial records' forms, answers for
+// the initial record where it can (nil: none).
+func judgeRecord(rec, init []byte, hasInit bool, inits *initCanons) (canon []byte, same bool, err error) {
 	if utf8.Valid(rec) {
 		// room for both canonical forms: the initial one is appended after
 		if c, ok := appendCanon(append(make([]byte, 0, len(rec)+len(init)+1), 'j'), rec); ok {
@@ -319,6 +322,11 @@ func judgeRecord(rec, init []byte, hasInit bool) (canon []byte, same bool, err e
 	}
 	if !hasInit {
 		return canon, false, nil
+	}
+	if inits != nil && canon != nil {
+		if same, ok := inits.sameAsInit(canon, init); ok {
+			return canon[:len(canon):len(canon)], same, nil
+		}
 	}
 	if canon != nil && canon[0] == 'j' && utf8.Valid(init) {
 		n := len(canon)

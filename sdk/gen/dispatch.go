@@ -23,6 +23,7 @@ func SetDispatch(d Dispatch) { dispatch = d }
 // runCall runs one call on argBuf[:n] and returns the framed output:
 // status byte (wire.Call*), then the result text or the error message.
 func runCall(tool, n uint32) (out []byte) {
+	sdk.StartCall()
 	callEnc.Reset()
 	callEnc.Raw([]byte{wire.CallOK})
 	defer func() {

@@ -7,7 +7,11 @@
 //     writes it (", " and ": " separators, ensure_ascii, float repr). Parse
 //     reads a document; ParseLazy reads a record's top-level members only
 //     and keeps each as its raw text until Get asks for it, so a write that
-//     touches a few members neither parses nor re-encodes the rest.
+//     touches a few members neither parses nor re-encodes the rest; a
+//     member read but not changed (no Set, Append or Del anywhere in it) is
+//     written back as stored too. A Value (parsed or built) lives until
+//     the tool call that made it returns (its memory is the next call's):
+//     keep text between calls, never a Value.
 //   - Num: int and float arithmetic with Python's types and round(x, 2).
 //   - StrRepr, KeyError, Lower: Python's repr of a str, its KeyError text,
 //     str.lower().
@@ -18,6 +22,9 @@
 //
 // It is guest code: tool packages import it like sdk, the compiler embeds
 // and stages it with sdk, and the rules of tool code hold for it (no
-// package-level variables, no init, only the allowed standard packages);
-// it also builds for the host, where its tests run.
+// package-level variables, no init, only the allowed standard packages;
+// compiler's TestGuestLibrariesFollowToolRules): the memory its values
+// are carved from (arena.go) is kept by the sdk (sdk.Scoped), which zeroes
+// it when each call starts, so nothing of one call is visible to the next.
+// It also builds for the host, where its tests run.
 package py

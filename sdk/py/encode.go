@@ -7,7 +7,8 @@ import (
 
 // Encode writes v as Python's json.dumps(v) would.
 func (v *Value) Encode() string {
-	return string(v.AppendTo(make([]byte, 0, 1024)))
+	// sized by the stored text of a record (ParseLazy): one buffer
+	return string(v.AppendTo(make([]byte, 0, max(1024, len(v.str)+256))))
 }
 
 // AppendTo appends json.dumps(v) to b. A number's text is already Python's
@@ -15,6 +16,9 @@ func (v *Value) Encode() string {
 func (v *Value) AppendTo(b []byte) []byte {
 	switch v.kind {
 	case 'o':
+		if v.str != "" && v.clean() {
+			return append(b, v.str...) // as stored (force), unchanged
+		}
 		b = append(b, '{')
 		for i, k := range v.keys {
 			if i > 0 {
@@ -26,6 +30,9 @@ func (v *Value) AppendTo(b []byte) []byte {
 		}
 		return append(b, '}')
 	case 'a':
+		if v.str != "" && v.clean() {
+			return append(b, v.str...)
+		}
 		b = append(b, '[')
 		for i, e := range v.vals {
 			if i > 0 {

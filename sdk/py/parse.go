@@ -14,13 +14,15 @@ import (
 // record, so this saves parsing, and re-encoding, the rest: the guest's
 // largest cost.
 func ParseLazy(s string) (*Value, error) {
-	p := &jparser{s: s, slab: make([]Value, 24)}
+	p := &jparser{s: s}
 	p.ws()
 	if !p.lit("{") {
 		return Parse(s)
 	}
-	o := p.node('o', "")
-	o.keys, o.vals = make([]string, 0, 16), make([]*Value, 0, 16)
+	// the record keeps its text (as force's objects do): Encode writes it
+	// back while nothing in it changed, and sizes its buffer by it
+	o := p.node('o', s)
+	o.keys, o.vals = p.members(16)
 	if err := p.object(o, 0, true); err != nil {
 		return nil, err
 	}
@@ -28,6 +30,7 @@ func ParseLazy(s string) (*Value, error) {
 	if p.i != len(p.s) {
 		return nil, errors.New("json: trailing data")
 	}
+	o.dirty = false // object's Set marked it
 	return o, nil
 }
 
@@ -71,41 +74,67 @@ func (p *jparser) object(o *Value, depth int, lazy bool) error {
 	}
 }
 
+// skipClass sorts the bytes skip stops at, by byte value: 1 a string's
+// quote, 2 an opening bracket, 3 a closing one, 4 a comma; 0 anything else
+// (a constant: guest packages keep no variables; TestSkipClass checks it).
+const skipClass = "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00" +
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+
 // skip moves past one value: strings with their escapes, nested brackets.
+// A lazily parsed record is scanned byte by byte here, so the loop keeps
+// its position in a local and looks each byte up once (in the guest a
+// field write per byte and a six-way comparison cost ~2x).
 func (p *jparser) skip() error {
-	depth := 0
-	for p.i < len(p.s) {
-		switch c := p.s[p.i]; c {
-		case '"':
-			end := closingQuote(p.s, p.i+1)
-			if end < 0 {
+	s, i, depth := p.s, p.i, 0
+	for i < len(s) {
+		c := skipClass[s[i]]
+		if c == 0 {
+			i++
+			continue
+		}
+		switch c {
+		case 1:
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(s) {
+				p.i = i
 				return errJSON()
 			}
-			p.i = end + 1
-		case '{', '[':
+			i++
+		case 2:
 			depth++
-			p.i++
+			i++
 			continue
-		case '}', ']':
+		case 3:
 			if depth == 0 {
+				p.i = i
 				return nil
 			}
 			depth--
-			p.i++
-		case ',':
+			i++
+		case 4:
 			if depth == 0 {
+				p.i = i
 				return nil
 			}
-			p.i++
-			continue
-		default:
-			p.i++
+			i++
 			continue
 		}
 		if depth == 0 {
+			p.i = i
 			return nil
 		}
 	}
+	p.i = i
 	if depth != 0 {
 		return errJSON()
 	}
@@ -161,21 +190,6 @@ func isFloatRepr(t string) bool {
 	return sig <= 15
 }
 
-// closingQuote returns the index of the quote that closes a string whose
-// contents start at i, or -1 (a byte loop: the data's strings are short, and
-// a call to IndexByte costs more than scanning them in Go compiled to wasm).
-func closingQuote(s string, i int) int {
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '"':
-			return i
-		case '\\':
-			i++
-		}
-	}
-	return -1
-}
-
 // Parse parses a JSON document, keeping key order and number text.
 func Parse(s string) (*Value, error) {
 	p := &jparser{s: s}
@@ -191,36 +205,28 @@ func Parse(s string) (*Value, error) {
 }
 
 type jparser struct {
-	s    string
-	i    int
-	slab []Value // values are carved from chunks: fewer allocations for the guest's GC
-	// objects' key and value slices, carved likewise (an object with more
-	// members than its share grows into a slice of its own)
-	keySlab []string
-	valSlab []*Value
+	s string
+	i int
+	// keepRaw: each object and list keeps its text (Value.str), which
+	// Encode writes back while it is unchanged (force: a stored record's
+	// member, json.dumps text)
+	keepRaw bool
 }
 
-// members returns empty key and value slices of capacity n for an object.
-func (p *jparser) members(n int) ([]string, []*Value) {
-	if len(p.keySlab) < n {
-		size := max(2*n, (len(p.s)-p.i)/12)
-		p.keySlab, p.valSlab = make([]string, size), make([]*Value, size)
-	}
-	keys, vals := p.keySlab[:0:n], p.valSlab[:0:n]
-	p.keySlab, p.valSlab = p.keySlab[n:], p.valSlab[n:]
-	return keys, vals
-}
+// members returns empty key and value slices of capacity n for an object
+// (carved from the call's arena).
+func (p *jparser) members(n int) ([]string, []*Value) { return callArena().members(n) }
 
-func (p *jparser) node(kind byte, str string) *Value {
-	if len(p.slab) == 0 {
-		// about one value per 12 bytes of JSON text (one for a scalar): one
-		// allocation for most documents (each allocation is costly in the guest)
-		p.slab = make([]Value, (len(p.s)-p.i)/12+1)
+// node returns a new value (carved from the call's arena).
+func (p *jparser) node(kind byte, str string) *Value { return newValue(kind, str) }
+
+// keep records a parsed object's or list's text, from start to the
+// parser's position, where the parser keeps them (keepRaw).
+func (p *jparser) keep(v *Value, start int) {
+	if p.keepRaw {
+		v.str = p.s[start:p.i]
+		v.dirty = false // object's Set marked it
 	}
-	v := &p.slab[0]
-	p.slab = p.slab[1:]
-	v.kind, v.str = kind, str
-	return v
 }
 
 func errJSON() error { return errors.New("json: malformed document") }
@@ -249,18 +255,23 @@ func (p *jparser) value(depth int) (*Value, error) {
 	}
 	switch c := p.s[p.i]; {
 	case c == '{':
+		start := p.i
 		p.i++
 		o := p.node('o', "")
 		o.keys, o.vals = p.members(8)
 		if err := p.object(o, depth, false); err != nil {
 			return nil, err
 		}
+		p.keep(o, start)
 		return o, nil
 	case c == '[':
+		start := p.i
 		p.i++
 		a := p.node('a', "")
+		a.vals = callArena().elems(8)
 		p.ws()
 		if p.lit("]") {
+			p.keep(a, start)
 			return a, nil
 		}
 		for {
@@ -271,6 +282,7 @@ func (p *jparser) value(depth int) (*Value, error) {
 			a.vals = append(a.vals, val)
 			p.ws()
 			if p.lit("]") {
+				p.keep(a, start)
 				return a, nil
 			}
 			if !p.lit(",") {

@@ -281,3 +281,38 @@ func TestMemberJSON(t *testing.T) {
 		t.Error("a member of a str")
 	}
 }
+
+// A member that a tool reads but does not change is written back as
+// stored (its text kept when it was parsed; spacing shows which path
+// wrote it); a change anywhere inside it, by Set, Append or Del, has it
+// encoded again, and only the changed parts.
+func TestReadMembersWriteBackAsStored(t *testing.T) {
+	text := `{"a": {"b": 1,  "c": [1,  {"d":  2}]}, "e": [3,  4], "f": {"g":  5}}`
+	v, err := ParseLazy(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Encode(); got != text {
+		t.Fatalf("untouched: %s", got)
+	}
+	a := v.Get("a")
+	if n, _ := a.Get("c").Items()[1].Get("d").Num(); n.Float64() != 2 {
+		t.Fatalf("a.c[1].d = %v", n)
+	}
+	v.Get("e")
+	v.Get("f")
+	if got := v.Encode(); got != text {
+		t.Fatalf("read, not changed: %s", got)
+	}
+	a.Get("c").Items()[1].Set("d", Number(Int(5)))
+	want := `{"a": {"b": 1, "c": [1, {"d": 5}]}, "e": [3,  4], "f": {"g":  5}}`
+	if got := v.Encode(); got != want {
+		t.Fatalf("nested Set\n got  %s\n want %s", got, want)
+	}
+	v.Get("e").Append(Number(Int(6)))
+	v.Get("f").Del("g")
+	want = `{"a": {"b": 1, "c": [1, {"d": 5}]}, "e": [3, 4, 6], "f": {}}`
+	if got := v.Encode(); got != want {
+		t.Fatalf("Append and Del\n got  %s\n want %s", got, want)
+	}
+}

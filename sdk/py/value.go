@@ -6,30 +6,48 @@ package py
 // Python's json.dumps writes (", " and ": " separators, ensure_ascii,
 // float repr).
 type Value struct {
-	kind byte     // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null, 'r' raw (see ParseLazy)
-	str  string   // string value, or number text (an int literal or a float repr)
-	b    bool     // bool value
-	keys []string // object keys in insertion order
-	vals []*Value // object values (parallel to keys) or array elements
+	kind byte   // 'o' object, 'a' array, 's' string, 'n' number, 'b' bool, 'z' null, 'r' raw (see ParseLazy)
+	str  string // string value, or number text (an int literal or a float repr); raw text (see force)
+	b    bool   // bool value
+	// dirty: an object or list changed after it was parsed from a stored
+	// record (force); until then Encode writes its stored text (str)
+	dirty bool
+	keys  []string // object keys in insertion order
+	vals  []*Value // object values (parallel to keys) or array elements
+}
+
+// Values, built or parsed, are carved from the call's arena (arena.go): a
+// Value lives for the tool call that made it.
+
+// newValue is a value of this kind and text, from the call's arena.
+func newValue(kind byte, str string) *Value {
+	v := callArena().value()
+	v.kind, v.str = kind, str
+	return v
 }
 
 // Str is a str value.
-func Str(s string) *Value { return &Value{kind: 's', str: s} }
+func Str(s string) *Value { return newValue('s', s) }
 
 // Number is a number value (an int or a float, as n is).
-func Number(n Num) *Value { return &Value{kind: 'n', str: n.Text()} }
+func Number(n Num) *Value { return newValue('n', n.Text()) }
 
 // Object is an empty dict.
-func Object() *Value { return &Value{kind: 'o'} }
+func Object() *Value { return newValue('o', "") }
 
 // List is a list of these elements (not copied).
-func List(elems ...*Value) *Value { return &Value{kind: 'a', vals: elems} }
+func List(elems ...*Value) *Value {
+	a := newValue('a', "")
+	a.vals = elems
+	return a
+}
 
 // Strings is a list of str values.
 func Strings(ss []string) *Value {
-	a := &Value{kind: 'a', vals: make([]*Value, len(ss))}
-	for i, s := range ss {
-		a.vals[i] = Str(s)
+	a := newValue('a', "")
+	a.vals = callArena().elems(len(ss))
+	for _, s := range ss {
+		a.vals = append(a.vals, Str(s))
 	}
 	return a
 }
@@ -43,10 +61,19 @@ func (v *Value) Items() []*Value { return v.vals }
 func (v *Value) Len() int { return len(v.vals) }
 
 // Append is list.append (extend, for several). It panics on a nil value.
-func (v *Value) Append(elems ...*Value) { v.vals = append(v.vals, elems...) }
+func (v *Value) Append(elems ...*Value) {
+	v.vals = append(v.vals, elems...)
+	v.dirty = true
+}
 
 // Keys are a dict's keys in insertion order (the slice is v's own).
 func (v *Value) Keys() []string { return v.keys }
+
+// IsList reports whether v is a list.
+func (v *Value) IsList() bool { return v != nil && v.kind == 'a' }
+
+// IsDict reports whether v is a dict.
+func (v *Value) IsDict() bool { return v != nil && v.kind == 'o' }
 
 // IsString reports whether v is a str.
 func (v *Value) IsString() bool { return v != nil && v.kind == 's' }
@@ -86,14 +113,39 @@ func (v *Value) MemberJSON(key string) (text string, ok bool) {
 	return "", false
 }
 
-// force parses a raw value in place.
+// force parses a raw value in place. Its objects and lists keep their
+// stored text (keepRaw), which Encode writes back while they and everything
+// in them are unchanged: a write tool that reads an order's items to check
+// them writes them back as a copy, not encoded again.
 func (v *Value) force() {
-	p, err := Parse(v.str)
+	p := &jparser{s: v.str, keepRaw: true}
+	x, err := p.value(0)
+	if err == nil {
+		p.ws()
+		if p.i != len(p.s) {
+			err = errJSON()
+		}
+	}
 	if err != nil {
 		*v = Value{kind: 'z'}
 		return
 	}
-	*v = *p
+	*v = *x
+}
+
+// clean reports whether an object or list parsed from a stored record
+// (force) and everything in it are unchanged since: Encode then writes its
+// stored text.
+func (v *Value) clean() bool {
+	if v.dirty || v.str == "" {
+		return false
+	}
+	for _, x := range v.vals {
+		if (x.kind == 'o' || x.kind == 'a') && !x.clean() {
+			return false
+		}
+	}
+	return true
 }
 
 // Set assigns obj[key] like Python: an existing key keeps its position, a new
@@ -102,11 +154,13 @@ func (v *Value) Set(key string, val *Value) {
 	for i, k := range v.keys {
 		if k == key {
 			v.vals[i] = val
+			v.dirty = true
 			return
 		}
 	}
+	v.dirty = true
 	if v.keys == nil { // a dict being built: room for a record's members at once
-		v.keys, v.vals = make([]string, 0, 8), make([]*Value, 0, 8)
+		v.keys, v.vals = callArena().members(8)
 	}
 	v.keys = append(v.keys, key)
 	v.vals = append(v.vals, val)
@@ -158,6 +212,7 @@ func (v *Value) Del(key string) {
 		if k == key {
 			v.keys = append(v.keys[:i], v.keys[i+1:]...)
 			v.vals = append(v.vals[:i], v.vals[i+1:]...)
+			v.dirty = true
 			return
 		}
 	}

@@ -123,21 +123,24 @@ func (vs *variants) of(productID, itemID string) (*py.Value, error) {
 // variantOf returns products[productID]["variants"][itemID], nil when the
 // product has no such variant, or a KeyError for an unknown product. It
 // reads the variant's row (variants, derived from the product's record),
-// not the product's record.
+// not the product's record, as one text (sdk.QueryText: no JSON rendering
+// of the row): NULL for an unknown product, 'n' for no such variant, 'v'
+// and the variant's text otherwise.
 func variantOf(productID, itemID string) (*py.Value, error) {
-	row, err := sdk.QueryRow(`SELECT EXISTS (SELECT 1 FROM products WHERE id = ?1) AS found,
-		(SELECT data FROM variants WHERE product = ?1 AND item = ?2) AS variant`, productID, itemID)
-	if err != nil {
+	text, _, err := sdk.QueryText(`SELECT CASE WHEN EXISTS (SELECT 1 FROM products WHERE id = ?1)
+		THEN coalesce('v' || (SELECT data FROM variants WHERE product = ?1 AND item = ?2), 'n') END`,
+		productID, itemID)
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	if row.Int("found") == 0 {
+	case text == "":
 		return nil, py.KeyError(productID)
-	}
-	text, ok := row.Value("variant").(string)
-	if !ok {
+	case text == "n":
 		return nil, nil
 	}
-	return py.Parse(text)
+	// parsed in full: the row holds SQLite's JSON text (json_each), not
+	// json.dumps text, so no member of it may be written back as stored
+	return py.Parse(text[1:])
 }
 
 // Exchange items in a delivered order to new items of the same product type. For a delivered order, return or exchange can be only done once by the agent. The agent needs to explain the exchange detail and ask for explicit user confirmation (yes/no) to proceed.
@@ -271,11 +274,7 @@ func ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (string, erro
 		return "", err
 	}
 	uid := order.Get("user_id").Text()
-	var items any // the order's items as stored (NULL: none)
-	if text, ok := order.MemberJSON("items"); ok {
-		items = text
-	}
-	check, err := precheckOf(items, uid, args.PaymentMethodID, args.ItemIDs)
+	check, err := returnCheck(order, uid, args.PaymentMethodID, args.ItemIDs)
 	if err != nil {
 		return "", err
 	}

@@ -73,6 +73,48 @@ func precheckOf(items any, uid, pmID string, itemIDs []string) (precheck, error)
 	return c, nil
 }
 
+// returnCheck is precheckOf for a return. Where the order's items are a
+// list of dicts (every stored order), the duplicate-aware item check runs
+// on the items as parsed (checkItemsExist: a str item_id equals a str id,
+// as Python's ==) and SQLite answers only the user and payment method
+// checks: the item check in SQL (json_each over the items once per id asked
+// about) cost a return ~20 µs. Any other shape of items takes precheckOf's
+// query as before.
+func returnCheck(order *py.Value, uid, pmID string, itemIDs []string) (precheck, error) {
+	items := order.Get("items")
+	if !listOfDicts(items) {
+		var text any // the order's items as stored (NULL: none)
+		if t, ok := order.MemberJSON("items"); ok {
+			text = t
+		}
+		return precheckOf(text, uid, pmID, itemIDs)
+	}
+	row, _, err := sdk.QueryText(`SELECT EXISTS (SELECT 1 FROM users WHERE id = ?1)
+		|| EXISTS (SELECT 1 FROM users u, json_each(u.data, '$.payment_methods') pm
+			WHERE u.id = ?1 AND pm.key = ?2)`, uid, pmID)
+	if err != nil {
+		return precheck{}, err
+	}
+	c := precheck{userFound: len(row) == 2 && row[0] == '1', hasMethod: row == "11"}
+	if id, ok := checkItemsExist(order, itemIDs); !ok {
+		c.missing, c.anyMissing = id, true
+	}
+	return c, nil
+}
+
+// listOfDicts reports whether v is a list whose elements are all dicts.
+func listOfDicts(v *py.Value) bool {
+	if !v.IsList() {
+		return false
+	}
+	for _, it := range v.Items() {
+		if !it.IsDict() {
+			return false
+		}
+	}
+	return true
+}
+
 // userOf returns the user record of an order, or a KeyError.
 func userOf(order *py.Value) (*py.Value, string, error) {
 	uid := order.Get("user_id").Text()
