@@ -54,9 +54,10 @@ type Options struct {
 	// second unused. Negative: none, every episode opens its own.
 	ConnPool int
 	// MaxConns is how many SQLite connections episodes may hold between
-	// their steps (default 256, ~200 MiB). Past it, an episode that ends a
-	// step (a call, a diff, a state hash, a score) keeps its state without
-	// a connection, a few KiB plus the pages it wrote, and takes one again
+	// their steps (default 4 per processor, at least 16: connections
+	// touched in turn are memory-bound, see park.go). Past it, an episode
+	// that ends a step (a call, a diff, a state hash, a score) keeps its
+	// state without a connection, a few KiB plus the pages it wrote, and takes one again
 	// at its next step (park.go): 10,000 episodes waiting for their agents
 	// need ~0.3 GiB instead of ~8 GiB, for a few µs more per step while
 	// over it. Negative: no limit, every episode keeps its connection from
@@ -166,7 +167,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	e.connPool = opts.ConnPool
 	switch e.maxConns = int64(opts.MaxConns); {
 	case e.maxConns == 0:
-		e.maxConns = defaultMaxConns
+		e.maxConns = int64(defaultMaxConns())
 	case e.maxConns < 0:
 		e.maxConns = -1
 	}

@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/ncruces/go-sqlite3/vfs"
+import (
+	goruntime "runtime"
+
+	"github.com/ncruces/go-sqlite3/vfs"
+)
 
 // Parking: an episode between steps gives its connection back and keeps
 // its state without one (issue 20: an active episode's memory).
@@ -26,10 +30,21 @@ import "github.com/ncruces/go-sqlite3/vfs"
 // TestParkedEpisodesAreIdentical replays episodes with and without parking
 // and requires byte-identical outputs, diffs and hashes.
 
-// defaultMaxConns is Options.MaxConns's default: ~200 MiB of connections
-// (about 800 KiB each after a few hundred steps), and 1,000 episodes
-// between steps within 256 KiB each (docs/BENCHMARKS.md).
-const defaultMaxConns = 256
+// defaultMaxConns is Options.MaxConns's default: 4 connections per
+// processor, at least 16 (16 on 2 cores, 256 on 64). Connections touched
+// in turn are memory-bound: each has its own SQLite heap and page cache
+// (a few hundred KiB), and once more of them are in use than the CPU
+// caches hold, a reset's rollback, the next call and the diff all miss
+// the caches. On the 2-core VM, 135 τ-bench retail episodes replayed in
+// turn (`wasmenv replay`'s shape, BenchmarkTauRotate) cost ~177 µs of
+// CPU each with 256 (all keeping their connections; the reset alone
+// ~15 µs, against ~3 µs for 4 episodes) and ~160 µs with 16 (parked
+// between steps; a parked reset drops an image, < 1 µs), and 1,000
+// episodes stepping in turn were cheaper with 64 than with 256
+// (docs/BENCHMARKS.md). Fewer connections held also means less memory.
+func defaultMaxConns() int {
+	return max(16, 4*goruntime.GOMAXPROCS(0))
+}
 
 // parked is an episode's state while it holds no connection.
 type parked struct {

@@ -60,10 +60,10 @@ func BenchmarkParkedStep(b *testing.B) {
 
 // BenchmarkParkedActiveRSS is BenchmarkEpisodeActiveRSS's after-diff row
 // (one write, one read and a DiffAndHash per episode, RSS per episode)
-// with n episodes under MaxConns (the default, 256, and 64): all but
+// with n episodes under MaxConns (the default, 4 per processor and at least 16, and 64): all but
 // MaxConns of them parked.
 func BenchmarkParkedActiveRSS(b *testing.B) {
-	for _, c := range []struct{ max, n int }{{defaultMaxConns, 1000}, {defaultMaxConns, 10000}, {64, 1000}, {64, 10000}} {
+	for _, c := range []struct{ max, n int }{{defaultMaxConns(), 1000}, {defaultMaxConns(), 10000}, {64, 1000}, {64, 10000}} {
 		b.Run(fmt.Sprintf("MaxConns=%d/%d", c.max, c.n), func(b *testing.B) {
 			n := c.n
 			e := loadBenchEnv(b)
@@ -109,7 +109,8 @@ func cpuTime() int64 {
 // episodes on 1,000 goroutines, each stepping `wasmenv bench`'s mix (70%
 // get_order, 20% set_order_status, 10% list_orders; a reset every 20
 // steps), with every episode keeping its connection (kept), under the
-// default MaxConns (256) and under MaxConns 64 (parked). ns/op is wall time
+// default MaxConns (4 per processor, at least 16) and under MaxConns 64
+// (parked). ns/op is wall time
 // per step over all goroutines, cpu-ns/step the process's CPU time (the
 // first step of each episode, which opens or takes its connection,
 // included).
