@@ -115,7 +115,7 @@ func cpuTime() int64 {
 // first step of each episode, which opens or takes its connection,
 // included).
 func BenchmarkParkedThroughput(b *testing.B) {
-	for _, mode := range []string{"kept", "default", "parked"} {
+	for _, mode := range []string{"kept", "default", "parked", "256"} {
 		b.Run(mode, func(b *testing.B) {
 			e := loadBenchEnv(b)
 			switch mode {
@@ -123,6 +123,8 @@ func BenchmarkParkedThroughput(b *testing.B) {
 				e.maxConns = -1
 			case "parked":
 				e.maxConns = 64
+			case "256": // the default until the fourth pass of issue 20
+				e.maxConns = 256
 			}
 			b.SetParallelism(500) // × GOMAXPROCS 2: 1,000 episodes
 			var seed atomic.Int64

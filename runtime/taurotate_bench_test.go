@@ -14,9 +14,18 @@ import (
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
-// BenchmarkTauRotate is bench/taubench's shape: one live episode per
-// reference episode, rotated through; it reports the reset, the first
-// call after it and DiffAndHash per episode.
+// BenchmarkTauRotate is bench/taubench's and `wasmenv replay`'s shape on
+// τ-bench retail: one live episode per reference episode (135), each in
+// turn reset and replayed, then DiffAndHash. It reports per episode the
+// reset, the first call, the other calls, DiffAndHash (wall) and the
+// process's CPU time. Knobs (environment variables), to see what the
+// number of connections touched in turn costs:
+//
+//	TAUROT_MAXCONNS=n  Options.MaxConns (0: the default, -1: no limit)
+//	TAUROT_N=n         replay on the first n episodes only
+//	TAUROT_ONE=1       replay every reference episode on one episode
+//
+//	go test -run '^$' -bench TauRotate -benchtime 4000x ./runtime
 func BenchmarkTauRotate(b *testing.B) {
 	ctx := context.Background()
 	dir := filepath.Join("..", "envs", "taubench-retail")
