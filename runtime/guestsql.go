@@ -271,18 +271,7 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	for stmt.Step() {
 		rows++
 		for i := 0; i < ncol; i++ {
-			switch stmt.ColumnType(i) {
-			case sqlite3.NULL:
-				out = append(out, wire.TagNull)
-			case sqlite3.INTEGER:
-				out = wire.AppendInt(out, stmt.ColumnInt64(i))
-			case sqlite3.FLOAT:
-				out = wire.AppendFloat(out, stmt.ColumnFloat(i))
-			case sqlite3.TEXT:
-				out = wire.AppendTextBytes(out, stmt.ColumnRawText(i))
-			default:
-				out = wire.AppendBlob(out, stmt.ColumnRawBlob(i))
-			}
+			out = appendCell(out, stmt, i)
 		}
 		if len(out) > maxResponse {
 			return out // the caller replaces it with an error

@@ -110,18 +110,7 @@ func appendRowValues(out []byte, gs *guestStmt) []byte {
 	for stmt.Step() {
 		rows++
 		for i := range stmt.ColumnCount() {
-			switch stmt.ColumnType(i) {
-			case sqlite3.NULL:
-				vals = append(vals, wire.TagNull)
-			case sqlite3.INTEGER:
-				vals = wire.AppendInt(vals, stmt.ColumnInt64(i))
-			case sqlite3.FLOAT:
-				vals = wire.AppendFloat(vals, stmt.ColumnFloat(i))
-			case sqlite3.TEXT:
-				vals = wire.AppendTextBytes(vals, stmt.ColumnRawText(i))
-			default:
-				vals = wire.AppendBlob(vals, stmt.ColumnRawBlob(i))
-			}
+			vals = appendCell(vals, stmt, i)
 		}
 		if len(out)+4*rows+len(vals) > maxResponse {
 			return errorResponse(out[:0], errTooLarge)
@@ -138,6 +127,23 @@ func appendRowValues(out []byte, gs *guestStmt) []byte {
 		sc.vals = vals
 	}
 	return out
+}
+
+// appendCell appends column i of the current row as a typed wire value
+// (OpQuery's and OpQueryValues' cells).
+func appendCell(b []byte, stmt *sqlite3.Stmt, i int) []byte {
+	switch stmt.ColumnType(i) {
+	case sqlite3.NULL:
+		return append(b, wire.TagNull)
+	case sqlite3.INTEGER:
+		return wire.AppendInt(b, stmt.ColumnInt64(i))
+	case sqlite3.FLOAT:
+		return wire.AppendFloat(b, stmt.ColumnFloat(i))
+	case sqlite3.TEXT:
+		return wire.AppendTextBytes(b, stmt.ColumnRawText(i))
+	default:
+		return wire.AppendBlob(b, stmt.ColumnRawBlob(i))
+	}
 }
 
 // rowBuffers are appendRowsJSON's scratch: the row offsets and the values
