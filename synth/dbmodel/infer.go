@@ -335,12 +335,7 @@ func partialName(col string) bool {
 // never how a person names a row.
 func placeName(col string) bool {
 	l := strings.ToLower(col)
-	for _, s := range []string{"postal", "postcode", "post_code", "zip", "street", "address", "city", "region", "country", "fax"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return ContainsAny(l, "postal", "postcode", "post_code", "zip", "street", "address", "city", "region", "country", "fax")
 }
 
 func dateName(col string) bool {

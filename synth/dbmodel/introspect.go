@@ -372,10 +372,8 @@ func addressState(t *Table, n string) bool {
 	}
 	for _, c := range t.Columns {
 		l := strings.ToLower(c.Name)
-		for _, s := range []string{"city", "country", "postal", "zip"} {
-			if strings.Contains(l, s) {
-				return true
-			}
+		if ContainsAny(l, "city", "country", "postal", "zip") {
+			return true
 		}
 	}
 	return false
@@ -397,23 +395,13 @@ func codeLike(vals []string) bool {
 // nameish marks columns holding names of people, places or things.
 func nameish(n string) bool {
 	n = strings.ToLower(n)
-	for _, s := range []string{"name", "email", "city", "country", "title", "street", "address", "phone", "author", "label", "company"} {
-		if strings.Contains(n, s) {
-			return true
-		}
-	}
-	return false
+	return ContainsAny(n, "name", "email", "city", "country", "title", "street", "address", "phone", "author", "label", "company")
 }
 
 // freeTextName marks columns whose values are prose even when few distinct.
 func freeTextName(n string) bool {
 	n = strings.ToLower(n)
-	for _, s := range []string{"description", "note", "comment", "body", "text", "message", "subject", "address", "line1", "line2"} {
-		if strings.Contains(n, s) {
-			return true
-		}
-	}
-	return false
+	return ContainsAny(n, "description", "note", "comment", "body", "text", "message", "subject", "address", "line1", "line2")
 }
 
 func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }

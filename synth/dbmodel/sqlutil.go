@@ -2,6 +2,7 @@ package dbmodel
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -85,4 +86,15 @@ func asString(v any) string {
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	return ""
+}
+
+// ContainsAny reports whether s contains any of words: the naming
+// heuristics ask it of lower-cased table and column names.
+func ContainsAny(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -347,10 +347,5 @@ func countWords(attr string) bool {
 // a line number): ranking by it ("the lowest leg") asks nothing.
 func position(col string) bool {
 	l := strings.ToLower(col)
-	for _, p := range []string{"leg", "seat", "seq", "position", "line", "room", "floor", "number", "sort", "rank"} {
-		if strings.Contains(l, p) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "leg", "seat", "seq", "position", "line", "room", "floor", "number", "sort", "rank")
 }

@@ -3,6 +3,8 @@ package tasks
 import (
 	"regexp"
 	"strings"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
 
 // A request names its rows the way a person does: by one identifying fact,
@@ -93,10 +95,5 @@ func wordIn(s, text string) bool {
 // speaking as one, a user knows their own details and does not edit them.
 func worker(t interface{ Singular() string }) bool {
 	l := strings.ToLower(t.Singular())
-	for _, s := range []string{"employee", "staff", "personnel", "agent", "worker"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "employee", "staff", "personnel", "agent", "worker")
 }

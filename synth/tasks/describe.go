@@ -156,12 +156,7 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 // unnatural: a text column no one tells rows apart by (a postal code, a
 // fax number, a packaging like "24 - 355 ml bottles").
 func unnatural(l string) bool {
-	for _, s := range []string{"postal", "zip", "fax", "quantity", "unit", "extension"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "postal", "zip", "fax", "quantity", "unit", "extension")
 }
 
 // statusWord: a value that reads as an adjective before a noun ("the
@@ -200,12 +195,7 @@ func incidental(col string) bool {
 	if strings.HasSuffix(l, "_at") || strings.HasPrefix(l, "created") || strings.HasPrefix(l, "create_") || bookkeeping(col) {
 		return true
 	}
-	for _, s := range []string{"total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version", "seats", "available"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "total", "subtotal", "sum", "balance", "count", "stock", "inventory", "amount", "paid", "refund", "tax", "discount", "hash", "token", "password", "version", "seats", "available")
 }
 
 // bookkeeping: a column the application stamps on each write ("last_update",
@@ -231,23 +221,13 @@ func derives(t *dbmodel.Table) bool {
 // history): not for routine edits by hand.
 func ledger(t *dbmodel.Table) bool {
 	l := strings.ToLower(t.Name)
-	for _, s := range []string{"audit", "log", "history", "ledger", "journal", "event", "transaction", "payment", "refund"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "audit", "log", "history", "ledger", "journal", "event", "transaction", "payment", "refund")
 }
 
 // person: a table whose rows are people who might be the user.
 func person(t *dbmodel.Table) bool {
 	l := strings.ToLower(t.Name)
-	for _, s := range []string{"customer", "user", "member", "client", "patient", "student", "passenger", "guest", "subscriber", "employee", "people", "person", "reader", "borrower", "account", "profile"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "customer", "user", "member", "client", "patient", "student", "passenger", "guest", "subscriber", "employee", "people", "person", "reader", "borrower", "account", "profile")
 }
 
 // nameCombo returns the columns whose values together name a row the way

@@ -99,12 +99,7 @@ func settable(t *dbmodel.Table, tool *toolgen.Tool) []toolgen.Param {
 // money: a price, a cost or a charge: the business's to set.
 func money(col string) bool {
 	w := " " + words(col) + " "
-	for _, s := range []string{" price ", " cost ", " freight ", " fee ", " charge ", " rate ", " salary ", " amount ", " total "} {
-		if strings.Contains(w, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(w, " price ", " cost ", " freight ", " fee ", " charge ", " rate ", " salary ", " amount ", " total ")
 }
 
 // maker: who made a thing (a track's composer, a book's author), or where
@@ -112,24 +107,14 @@ func money(col string) bool {
 // different work or a broken link, not a correction.
 func maker(col string) bool {
 	l := strings.ToLower(col)
-	for _, s := range []string{"composer", "author", "writer", "director", "artist", "creator", "publisher", "manufacturer", "brand", "page", "url", "path", "photo", "picture", "image", "link"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "composer", "author", "writer", "director", "artist", "creator", "publisher", "manufacturer", "brand", "page", "url", "path", "photo", "picture", "image", "link")
 }
 
 // prose: free text (a description, a note) that another row's text would
 // not correct.
 func prose(col string) bool {
 	l := strings.ToLower(col)
-	for _, s := range []string{"description", "body", "note", "comment", "bio", "content", "summary", "message", "text", "review"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "description", "body", "note", "comment", "bio", "content", "summary", "message", "text", "review")
 }
 
 // identity: a column that says who or what a row is (a name, an email):

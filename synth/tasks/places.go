@@ -257,10 +257,5 @@ func (w *walker) nudge(old any, integer bool) (any, bool) {
 // milliseconds, a file's size): not something anyone corrects by hand.
 func measured(col string) bool {
 	l := strings.ToLower(col)
-	for _, s := range []string{"millisecond", "bytes", "duration", "length", "size", "weight"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "millisecond", "bytes", "duration", "length", "size", "weight")
 }

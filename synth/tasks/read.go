@@ -149,12 +149,7 @@ func (w *walker) aggregateRead(c *chain, cur *entity, kind int) (envpkg.Task, st
 // makes a contrived request.
 func personalDetail(col string) bool {
 	w := " " + words(col) + " "
-	for _, s := range []string{" address", " city ", " state ", " region ", " province ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district ", " contact "} {
-		if strings.Contains(w, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(w, " address", " city ", " state ", " region ", " province ", " country ", " postal ", " zip ", " phone ", " fax ", " email ", " name ", " birth ", " date of birth ", " gender ", " company ", " street ", " district ", " contact ")
 }
 
 // askAttr asks for one attribute of e.
@@ -231,12 +226,7 @@ func (w *walker) askAttr(e *entity, col *dbmodel.Column) string {
 // token), or that means nothing read out (a photo's file path).
 func secret(col string) bool {
 	l := strings.ToLower(col)
-	for _, s := range []string{"password", "passwd", "hash", "token", "secret", "photo", "path", "picture", "image"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(l, "password", "passwd", "hash", "token", "secret", "photo", "path", "picture", "image")
 }
 
 // askable lists the columns a question may ask for: anything but keys,

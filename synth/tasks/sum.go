@@ -174,12 +174,7 @@ func additive(col string) bool {
 			return false
 		}
 	}
-	for _, s := range []string{" total ", " amount ", " freight ", " cost ", " fee ", " charge ", " salary ", " paid ", " revenue ", " balance ", " price ", " quantity "} {
-		if strings.Contains(w, s) {
-			return true
-		}
-	}
-	return false
+	return dbmodel.ContainsAny(w, " total ", " amount ", " freight ", " cost ", " fee ", " charge ", " salary ", " paid ", " revenue ", " balance ", " price ", " quantity ")
 }
 
 // pastOf is what happens to a thing on the rows named what: "ordered" on
