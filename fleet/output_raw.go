@@ -40,8 +40,9 @@ func createRawOutput(path string) (*rawOutput, error) {
 	return o, nil
 }
 
-// recordPrefix starts a toolset record as rl's encoder writes one.
-var recordPrefix = []byte(`{"record":"` + rl.RecordToolset + `"`)
+// recordPrefix starts a toolset record as rl's encoder writes one, of
+// either format (rl.RecordToolset starts with rl.RecordToolsetV1).
+var recordPrefix = []byte(`{"record":"` + rl.RecordToolsetV1)
 
 func (o *rawOutput) WriteGroup(lines []byte) error {
 	if o.err != nil {

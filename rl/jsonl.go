@@ -13,8 +13,9 @@ import (
 // JSONL writes one rollout per line (docs/ROLLOUT.md). By default a line
 // names its toolset (the tools and the system prompt), written once per
 // file as a record line before the first rollout that uses it: a 59-tool
-// environment's tools are ~30 KB, most of a line otherwise. Inline writes
-// every line whole instead, as before.
+// environment's tools are ~30 KB, most of a line otherwise; and it leaves
+// out what a reader derives exactly (CompactFormat). Inline writes every
+// line whole instead, as before.
 type JSONL struct {
 	// Inline writes the tools and the system message into every line (no
 	// toolset records); set it before the first Write.
@@ -60,7 +61,7 @@ func CreateJSONL(path string) (*JSONL, error) {
 func (j *JSONL) Write(group []Rollout) error {
 	for i := range group {
 		r := &group[i]
-		if j.Inline {
+		if j.Inline || !compactable(r) {
 			if err := j.enc.Encode(r); err != nil {
 				return err
 			}

@@ -35,9 +35,10 @@ func ReadRolloutFile(path string, fn func(*Rollout) error) error {
 var ErrRolloutFile = errors.New("rollout file")
 
 // ReadRollouts reads a JSONL rollout file, compact (toolset records and
-// lines that name them) or whole (every line with its tools, the format
-// before toolsets), and calls fn with each rollout in its full view: tools
-// and the leading system message restored. Lines of either kind may mix.
+// lines that name them, of either format) or whole (every line with its
+// tools, the format before toolsets), and calls fn with each rollout in its
+// full view: tools, the leading system message and what a compact line
+// leaves out restored. Lines of every kind may mix.
 func ReadRollouts(r io.Reader, fn func(*Rollout) error) error {
 	dec := json.NewDecoder(r)
 	toolsets := map[string]*Toolset{}
@@ -56,26 +57,36 @@ func ReadRollouts(r io.Reader, fn func(*Rollout) error) error {
 			return fmt.Errorf("%w: record %d: %w", ErrRolloutFile, n, err)
 		}
 		switch {
-		case head.Record == RecordToolset:
+		case head.Record == RecordToolset || head.Record == RecordToolsetV1:
 			var ts Toolset
 			if err := json.Unmarshal(raw, &ts); err != nil || ts.ID == "" {
 				return fmt.Errorf("%w: record %d: a toolset without an id (%v)", ErrRolloutFile, n, err)
 			}
 			toolsets[ts.ID] = &ts
 			continue
+		case strings.HasPrefix(head.Record, RecordToolsetV1):
+			return fmt.Errorf("%w: record %d: a %q record is of a newer format than this reader's (%q): update wasmenv", ErrRolloutFile, n, head.Record, RecordToolset)
 		case head.Record != "":
 			return fmt.Errorf("%w: record %d: unknown record %q", ErrRolloutFile, n, head.Record)
 		}
-		var ro Rollout
-		if err := json.Unmarshal(raw, &ro); err != nil {
-			return fmt.Errorf("%w: record %d: %w", ErrRolloutFile, n, err)
-		}
+		var ts *Toolset
 		if head.Toolset != nil {
-			ts := toolsets[*head.Toolset]
-			if ts == nil {
+			if ts = toolsets[*head.Toolset]; ts == nil {
 				return fmt.Errorf("%w: record %d: toolset %q is not defined before it", ErrRolloutFile, n, *head.Toolset)
 			}
+		}
+		var ro Rollout
+		var err error
+		if ts != nil && ts.Record == RecordToolset {
+			var line compactLine
+			if err = json.Unmarshal(raw, &line); err == nil {
+				ro = line.expand(ts)
+			}
+		} else if err = json.Unmarshal(raw, &ro); err == nil && ts != nil {
 			ts.restore(&ro)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: record %d: %w", ErrRolloutFile, n, err)
 		}
 		if err := fn(&ro); err != nil {
 			return err

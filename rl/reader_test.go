@@ -114,11 +114,11 @@ func TestCompactRolloutsRoundTrip(t *testing.T) {
 	// Each toolset is written once: two environments, plain and history
 	// window samples share them.
 	b, _ := os.ReadFile(paths["compact.jsonl"])
-	if n := strings.Count(string(b), `{"record":"toolset"`); n != 2 {
+	if n := strings.Count(string(b), `{"record":"`+rl.RecordToolset+`"`); n != 2 {
 		t.Errorf("%d toolset records", n)
 	}
 	first, _, _ := strings.Cut(string(b), "\n")
-	if !strings.HasPrefix(first, `{"record":"toolset"`) {
+	if !strings.HasPrefix(first, `{"record":"`+rl.RecordToolset+`"`) {
 		t.Errorf("first line: %.80s", first)
 	}
 }

@@ -9,15 +9,24 @@ import (
 	"github.com/wasmenv/wasmenv/envpkg"
 )
 
-// RecordToolset is the "record" value of a toolset line.
-const RecordToolset = "toolset"
+// The "record" values of toolset lines. RecordToolset is what this package
+// writes: its lines are compact lines (compact.go). RecordToolsetV1 is
+// that of files written before compact lines, whose lines leave out only
+// the tools and the system message; it is still read. The kind is in the
+// name, not in a field, so that a reader of the first format refuses the
+// second (an unknown record) instead of reading its lines without what
+// they leave out.
+const (
+	RecordToolset   = "toolset2"
+	RecordToolsetV1 = "toolset"
+)
 
 // Toolset is what every rollout of an environment shares, written once per
 // file before the first rollout that refers to it: the tools offered and
 // the system prompt (the env's rules). Rollout lines name it by ID; a
 // reader restores the full view (ReadRollouts, wasmenv_client.rollouts).
 type Toolset struct {
-	Record  string              `json:"record"` // always "toolset"
+	Record  string              `json:"record"` // RecordToolset, or RecordToolsetV1 when read
 	ID      string              `json:"toolset"`
 	Env     string              `json:"env"`
 	EnvHash string              `json:"env_hash"`
@@ -27,8 +36,9 @@ type Toolset struct {
 	System *string `json:"system,omitempty"`
 }
 
-// toolsetOf returns the toolset of r: its tools, and its leading system
-// message. The ID is a hash of both, so equal toolsets share one record.
+// toolsetOf returns the toolset of r: its environment, its tools, and its
+// leading system message. The ID is a hash of them all, so equal toolsets
+// share one record (and lines may take their env_hash from it).
 func toolsetOf(r *Rollout) (*Toolset, error) {
 	ts := &Toolset{Record: RecordToolset, Env: r.Env, EnvHash: r.EnvHash, Tools: r.Tools}
 	if ts.Tools == nil {
@@ -39,9 +49,11 @@ func toolsetOf(r *Rollout) (*Toolset, error) {
 		ts.System = &s
 	}
 	b, err := json.Marshal(struct {
-		Tools  []envpkg.OpenAITool `json:"tools"`
-		System *string             `json:"system"`
-	}{ts.Tools, ts.System})
+		Env     string              `json:"env"`
+		EnvHash string              `json:"env_hash"`
+		Tools   []envpkg.OpenAITool `json:"tools"`
+		System  *string             `json:"system"`
+	}{ts.Env, ts.EnvHash, ts.Tools, ts.System})
 	if err != nil {
 		return nil, err
 	}
@@ -87,27 +99,11 @@ func (m *toolsets) of(r *Rollout) (*Toolset, error) {
 // isPlain reports whether a message is content alone (so the toolset's
 // system text restores it exactly).
 func isPlain(m *Message) bool {
-	return len(m.ToolCalls) == 0 && m.ToolCallID == "" && m.ReasoningContent == ""
+	return len(m.ToolCalls) == 0 && m.ToolCallID == "" && m.ReasoningContent == "" && m.Name == ""
 }
 
-// compactLine is a rollout as the compact JSONL writes it: without its
-// tools and leading system message, naming its toolset (last, so the
-// other keys keep the whole line's order).
-type compactLine struct {
-	Rollout
-	Toolset string `json:"toolset"`
-}
-
-func compact(r *Rollout, ts *Toolset) compactLine {
-	line := compactLine{Rollout: *r, Toolset: ts.ID}
-	line.Tools = nil
-	if ts.System != nil {
-		line.Messages = r.Messages[1:]
-	}
-	return line
-}
-
-// restore turns a compact line back into the full rollout.
+// restore turns a line of a RecordToolsetV1 toolset back into the full
+// rollout: such lines leave out only the tools and the system message.
 func (ts *Toolset) restore(r *Rollout) {
 	r.Tools = ts.Tools
 	if ts.System != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/rl"
 )
 
 // wasmenv rollout on two bundles at once: the oracle solves everything and
@@ -43,30 +44,15 @@ func TestRollout(t *testing.T) {
 			t.Errorf("summary line of %d characters: %s", len([]rune(l)), l)
 		}
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	envs := map[string]int{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var r struct {
-			Record string  `json:"record"`
-			Env    string  `json:"env"`
-			Reward float64 `json:"reward"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		if r.Record == "toolset" {
-			continue
-		}
+	if err := rl.ReadRolloutFile(out, func(r *rl.Rollout) error {
 		envs[r.Env]++
 		if r.Reward != 1 {
 			t.Errorf("oracle reward %g on %s", r.Reward, r.Env)
 		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	if envs["store"] == 0 || envs["mini"] == 0 {
 		t.Errorf("rollouts per env: %v", envs)

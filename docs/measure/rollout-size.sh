@@ -1,7 +1,8 @@
 #!/bin/sh
 # Issue 26's rollout-size case, rebuilt: 4,000 random rollouts (--group 8) on an
 # environment `synth from-db` makes from a newcomer's library database, written by
-# main 035a7a9 (every line carried the tools) and by this checkout (toolset records).
+# main 035a7a9 (every line carried the tools) and by this checkout (toolset records,
+# compact lines).
 # Run from the repository root; needs git, go and python3. Prints the file sizes.
 set -eu
 tmp=$(mktemp -d)

@@ -62,9 +62,38 @@ class RolloutFiles(unittest.TestCase):
     def test_compact_file_writes_tools_once(self):
         with open(self.files["compact.jsonl"]) as f:
             recs = [json.loads(line) for line in f if line.strip()]
-        sets = [r for r in recs if r.get("record") == "toolset"]
+        sets = [r for r in recs if r.get("record") == "toolset2"]
         self.assertEqual(len(sets), 1)
         self.assertTrue(all("tools" not in r for r in recs if "record" not in r))
+
+    def test_compact_lines_leave_out_what_is_derived(self):
+        with open(self.files["compact.jsonl"]) as f:
+            lines = [line for line in f if '"record"' not in line]
+        for s in ('"type":"function"', '"tool_call_id"', '"env_hash"', '"group"', '"checks_total"'):
+            self.assertFalse(any(s in line for line in lines), s)
+
+    def test_edge_cases_read_as_the_go_reader_reads_them(self):
+        # written by rl's TestCompactEdgeFixtureIsCurrent: server call ids,
+        # empty ids, tool messages out of order, another group or env hash,
+        # components that differ from the derived ones, a line without the
+        # base components (written whole), named and missing system messages
+        data = os.path.join(HERE, "testdata")
+        with open(os.path.join(data, "compact-edges.whole.jsonl")) as f:
+            whole = [json.loads(line) for line in f if line.strip()]
+        got = list(read_rollouts(os.path.join(data, "compact-edges.jsonl")))
+        self.assertEqual(len(got), len(whole))
+        for g, w in zip(got, whole):
+            self.assertEqual(g, w, w["task"])
+            self.assertEqual(list(g), list(w), w["task"])
+            self.assertEqual(json.dumps(g), json.dumps(w), w["task"])
+
+    def test_a_newer_format_is_refused(self):
+        lines = ['{"record": "toolset3", "toolset": "t", "tools": []}',
+                 '{"env": "e", "task": "t", "messages": [], "toolset": "t"}']
+        with self.assertRaises(RolloutFileError) as cm:
+            list(iter_rollouts(lines, name="f"))
+        self.assertIn("f:1:", str(cm.exception))
+        self.assertIn("newer format", str(cm.exception))
 
     def test_broken_files_name_the_record(self):
         for text in ['{"env": "e", "toolset": "nope", "messages": []}',

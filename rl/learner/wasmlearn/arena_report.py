@@ -7,6 +7,8 @@ import os
 import statistics
 import subprocess
 
+from . import data
+
 ARMS = ("targeted", "control")
 
 
@@ -145,6 +147,8 @@ def bundle_task_ids(wasmenv, path):
 
 
 def read_jsonl(path):
+    """Records of a plain JSONL file (tasks, metrics); rollout files are
+    read with data.read_jsonl, which restores their full view."""
     with open(path) as f:
         return [json.loads(l) for l in f if l.strip()]
 
@@ -167,7 +171,7 @@ def results(a, seeds, arms=ARMS):
                 rd = os.path.join(d, arm, "arena", "round-%d" % n)
                 with open(os.path.join(rd, "round.json")) as f:
                     rj = json.load(f)
-                rows = read_jsonl(os.path.join(rd, "rollouts.jsonl"))
+                rows = data.read_jsonl([os.path.join(rd, "rollouts.jsonl")])
                 rows = [r for r in rows if r.get("task")]
                 comp = [r.get("reward_components") or {} for r in rows]
                 truth = {t["id"]: t.get("calls") or [] for t in read_jsonl(os.path.join(d, "arena-tasks-%d" % n, "tasks.jsonl"))}
@@ -185,7 +189,7 @@ def results(a, seeds, arms=ARMS):
                 "format_error_rate", "rollout_seconds")} for m in grpo]}
         base_rounds = [rec["arms"]["targeted"]["rounds"][0]]  # round 1 is the SFT policy in both arms
         for n in range(2, a.rounds + 1):
-            rows = [r for r in read_jsonl(os.path.join(d, "baseline", "round-%d.jsonl" % n)) if r.get("task")]
+            rows = data.read_jsonl([os.path.join(d, "baseline", "round-%d.jsonl" % n)])
             truth = {t["id"]: t.get("calls") or [] for t in read_jsonl(os.path.join(d, "arena-tasks-%d" % n, "tasks.jsonl"))}
             tool_ok, call_ok = first_call(rows, truth)
             base_rounds.append({"round": n, "rollouts": len(rows), "first_tool": tool_ok, "first_call": call_ok,

@@ -10,34 +10,22 @@ trajectories, other servers), the messages are rendered with the template.
 Rollouts with `env_error` are dropped: the environment failed, not the agent.
 """
 
-import json
+import os
+import sys
+
+try:
+    from wasmenv_client.rollouts import read_rollouts
+except ImportError:  # run from the repository (cd rl/learner), not installed
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "clients", "python"))
+    from wasmenv_client.rollouts import read_rollouts
 
 
 def read_jsonl(paths):
-    """Rollout rows in their full view: a compact file's toolset records
-    (docs/ROLLOUT.md) give each line that names one its tools and system
-    message back."""
+    """Rollout rows in their full view (wasmenv_client.rollouts: a compact
+    file's toolset records and left-out values are put back)."""
     rows = []
     for p in paths:
-        toolsets = {}
-        with open(p) as f:
-            for n, line in enumerate(f, 1):
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    row = json.loads(line)
-                except ValueError as e:
-                    raise ValueError("%s:%d: not JSON: %s" % (p, n, e))
-                if row.get("record") == "toolset":
-                    toolsets[row.get("toolset")] = row
-                    continue
-                ts = toolsets.get(row.pop("toolset", None))
-                if ts is not None:
-                    if ts.get("system") is not None:
-                        row["messages"] = [{"role": "system", "content": ts["system"]}] + row.get("messages", [])
-                    row["tools"] = ts.get("tools") or []
-                rows.append(row)
+        rows.extend(read_rollouts(p))
     return rows
 
 
