@@ -306,6 +306,11 @@ func readStats(conn *sqlite3.Conn, t *Table, q string, opts Options) error {
 		if c.Kind == Integer && nNonBool == 0 && nonNull > 0 && !c.Bool && boolName(c.Name) {
 			c.Bool = true
 		}
+		if c.Kind == Text && nonNull > 0 {
+			if err := readTimeLayout(conn, c, q); err != nil {
+				return err
+			}
+		}
 		if c.Kind == Text && c.Enum == nil && !t.IsKey(c.Name) && !c.Unique && t.ForeignKeyOf(c.Name) == nil &&
 			c.Distinct >= 1 && c.Distinct <= int64(opts.MaxEnum) && nonNull >= 3*c.Distinct && maxLen <= 40 && !freeTextName(c.Name) {
 			vals, err := queryStrings(conn, fmt.Sprintf(`SELECT DISTINCT CAST(%[1]s AS TEXT) FROM %[2]s WHERE %[1]s IS NOT NULL ORDER BY 1`, quote(c.Name), q))

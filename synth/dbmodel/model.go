@@ -90,6 +90,10 @@ type Column struct {
 	EnumInferred bool     `json:"enum_inferred,omitempty"`
 	// Bool marks an integer column holding only 0 and 1.
 	Bool bool `json:"bool,omitempty"`
+	// TimeLayout is the Go time layout of a text column whose values are
+	// dates or times all written in one form ("2006-01-02T15:04:05"), ""
+	// otherwise (timelayout.go).
+	TimeLayout string `json:"time_layout,omitempty"`
 	// Statistics over the data.
 	Nulls    int64 `json:"nulls"`
 	Distinct int64 `json:"distinct"`

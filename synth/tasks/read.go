@@ -64,6 +64,9 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 	w.rng.Shuffle(len(cols), func(i, j int) { cols[i], cols[j] = cols[j], cols[i] })
 	for _, col := range cols {
 		v := cur.row[col.Name]
+		if yesNo(col) {
+			continue // asked as a count instead (yesNo); skipped here, not left out of cols, so the draws of other tasks stay as they were
+		}
 		if v == nil || !sayable(v) || col.Name == cur.namedBy || strings.Contains(cur.desc, " "+attrWords(col.Name)+" ") || stated(c, cur, fmt.Sprint(sqlValue(v))) {
 			continue
 		}
@@ -240,6 +243,21 @@ func askable(t *dbmodel.Table) []*dbmodel.Column {
 		out = append(out, c)
 	}
 	return out
+}
+
+// yesNo reports whether a text column holds only yes and no (airline's
+// insurance). Its value is asked as a count ("How many of my reservations
+// have insurance?", aggregate.go), not read out: no rule on free text tells
+// "no" from "no idea", or accepts "it isn't insured" (judged round 3).
+func yesNo(c *dbmodel.Column) bool {
+	for _, v := range c.Enum {
+		switch strings.ToLower(v) {
+		case "yes", "no", "y", "n", "true", "false":
+		default:
+			return false
+		}
+	}
+	return len(c.Enum) > 0
 }
 
 // answerFor is the answer rule for a value: a number as a number; a date

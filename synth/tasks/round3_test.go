@@ -89,6 +89,13 @@ func TestJudgedRound3(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := fromDB(t, corpusSQL(t, name), synth.Options{Tasks: 150, Seed: 1})
 			for _, task := range r.Tasks {
+				if a := task.Answer; a != nil {
+					for _, reply := range nonAnswers {
+						if acceptsText(t, a.Match, a.Value, reply) {
+							t.Errorf("%s: %q: the answer rule %s %q accepts %q", task.ID, task.Instruction, a.Match, a.Value, reply)
+						}
+					}
+				}
 				for i, re := range res {
 					if re.MatchString(task.Instruction) {
 						t.Errorf("%s: %q: %s", task.ID, task.Instruction, markedDown[i].why)
@@ -119,6 +126,28 @@ func TestJudgedRound3(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nonAnswers are replies that answer nothing: an answer rule that accepts
+// one accepts a wrong solution (judged round 3: "does reservation X have
+// insurance?" was checked by the word "no", which "No idea" holds).
+var nonAnswers = []string{"No idea, sorry.", "Yes, I can look that up for you.",
+	"I could not find it: there is no such record.", "I'm not sure."}
+
+// acceptsText applies a text answer rule as the runtime does (numbers are
+// not text: these replies hold none).
+func acceptsText(t *testing.T, match, want, got string) bool {
+	switch match {
+	case "contains":
+		return strings.Contains(strings.ToLower(got), strings.ToLower(want))
+	case "regex":
+		re, err := regexp.Compile(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return re.MatchString(got)
+	}
+	return false
 }
 
 func hasPrice(args map[string]any) bool {

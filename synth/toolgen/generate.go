@@ -307,7 +307,7 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 		}
 		p := g.param(t, c, OpSet, n.cols[c.Name], required || t.IsKey(c.Name))
 		if stamp {
-			p.Stamp = true
+			p.Stamp, p.StampLayout = true, c.TimeLayout
 			p.Doc += " Left out, the time of the call."
 		}
 		cr.Params = append(cr.Params, p)
@@ -354,6 +354,10 @@ func uniqueParams(t *Tool) {
 		seen[p.Name], goSeen[p.goName] = true, true
 	}
 }
+
+// currentTimestamp is the layout of SQLite's CURRENT_TIMESTAMP: a stamp's
+// when its column's values show no form of their own (StampLayout "").
+const currentTimestamp = "2006-01-02 15:04:05"
 
 // Stamp: c is the time the application writes a row at (last_update,
 // LastModified, created_at): a text or date column named for it. A create

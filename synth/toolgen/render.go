@@ -2,6 +2,7 @@ package toolgen
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/format"
 	"strconv"
@@ -276,8 +277,8 @@ func (g *gen) renderCreate(b *bytes.Buffer, t *Tool) {
 		if p.Required {
 			fmt.Fprintf(b, "\tcols, args = append(cols, %s), append(args, %s)\n", q(dbmodel.Quote(p.Column)), argExpr(p, false))
 		} else if p.Stamp {
-			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\tcols, args = append(cols, %s), append(args, %s)\n\t} else {\n\t\tcols, args = append(cols, %s), append(args, now())\n\t}\n",
-				p.goName, q(dbmodel.Quote(p.Column)), argExpr(p, true), q(dbmodel.Quote(p.Column)))
+			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\tcols, args = append(cols, %s), append(args, %s)\n\t} else {\n\t\tcols, args = append(cols, %s), append(args, now(%s))\n\t}\n",
+				p.goName, q(dbmodel.Quote(p.Column)), argExpr(p, true), q(dbmodel.Quote(p.Column)), q(cmp.Or(p.StampLayout, currentTimestamp)))
 		} else {
 			fmt.Fprintf(b, "\tif a.%s != nil {\n\t\tcols, args = append(cols, %s), append(args, %s)\n\t}\n", p.goName, q(dbmodel.Quote(p.Column)), argExpr(p, true))
 		}

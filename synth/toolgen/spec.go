@@ -56,10 +56,13 @@ type Param struct {
 	// Stamp: a create tool's bookkeeping time (last_update, created_at,
 	// LastModified), filled from the episode clock when left out: the
 	// application stamps it, the agent does not make it up.
-	Stamp  bool   `json:"stamp,omitempty"`
-	Doc    string `json:"doc"`
-	goName string
-	goType string
+	Stamp bool `json:"stamp,omitempty"`
+	// StampLayout is the Go time layout the stamp is written in: the
+	// column's own (dbmodel.Column.TimeLayout), else CURRENT_TIMESTAMP's.
+	StampLayout string `json:"stamp_layout,omitempty"`
+	Doc         string `json:"doc"`
+	goName      string
+	goType      string
 }
 
 // Tool is one generated tool.

@@ -305,7 +305,7 @@ func CreateReservation(a CreateReservationArgs) (any, error) {
 	if a.CreatedAt != nil {
 		cols, args = append(cols, "\"created_at\""), append(args, *a.CreatedAt)
 	} else {
-		cols, args = append(cols, "\"created_at\""), append(args, now())
+		cols, args = append(cols, "\"created_at\""), append(args, now("2006-01-02T15:04:05"))
 	}
 	cols, args = append(cols, "\"total_baggages\""), append(args, a.TotalBaggages)
 	cols, args = append(cols, "\"nonfree_baggages\""), append(args, a.NonfreeBaggages)

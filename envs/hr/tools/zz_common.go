@@ -11,10 +11,10 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// now is the time of the call as SQLite's CURRENT_TIMESTAMP writes it
-// (the episode clock: the same in every replay of an episode), for a
-// row's bookkeeping stamp.
-func now() string { return sdk.Now().Format("2006-01-02 15:04:05") }
+// now is the time of the call (the episode clock: the same in every
+// replay of an episode) in a column's layout, for a row's bookkeeping
+// stamp.
+func now(layout string) string { return sdk.Now().Format(layout) }
 
 // one returns the first row of a query, or "<what> not found".
 func one(table, missing, sql string, args ...any) (any, error) {

@@ -102,7 +102,7 @@ func CreateCountry(a CreateCountryArgs) (any, error) {
 	if a.LastUpdate != nil {
 		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
 	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now())
+		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
 	}
 	sql := "INSERT INTO \"country\" DEFAULT VALUES"
 	if len(cols) > 0 {

@@ -214,12 +214,12 @@ func CreateCustomer(a CreateCustomerArgs) (any, error) {
 	if a.CreateDate != nil {
 		cols, args = append(cols, "\"create_date\""), append(args, *a.CreateDate)
 	} else {
-		cols, args = append(cols, "\"create_date\""), append(args, now())
+		cols, args = append(cols, "\"create_date\""), append(args, now("2006-01-02 15:04:05"))
 	}
 	if a.LastUpdate != nil {
 		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
 	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now())
+		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
 	}
 	sql := "INSERT INTO \"customer\" DEFAULT VALUES"
 	if len(cols) > 0 {

@@ -222,7 +222,7 @@ func CreatePayment(a CreatePaymentArgs) (any, error) {
 	if a.LastUpdate != nil {
 		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
 	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now())
+		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
 	}
 	sql := "INSERT INTO \"payment\" DEFAULT VALUES"
 	if len(cols) > 0 {

@@ -211,7 +211,7 @@ func CreateStore(a CreateStoreArgs) (any, error) {
 	if a.LastUpdate != nil {
 		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
 	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now())
+		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
 	}
 	sql := "INSERT INTO \"store\" DEFAULT VALUES"
 	if len(cols) > 0 {
