@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth"
@@ -120,5 +121,35 @@ func TestStampsFollowTheColumnsForm(t *testing.T) {
 		if err != nil || r.Outcome != runtime.OutcomeOK || !regexp.MustCompile(c.want).MatchString(r.Content) {
 			t.Errorf("%s: %v %s %q, want %s", c.tool, err, r.Outcome, r.Content, c.want)
 		}
+	}
+}
+
+// TestClockAfterTheLatestStamp: the episode clock starts the hour after
+// the data's latest bookkeeping stamp, so a row a create tool stamps is
+// newer than every row there (airline's reservations were made in May
+// 2024; the default clock, 2024-01-01, stamped new ones months before).
+func TestClockAfterTheLatestStamp(t *testing.T) {
+	dir := t.TempDir()
+	db := sqlDB(t, dir, "stamps.sqlite", stampsSQL)
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 3})
+	if err != nil && !strings.Contains(err.Error(), "no task") {
+		t.Fatal(err)
+	}
+	if got, want := res.Bundle.Manifest.Clock.UTC().Format(time.RFC3339), "2024-01-06T09:00:00Z"; got != want {
+		t.Errorf("clock %s, want %s (the hour after notes' latest created_at, 2024-01-06 08:30:00)", got, want)
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ep, err := env.NewEpisode("", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	r, err := ep.Call(context.Background(), "create_note", json.RawMessage(`{"tag_id": 2, "title": "Call the bank"}`))
+	if err != nil || r.Outcome != runtime.OutcomeOK || !strings.Contains(r.Content, `"created_at":"2024-01-06 09:`) {
+		t.Errorf("create_note: %v %s %q", err, r.Outcome, r.Content)
 	}
 }

@@ -26,10 +26,20 @@ const timeSample = 50
 // readTimeLayout sets c.TimeLayout when the column's first values are all
 // dates or times written in one of timeLayouts, so that a value the tools
 // write (a create tool's stamp) is written as the others are: airline's
-// created_at "2024-05-14T19:21:38", not "2024-05-14 19:21:38".
+// created_at "2024-05-14T19:21:38", not "2024-05-14 19:21:38". It sets
+// c.Latest to the column's greatest value (text order is time order within
+// one layout) when that parses too.
 func readTimeLayout(conn *sqlite3.Conn, c *Column, q string) error {
 	vals, err := queryStrings(conn, fmt.Sprintf(`SELECT CAST(%[1]s AS TEXT) FROM %[2]s WHERE %[1]s IS NOT NULL LIMIT %[3]d`, quote(c.Name), q, timeSample))
-	c.TimeLayout = layoutOf(vals)
+	if c.TimeLayout = layoutOf(vals); c.TimeLayout == "" {
+		return err
+	}
+	latest, err := queryStrings(conn, fmt.Sprintf(`SELECT MAX(CAST(%[1]s AS TEXT)) FROM %[2]s`, quote(c.Name), q))
+	if err == nil && len(latest) == 1 {
+		if _, perr := time.Parse(c.TimeLayout, latest[0]); perr == nil {
+			c.Latest = latest[0]
+		}
+	}
 	return err
 }
 
