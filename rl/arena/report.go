@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -291,4 +292,45 @@ func canonical(b []byte) []byte {
 	}
 	out, _ := json.Marshal(v) // maps marshal with sorted keys
 	return out
+}
+
+// WriteText writes the report's readable summary: a screen, not a dump.
+func (r *Report) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "arena: %d rollouts, %d succeeded (%.1f%%), %d environment faults, %d format errors\n",
+		r.Rollouts, r.Succeeded, 100*r.SuccessRate, r.EnvFaults, r.FormatErrors)
+	fmt.Fprintf(w, "%-24s %-14s %8s %8s  %s\n", "environment", "category", "rollouts", "success", "top causes")
+	for _, e := range r.Envs {
+		causes := map[string]int{}
+		for c, n := range e.Causes {
+			causes[string(c)] = n
+		}
+		top := rankKeys(causes)
+		if len(top) > 3 {
+			top = top[:3]
+		}
+		var s string
+		for i, c := range top {
+			if i > 0 {
+				s += ", "
+			}
+			s += fmt.Sprintf("%s %d", c, causes[c])
+		}
+		fmt.Fprintf(w, "%-24.24s %-14.14s %8d %7.1f%%  %s\n", e.Env, e.Category, e.Rollouts, 100*e.SuccessRate, s)
+	}
+	outs := rankKeys(r.Outcomes)
+	fmt.Fprint(w, "call outcomes:")
+	for _, o := range outs {
+		fmt.Fprintf(w, " %s %d", o, r.Outcomes[o])
+	}
+	fmt.Fprintln(w)
+	fins := make([]string, 0, len(r.Finish))
+	for f := range r.Finish {
+		fins = append(fins, f)
+	}
+	sort.Strings(fins)
+	fmt.Fprint(w, "finish:")
+	for _, f := range fins {
+		fmt.Fprintf(w, " %s %d", f, r.Finish[f])
+	}
+	fmt.Fprintln(w)
 }

@@ -3,59 +3,16 @@ package arena
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth"
 )
-
-// Source is one arena environment: a database that `synth from-db` turns
-// into an environment, with fresh tasks each round.
-type Source struct {
-	Name     string `json:"name"`
-	DB       string `json:"db"`
-	Category string `json:"category,omitempty"`
-}
-
-// Config shapes an arena run. Zero values take the defaults noted.
-type Config struct {
-	Arena     []Source
-	Out       string // the run's folder: Out/round-N/…; reruns resume
-	Rounds    int    // default 2
-	Seed      int64  // base seed: round n's evaluation tasks use Seed+1000n+1, its candidates Seed+1000n+2
-	EvalTasks int    // fresh tasks per environment per round; default 20
-	Group     int    // rollouts per evaluation task; default 4
-	Targeted  int    // targeted tasks per weak environment; default 50
-	Pool      int    // candidates the targeted tasks are picked from; default 4×Targeted
-	MaxTurns  int    // default 20
-	MinGain   float64
-	// NoComplexify draws targeted candidates from the environment's own
-	// database instead of one with distractor rows (Complexify).
-	NoComplexify bool
-
-	Policy rl.Policy // evaluated each round (its weights move between rounds through Train)
-	// PolicyID names the policy for the resume check (kind, model,
-	// endpoint, temperature); "": its Go type.
-	PolicyID  string
-	Diagnoser Diagnoser // default Procedural{}
-	// Train hands a round's targeted bundles to a trainer and returns
-	// when the policy has been updated; nil leaves the bundles for the
-	// user (the next round then evaluates the same policy).
-	Train func(ctx context.Context, round int, targeted []string) error
-
-	Synth synth.Options // compiler and runtime options for from-db; Out, Bundle, Tasks, Seed are set per use
-	Log   io.Writer
-}
 
 // RoundResult is round-N/round.json: written last, so its presence means
 // the round is complete.
@@ -72,91 +29,6 @@ type RoundResult struct {
 	Complexified map[string]*Complexified `json:"complexified,omitempty"`
 	Gain         *float64                 `json:"gain_over_previous,omitempty"`
 	Stopped      bool                     `json:"stopped"` // the gain fell below MinGain
-}
-
-func (c *Config) defaults() error {
-	if len(c.Arena) == 0 {
-		return errors.New("arena: no arena environment")
-	}
-	if c.Out == "" {
-		return errors.New("arena: an output folder is required")
-	}
-	if c.Policy == nil {
-		return errors.New("arena: no policy")
-	}
-	set := func(p *int, d int) {
-		if *p == 0 {
-			*p = d
-		}
-	}
-	set(&c.Rounds, 2)
-	set(&c.EvalTasks, 20)
-	set(&c.Group, 4)
-	set(&c.Targeted, 50)
-	set(&c.Pool, 4*c.Targeted)
-	set(&c.MaxTurns, 20)
-	for _, v := range []struct {
-		name string
-		n    int
-	}{{"rounds", c.Rounds}, {"eval tasks", c.EvalTasks}, {"group", c.Group}, {"targeted", c.Targeted}, {"pool", c.Pool}, {"max turns", c.MaxTurns}} {
-		if v.n < 1 {
-			return fmt.Errorf("arena: %s %d: want at least 1", v.name, v.n)
-		}
-	}
-	if c.Diagnoser == nil {
-		c.Diagnoser = Procedural{}
-	}
-	seen := map[string]bool{}
-	for _, s := range c.Arena {
-		if !envpkg.ValidEnvName(s.Name) || seen[s.Name] {
-			return fmt.Errorf("arena: environment name %q is invalid or repeated", s.Name)
-		}
-		seen[s.Name] = true
-		if _, err := os.Stat(s.DB); err != nil {
-			return fmt.Errorf("arena: %s: %w", s.Name, err)
-		}
-	}
-	return nil
-}
-
-// identity is what a resumed run must share with the run that made Out:
-// every setting that shapes an artifact, the policy's and the diagnoser's
-// identity, and a hash of each source database.
-func (c *Config) identity() ([]byte, error) {
-	type id struct {
-		Arena                                      []Source
-		Seed                                       int64
-		EvalTasks, Group, Targeted, Pool, MaxTurns int
-		MinGain                                    float64
-		NoComplexify                               bool
-		Policy, Diagnoser                          string
-		Synth                                      string
-	}
-	var srcs []Source
-	for _, s := range c.Arena {
-		b, err := os.ReadFile(s.DB)
-		if err != nil {
-			return nil, err
-		}
-		h := sha256.Sum256(b)
-		srcs = append(srcs, Source{Name: s.Name, DB: hex.EncodeToString(h[:8]), Category: s.Category})
-	}
-	policy := c.PolicyID
-	if policy == "" {
-		policy = fmt.Sprintf("%T", c.Policy)
-	}
-	diag := fmt.Sprintf("%T", c.Diagnoser)
-	if l, ok := c.Diagnoser.(*LLM); ok {
-		diag += " " + l.Model
-	}
-	share := "default"
-	if c.Synth.WriteShare != nil {
-		share = fmt.Sprint(*c.Synth.WriteShare)
-	}
-	synthID := fmt.Sprintf("max-chain=%d write-share=%s read-only=%v state-reward=%v",
-		c.Synth.MaxChain, share, c.Synth.ReadOnly, c.Synth.StateReward)
-	return json.MarshalIndent(id{srcs, c.Seed, c.EvalTasks, c.Group, c.Targeted, c.Pool, c.MaxTurns,
-		c.MinGain, c.NoComplexify, policy, diag, synthID}, "", " ")
 }
 
 // Run runs the rounds, skipping what an earlier run of the same
@@ -440,15 +312,6 @@ func complexified(ctx context.Context, cfg *Config, b *envpkg.Bundle, dir, name 
 	return got, db, writeJSON(stats, got)
 }
 
-func (c *Config) source(name string) *Source {
-	for i := range c.Arena {
-		if c.Arena[i].Name == name {
-			return &c.Arena[i]
-		}
-	}
-	return nil
-}
-
 // synthesize makes (or finds from an earlier run) dir/NAME.wasm: the
 // source database with n tasks drawn with seed.
 func (c *Config) synthesize(ctx context.Context, s Source, dir string, n int, seed int64) (string, error) {
@@ -515,51 +378,4 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return envpkg.WriteFileAtomic(path, append(b, '\n'))
-}
-
-func (c *Config) logf(format string, args ...any) {
-	if c.Log != nil {
-		fmt.Fprintf(c.Log, format+"\n", args...)
-	}
-}
-
-// WriteText writes the report's readable summary: a screen, not a dump.
-func (r *Report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "arena: %d rollouts, %d succeeded (%.1f%%), %d environment faults, %d format errors\n",
-		r.Rollouts, r.Succeeded, 100*r.SuccessRate, r.EnvFaults, r.FormatErrors)
-	fmt.Fprintf(w, "%-24s %-14s %8s %8s  %s\n", "environment", "category", "rollouts", "success", "top causes")
-	for _, e := range r.Envs {
-		causes := map[string]int{}
-		for c, n := range e.Causes {
-			causes[string(c)] = n
-		}
-		top := rankKeys(causes)
-		if len(top) > 3 {
-			top = top[:3]
-		}
-		var s string
-		for i, c := range top {
-			if i > 0 {
-				s += ", "
-			}
-			s += fmt.Sprintf("%s %d", c, causes[c])
-		}
-		fmt.Fprintf(w, "%-24.24s %-14.14s %8d %7.1f%%  %s\n", e.Env, e.Category, e.Rollouts, 100*e.SuccessRate, s)
-	}
-	outs := rankKeys(r.Outcomes)
-	fmt.Fprint(w, "call outcomes:")
-	for _, o := range outs {
-		fmt.Fprintf(w, " %s %d", o, r.Outcomes[o])
-	}
-	fmt.Fprintln(w)
-	fins := make([]string, 0, len(r.Finish))
-	for f := range r.Finish {
-		fins = append(fins, f)
-	}
-	sort.Strings(fins)
-	fmt.Fprint(w, "finish:")
-	for _, f := range fins {
-		fmt.Fprintf(w, " %s %d", f, r.Finish[f])
-	}
-	fmt.Fprintln(w)
 }
