@@ -27,7 +27,7 @@ var namesRE = regexp.MustCompile(`"[^"]*"|“[^”]*”`)
 
 // relationRE matches the words that relate one row to another in a
 // description.
-var relationRE = regexp.MustCompile(`\bof\b|\bon\b|\bdeparting from\b|\barriving at\b|\bshipped via\b|\bwho \w+ (to|by)\b|\bwho \w+ (the|my|me)\b|\bas (its|their) \w+|\bI \w+ to\b|\bmanaged by\b|\bI manage\b|\bwith the same \w+ as\b|\bwith the \w+ "|\bin the \w+ "`)
+var relationRE = regexp.MustCompile(`\bof\b|\bon\b|\bdeparting from\b|\barriving at\b|\bassigned to\b|\bwho \w+ (to|by)\b|\bwho \w+ (the|my|me)\b|\bas (its|their) \w+|\bI \w+ to\b|\bmanaged by\b|\bI manage\b|\bwith the same \w+ as\b|\bwith the \w+ "|\bin the \w+ "`)
 
 // hops counts the relations in a row's description: "the customer of
 // order 10248" 1, "the only payment of my first reservation" 2, "the

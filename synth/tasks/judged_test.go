@@ -159,7 +159,7 @@ func TestRoleWords(t *testing.T) {
 		{childDescVia(&dbmodel.Table{Name: "reservation_flights"}, "flight_number", flights, distinction{pre: "first "}, &entity{table: flights, desc: "flight HAT055"}), "the first reservation of flight HAT055"},
 		{childDescVia(&dbmodel.Table{Name: "customers"}, "SupportRepId", &dbmodel.Table{Name: "employees"}, distinction{post: ` named "Ana"`}, me), `my customer named "Ana"`},
 		{childDescVia(&dbmodel.Table{Name: "employees"}, "ReportsTo", &dbmodel.Table{Name: "employees"}, distinction{only: true}, mia), "the employee who reports to the airport MIA"},
-		{childDescVia(&dbmodel.Table{Name: "Orders"}, "ShipVia", &dbmodel.Table{Name: "Shippers"}, distinction{only: true}, &entity{desc: `the shipper "Speedy Express"`}), `the order shipped via the shipper "Speedy Express"`},
+		{childDescVia(&dbmodel.Table{Name: "Orders"}, "ShipVia", &dbmodel.Table{Name: "Shippers"}, distinction{only: true}, &entity{desc: `the shipper "Speedy Express"`}), `the order assigned to the shipper "Speedy Express"`},
 		{howManyWith("employees", roleFor("ReportsTo", &dbmodel.Table{Name: "Employees"}), "me"), "How many employees report to me?"},
 		{howManyWith("flights", roleFor("origin", airports), "the airport MIA"), "How many flights depart from the airport MIA?"},
 		{howManyWith("customers", roleFor("SupportRepId", &dbmodel.Table{Name: "Employee"}), "me"), "How many customers have me as their support rep?"},

@@ -35,7 +35,7 @@ func childDescVia(child *dbmodel.Table, fkCol string, parent *dbmodel.Table, d d
 	case slices.Contains(arriveRoles, role):
 		return n + " arriving at " + who
 	case role == "ship via":
-		return n + " shipped via " + who
+		return n + " assigned to " + who // ShipVia: shipped or not yet (howManyWith)
 	case strings.HasSuffix(role, " to"):
 		rel := "that"
 		if person(child) {
@@ -114,7 +114,7 @@ func rowsOf(what, fkCol string, cur *entity) string {
 	case slices.Contains(arriveRoles, role):
 		return "the " + what + " arriving at " + who
 	case role == "ship via":
-		return "the " + what + " shipped via " + who
+		return "the " + what + " assigned to " + who
 	}
 	if verb, ok := strings.CutSuffix(role, " to"); ok && !strings.Contains(verb, " ") && strings.HasSuffix(verb, "s") {
 		return "the " + what + " who " + strings.TrimSuffix(verb, "s") + " to " + who

@@ -42,6 +42,7 @@ var markedDown = []struct {
 	re, why string
 }{
 	{`(?i)\b(the|my) only\b`, `"the only payment of rental 1035": a generator's artifact`},
+	{`(?i)shipped via`, "ShipVia is the shipper an order is assigned to: counting orders \"shipped via\" it counted unshipped ones (judged round 3)"},
 	{`(?i)reservation flights?\b`, "a link table named by its schema noun"},
 	{`(?i)order details?\b`, "a line table named by its schema noun"},
 	{`(?i)\bdetails? of (my )?order\b`, `"the details of order 10398": its lines`},
