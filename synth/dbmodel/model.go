@@ -94,7 +94,8 @@ type Column struct {
 	// dates or times all written in one form ("2006-01-02T15:04:05"), ""
 	// otherwise (timelayout.go).
 	TimeLayout string `json:"time_layout,omitempty"`
-	// Latest is the greatest value of a column with a TimeLayout.
+	// Latest is the latest time among the values of a column with a
+	// TimeLayout, in UTC as RFC 3339 ("" when none reads as a time).
 	Latest string `json:"latest,omitempty"`
 	// Statistics over the data.
 	Nulls    int64 `json:"nulls"`

@@ -138,6 +138,7 @@ var nonAnswers = []string{"No idea, sorry.", "Yes, I can look that up for you.",
 // acceptsText applies a text answer rule as the runtime does (numbers are
 // not text: these replies hold none).
 func acceptsText(t *testing.T, match, want, got string) bool {
+	want, got = strings.TrimSpace(want), strings.TrimSpace(got)
 	switch match {
 	case "contains":
 		return strings.Contains(strings.ToLower(got), strings.ToLower(want))

@@ -227,7 +227,7 @@ func (w *walker) follow(c *chain, cur *entity, t *toolgen.Tool) (*entity, error)
 		if m.Table(t.Table).KeyIsNatural && !cur.mine {
 			// A row with a number people quote (order 10248) is named by
 			// it, not through a row it belongs to ("the order shipped to
-			// X shipped via Y"): the walk starts there. "My most recent
+			// X assigned to Y"): the walk starts there. "My most recent
 			// order" still reads well.
 			return nil, errDeadEnd
 		}
