@@ -6,7 +6,6 @@
 package learner
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wasmenv/wasmenv/rl"
 )
 
 const python = "/usr/bin/python3"
@@ -37,43 +38,15 @@ func runCmd(t *testing.T, dir string, env []string, name string, args ...string)
 	return string(out)
 }
 
-type row struct {
-	Record     string            `json:"record"` // "toolset": the tools and system prompt, not a rollout
-	Task       string            `json:"task"`
-	Reward     float64           `json:"reward"`
-	Advantage  float64           `json:"advantage"`
-	Finish     string            `json:"finish"`
-	FormatErr  bool              `json:"format_error"`
-	Messages   []json.RawMessage `json:"messages"`
-	TurnTokens []struct {
-		Message            int       `json:"message"`
-		PromptTokenIDs     []int     `json:"prompt_token_ids"`
-		CompletionTokenIDs []int     `json:"completion_token_ids"`
-		Logprobs           []float64 `json:"logprobs"`
-		Tokens             []string  `json:"tokens"`
-		FinishReason       string    `json:"finish_reason"`
-	} `json:"turn_tokens"`
-}
-
-func readRows(t *testing.T, path string) []row {
+// readRows reads a rollout file in its full view (rl.ReadRolloutFile).
+func readRows(t *testing.T, path string) []rl.Rollout {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var rows []row
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var r row
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if r.Record != "" {
-			continue
-		}
-		rows = append(rows, r)
+	var rows []rl.Rollout
+	if err := rl.ReadRolloutFile(path, func(r *rl.Rollout) error {
+		rows = append(rows, *r)
+		return nil
+	}); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return rows
 }
@@ -157,11 +130,11 @@ func rolloutThroughLearner(t *testing.T, dir, repo, pkg string, env []string, bi
 		t.Fatalf("want 2 rollouts, got %d", len(rs))
 	}
 	for _, r := range rs {
-		if r.FormatErr {
-			t.Errorf("format error in a rollout of the learned policy: %s", r.Messages)
+		if r.FormatError {
+			t.Errorf("format error in a rollout of the learned policy: %+v", r.Messages)
 		}
 		if r.Reward != 1 {
-			t.Errorf("the greedy policy that learned the ground truth earned %v (finish %s): %s", r.Reward, r.Finish, r.Messages)
+			t.Errorf("the greedy policy that learned the ground truth earned %v (finish %s): %+v", r.Reward, r.Finish, r.Messages)
 		}
 		if len(r.TurnTokens) == 0 {
 			t.Fatalf("no turn_tokens: the engine did not record the learner's token ids")
