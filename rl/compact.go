@@ -161,22 +161,21 @@ func compact(r *Rollout, ts *Toolset) compactLine {
 	for j := range msgs {
 		m, c := &msgs[j], &l.Messages[j]
 		*c = compactMessage{Role: m.Role, Content: m.Content, Name: m.Name, ReasoningContent: m.ReasoningContent}
+		if len(m.ToolCalls) > 0 {
+			c.ToolCalls = make([]compactCall, len(m.ToolCalls))
+		}
+		for i := range m.ToolCalls { // as expand reads them back, whatever the role
+			tc, cc := &m.ToolCalls[i], &c.ToolCalls[i]
+			cc.Function = tc.Function
+			if tc.ID != callID(k, i) {
+				cc.ID = &tc.ID
+			}
+			if tc.Type != "function" {
+				cc.Type = &tc.Type
+			}
+		}
 		switch m.Role {
 		case RoleAssistant:
-			if len(m.ToolCalls) > 0 {
-				c.ToolCalls = make([]compactCall, len(m.ToolCalls))
-			}
-			for i := range m.ToolCalls {
-				tc := &m.ToolCalls[i]
-				cc := &c.ToolCalls[i]
-				cc.Function = tc.Function
-				if tc.ID != callID(k, i) {
-					cc.ID = &tc.ID
-				}
-				if tc.Type != "function" {
-					cc.Type = &tc.Type
-				}
-			}
 			calls, answered = m.ToolCalls, 0
 			k++
 		case RoleTool:
@@ -187,13 +186,6 @@ func compact(r *Rollout, ts *Toolset) compactLine {
 		}
 		if m.Role != RoleTool && m.ToolCallID != "" {
 			c.ToolCallID = &m.ToolCallID
-		}
-		if m.Role != RoleAssistant && len(m.ToolCalls) > 0 { // kept as they are
-			c.ToolCalls = make([]compactCall, len(m.ToolCalls))
-			for i := range m.ToolCalls {
-				tc := &m.ToolCalls[i]
-				c.ToolCalls[i] = compactCall{ID: &tc.ID, Type: &tc.Type, Function: tc.Function}
-			}
 		}
 	}
 	return l

@@ -183,9 +183,9 @@ func edgeCases() map[string]rl.Rollout {
 	return out
 }
 
-// A file written before CompactFormat (toolset records without a format,
-// lines that leave out only the tools and the system message) is read as
-// it was: an empty tool_call_id stays empty.
+// A file written before compact lines ("toolset" records, lines that leave
+// out only the tools and the system message) is read as it was: an empty
+// tool_call_id stays empty.
 func TestReadsCompactFilesOfTheFirstFormat(t *testing.T) {
 	file := `{"record":"toolset","toolset":"t1","env":"lib","env_hash":"h","tools":[],"system":"Be brief."}
 {"env":"lib","env_hash":"h","task":"t","group":"g","index":0,"seed":0,"messages":[{"role":"assistant","content":"","tool_calls":[{"id":"call_0_0","type":"function","function":{"name":"f","arguments":"{}"}}]},{"role":"tool","content":"x"}],"reward":0,"reward_components":{},"advantage":0,"turns":1,"tool_calls":1,"format_error":false,"format_errors":0,"env_error":false,"finish":"stop","checks":[],"state_hash":"","toolset":"t1"}

@@ -14,7 +14,7 @@ import (
 // names its toolset (the tools and the system prompt), written once per
 // file as a record line before the first rollout that uses it: a 59-tool
 // environment's tools are ~30 KB, most of a line otherwise; and it leaves
-// out what a reader derives exactly (CompactFormat). Inline writes every
+// out what a reader derives exactly (compact.go). Inline writes every
 // line whole instead, as before.
 type JSONL struct {
 	// Inline writes the tools and the system message into every line (no

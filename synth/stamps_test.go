@@ -31,12 +31,7 @@ INSERT INTO notes VALUES (1, 1, 'Fix the sink', '2024-01-02 10:00:00', NULL), (2
 // left out, filled from the episode clock, the same in every replay of
 // the episode; given, they are kept.
 func TestCreateFillsStamps(t *testing.T) {
-	dir := t.TempDir()
-	db := sqlDB(t, dir, "stamps.sqlite", stampsSQL)
-	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 3})
-	if err != nil && !strings.Contains(err.Error(), "no task") {
-		t.Fatal(err)
-	}
+	res := synthStamps(t, stampsSQL)
 	for _, tool := range res.Spec.Tools {
 		if !strings.HasPrefix(tool.Name, "create_") {
 			continue
@@ -96,22 +91,7 @@ INSERT INTO folders VALUES (1, 'inbox', '2024-05-14'), (2, 'archive', '2024-05-1
 // airline's new reservations had created_at "2024-05-14 19:21:38" beside
 // rows of "2024-05-14T19:21:38").
 func TestStampsFollowTheColumnsForm(t *testing.T) {
-	dir := t.TempDir()
-	db := sqlDB(t, dir, "iso.sqlite", isoStampsSQL)
-	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 3})
-	if err != nil && !strings.Contains(err.Error(), "no task") {
-		t.Fatal(err)
-	}
-	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer env.Close()
-	ep, err := env.NewEpisode("", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ep.Close()
+	ep := stampsEpisode(t, synthStamps(t, isoStampsSQL))
 	for _, c := range []struct{ tool, args, want string }{
 		{"create_booking", `{"code": "MN78OP"}`, `"created_at":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"`},
 		{"create_event", `{"name": "demo"}`, `"updated_at":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"`},
@@ -129,27 +109,42 @@ func TestStampsFollowTheColumnsForm(t *testing.T) {
 // newer than every row there (airline's reservations were made in May
 // 2024; the default clock, 2024-01-01, stamped new ones months before).
 func TestClockAfterTheLatestStamp(t *testing.T) {
-	dir := t.TempDir()
-	db := sqlDB(t, dir, "stamps.sqlite", stampsSQL)
-	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 3})
-	if err != nil && !strings.Contains(err.Error(), "no task") {
-		t.Fatal(err)
-	}
+	res := synthStamps(t, stampsSQL)
 	if got, want := res.Bundle.Manifest.Clock.UTC().Format(time.RFC3339), "2024-01-06T09:00:00Z"; got != want {
 		t.Errorf("clock %s, want %s (the hour after notes' latest created_at, 2024-01-06 08:30:00)", got, want)
 	}
-	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer env.Close()
-	ep, err := env.NewEpisode("", 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ep.Close()
+	ep := stampsEpisode(t, res)
 	r, err := ep.Call(context.Background(), "create_note", json.RawMessage(`{"tag_id": 2, "title": "Call the bank"}`))
 	if err != nil || r.Outcome != runtime.OutcomeOK || !strings.Contains(r.Content, `"created_at":"2024-01-06 09:`) {
 		t.Errorf("create_note: %v %s %q", err, r.Outcome, r.Content)
 	}
+}
+
+// synthStamps runs synth from-db on a database made by sql (5 tasks: these
+// tests look at its tools, clock and episodes).
+func synthStamps(t *testing.T, sql string) *synth.Result {
+	t.Helper()
+	dir := t.TempDir()
+	db := sqlDB(t, dir, "stamps.sqlite", sql)
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 3})
+	if err != nil && !strings.Contains(err.Error(), "no task") {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// stampsEpisode opens an episode (seed 7) of res's bundle, closed with the test.
+func stampsEpisode(t *testing.T, res *synth.Result) *runtime.Episode {
+	t.Helper()
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { env.Close() })
+	ep, err := env.NewEpisode("", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ep.Close() })
+	return ep
 }
