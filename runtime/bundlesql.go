@@ -14,9 +14,9 @@ import (
 
 // Bundle SQL outside tool calls (a task's setup, its checks, export views)
 // comes from an untrusted bundle like tool code does, so it runs under the
-// same kind of limit: a deadline enforced by SQLite's progress handler
-// (go-sqlite3 polls the connection's interrupt context every 1000 VM
-// steps), and never while holding a lock other episodes need.
+// same kind of limit: a work limit counted through SQLite's progress handler
+// (work.go), a wall-clock guard far beyond it for a wedged host, and never
+// while holding a lock other episodes need.
 
 const (
 	defaultSQLTimeout = 10 * time.Second
@@ -24,23 +24,28 @@ const (
 )
 
 // ErrSQLTimeout is returned when bundle SQL outside a tool call runs past
-// Options.SQLTimeout or its caller's context.
+// the wall-clock guard (wallGuardFactor × Options.SQLTimeout) or its
+// caller's context ends: the host was too slow, or the caller gave up.
 var ErrSQLTimeout = errors.New("runtime: bundle SQL exceeded its time limit")
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// underDeadline runs f with conn interrupted at the bundle-SQL deadline or
-// when ctx ends, whichever comes first.
+// underDeadline runs f with conn interrupted once its work is spent, at the
+// wall-clock guard, or when ctx ends, whichever comes first.
 func (e *Env) underDeadline(ctx context.Context, conn *sqlite3.Conn, f func() error) error {
-	ctx, cancel := context.WithTimeout(ctx, e.sqlTimeout)
+	ctx, cancel := context.WithTimeout(ctx, wallGuard(e.sqlTimeout))
 	defer cancel()
-	old := conn.SetInterrupt(ctx)
+	w := &workCtx{Context: ctx, left: e.sqlWork()}
+	old := conn.SetInterrupt(w)
 	defer conn.SetInterrupt(old)
 	err := f()
-	if err != nil && ctx.Err() != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return fmt.Errorf("%w of %s", ErrSQLTimeout, e.sqlTimeout)
-		}
+	switch {
+	case err == nil:
+	case w.spent():
+		return fmt.Errorf("%w of %d SQLite steps (about %s on a quiet machine)", ErrWorkLimit, e.sqlWork()*1000, e.sqlTimeout)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%w: the wall-clock guard of %s fired (the host is overloaded or wedged)", ErrSQLTimeout, wallGuard(e.sqlTimeout))
+	case ctx.Err() != nil:
 		return fmt.Errorf("%w: %w", ErrSQLTimeout, ctx.Err())
 	}
 	return err

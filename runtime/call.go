@@ -18,12 +18,15 @@ type toolCall struct {
 	resp      []byte // the last SQL response, until the guest takes it
 	refused   bool   // the sandbox refused some of the call's SQL
 	savepoint bool   // the call has written: its savepoint is open
+	sqlLeft   int64  // SQLite polls left before the call's work is spent (work.go)
 }
 
 // begin makes c the call running on its instance and episode.
 func (c *toolCall) begin() {
 	c.resp = c.ep.resp[:0]
 	c.inst.cur = c
+	c.sqlLeft = c.ep.env.callSQLWork()
+	c.inst.yieldsLeft = c.ep.env.callYields()
 	c.ep.conn.SetInterrupt(c)
 }
 
@@ -69,13 +72,20 @@ func (c *toolCall) undo() {
 	c.ep.spCommit.Exec()
 }
 
-// As SQLite's interrupt context, a call is done once the watchdog stopped it.
+// As SQLite's interrupt context, a call is done once the watchdog stopped
+// it or its work is spent: each Err is a poll of SQLite's progress handler
+// (1000 VM steps) or a statement's start.
 func (c *toolCall) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (c *toolCall) Done() <-chan struct{}       { return nil }
 func (c *toolCall) Value(any) any               { return nil }
 
 func (c *toolCall) Err() error {
+	if c.sqlLeft--; c.sqlLeft < 0 {
+		c.inst.stopForWork()
+	}
 	switch c.inst.stop.Load() {
+	case stopWork:
+		return errWorkSpent
 	case stopTimeout:
 		return context.DeadlineExceeded
 	case stopCancel:

@@ -50,7 +50,7 @@ func testInterruptTargetsOneCall(t *testing.T, engine string) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if r := call(t, loop, "abuse", `{"mode":"loop"}`); !strings.Contains(r.Content, "time limit") {
+		if r := call(t, loop, "abuse", `{"mode":"loop"}`); !stoppedAtLimit(r.Content) {
 			t.Errorf("loop: %s", r.Content)
 		}
 	}()

@@ -119,7 +119,8 @@ func (e *wazeroEngine) instantiate(ctx context.Context, inst *instance) (guest, 
 		// sched_yield, which instrumentLoops calls every yieldEvery loop
 		// iterations, lets the Go scheduler run other goroutines (the
 		// watchdog among them) and reach its stop-the-world safepoints.
-		WithOsyield(goruntime.Gosched).
+		// Each also counts against the running call's work (work.go).
+		WithOsyield(func() { inst.yielded(); goruntime.Gosched() }).
 		WithWalltime(func() (int64, int32) {
 			// wazero passes no context here; the instance knows its episode.
 			ns := inst.clockNanos()

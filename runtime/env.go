@@ -240,7 +240,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		return nil, err
 	}
 	e.eng = eng
-	e.dog = newWatchdog(e.callTimeout)
+	e.dog = newWatchdog(wallGuard(e.callTimeout))
 
 	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(sharedString(b.DB)), ready: closedChan}
 	mvcc.Create(base.name, base.snap)

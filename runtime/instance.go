@@ -22,10 +22,13 @@ type instance struct {
 
 	// The watchdog's view of the running call (see watchdog.go).
 	armed atomic.Uint64 // call generation<<40 | deadline tick; 0 = idle
-	stop  atomic.Uint32 // why the watchdog stopped the call: stopTimeout, stopCancel
-	gen   uint64
-	mu    sync.Mutex      // guards ctx
-	ctx   context.Context // the caller's context, when it can be cancelled
+	stop  atomic.Uint32 // why the call was stopped: stopTimeout, stopCancel, stopWork
+	// yieldsLeft is the running call's guest work left, in sched_yield
+	// calls (work.go); only the call's own goroutine touches it.
+	yieldsLeft int64
+	gen        uint64
+	mu         sync.Mutex      // guards ctx
+	ctx        context.Context // the caller's context, when it can be cancelled
 }
 
 // headBuffer keeps the first bytes the guest wrote to stderr (the Go
@@ -139,8 +142,10 @@ const statusTooLarge = 0xff
 
 func (inst *instance) explain(e *Env, err error) error {
 	switch inst.stop.Load() {
+	case stopWork:
+		return &trap{OutcomeTimeout, e.workMessage()}
 	case stopTimeout:
-		return &trap{OutcomeTimeout, fmt.Sprintf("tool call exceeded its time limit of %s and was stopped", e.callTimeout)}
+		return &trap{OutcomeTimeout, fmt.Sprintf("tool call ran past the wall-clock guard of %s and was stopped (the host is overloaded or wedged; not the tool's or the agent's doing)", wallGuard(e.callTimeout))}
 	case stopCancel:
 		return &trap{OutcomeTimeout, "tool call was cancelled"}
 	}

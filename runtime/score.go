@@ -40,9 +40,26 @@ const AnswerCheckPrefix = "answer matches "
 // StateCheckName names the check added by reward: state.
 const StateCheckName = "final state equals ground truth"
 
+// CheckError is returned by Score when a check could not be evaluated: its
+// SQL failed, ran past its work limit or the wall-clock guard, or the
+// ground-truth replay behind a state reward failed. The environment could
+// not score the episode; that is never the agent's failed check (a trainer
+// leaves such an episode out of its advantages).
+type CheckError struct {
+	Check string // the check's name
+	Err   error
+}
+
+func (e *CheckError) Error() string {
+	return fmt.Sprintf("runtime: check %q could not be evaluated: %v", e.Check, e.Err)
+}
+
+func (e *CheckError) Unwrap() error { return e.Err }
+
 // Score evaluates the episode's task. answer is the agent's final answer,
 // or nil when there is none; a task with an expected answer then fails that
-// check.
+// check. A check that cannot be evaluated is a *CheckError, with the
+// checks evaluated so far.
 func (ep *Episode) Score(ctx context.Context, answer *string) (Score, error) {
 	return ep.score(ctx, answer, true)
 }
@@ -66,11 +83,10 @@ func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score,
 		}
 		var ok bool
 		err := ep.bundleSQL(ctx, func() (err error) { ok, err = ep.evalCheck(c.SQL); return err })
-		r := CheckResult{Name: name, Passed: ok, Guard: c.Guard}
 		if err != nil {
-			r.Error = err.Error()
+			return s, &CheckError{Check: name, Err: err}
 		}
-		s.Checks = append(s.Checks, r)
+		s.Checks = append(s.Checks, CheckResult{Name: name, Passed: ok, Guard: c.Guard})
 	}
 	var err error
 	if hash || t.Reward == envpkg.RewardState {
@@ -80,11 +96,10 @@ func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score,
 	}
 	if t.Reward == envpkg.RewardState {
 		want, err := ep.env.groundTruthHash(ctx, t, ep.seed)
-		r := CheckResult{Name: StateCheckName, Passed: err == nil && want == s.StateHash}
 		if err != nil {
-			r.Error = err.Error()
+			return s, &CheckError{Check: StateCheckName, Err: err}
 		}
-		s.Checks = append(s.Checks, r)
+		s.Checks = append(s.Checks, CheckResult{Name: StateCheckName, Passed: want == s.StateHash})
 	}
 	if t.Answer != nil {
 		r := CheckResult{Name: AnswerCheckPrefix + "(" + t.Answer.Match + ")"}

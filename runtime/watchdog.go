@@ -139,8 +139,7 @@ func (w *watchdog) check(now uint64) int {
 			}
 			inst.mu.Unlock()
 		}
-		if why != 0 && inst.armed.CompareAndSwap(armed, 0) {
-			inst.stop.Store(why)
+		if why != 0 && inst.armed.CompareAndSwap(armed, 0) && inst.stop.CompareAndSwap(0, why) {
 			inst.g.interrupt()
 		}
 	}
