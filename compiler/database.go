@@ -386,6 +386,13 @@ func checkQueries(src *source, img []byte) error {
 		return err
 	}
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 1) // init, and nothing a task's SQL would attach
+	// Checks may read the episode's change set (envpkg.WrittenFunc); here
+	// main is init, so nothing is written.
+	if err := conn.CreateFunction(envpkg.WrittenFunc, 1, 0, func(ctx sqlite3.Context, _ ...sqlite3.Value) {
+		ctx.ResultText("[]")
+	}); err != nil {
+		return err
+	}
 	if err := checkExports(conn, src); err != nil {
 		return err
 	}

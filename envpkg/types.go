@@ -144,6 +144,12 @@ type Check struct {
 	Guard bool `json:"guard,omitempty"`
 }
 
+// WrittenFunc names the SQL function a check may call for the rows the
+// episode wrote: wasmenv_written(table) is the JSON array of the rowids
+// written in table since the episode's reset, or NULL when the table must
+// be read whole (runtime/written.go).
+const WrittenFunc = "wasmenv_written"
+
 // Answer is an expected final answer and how to match it.
 type Answer struct {
 	Value string `json:"value"`

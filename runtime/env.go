@@ -87,10 +87,13 @@ type Env struct {
 	// trackedTables are the tables of views with a tracked path: the rows
 	// written to them are recorded (tracking.go).
 	trackedTables map[string]bool
-	log           func(string, string)
-	id            int64
-	sqlMemoryMB   int
-	sqlTimeout    time.Duration
+	// rowTables are main's rowid tables, by lower-cased name: the tables
+	// WrittenFunc answers for (all of them are tracked).
+	rowTables   map[string]string
+	log         func(string, string)
+	id          int64
+	sqlMemoryMB int
+	sqlTimeout  time.Duration
 
 	// initCanons: the canonical forms of initial records diffs compared
 	// against (initcanon.go)
@@ -250,6 +253,9 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		return nil, err
 	}
 	e.trackedTables = map[string]bool{}
+	for _, name := range e.rowTables {
+		e.trackedTables[name] = true
+	}
 	for _, v := range e.views {
 		if v.tracked != nil {
 			e.trackedTables[v.tracked.table] = true

@@ -43,6 +43,10 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.rowTables = map[string]string{}
+	for lower, t := range info {
+		e.rowTables[lower] = t.name
+	}
 	var views []view
 	for _, c := range e.Bundle.Manifest.Export {
 		views = append(views, view{name: c.Name, query: c.Query, tables: c.Tables})

@@ -47,7 +47,13 @@ func (c change) target() string {
 		return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM main.%s WHERE %s)", q, keyCond("", c.table, c.row))
 	}
 	cond := c.createCond()
-	return fmt.Sprintf("(SELECT COUNT(*) FROM main.%[1]s WHERE %[2]s) = (SELECT COUNT(*) FROM init.%[1]s WHERE %[2]s) + 1", q, cond)
+	full := fmt.Sprintf("(SELECT COUNT(*) FROM main.%[1]s WHERE %[2]s) = (SELECT COUNT(*) FROM init.%[1]s WHERE %[2]s) + 1", q, cond)
+	rid := rowidName(c.table)
+	if rid == "" {
+		return full
+	}
+	return orWritten(c.table, full, fmt.Sprintf("(SELECT COUNT(*) FROM main.%[1]s WHERE %[2]s AND %[3]s) = (SELECT COUNT(*) FROM init.%[1]s WHERE %[2]s AND %[3]s) + 1",
+		q, inWritten("", rid, c.table), cond))
 }
 
 func (c change) createCond() string {
@@ -200,18 +206,30 @@ func rowsKept(t *dbmodel.Table, skip string, except map[string][]string) string 
 	if skip != "" {
 		where = "NOT (" + skip + ") AND " + where
 	}
-	return fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a LEFT JOIN main.%s AS b ON %s WHERE %s)", q, q, strings.Join(on, " AND "), where)
+	full := fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a LEFT JOIN main.%s AS b ON %s WHERE %s)", q, q, strings.Join(on, " AND "), where)
+	rid := rowidName(t)
+	if rid == "" || !keyTracked(t) {
+		return full
+	}
+	return orWritten(t, full, fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a LEFT JOIN main.%s AS b ON %s WHERE %s AND %s)",
+		q, q, strings.Join(on, " AND "), inWritten("a.", rid, t), where))
 }
 
 // rowCount compares the row counts of main and init: main = init + delta.
 func rowCount(t *dbmodel.Table, delta int) string {
 	q := dbmodel.Quote(t.Name)
 	s := fmt.Sprintf("(SELECT COUNT(*) FROM main.%s) = (SELECT COUNT(*) FROM init.%s)", q, q)
+	var d string
 	switch {
 	case delta > 0:
-		s += fmt.Sprintf(" + %d", delta)
+		d = fmt.Sprintf(" + %d", delta)
 	case delta < 0:
-		s += fmt.Sprintf(" - %d", -delta)
+		d = fmt.Sprintf(" - %d", -delta)
 	}
-	return s
+	rid := rowidName(t)
+	if rid == "" {
+		return s + d
+	}
+	w := inWritten("", rid, t)
+	return orWritten(t, s+d, fmt.Sprintf("(SELECT COUNT(*) FROM main.%s WHERE %s) = (SELECT COUNT(*) FROM init.%s WHERE %s)%s", q, w, q, w, d))
 }
