@@ -13,7 +13,7 @@ import (
 // BenchmarkEpisode is issue 35's episode cost, in-process: a fresh episode
 // of each task in turn, its ground-truth calls and its score (with the
 // expected answer), on a τ-bench port and on the synthesized environments.
-// "whole" is a synthesized environment with its checks forced onto the
+// "-whole" is a synthesized environment with its checks forced onto the
 // whole-table comparison (every wasmenv_written(t) replaced by NULL): the
 // cost before the checks read the change set.
 func BenchmarkEpisode(b *testing.B) {
@@ -25,7 +25,7 @@ func BenchmarkEpisode(b *testing.B) {
 			}
 			label := name
 			if whole {
-				label += "/whole"
+				label += "-whole"
 			}
 			b.Run(label, func(b *testing.B) {
 				dir := b.TempDir()

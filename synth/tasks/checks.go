@@ -153,6 +153,9 @@ func stateKept(m *dbmodel.Model, changes []change, allowed []string) []string {
 			}
 		}
 		kept := []string{rowCount(t, delta), rowsKept(t, strings.Join(skip, " OR "), except)}
+		if len(skip) == 0 && len(except) == 0 && keyTracked(t) && rowidName(t) != "" {
+			kept = []string{tableKept(t, delta)}
+		}
 		if changed {
 			conds = append(conds, kept...)
 		} else {

@@ -73,3 +73,31 @@ func inWritten(alias, rid string, t *dbmodel.Table) string {
 func orWritten(t *dbmodel.Table, full, tracked string) string {
 	return fmt.Sprintf("CASE WHEN %s IS NULL THEN (%s) ELSE (%s) END", written(t), full, tracked)
 }
+
+// tableKept is an SQL condition: t holds init's rows, and delta more
+// (created ones), when the task allows no other change to t. With a
+// declared key free of NULLs the rows are distinct, so "init's rows are
+// among main's and main has delta more" is rowCount and rowsKept with
+// nothing excepted; written as EXCEPT of whole rows (SELECT *) it is a
+// fraction of their SQL, and a check is prepared per episode. Written
+// nowhere, t is unchanged: delta must be 0.
+func tableKept(t *dbmodel.Table, delta int) string {
+	q, rid := dbmodel.Quote(t.Name), rowidName(t)
+	d := ""
+	switch {
+	case delta > 0:
+		d = fmt.Sprintf(" + %d", delta)
+	case delta < 0:
+		d = fmt.Sprintf(" - %d", -delta)
+	}
+	same := func(where string) string {
+		return fmt.Sprintf("(SELECT COUNT(*) FROM main.%[1]s%[2]s) = (SELECT COUNT(*) FROM init.%[1]s%[2]s)%[3]s AND NOT EXISTS (SELECT * FROM init.%[1]s%[2]s EXCEPT SELECT * FROM main.%[1]s%[2]s)",
+			q, where, d)
+	}
+	none := "0"
+	if delta == 0 {
+		none = "1"
+	}
+	return fmt.Sprintf("CASE WHEN %[1]s IS NULL THEN (%[2]s) WHEN %[1]s = '[]' THEN %[3]s ELSE (%[4]s) END",
+		written(t), same(""), none, same(" WHERE "+inWritten("", rid, t)))
+}
