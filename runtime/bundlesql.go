@@ -24,7 +24,7 @@ const (
 )
 
 // ErrSQLTimeout is returned when bundle SQL outside a tool call runs past
-// the wall-clock guard (wallGuardFactor × Options.SQLTimeout) or its
+// the wall-clock guard (Options.WallGuard) or its
 // caller's context ends: the host was too slow, or the caller gave up.
 var ErrSQLTimeout = errors.New("runtime: bundle SQL exceeded its time limit")
 
@@ -33,7 +33,7 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // underDeadline runs f with conn interrupted once its work is spent, at the
 // wall-clock guard, or when ctx ends, whichever comes first.
 func (e *Env) underDeadline(ctx context.Context, conn *sqlite3.Conn, f func() error) error {
-	ctx, cancel := context.WithTimeout(ctx, wallGuard(e.sqlTimeout))
+	ctx, cancel := context.WithTimeout(ctx, e.sqlWall)
 	defer cancel()
 	w := &workCtx{Context: ctx, left: e.sqlWork()}
 	old := conn.SetInterrupt(w)
@@ -44,7 +44,7 @@ func (e *Env) underDeadline(ctx context.Context, conn *sqlite3.Conn, f func() er
 	case w.spent():
 		return fmt.Errorf("%w of %d SQLite steps (about %s on a quiet machine)", ErrWorkLimit, e.sqlWork()*1000, e.sqlTimeout)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("%w: the wall-clock guard of %s fired (the host is overloaded or wedged)", ErrSQLTimeout, wallGuard(e.sqlTimeout))
+		return fmt.Errorf("%w: the wall-clock guard of %s fired (the host is overloaded or wedged)", ErrSQLTimeout, e.sqlWall)
 	case ctx.Err() != nil:
 		return fmt.Errorf("%w: %w", ErrSQLTimeout, ctx.Err())
 	}

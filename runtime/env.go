@@ -45,6 +45,12 @@ type Options struct {
 	// a task's setup, each check, the export views of a diff or state hash
 	// (default 10s, at most 10m).
 	SQLTimeout time.Duration
+	// WallGuard is the wall-clock guard on each tool call and each piece
+	// of bundle SQL. Limits count work, the same on a quiet and a busy
+	// machine (work.go); wall time stops only what a host too slow or
+	// wedged cannot finish, as the environment's failure, never the
+	// agent's. Default: 10× the limit, at least a minute.
+	WallGuard time.Duration
 	// SQLMemoryMB bounds the SQLite heap of each episode's connection
 	// (default 256 MiB, at most 4095). Running out is an error, never a panic.
 	SQLMemoryMB int
@@ -94,6 +100,8 @@ type Env struct {
 	id          int64
 	sqlMemoryMB int
 	sqlTimeout  time.Duration
+	sqlWall     time.Duration // the wall-clock guard on bundle SQL
+	callWall    time.Duration // the wall-clock guard on a call
 
 	// initCanons: the canonical forms of initial records diffs compared
 	// against (initcanon.go)
@@ -186,6 +194,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		e.sqlMemoryMB = defaultSQLMemoryMB
 	}
 	e.callTimeout = time.Duration(e.limits.CallTimeoutMS) * time.Millisecond
+	e.sqlWall, e.callWall = wallGuard(e.sqlTimeout, opts.WallGuard), wallGuard(e.callTimeout, opts.WallGuard)
 	size := opts.PoolSize
 	if size <= 0 {
 		size = 2 * goruntime.GOMAXPROCS(0)
@@ -243,7 +252,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		return nil, err
 	}
 	e.eng = eng
-	e.dog = newWatchdog(wallGuard(e.callTimeout))
+	e.dog = newWatchdog(e.callWall)
 
 	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(sharedString(b.DB)), ready: closedChan}
 	mvcc.Create(base.name, base.snap)

@@ -210,7 +210,7 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 	}
 	late, err := e.validateWithin(ctx, idx, doc, len(args))
 	if late {
-		return failed(OutcomeTimeout, "checking the arguments of %s against its schema ran past the wall-clock guard of %s (the host is overloaded or wedged)", name, wallGuard(e.callTimeout)), nil
+		return failed(OutcomeTimeout, "checking the arguments of %s against its schema ran past the wall-clock guard of %s (the host is overloaded or wedged)", name, e.callWall), nil
 	}
 	if err != nil {
 		msg := "invalid arguments for " + name + ": " + schemaMessage(err, e.limits.MaxOutputBytes)

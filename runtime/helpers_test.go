@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -52,7 +53,13 @@ func loadEnv(t testing.TB, name string) *Env {
 // default).
 func loadEnvWith(t testing.TB, name, engine string) *Env {
 	t.Helper()
-	e, err := LoadBundle(context.Background(), testBundle(t, name, name == "sandbox"), Options{Engine: engine})
+	// wasmtime's guest loops stop at the wall-clock guard (work.go counts
+	// wazero's): a short one keeps the runaway tests short.
+	var guard time.Duration
+	if engine == "wasmtime" {
+		guard = 2 * time.Second
+	}
+	e, err := LoadBundle(context.Background(), testBundle(t, name, name == "sandbox"), Options{Engine: engine, WallGuard: guard})
 	if err != nil {
 		t.Fatal(err)
 	}

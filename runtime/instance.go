@@ -145,7 +145,7 @@ func (inst *instance) explain(e *Env, err error) error {
 	case stopWork:
 		return &trap{OutcomeTimeout, e.workMessage()}
 	case stopTimeout:
-		return &trap{OutcomeTimeout, fmt.Sprintf("tool call ran past the wall-clock guard of %s and was stopped (the host is overloaded or wedged; not the tool's or the agent's doing)", wallGuard(e.callTimeout))}
+		return &trap{OutcomeTimeout, fmt.Sprintf("tool call ran past the wall-clock guard of %s and was stopped (the host is overloaded or wedged; not the tool's or the agent's doing)", e.callWall)}
 	case stopCancel:
 		return &trap{OutcomeTimeout, "tool call was cancelled"}
 	}

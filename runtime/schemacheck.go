@@ -76,7 +76,7 @@ func (e *Env) validateWithin(ctx context.Context, idx int, doc any, argBytes int
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Validate(doc) }()
-	t := time.NewTimer(wallGuard(e.callTimeout))
+	t := time.NewTimer(e.callWall)
 	defer t.Stop()
 	select {
 	case err := <-done:

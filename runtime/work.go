@@ -24,7 +24,8 @@ import (
 // Options.SQLTimeout) keeps its meaning on a quiet machine: it becomes the
 // work one core of the 2-core reference VM does in that time
 // (sqlTicksPerMS, yieldsPerMS). Wall time stays only as a last guard
-// against a wedged host, wallGuardFactor times longer; when it fires the
+// against a wedged host (Options.WallGuard; by default wallGuardFactor
+// times longer, at least minWallGuard); when it fires the
 // outcome is the environment's failure, never the agent's.
 //
 // The guest's count is exact up to one yield: the countdown global between
@@ -45,8 +46,11 @@ const (
 	// per millisecond of a limit.
 	yieldsPerMS = 16
 	// wallGuardFactor is how much longer than a limit the wall-clock guard
-	// waits.
+	// waits by default, and minWallGuard the least it waits: a saturated
+	// machine (a GRPO batch of 256 episodes on 2 cores beside busy loops)
+	// can leave a goroutine unscheduled for seconds.
 	wallGuardFactor = 10
+	minWallGuard    = time.Minute
 )
 
 // stopWork: the call ran past its work limit (beside stopTimeout and
@@ -86,8 +90,14 @@ func (e *Env) sqlWork() int64 { return e.sqlTimeout.Milliseconds() * sqlTicksPer
 func (e *Env) callSQLWork() int64 { return e.callTimeout.Milliseconds() * sqlTicksPerMS }
 func (e *Env) callYields() int64  { return e.callTimeout.Milliseconds() * yieldsPerMS }
 
-// wallGuard is the wall-clock guard for a limit d.
-func wallGuard(d time.Duration) time.Duration { return d * wallGuardFactor }
+// wallGuard is the wall-clock guard for a limit d: Options.WallGuard, or
+// wallGuardFactor × d and at least minWallGuard.
+func wallGuard(d, opt time.Duration) time.Duration {
+	if opt > 0 {
+		return opt
+	}
+	return max(d*wallGuardFactor, minWallGuard)
+}
 
 // yielded counts one of the guest's sched_yield calls against the running
 // call's work limit.
