@@ -93,9 +93,11 @@ type Env struct {
 	// trackedTables are the tables of views with a tracked path: the rows
 	// written to them are recorded (tracking.go).
 	trackedTables map[string]bool
-	// rowTables are main's rowid tables, by lower-cased name: the tables
-	// WrittenFunc answers for (all of them are tracked).
-	rowTables   map[string]string
+	// rowTables are main's tables, rowid and WITHOUT ROWID, by lower-cased
+	// name: the tables WrittenFunc answers for (all of them are tracked).
+	rowTables map[string]string
+	// keyedTables are the WITHOUT ROWID tables, tracked by key.
+	keyedTables map[string]keyedTable
 	log         func(string, string)
 	id          int64
 	sqlMemoryMB int

@@ -158,7 +158,7 @@ func (c *sqlConn) open(e *Env) error {
 		return err
 	}
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
-	c.track.want, c.track.on = e.trackedTables, trackWrites
+	c.track.want, c.track.keyed, c.track.on = e.trackedTables, e.keyedTables, trackWrites
 	if c.track.on {
 		conn.PreUpdateHook(c.track.hook)
 	}

@@ -47,6 +47,12 @@ func (e *Env) loadViews(ctx context.Context) ([]view, error) {
 	for lower, t := range info {
 		e.rowTables[lower] = t.name
 	}
+	if e.keyedTables, err = readKeyedTables(conn); err != nil {
+		return nil, err
+	}
+	for name := range e.keyedTables {
+		e.rowTables[strings.ToLower(name)] = name
+	}
 	var views []view
 	for _, c := range e.Bundle.Manifest.Export {
 		views = append(views, view{name: c.Name, query: c.Query, tables: c.Tables})

@@ -44,9 +44,10 @@ type rowTracker struct {
 	// those no tracked view reads are marked untracked once, at their first
 	// write, and cost a map lookup per row after that.
 	tables map[string]*tableRows
-	want   map[string]bool // the tables of tracked views (Env.trackedTables)
-	on     bool            // the hook is installed (trackWrites)
-	last   *tableRows      // the table of the previous event (runs of writes to one table)
+	want   map[string]bool       // the tables of tracked views (Env.trackedTables)
+	keyed  map[string]keyedTable // WITHOUT ROWID tables, tracked by key (trackkeys.go)
+	on     bool                  // the hook is installed (trackWrites)
+	last   *tableRows            // the table of the previous event (runs of writes to one table)
 	lastOf string
 	buf    []byte  // the JSON array of rowids bound to a tracked query
 	ids    []int64 // rowids' scratch
@@ -55,6 +56,7 @@ type rowTracker struct {
 // tableRows is one table's written rows; all: scan the table whole.
 type tableRows struct {
 	rows      map[int64]struct{}
+	keys      map[string]struct{} // a WITHOUT ROWID table's: the written rows' keys as JSON arrays
 	all       bool
 	untracked bool // no tracked view reads the table: rows stays nil
 }
@@ -71,12 +73,16 @@ func (t *rowTracker) hook(d sqlite3.PreUpdateData) {
 			if t.tables == nil {
 				t.tables = map[string]*tableRows{}
 			}
-			tr = &tableRows{untracked: !t.want[d.Table]}
+			tr = &tableRows{untracked: !t.want[d.Table] && t.keyed[d.Table] == nil}
 			t.tables[d.Table] = tr
 		}
 		t.last, t.lastOf = tr, d.Table
 	}
 	if tr.all || tr.untracked {
+		return
+	}
+	if key := t.keyed[d.Table]; key != nil {
+		t.keyHook(d, tr, key)
 		return
 	}
 	if tr.rows == nil {
@@ -99,6 +105,11 @@ func (t *rowTracker) clear() {
 			tr.rows = nil
 		} else {
 			clear(tr.rows)
+		}
+		if len(tr.keys) > 1024 {
+			tr.keys = nil
+		} else {
+			clear(tr.keys)
 		}
 	}
 }
@@ -145,7 +156,7 @@ func (t *rowTracker) rowids(table string) (ids []int64, ok bool) {
 // count is how many rows of a table are tracked.
 func (t *rowTracker) count(table string) int {
 	if tr := t.tables[table]; tr != nil {
-		return len(tr.rows)
+		return len(tr.rows) + len(tr.keys)
 	}
 	return 0
 }

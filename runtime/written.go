@@ -10,10 +10,11 @@ import (
 
 // WrittenFunc names the SQL function that gives checks the episode's
 // change set (issue 35): wasmenv_written(table) is the JSON array of the
-// rowids the episode wrote in table since its reset ('[]' when none), or
-// NULL when the table must be read whole (a WITHOUT ROWID table, one
-// written past maxTrackedRows, tracking off, a name that is no rowid table
-// of main).
+// rowids the episode wrote in table since its reset ('[]' when none) or,
+// for a WITHOUT ROWID table, of the written rows' primary keys, each a
+// JSON array of its columns ([["a", 1]]); NULL when the table must be read
+// whole (one written past maxTrackedRows, keyed by a real or a BLOB,
+// tracking off, a name that is no table of main).
 //
 // main began as init, so at every rowid absent from the array main and
 // init hold the same row (tracking.go): a check that compares the two
@@ -24,16 +25,20 @@ import (
 // treats it as constant.
 const WrittenFunc = envpkg.WrittenFunc
 
-// registerWritten installs WrittenFunc on an episode connection; rowTables
-// maps the lower-cased names of main's rowid tables to their spelling.
-func (c *sqlConn) registerWritten(rowTables map[string]string) error {
+// registerWritten installs WrittenFunc on an episode connection; tables
+// maps the lower-cased names of main's tables to their spelling.
+func (c *sqlConn) registerWritten(tables map[string]string) error {
 	return createFunction(c.conn, WrittenFunc, 1, 0, func(ctx sqlite3.Context, arg ...sqlite3.Value) {
-		name, ok := rowTables[strings.ToLower(arg[0].Text())]
+		name, ok := tables[strings.ToLower(arg[0].Text())]
 		if !ok {
 			ctx.ResultNull()
 			return
 		}
-		ids, ok := c.track.written(name)
+		written := c.track.written
+		if c.track.keyed[name] != nil {
+			written = c.track.writtenKeys
+		}
+		ids, ok := written(name)
 		if !ok {
 			ctx.ResultNull()
 			return

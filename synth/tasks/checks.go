@@ -48,12 +48,12 @@ func (c change) target() string {
 	}
 	cond := c.createCond()
 	full := fmt.Sprintf("(SELECT COUNT(*) FROM main.%[1]s WHERE %[2]s) = (SELECT COUNT(*) FROM init.%[1]s WHERE %[2]s) + 1", q, cond)
-	rid := rowidName(c.table)
-	if rid == "" {
+	w := inWritten("", c.table)
+	if w == "" {
 		return full
 	}
 	return orWritten(c.table, full, fmt.Sprintf("(SELECT COUNT(*) FROM main.%[1]s WHERE %[2]s AND %[3]s) = (SELECT COUNT(*) FROM init.%[1]s WHERE %[2]s AND %[3]s) + 1",
-		q, inWritten("", rid, c.table), cond))
+		q, w, cond))
 }
 
 func (c change) createCond() string {
@@ -153,7 +153,7 @@ func stateKept(m *dbmodel.Model, changes []change, allowed []string) []string {
 			}
 		}
 		kept := []string{rowCount(t, delta), rowsKept(t, strings.Join(skip, " OR "), except)}
-		if len(skip) == 0 && len(except) == 0 && keyTracked(t) && rowidName(t) != "" {
+		if len(skip) == 0 && len(except) == 0 && keyTracked(t) && inWritten("", t) != "" {
 			kept = []string{tableKept(t, delta)}
 		}
 		if changed {
@@ -210,12 +210,12 @@ func rowsKept(t *dbmodel.Table, skip string, except map[string][]string) string 
 		where = "NOT (" + skip + ") AND " + where
 	}
 	full := fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a LEFT JOIN main.%s AS b ON %s WHERE %s)", q, q, strings.Join(on, " AND "), where)
-	rid := rowidName(t)
-	if rid == "" || !keyTracked(t) {
+	w := inWritten("a.", t)
+	if w == "" || !keyTracked(t) {
 		return full
 	}
 	return orWritten(t, full, fmt.Sprintf("NOT EXISTS (SELECT 1 FROM init.%s AS a LEFT JOIN main.%s AS b ON %s WHERE %s AND %s)",
-		q, q, strings.Join(on, " AND "), inWritten("a.", rid, t), where))
+		q, q, strings.Join(on, " AND "), w, where))
 }
 
 // rowCount compares the row counts of main and init: main = init + delta.
@@ -229,10 +229,9 @@ func rowCount(t *dbmodel.Table, delta int) string {
 	case delta < 0:
 		d = fmt.Sprintf(" - %d", -delta)
 	}
-	rid := rowidName(t)
-	if rid == "" {
+	w := inWritten("", t)
+	if w == "" {
 		return s + d
 	}
-	w := inWritten("", rid, t)
 	return orWritten(t, s+d, fmt.Sprintf("(SELECT COUNT(*) FROM main.%s WHERE %s) = (SELECT COUNT(*) FROM init.%s WHERE %s)%s", q, w, q, w, d))
 }

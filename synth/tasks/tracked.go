@@ -64,9 +64,32 @@ func written(t *dbmodel.Table) string {
 	return envpkg.WrittenFunc + "(" + emit.Literal(t.Name) + ")"
 }
 
-// inWritten is an SQL condition: the row's rowid (alias. rid) is written.
-func inWritten(alias, rid string, t *dbmodel.Table) string {
-	return fmt.Sprintf("%s%s IN (SELECT value FROM json_each(%s))", alias, rid, written(t))
+// inWritten is an SQL condition: the row (of alias, "" or "a.") is
+// written; "" when t has no tracked form. A rowid table's rows are found
+// by rowid; a WITHOUT ROWID table's by key, which the runtime gives as
+// JSON arrays of the key's columns (SQLite enforces NOT NULL on such a
+// key, and a JSON integer or string reads back as the value written).
+func inWritten(alias string, t *dbmodel.Table) string {
+	if !t.WithoutRowID {
+		rid := rowidName(t)
+		if rid == "" {
+			return ""
+		}
+		return fmt.Sprintf("%s%s IN (SELECT value FROM json_each(%s))", alias, rid, written(t))
+	}
+	if len(t.PrimaryKey) == 0 {
+		return ""
+	}
+	var cols, vals []string
+	for i, k := range t.PrimaryKey {
+		cols = append(cols, alias+dbmodel.Quote(k))
+		vals = append(vals, fmt.Sprintf("value->>%d", i))
+	}
+	lhs := cols[0]
+	if len(cols) > 1 {
+		lhs = "(" + strings.Join(cols, ", ") + ")"
+	}
+	return fmt.Sprintf("%s IN (SELECT %s FROM json_each(%s))", lhs, strings.Join(vals, ", "), written(t))
 }
 
 // orWritten is full when t is not tracked, tracked otherwise.
@@ -82,7 +105,7 @@ func orWritten(t *dbmodel.Table, full, tracked string) string {
 // fraction of their SQL, and a check is prepared per episode. Written
 // nowhere, t is unchanged: delta must be 0.
 func tableKept(t *dbmodel.Table, delta int) string {
-	q, rid := dbmodel.Quote(t.Name), rowidName(t)
+	q := dbmodel.Quote(t.Name)
 	d := ""
 	switch {
 	case delta > 0:
@@ -99,5 +122,5 @@ func tableKept(t *dbmodel.Table, delta int) string {
 		none = "1"
 	}
 	return fmt.Sprintf("CASE WHEN %[1]s IS NULL THEN (%[2]s) WHEN %[1]s = '[]' THEN %[3]s ELSE (%[4]s) END",
-		written(t), same(""), none, same(" WHERE "+inWritten("", rid, t)))
+		written(t), same(""), none, same(" WHERE "+inWritten("", t)))
 }
