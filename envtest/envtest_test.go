@@ -142,7 +142,7 @@ func TestChecksMustBeReadOnly(t *testing.T) {
 	b := miniBundle(t)
 	b.Tasks[0].Checks = append(b.Tasks[0].Checks, envpkg.Check{Name: "cleanup", SQL: "DELETE FROM kv"})
 	tr := task(t, run(t, b), "put-d")
-	wantProblem(t, tr, `check "cleanup" errs on the ground truth`)
+	wantProblem(t, tr, `check "cleanup" errs on the empty episode: a check must be read-only`)
 }
 
 func TestGroundTruthToolError(t *testing.T) {

@@ -2,6 +2,7 @@ package envtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -41,6 +42,9 @@ func runTask(ctx context.Context, env *runtime.Env, t *envpkg.Task, seed int64, 
 
 	// The empty episode first: nothing called, no answer.
 	empty, err := ep.Score(ctx, nil)
+	if checkFailed(tr, err, "the empty episode") {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -71,6 +75,9 @@ func runTask(ctx context.Context, env *runtime.Env, t *envpkg.Task, seed int64, 
 		answer = &t.Answer.Value
 	}
 	gt, err := ep.Score(ctx, answer)
+	if checkFailed(tr, err, "the ground truth") {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -107,6 +114,17 @@ func runTask(ctx context.Context, env *runtime.Env, t *envpkg.Task, seed int64, 
 
 // checkErrors reports checks that could not be evaluated (a check that is
 // not read-only, a SQL error at run time) as problems, once per check.
+// checkFailed records a check that could not be evaluated (its SQL fails,
+// or runs past its work limit) as the task's problem.
+func checkFailed(tr *TaskResult, err error, when string) bool {
+	var ce *runtime.CheckError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	tr.fail("check %q errs on %s: %v", ce.Check, when, ce.Err)
+	return true
+}
+
 func checkErrors(tr *TaskResult, gt, empty runtime.Score) {
 	seen := map[string]bool{}
 	for _, run := range []struct {

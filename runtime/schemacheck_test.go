@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 )
@@ -58,7 +59,10 @@ func TestSchemaValidationHasTheCallDeadline(t *testing.T) {
 	m.Tools[0].InputSchema = json.RawMessage(`{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[` + strings.Join(alts, ",") + `]}}}}`)
 	m.Limits.CallTimeoutMS = 100
 	b.Manifest = m
-	e, err := LoadBundle(context.Background(), &b, Options{})
+	// The work of a validation is bounded (schema nodes × argument nodes)
+	// but not counted: the wall-clock guard stops one a slow host cannot
+	// finish.
+	e, err := LoadBundle(context.Background(), &b, Options{WallGuard: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +73,7 @@ func TestSchemaValidationHasTheCallDeadline(t *testing.T) {
 	}
 	args, _ := json.Marshal(map[string]any{"a": xs})
 	r := call(t, newEpisode(t, e, "", 1), m.Tools[0].Name, string(args))
-	if r.Outcome != OutcomeTimeout {
-		t.Fatalf("validation past the call's 100 ms: %q %.200s", r.Outcome, r.Content)
+	if r.Outcome != OutcomeTimeout || !strings.Contains(r.Content, "wall-clock guard") {
+		t.Fatalf("validation past the wall-clock guard of 100 ms: %q %.200s", r.Outcome, r.Content)
 	}
 }
