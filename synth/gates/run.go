@@ -2,6 +2,7 @@ package gates
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,6 +41,9 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 		answer = &t.Answer.Value
 	}
 	s, err := ep.Score(ctx, answer)
+	if ce := (*runtime.CheckError)(nil); errors.As(err, &ce) {
+		return v, reject(Replay, "check %q cannot be evaluated after the ground truth: %v", ce.Check, ce.Err)
+	}
 	if err != nil {
 		return v, err
 	}
@@ -52,6 +56,9 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 		return v, err
 	}
 	s0, err := ep.Score(ctx, nil)
+	if ce := (*runtime.CheckError)(nil); errors.As(err, &ce) {
+		return v, reject(Initial, "check %q cannot be evaluated on the initial state: %v", ce.Check, ce.Err)
+	}
 	if err != nil {
 		return v, err
 	}
