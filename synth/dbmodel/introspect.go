@@ -1,6 +1,8 @@
 package dbmodel
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -23,6 +25,11 @@ type Options struct {
 	NoInferFK bool
 	// Progress, if set, is told after each table is read (done of total).
 	Progress func(done, total int)
+	// Context, when set, ends reading when it is done.
+	Context context.Context
+	// WorkLimit bounds each query's work (see Guard; 0: DefaultWorkLimit).
+	// A query over it ends reading with a *WorkLimitError.
+	WorkLimit int64
 }
 
 // Open opens a SQLite file read-only and reads its model.
@@ -44,6 +51,7 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 	if opts.MaxEnum == 0 {
 		opts.MaxEnum = 12
 	}
+	defer Guard(cmp.Or[context.Context](opts.Context, context.Background()), conn, opts.WorkLimit)()
 	names, err := queryStrings(conn, `SELECT name FROM sqlite_schema WHERE type = 'table'
 		AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
 	if err != nil {
@@ -70,7 +78,9 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 			continue
 		}
 		t, err := readTable(conn, m, name, opts)
-		if err != nil {
+		if Fatal(err) {
+			return nil, fmt.Errorf("dbmodel: table %s: %w", CommentText(name), err)
+		} else if err != nil {
 			m.skip("table %s: %v", name, err)
 			continue
 		}
@@ -88,7 +98,9 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 	}
 	for _, name := range views {
 		v, err := readView(conn, name, opts)
-		if err != nil {
+		if Fatal(err) {
+			return nil, fmt.Errorf("dbmodel: view %s: %w", CommentText(name), err)
+		} else if err != nil {
 			m.skip("view %s: %v", name, err)
 			continue
 		}
@@ -133,11 +145,16 @@ func readView(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
 		}
 		t.Columns = append(t.Columns, c)
 	}
-	if err := readStats(conn, t, quote(name), opts); err != nil {
+	// A view's statistics come from a sample: a view may compute its rows
+	// (a recursive CTE can make endless ones), a table only stores them.
+	if err := readStats(conn, t, fmt.Sprintf("(SELECT * FROM %s LIMIT %d)", quote(name), viewSample), opts); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
+
+// viewSample is how many rows of a view its statistics are read from.
+const viewSample = 10_000
 
 // shadowOf returns the virtual table whose data table name is, or "".
 func shadowOf(name string, virtual []string) string {
