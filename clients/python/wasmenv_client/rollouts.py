@@ -24,53 +24,134 @@ tools and the system message). docs/ROLLOUT.md is the schema.
 
 import gzip
 import json
+import re
 
-__all__ = ["RolloutFileError", "read_rollouts", "iter_rollouts"]
+__all__ = ["RolloutFileError", "read_rollouts", "iter_rollouts", "DEFAULT_LIMITS"]
 
 
 class RolloutFileError(ValueError):
     """The file is not a rollout file: names the record at fault."""
 
 
-def read_rollouts(path):
+# What one file may make the reader hold or hand on (rl.ReadLimits, with the
+# same defaults): a line's bytes (refused once that much of it was read), a
+# toolset record's, how deep a line's JSON nests, and the lines restored to
+# their full view (each line's bytes plus its toolset record's) in all: at
+# most max_expanded_bytes plus max_expansion times the bytes read so far.
+DEFAULT_LIMITS = {
+    "max_record_bytes": 64 << 20,
+    "max_toolset_bytes": 4 << 20,
+    "max_expanded_bytes": 1 << 30,
+    "max_expansion": 4096,
+    "max_depth": 128,
+}
+
+
+def read_rollouts(path, **limits):
     """Yield each rollout of the file at path (gzip when it ends in .gz) as
-    a dict in its full view."""
+    a dict in its full view. Keyword arguments override DEFAULT_LIMITS."""
+    lim = _limits(limits)
     opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        yield from iter_rollouts(f, name=str(path))
+    cap = lim["max_record_bytes"]
+
+    def lines(f):
+        while True:
+            # a line is read at most one byte past the limit: a longer one
+            # is refused before the rest of it is held
+            line = f.readline(cap + 2)
+            if not line:
+                return
+            yield line
+
+    try:
+        with opener(path, "rb") as f:
+            yield from iter_rollouts(lines(f), name=str(path), **lim)
+    except (OSError, EOFError, gzip.BadGzipFile) as e:
+        if isinstance(e, FileNotFoundError) or isinstance(e, PermissionError):
+            raise
+        raise RolloutFileError("%s: %s" % (path, e)) from None
 
 
-def iter_rollouts(lines, name="<lines>"):
-    """Yield the rollouts of an iterable of JSONL lines in their full view."""
-    toolsets = {}
+def _limits(given):
+    unknown = set(given) - set(DEFAULT_LIMITS)
+    if unknown:
+        raise TypeError("unknown limits: %s" % ", ".join(sorted(unknown)))
+    lim = dict(DEFAULT_LIMITS)
+    lim.update({k: v for k, v in given.items() if v})
+    return lim
+
+
+def iter_rollouts(lines, name="<lines>", **limits):
+    """Yield the rollouts of an iterable of JSONL lines (bytes or str) in
+    their full view. Keyword arguments override DEFAULT_LIMITS."""
+    lim = _limits(limits)
+    toolsets, sizes = {}, {}
+    read = expanded = 0
     for n, line in enumerate(lines, 1):
-        line = line.strip()
-        if not line:
+        if isinstance(line, str):
+            line = line.encode("utf-8", "surrogatepass")
+        read += len(line)
+        body = line[:-1] if line.endswith(b"\n") else line
+        if len(body) > lim["max_record_bytes"]:
+            raise RolloutFileError("%s:%d: a line longer than %d bytes (the record limit)" % (name, n, lim["max_record_bytes"]))
+        if not body.strip(b" \t\r\n"):
             continue
+        text = body.decode("utf-8", "replace")  # as Go reads invalid UTF-8
+        if _depth_over(text, lim["max_depth"]):
+            raise RolloutFileError("%s:%d: JSON nested deeper than %d levels" % (name, n, lim["max_depth"]))
         try:
-            rec = json.loads(line)
-        except ValueError as e:
+            rec = json.loads(text)
+        except (ValueError, RecursionError) as e:
             raise RolloutFileError("%s:%d: not JSON: %s" % (name, n, e)) from None
         if not isinstance(rec, dict):
             raise RolloutFileError("%s:%d: not a JSON object" % (name, n))
         kind = rec.get("record")
         if kind in TOOLSET_RECORDS:
+            if len(body) > lim["max_toolset_bytes"]:
+                raise RolloutFileError("%s:%d: a toolset of %d bytes, over the limit of %d" % (name, n, len(body), lim["max_toolset_bytes"]))
             if not rec.get("toolset"):
                 raise RolloutFileError("%s:%d: a toolset without an id" % (name, n))
-            toolsets[rec["toolset"]] = rec
+            toolsets[rec["toolset"]], sizes[rec["toolset"]] = rec, len(body)
             continue
         if isinstance(kind, str) and kind.startswith("toolset"):
             raise RolloutFileError("%s:%d: a %r record is of a newer format than this reader's (%r): update wasmenv_client"
                                    % (name, n, kind, TOOLSET_RECORDS[-1]))
         if kind is not None:
             raise RolloutFileError("%s:%d: unknown record %r" % (name, n, kind))
+        expanded += len(body)
         ref = rec.pop("toolset", None)
         if ref is not None:
             ts = toolsets.get(ref)
             if ts is None:
                 raise RolloutFileError("%s:%d: toolset %r is not defined before it" % (name, n, ref))
+            expanded += sizes[ref]
+        bound = lim["max_expanded_bytes"] + lim["max_expansion"] * read
+        if expanded > bound:
+            raise RolloutFileError("%s:%d: the lines so far expand to %d bytes with their toolsets, over the limit of %d"
+                                   % (name, n, expanded, bound))
+        if ref is not None:
             rec = restore(rec, ts)
         yield rec
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def _depth_over(text, limit):
+    """Whether text's JSON nests deeper than limit (strings skipped; as
+    rl's depthOver)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for c in _BRACKETS.sub("", _STRINGS.sub("", text)):
+        if c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
 
 
 # The keys of a whole line, in its order (rl.Rollout).
