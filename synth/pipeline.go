@@ -247,7 +247,6 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// sourceObjects returns the source's indexes, views and triggers.
 // interrupted names why a query on the source failed when it was stopped
 // (cancelled, or over its work limit) rather than refused.
 func interrupted(conn *sqlite3.Conn, err error) error {
@@ -257,6 +256,7 @@ func interrupted(conn *sqlite3.Conn, err error) error {
 	return err
 }
 
+// sourceObjects returns the source's indexes, views and triggers.
 func sourceObjects(conn *sqlite3.Conn) ([]emit.Object, error) {
 	stmt, _, err := conn.Prepare(`SELECT type, name, tbl_name, sql FROM sqlite_schema
 		WHERE type IN ('index', 'view', 'trigger') AND sql IS NOT NULL ORDER BY rowid`)

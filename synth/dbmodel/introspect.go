@@ -69,6 +69,10 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 		if opts.Progress != nil {
 			opts.Progress(i, len(names))
 		}
+		if r := FormatChar(name); r >= 0 {
+			m.skip("table %s: its name holds the format character %U, which would display as other text; left out", name, r)
+			continue
+		}
 		if slices.Contains(virtual, name) {
 			m.skip("table %s: a virtual table (its module's data is not copied)", name)
 			continue
@@ -97,6 +101,10 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 		return nil, fmt.Errorf("dbmodel: %w", err)
 	}
 	for _, name := range views {
+		if r := FormatChar(name); r >= 0 {
+			m.skip("view %s: its name holds the format character %U, which would display as other text; left out", name, r)
+			continue
+		}
 		v, err := readView(conn, name, opts)
 		if Fatal(err) {
 			return nil, fmt.Errorf("dbmodel: view %s: %w", CommentText(name), err)
@@ -127,6 +135,9 @@ func readView(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(sql) == 1 && FormatChar(sql[0]) >= 0 {
+		return nil, fmt.Errorf("its SQL holds the format character %U, which would display as other text; left out", FormatChar(sql[0]))
+	}
 	if len(sql) == 1 && addsTextLiteral(sql[0]) {
 		return nil, errors.New("adds text with + (SQL Server's string concatenation); SQLite adds numbers, so its column would be 0")
 	}
@@ -139,6 +150,9 @@ func readView(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
 	}
 	for _, r := range rows {
 		c := &Column{Name: asString(r[0]), DeclType: asString(r[1])}
+		if f := FormatChar(c.Name); f >= 0 {
+			return nil, fmt.Errorf("column %s: its name holds the format character %U, which would display as other text; left out", c.Name, f)
+		}
 		c.Kind = affinity(c.DeclType)
 		if c.DeclType == "" {
 			c.Kind = Blob // an expression: the data decides
@@ -176,6 +190,9 @@ func readTable(conn *sqlite3.Conn, m *Model, name string, opts Options) (*Table,
 	var pk []*Column
 	for _, r := range rows {
 		c := &Column{Name: asString(r[0]), DeclType: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4]))}
+		if f := FormatChar(c.Name); f >= 0 {
+			return nil, fmt.Errorf("column %s: its name holds the format character %U, which would display as other text; left out", c.Name, f)
+		}
 		if h := asInt(r[5]); h == 2 || h == 3 {
 			c.Computed = h
 		} else if h != 0 {
@@ -205,6 +222,11 @@ func readTable(conn *sqlite3.Conn, m *Model, name string, opts Options) (*Table,
 	createSQL, err := queryStrings(conn, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`, name)
 	if err != nil {
 		return nil, err
+	}
+	if len(createSQL) > 0 {
+		if r := FormatChar(createSQL[0]); r >= 0 {
+			return nil, fmt.Errorf("its CREATE TABLE holds the format character %U (in an expression or a constraint's name), which would display as other text; left out", r)
+		}
 	}
 	withoutRowID := len(createSQL) > 0 && regexp.MustCompile(`(?i)\)\s*WITHOUT\s+ROWID`).MatchString(createSQL[0])
 	if len(pk) == 0 {
