@@ -1,6 +1,7 @@
 package rl
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -60,6 +61,9 @@ func ReadRolloutsLimited(r io.Reader, lim ReadLimits, fn func(*Rollout) error) e
 		}
 		if blank(raw) {
 			continue
+		}
+		if raw = bytes.TrimLeft(raw, " \t\r\n"); raw[0] != '{' { // null would decode as an empty rollout
+			return fmt.Errorf("%w: record %d: not a JSON object", ErrRolloutFile, n)
 		}
 		if depthOver(raw, lim.Depth) {
 			return fmt.Errorf("%w: record %d: JSON nested deeper than %d levels", ErrRolloutFile, n, lim.Depth)

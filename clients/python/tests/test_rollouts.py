@@ -156,5 +156,38 @@ class RolloutLimits(unittest.TestCase):
         self.assertEqual(len(list(iter_rollouts([ok]))), 1)
 
 
+class SharedFaults(unittest.TestCase):
+    """testdata/rollout-faults: the files rl's TestReadRolloutsSharedFaults
+    reads too. Each ok-* file is read, each bad-* refused, and only ever
+    with RolloutFileError (issue 37 finding 10: RecursionError, TypeError,
+    KeyError, AttributeError and ValueError escaped, and a call without a
+    function or a reward of 1e999 were judged unlike Go)."""
+
+    def test_both_readers_judge_every_file_alike(self):
+        d = os.path.join(HERE, "testdata", "rollout-faults")
+        names = sorted(n for n in os.listdir(d) if n.endswith(".jsonl"))
+        self.assertGreaterEqual(len(names), 40)
+        for name in names:
+            with self.subTest(name):
+                try:
+                    list(read_rollouts(os.path.join(d, name)))
+                    refused = None
+                except RolloutFileError as e:
+                    refused = e
+                if name.startswith("ok-"):
+                    self.assertIsNone(refused)
+                else:
+                    self.assertTrue(name.startswith("bad-"), name)
+                    self.assertIsNotNone(refused, "read, but Go refuses it")
+
+    def test_restored_values_of_odd_lines(self):
+        d = os.path.join(HERE, "testdata", "rollout-faults")
+        (r,) = read_rollouts(os.path.join(d, "ok-call-without-function.jsonl"))
+        self.assertEqual(r["messages"][1]["tool_calls"],
+                         [{"id": "call_0_0", "type": "function", "function": {"name": "", "arguments": ""}}])
+        (r,) = read_rollouts(os.path.join(d, "ok-nulls.jsonl"))
+        self.assertEqual(r["group"], "/t/0")
+
+
 if __name__ == "__main__":
     unittest.main()
