@@ -17,7 +17,7 @@ import (
 const faultsDir = "../clients/python/tests/testdata/rollout-faults"
 
 func TestReadRolloutsSharedFaults(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(faultsDir, "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join(faultsDir, "*.jsonl*"))
 	if err != nil || len(files) < 40 {
 		t.Fatalf("%d fixture files: %v", len(files), err)
 	}

@@ -165,7 +165,7 @@ class SharedFaults(unittest.TestCase):
 
     def test_both_readers_judge_every_file_alike(self):
         d = os.path.join(HERE, "testdata", "rollout-faults")
-        names = sorted(n for n in os.listdir(d) if n.endswith(".jsonl"))
+        names = sorted(n for n in os.listdir(d) if n.endswith((".jsonl", ".jsonl.gz")))
         self.assertGreaterEqual(len(names), 40)
         for name in names:
             with self.subTest(name):

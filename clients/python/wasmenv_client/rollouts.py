@@ -27,6 +27,7 @@ import gzip
 import json
 import math
 import re
+import zlib
 
 __all__ = ["RolloutFileError", "read_rollouts", "iter_rollouts", "DEFAULT_LIMITS"]
 
@@ -68,9 +69,7 @@ def read_rollouts(path, **limits):
     try:
         with opener(path, "rb") as f:
             yield from iter_rollouts(lines(f), name=str(path), **lim)
-    except (OSError, EOFError, gzip.BadGzipFile) as e:
-        if isinstance(e, FileNotFoundError) or isinstance(e, PermissionError):
-            raise
+    except (EOFError, gzip.BadGzipFile, zlib.error) as e:  # a broken .gz is a content fault too
         raise RolloutFileError("%s: %s" % (path, e)) from None
 
 
