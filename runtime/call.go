@@ -24,6 +24,7 @@ type toolCall struct {
 func (c *toolCall) begin() {
 	c.resp = c.ep.resp[:0]
 	c.inst.cur = c
+	c.ep.callWrote.start(c.ep.env)
 	c.ep.conn.SetInterrupt(c)
 }
 
@@ -31,6 +32,7 @@ func (c *toolCall) begin() {
 // next call unless one huge query result made it too big to keep.
 func (c *toolCall) end() {
 	c.inst.cur = nil
+	c.ep.callWrote.active = false // counts nothing between calls
 	c.ep.conn.SetInterrupt(context.Background())
 	if cap(c.resp) > maxKeptResponse {
 		c.resp = nil
