@@ -1,6 +1,7 @@
 package rl
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -38,16 +39,34 @@ var ErrRolloutFile = errors.New("rollout file")
 // lines that name them, of either format) or whole (every line with its
 // tools, the format before toolsets), and calls fn with each rollout in its
 // full view: tools, the leading system message and what a compact line
-// leaves out restored. Lines of every kind may mix.
+// leaves out restored. Lines of every kind may mix. Each non-blank line is
+// one JSON object; the default ReadLimits bound it.
 func ReadRollouts(r io.Reader, fn func(*Rollout) error) error {
-	dec := json.NewDecoder(r)
+	return ReadRolloutsLimited(r, ReadLimits{}, fn)
+}
+
+// ReadRolloutsLimited is ReadRollouts under lim (zero fields: defaults).
+func ReadRolloutsLimited(r io.Reader, lim ReadLimits, fn func(*Rollout) error) error {
+	lim = lim.withDefaults()
+	lines := newLineReader(r)
 	toolsets := map[string]*Toolset{}
+	sizes := map[string]int64{} // a toolset's record bytes, which each line naming it expands by
+	var expanded int64
 	for n := 1; ; n++ {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err == io.EOF {
+		raw, err := lines.next(lim.RecordBytes)
+		if err == io.EOF {
 			return nil
 		} else if err != nil {
 			return fmt.Errorf("%w: record %d: %w", ErrRolloutFile, n, err)
+		}
+		if blank(raw) {
+			continue
+		}
+		if raw = bytes.TrimLeft(raw, " \t\r\n"); raw[0] != '{' { // null would decode as an empty rollout
+			return fmt.Errorf("%w: record %d: not a JSON object", ErrRolloutFile, n)
+		}
+		if depthOver(raw, lim.Depth) {
+			return fmt.Errorf("%w: record %d: JSON nested deeper than %d levels", ErrRolloutFile, n, lim.Depth)
 		}
 		var head struct {
 			Record  string  `json:"record"`
@@ -58,11 +77,14 @@ func ReadRollouts(r io.Reader, fn func(*Rollout) error) error {
 		}
 		switch {
 		case head.Record == RecordToolset || head.Record == RecordToolsetV1:
+			if int64(len(raw)) > lim.ToolsetBytes {
+				return fmt.Errorf("%w: record %d: a toolset of %d bytes, over the limit of %d", ErrRolloutFile, n, len(raw), lim.ToolsetBytes)
+			}
 			var ts Toolset
 			if err := json.Unmarshal(raw, &ts); err != nil || ts.ID == "" {
 				return fmt.Errorf("%w: record %d: a toolset without an id (%v)", ErrRolloutFile, n, err)
 			}
-			toolsets[ts.ID] = &ts
+			toolsets[ts.ID], sizes[ts.ID] = &ts, int64(len(raw))
 			continue
 		case strings.HasPrefix(head.Record, RecordToolsetV1):
 			return fmt.Errorf("%w: record %d: a %q record is of a newer format than this reader's (%q): update wasmenv", ErrRolloutFile, n, head.Record, RecordToolset)
@@ -70,13 +92,18 @@ func ReadRollouts(r io.Reader, fn func(*Rollout) error) error {
 			return fmt.Errorf("%w: record %d: unknown record %q", ErrRolloutFile, n, head.Record)
 		}
 		var ts *Toolset
+		expanded += int64(len(raw))
 		if head.Toolset != nil {
 			if ts = toolsets[*head.Toolset]; ts == nil {
 				return fmt.Errorf("%w: record %d: toolset %q is not defined before it", ErrRolloutFile, n, *head.Toolset)
 			}
+			expanded += sizes[*head.Toolset]
+		}
+		if bound := lim.ExpandedBytes + lim.Expansion*lines.read; expanded > bound {
+			return fmt.Errorf("%w: record %d: the lines so far expand to %d bytes with their toolsets, over the limit of %d (%d + %d × the %d bytes read)",
+				ErrRolloutFile, n, expanded, bound, lim.ExpandedBytes, lim.Expansion, lines.read)
 		}
 		var ro Rollout
-		var err error
 		if ts != nil && ts.Record == RecordToolset {
 			var line compactLine
 			if err = json.Unmarshal(raw, &line); err == nil {

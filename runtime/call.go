@@ -27,6 +27,7 @@ func (c *toolCall) begin() {
 	c.inst.cur = c
 	c.sqlLeft = c.ep.env.callSQLWork()
 	c.inst.yieldsLeft = c.ep.env.callYields()
+	c.ep.callWrote.start(c.ep.env)
 	c.ep.conn.SetInterrupt(c)
 }
 
@@ -34,6 +35,7 @@ func (c *toolCall) begin() {
 // next call unless one huge query result made it too big to keep.
 func (c *toolCall) end() {
 	c.inst.cur = nil
+	c.ep.callWrote.active = false // counts nothing between calls
 	c.ep.conn.SetInterrupt(context.Background())
 	if cap(c.resp) > maxKeptResponse {
 		c.resp = nil

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -41,6 +42,13 @@ type Options struct {
 	// database may grow over its initial state) and the cap on a bundle's
 	// max_write_mb (default 256 MiB, at most 4096).
 	MaxWriteMB int
+	// MaxCallWriteRows and MaxCallWriteBytes cap what one tool call
+	// writes, its triggers' writes included: rows inserted, updated or
+	// deleted (default 100,000) and the bytes of their new values (default
+	// 64 MiB). Past either the call is stopped mid-statement, undone, and
+	// answers OutcomeQuota (writecap.go).
+	MaxCallWriteRows  int64
+	MaxCallWriteBytes int64
 	// SQLTimeout bounds each piece of bundle SQL run outside tool calls:
 	// a task's setup, each check, the export views of a diff or state hash
 	// (default 10s, at most 10m).
@@ -104,6 +112,8 @@ type Env struct {
 	sqlTimeout  time.Duration
 	sqlWall     time.Duration // the wall-clock guard on bundle SQL
 	callWall    time.Duration // the wall-clock guard on a call
+	// callWriteRows and callWriteBytes cap one call's writes (writecap.go).
+	callWriteRows, callWriteBytes int64
 
 	// initCanons: the canonical forms of initial records diffs compared
 	// against (initcanon.go)
@@ -177,6 +187,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		gtHashes:    map[gtKey]string{},
 		sqlMemoryMB: min(opts.SQLMemoryMB, maxSQLMemoryMB),
 	}
+	e.callWriteRows, e.callWriteBytes = cmp.Or(max(opts.MaxCallWriteRows, 0), defaultCallWriteRows), cmp.Or(max(opts.MaxCallWriteBytes, 0), defaultCallWriteBytes)
 	e.connPool = opts.ConnPool
 	switch e.maxConns = int64(opts.MaxConns); {
 	case e.maxConns == 0:

@@ -277,6 +277,10 @@ func (ep *Episode) run(ctx context.Context, idx int, args []byte) (Result, error
 		c.undo()
 		return failed(OutcomeTrap, "%s", err.Error()), nil
 	}
+	if ep.callWrote.over { // whatever the tool made of its interrupted SQL
+		c.undo()
+		return ep.callWrote.quota(), nil
+	}
 	if status != wire.CallOK {
 		c.undo()
 		return failed(callOutcome(status, c.refused), "%s", out), nil

@@ -191,6 +191,9 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	if r.Err() != nil || nparams > uint64(r.Len()) {
 		return errorResponse(out, "malformed SQL request")
 	}
+	if ep.callWrote.over { // the call is refused (writecap.go): no more SQL
+		return errorResponse(out, ep.callWrote.quota().Content)
+	}
 	gs, ok := ep.stmts[string(sql)] // no copy of the SQL text on a hit
 	var err error
 	if !ok {
@@ -246,6 +249,9 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 		if err := stmt.Err(); err != nil {
 			return errorResponse(out[:0], err.Error())
 		}
+		if ep.callWrote.over {
+			return errorResponse(out[:0], ep.callWrote.quota().Content)
+		}
 		// The statement's own rows, not its triggers' (sqlite3_changes
 		// keeps its old value after a statement that writes nothing).
 		rows := int64(0)
@@ -279,6 +285,9 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	}
 	if err := stmt.Err(); err != nil {
 		return errorResponse(out[:0], err.Error())
+	}
+	if ep.callWrote.over { // a write with RETURNING
+		return errorResponse(out[:0], ep.callWrote.quota().Content)
 	}
 	wire.PutFixedUvarint(out[countAt:countAt+wire.FixedUvarintLen], uint64(rows))
 	return out

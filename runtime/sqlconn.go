@@ -53,6 +53,7 @@ type sqlConn struct {
 	totalBase int64      // the connection's total changes at reset (SQL total_changes())
 	resp      []byte     // SQL response buffer, kept between calls (see call.end)
 	track     rowTracker // the rows written since the reset (tracking.go)
+	callWrote callWrites // what the running call wrote (writecap.go)
 	spoiled   bool       // SQLite ran out of memory on it: closed, never pooled
 	idleSince time.Time  // when it went back to the pool
 }
@@ -159,9 +160,12 @@ func (c *sqlConn) open(e *Env) error {
 	}
 	conn.Limit(sqlite3.LIMIT_ATTACHED, 0) // init is attached; nothing else ever
 	c.track.want, c.track.keyed, c.track.on = e.trackedTables, e.keyedTables, trackWrites
-	if c.track.on {
-		conn.PreUpdateHook(c.track.hook)
-	}
+	conn.PreUpdateHook(func(d sqlite3.PreUpdateData) {
+		c.callWrote.add(&d)
+		if c.track.on {
+			c.track.hook(d)
+		}
+	})
 	// Plans that do not depend on bound values: otherwise SQLite marks a
 	// statement whose plan looked at a parameter (a bound LIMIT; STAT4
 	// estimates) expired on every bind, and re-prepares it on every call

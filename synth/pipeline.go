@@ -43,6 +43,10 @@ type Options struct {
 	MaxRows int
 	// StateReward adds "final state equals ground truth" to write tasks.
 	StateReward bool
+	// WorkLimit bounds the work of each query on the source database
+	// (dbmodel.Guard; 0: dbmodel.DefaultWorkLimit): a view that never
+	// ends fails the run with a *dbmodel.WorkLimitError.
+	WorkLimit int64
 	// Rewriter, when set, rewrites instructions with a chat model (--llm).
 	Rewriter *tasks.Rewriter
 
@@ -121,10 +125,13 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("synth: open %s: %w", src, err)
 	}
 	defer conn.Close()
+	// Every query on the source runs under ctx (SIGINT ends it mid-query)
+	// and a work limit: the source's views are its author's code.
+	defer dbmodel.Guard(ctx, conn, opts.WorkLimit)()
 
 	start = time.Now()
 	tables := progress.New(opts.Log, "tables") // nil Log: nil bar, draws nothing
-	m, err := dbmodel.Read(conn, dbmodel.Options{Progress: tables.Update})
+	m, err := dbmodel.Read(conn, dbmodel.Options{Progress: tables.Update, Context: ctx, WorkLimit: opts.WorkLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -143,11 +150,11 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	}
 	sample, err := emit.Sample(conn, m, opts.MaxRows)
 	if err != nil {
-		return nil, err
+		return nil, interrupted(conn, err)
 	}
 	seed, err := emit.SeedSQL(conn, m, sample, objects...)
 	if err != nil {
-		return nil, err
+		return nil, interrupted(conn, err)
 	}
 	schema := emit.Schema(m, objects)
 	if err := emit.VerifySchema(m, schema, objects); err != nil {
@@ -238,6 +245,15 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 			"by a UNIQUE name, email or code column or a text primary key, and follows references from there", ErrNoTasks, st.Attempts, st.DeadEnds, st.Gates.Checked-st.Gates.Kept)
 	}
 	return res, nil
+}
+
+// interrupted names why a query on the source failed when it was stopped
+// (cancelled, or over its work limit) rather than refused.
+func interrupted(conn *sqlite3.Conn, err error) error {
+	if why := dbmodel.Interrupted(conn); why != nil {
+		return fmt.Errorf("synth: reading the source: %w (%v)", why, err)
+	}
+	return err
 }
 
 // sourceObjects returns the source's indexes, views and triggers.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -24,7 +25,9 @@ var commands []func() *cobra.Command
 func register(c func() *cobra.Command) { commands = append(commands, c) }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGINT and SIGTERM cancel the command's context: every long step
+	// (a query on a source database included) watches it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := &cobra.Command{
 		Use:           "wasmenv",

@@ -74,6 +74,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.StringVar(&llmModel, "llm", "", "rewrite instructions with this chat model at $OPENAI_BASE_URL (a rewrite is kept only if it keeps every value the task needs)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")
+	f.Int64Var(&opts.WorkLimit, "work-limit", dbmodel.DefaultWorkLimit, "most work one query on the source may do, in SQLite progress checks (~1000 VM steps each); a query past it (a view that never ends) fails the run")
 	fl.add(cmd)
 	cmd.MarkFlagRequired("output")
 	return cmd
@@ -91,7 +92,7 @@ func synthGraphCmd() *cobra.Command {
 				return err
 			}
 			defer cleanup()
-			m, err := dbmodel.Open(db, dbmodel.Options{})
+			m, err := dbmodel.Open(db, dbmodel.Options{Context: cmd.Context()})
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,8 @@
 package dbmodel
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -23,6 +25,11 @@ type Options struct {
 	NoInferFK bool
 	// Progress, if set, is told after each table is read (done of total).
 	Progress func(done, total int)
+	// Context, when set, ends reading when it is done.
+	Context context.Context
+	// WorkLimit bounds each query's work (see Guard; 0: DefaultWorkLimit).
+	// A query over it ends reading with a *WorkLimitError.
+	WorkLimit int64
 }
 
 // Open opens a SQLite file read-only and reads its model.
@@ -44,6 +51,7 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 	if opts.MaxEnum == 0 {
 		opts.MaxEnum = 12
 	}
+	defer Guard(cmp.Or[context.Context](opts.Context, context.Background()), conn, opts.WorkLimit)()
 	names, err := queryStrings(conn, `SELECT name FROM sqlite_schema WHERE type = 'table'
 		AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
 	if err != nil {
@@ -61,6 +69,10 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 		if opts.Progress != nil {
 			opts.Progress(i, len(names))
 		}
+		if r := FormatChar(name); r >= 0 {
+			m.skip("table %s: its name holds the format character %U, which would display as other text; left out", name, r)
+			continue
+		}
 		if slices.Contains(virtual, name) {
 			m.skip("table %s: a virtual table (its module's data is not copied)", name)
 			continue
@@ -70,7 +82,9 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 			continue
 		}
 		t, err := readTable(conn, m, name, opts)
-		if err != nil {
+		if Fatal(err) {
+			return nil, fmt.Errorf("dbmodel: table %s: %w", CommentText(name), err)
+		} else if err != nil {
 			m.skip("table %s: %v", name, err)
 			continue
 		}
@@ -87,8 +101,14 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 		return nil, fmt.Errorf("dbmodel: %w", err)
 	}
 	for _, name := range views {
+		if r := FormatChar(name); r >= 0 {
+			m.skip("view %s: its name holds the format character %U, which would display as other text; left out", name, r)
+			continue
+		}
 		v, err := readView(conn, name, opts)
-		if err != nil {
+		if Fatal(err) {
+			return nil, fmt.Errorf("dbmodel: view %s: %w", CommentText(name), err)
+		} else if err != nil {
 			m.skip("view %s: %v", name, err)
 			continue
 		}
@@ -115,6 +135,9 @@ func readView(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(sql) == 1 && FormatChar(sql[0]) >= 0 {
+		return nil, fmt.Errorf("its SQL holds the format character %U, which would display as other text; left out", FormatChar(sql[0]))
+	}
 	if len(sql) == 1 && addsTextLiteral(sql[0]) {
 		return nil, errors.New("adds text with + (SQL Server's string concatenation); SQLite adds numbers, so its column would be 0")
 	}
@@ -127,17 +150,25 @@ func readView(conn *sqlite3.Conn, name string, opts Options) (*Table, error) {
 	}
 	for _, r := range rows {
 		c := &Column{Name: asString(r[0]), DeclType: asString(r[1])}
+		if f := FormatChar(c.Name); f >= 0 {
+			return nil, fmt.Errorf("column %s: its name holds the format character %U, which would display as other text; left out", c.Name, f)
+		}
 		c.Kind = affinity(c.DeclType)
 		if c.DeclType == "" {
 			c.Kind = Blob // an expression: the data decides
 		}
 		t.Columns = append(t.Columns, c)
 	}
-	if err := readStats(conn, t, quote(name), opts); err != nil {
+	// A view's statistics come from a sample: a view may compute its rows
+	// (a recursive CTE can make endless ones), a table only stores them.
+	if err := readStats(conn, t, fmt.Sprintf("(SELECT * FROM %s LIMIT %d)", quote(name), viewSample), opts); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
+
+// viewSample is how many rows of a view its statistics are read from.
+const viewSample = 10_000
 
 // shadowOf returns the virtual table whose data table name is, or "".
 func shadowOf(name string, virtual []string) string {
@@ -159,6 +190,9 @@ func readTable(conn *sqlite3.Conn, m *Model, name string, opts Options) (*Table,
 	var pk []*Column
 	for _, r := range rows {
 		c := &Column{Name: asString(r[0]), DeclType: asString(r[1]), NotNull: asInt(r[2]) != 0, PK: int(asInt(r[4]))}
+		if f := FormatChar(c.Name); f >= 0 {
+			return nil, fmt.Errorf("column %s: its name holds the format character %U, which would display as other text; left out", c.Name, f)
+		}
 		if h := asInt(r[5]); h == 2 || h == 3 {
 			c.Computed = h
 		} else if h != 0 {
@@ -188,6 +222,11 @@ func readTable(conn *sqlite3.Conn, m *Model, name string, opts Options) (*Table,
 	createSQL, err := queryStrings(conn, `SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`, name)
 	if err != nil {
 		return nil, err
+	}
+	if len(createSQL) > 0 {
+		if r := FormatChar(createSQL[0]); r >= 0 {
+			return nil, fmt.Errorf("its CREATE TABLE holds the format character %U (in an expression or a constraint's name), which would display as other text; left out", r)
+		}
 	}
 	withoutRowID := len(createSQL) > 0 && regexp.MustCompile(`(?i)\)\s*WITHOUT\s+ROWID`).MatchString(createSQL[0])
 	if len(pk) == 0 {

@@ -1,9 +1,11 @@
 package dbmodel
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text from a database's schema (declared types, DEFAULTs, CHECKs, the SQL
@@ -141,12 +143,45 @@ func CleanDefault(d string) (string, bool) {
 var literalDefaultRE = regexp.MustCompile(`^(?:'(?:[^']|'')*'|[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|0[xX][0-9a-fA-F]+|[xX]'[0-9a-fA-F]*')$`)
 
 // CommentText makes text safe for a one-line comment (SQL "--" or Go
-// "//"): control characters, line and paragraph separators become spaces.
+// "//") and a terminal: control characters, line and paragraph separators
+// become spaces, and format characters (Unicode category Cf: bidi
+// overrides, zero-width characters), which can make text display as other
+// text, are written as escapes (\u202e).
 func CommentText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\u0085' {
-			return ' '
+	if strings.IndexFunc(s, isFormatChar) < 0 {
+		return strings.Map(commentRune, s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case isFormatChar(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case isFormatChar(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(commentRune(r))
 		}
+	}
+	return b.String()
+}
+
+func commentRune(r rune) rune {
+	if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+		return ' '
+	}
+	return r
+}
+
+func isFormatChar(r rune) bool { return unicode.Is(unicode.Cf, r) }
+
+// FormatChar returns the first format character (Unicode category Cf) in
+// s, or -1. A source object whose name or SQL holds one is left out: SQL
+// cannot escape it in an identifier, and generated code, comments and
+// task instructions would carry it raw (issue 37 finding 11).
+func FormatChar(s string) rune {
+	if i := strings.IndexFunc(s, isFormatChar); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
 		return r
-	}, s)
+	}
+	return -1
 }

@@ -7,8 +7,18 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// queryRows runs a query and returns every row as Go values.
-func queryRows(conn *sqlite3.Conn, sql string, args ...any) ([][]any, error) {
+// queryRows runs a query and returns every row as Go values. On a guarded
+// connection (Guard) the query has its own work limit, and an interrupted
+// query returns why (cancelled, or over its limit).
+func queryRows(conn *sqlite3.Conn, sql string, args ...any) (rows [][]any, err error) {
+	Fresh(conn)
+	defer func() {
+		if err != nil {
+			if why := Interrupted(conn); why != nil {
+				rows, err = nil, why
+			}
+		}
+	}()
 	stmt, _, err := conn.Prepare(sql)
 	if err != nil {
 		return nil, err
@@ -19,16 +29,15 @@ func queryRows(conn *sqlite3.Conn, sql string, args ...any) ([][]any, error) {
 			return nil, err
 		}
 	}
-	var out [][]any
 	for stmt.Step() {
 		n := stmt.ColumnCount()
 		row := make([]any, n)
 		for i := range n {
 			row[i] = ColumnValue(stmt, i)
 		}
-		out = append(out, row)
+		rows = append(rows, row)
 	}
-	return out, stmt.Err()
+	return rows, stmt.Err()
 }
 
 func queryStrings(conn *sqlite3.Conn, sql string, args ...any) ([]string, error) {

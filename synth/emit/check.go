@@ -60,6 +60,11 @@ func CheckSchema(m *dbmodel.Model, objects []Object) ([]Object, error) {
 				continue
 			}
 		}
+		if r := dbmodel.FormatChar(o.Name + o.SQL); r >= 0 {
+			m.Skip("%s %s: its SQL holds the format character %U, which would display as other text; left out", o.Type, o.Name, r)
+			dropView(m, o)
+			continue
+		}
 		sql, ok := stripSQL(o.SQL)
 		if !ok {
 			m.Skip("%s %s: its SQL is not one statement; left out", o.Type, o.Name)

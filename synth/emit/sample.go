@@ -48,6 +48,7 @@ func Sample(conn *sqlite3.Conn, m *dbmodel.Model, maxRows int) (map[string]strin
 		if t.Rows > int64(maxRows) {
 			limit = fmt.Sprintf(" ORDER BY %s LIMIT %d", key, maxRows)
 		}
+		dbmodel.Fresh(conn) // each statement has its own work limit
 		if err := conn.Exec(fmt.Sprintf("CREATE TEMP TABLE synth_keep_%d AS SELECT %s FROM %s%s", i, keyCols(key), dbmodel.Quote(t.Name), limit)); err != nil {
 			return nil, fmt.Errorf("emit: sample %s: %w", dbmodel.CommentText(t.Name), err)
 		}
@@ -66,6 +67,7 @@ func Sample(conn *sqlite3.Conn, m *dbmodel.Model, maxRows int) (map[string]strin
 					refs = append(refs, "p."+dbmodel.Quote(fk.RefColumns[i]))
 				}
 				pk := prefixed("p.", keys[p.Name])
+				dbmodel.Fresh(conn)
 				err := conn.Exec(fmt.Sprintf(`INSERT INTO %s SELECT %s FROM %s AS p WHERE (%s) IN (SELECT %s FROM %s AS c WHERE (%s) IN (SELECT * FROM %s))
 					AND (%s) NOT IN (SELECT * FROM %s)`, sets[p.Name], pk, dbmodel.Quote(p.Name), strings.Join(refs, ", "), strings.Join(cols, ", "),
 					dbmodel.Quote(t.Name), prefixed("c.", keys[t.Name]), sets[t.Name], pk, sets[p.Name]))
@@ -104,6 +106,7 @@ func prefixed(alias, key string) string {
 }
 
 func count(conn *sqlite3.Conn, sql string) (int64, error) {
+	dbmodel.Fresh(conn)
 	stmt, _, err := conn.Prepare(sql)
 	if err != nil {
 		return 0, err

@@ -147,6 +147,7 @@ func seedTable(b *strings.Builder, conn *sqlite3.Conn, m *dbmodel.Model, t *dbmo
 	if where != "" {
 		where = " WHERE " + where
 	}
+	dbmodel.Fresh(conn) // each table's read has its own work limit
 	stmt, _, err := conn.Prepare("SELECT " + strings.Join(sel, ", ") + " FROM " + dbmodel.Quote(t.Name) + where + " ORDER BY " + order)
 	if err != nil {
 		return err

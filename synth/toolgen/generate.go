@@ -82,7 +82,7 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 		}
 		// "_tools.go": a table named x_test, x_windows or x_amd64 must not
 		// give a file the Go tool skips, nor one named like zz_common.go.
-		spec.Files[g.names[t.Name].id+"_tools.go"] = src
+		spec.Files[shorten(g.names[t.Name].id, maxToolName)+"_tools.go"] = src
 	}
 	spec.Files["zz_common.go"] = []byte(commonSource)
 	return spec, nil
@@ -97,11 +97,23 @@ type gen struct {
 
 func (g *gen) newTool(snake string, kind Kind, t *dbmodel.Table, doc string) *Tool {
 	// Unique as the compiler will name it (compiler.ToolName of the Go name), which
-	// can merge one-letter words: a_b and ab are both "ab".
+	// can merge one-letter words: a_b and ab are both "ab". A name over
+	// maxToolName is shortened (with room for the x's that keep it unique)
+	// and the summary says so.
+	short, limit := snake, maxToolName
 	for {
-		goName := camel(g.toolNames.unique(snake, "tool"))
-		if name := compiler.ToolName(goName); !g.toolNames["="+name] {
+		goName := camel(g.toolNames.unique(short, "tool"))
+		name := compiler.ToolName(goName)
+		if len(name) > maxToolName && limit > 16 {
+			limit -= 4
+			short = shorten(snake, limit)
+			continue
+		}
+		if !g.toolNames["="+name] {
 			g.toolNames["="+name] = true
+			if short != snake {
+				g.m.Skip("tool %s: a name of %d characters, over the %d a tool name may have; shortened to %s", snake, len(snake), maxToolName, name)
+			}
 			return &Tool{Name: name, goName: goName, Kind: kind, Table: t.Name, Doc: doc}
 		}
 	}

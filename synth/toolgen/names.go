@@ -1,6 +1,7 @@
 package toolgen
 
 import (
+	"hash/fnv"
 	"strings"
 	"unicode"
 
@@ -77,3 +78,26 @@ func (n namer) unique(base, fallback string) string {
 
 // plainWords renders an identifier for prose ("order_items" → "order items").
 var plainWords = dbmodel.Words
+
+// maxToolName is the longest tool name OpenAI's API takes
+// (^[a-zA-Z0-9_-]{1,64}$); a table name of 60 characters makes a longer one.
+const maxToolName = 64
+
+// shorten cuts a snake_case name to at most n bytes (n > 8), ending it with
+// six letters of a hash of the whole name, so that names sharing a long
+// prefix stay apart and the same source gives the same names. A name of n
+// bytes or fewer is returned as it is.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	x := h.Sum32()
+	var suffix [6]byte
+	for i := range suffix {
+		suffix[i] = 'a' + byte(x%26) // letters: no digit after "_" (ident)
+		x /= 26
+	}
+	return strings.TrimRight(s[:n-len(suffix)-1], "_") + "_" + string(suffix[:])
+}

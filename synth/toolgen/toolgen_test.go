@@ -108,3 +108,16 @@ func TestToolDocsRead(t *testing.T) {
 		}
 	}
 }
+
+// shorten keeps names that fit, and tells apart long names sharing a
+// prefix (issue 37 finding 15).
+func TestShortenToolNames(t *testing.T) {
+	fits := strings.Repeat("a", 64)
+	if shorten(fits, 64) != fits {
+		t.Errorf("a 64-byte name was changed")
+	}
+	a, b := shorten(strings.Repeat("ab_", 30)+"x", 60), shorten(strings.Repeat("ab_", 30)+"y", 60)
+	if len(a) > 60 || len(b) > 60 || a == b || ident(a) != a {
+		t.Errorf("%q %q", a, b)
+	}
+}

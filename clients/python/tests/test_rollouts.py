@@ -103,5 +103,91 @@ class RolloutFiles(unittest.TestCase):
             self.assertIn("f:1:", str(cm.exception))
 
 
+class RolloutLimits(unittest.TestCase):
+    """The reader's bounds (issue 37 finding 8), the same as rl.ReadLimits."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def test_a_long_line_is_refused_before_it_is_held(self):
+        import gzip
+        import tracemalloc
+        path = os.path.join(self.tmp.name, "long.jsonl.gz")
+        with gzip.open(path, "wb", compresslevel=1) as f:
+            f.write(b'{"env": "')
+            chunk = b"a" * (1 << 20)
+            for _ in range(48):
+                f.write(chunk)
+            f.write(b'", "task": "t"}\n')
+        tracemalloc.start()
+        try:
+            with self.assertRaises(RolloutFileError) as cm:
+                list(read_rollouts(path, max_record_bytes=1 << 20))
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        self.assertIn(":1: a line longer than 1048576 bytes", str(cm.exception))
+        self.assertLess(peak, 16 << 20)  # a 48 MiB line, never held
+
+    def test_toolset_size_and_expansion_are_bounded(self):
+        toolset = json.dumps({"record": "toolset2", "toolset": "t1", "env": "e", "env_hash": "h",
+                              "tools": [], "system": "s" * 100000})
+        line = json.dumps({"env": "e", "task": "t", "index": 0, "seed": 1, "messages": [], "checks": [],
+                           "toolset": "t1"})
+        with self.assertRaises(RolloutFileError) as cm:
+            list(iter_rollouts([toolset, line], name="f", max_toolset_bytes=50000))
+        self.assertIn("f:1: a toolset of", str(cm.exception))
+        lines = [toolset] + [line] * 1000
+        got = []
+        with self.assertRaises(RolloutFileError) as cm:
+            for r in iter_rollouts(lines, name="f", max_expanded_bytes=1 << 20, max_expansion=4):
+                got.append(r)
+        self.assertIn("expand to", str(cm.exception))
+        self.assertTrue(0 < len(got) < 1000)
+        self.assertEqual(len(list(iter_rollouts(lines))), 1000)
+
+    def test_deep_nesting_is_refused(self):
+        deep = '{"env": "e", "task": "t", "extra": ' + "[" * 129 + "]" * 129 + "}"
+        with self.assertRaises(RolloutFileError) as cm:
+            list(iter_rollouts([deep], name="f"))
+        self.assertIn("nested deeper than 128", str(cm.exception))
+        ok = '{"env": "e", "task": "t", "extra": "' + "[" * 500 + '"}'
+        self.assertEqual(len(list(iter_rollouts([ok]))), 1)
+
+
+class SharedFaults(unittest.TestCase):
+    """testdata/rollout-faults: the files rl's TestReadRolloutsSharedFaults
+    reads too. Each ok-* file is read, each bad-* refused, and only ever
+    with RolloutFileError (issue 37 finding 10: RecursionError, TypeError,
+    KeyError, AttributeError and ValueError escaped, and a call without a
+    function or a reward of 1e999 were judged unlike Go)."""
+
+    def test_both_readers_judge_every_file_alike(self):
+        d = os.path.join(HERE, "testdata", "rollout-faults")
+        names = sorted(n for n in os.listdir(d) if n.endswith((".jsonl", ".jsonl.gz")))
+        self.assertGreaterEqual(len(names), 40)
+        for name in names:
+            with self.subTest(name):
+                try:
+                    list(read_rollouts(os.path.join(d, name)))
+                    refused = None
+                except RolloutFileError as e:
+                    refused = e
+                if name.startswith("ok-"):
+                    self.assertIsNone(refused)
+                else:
+                    self.assertTrue(name.startswith("bad-"), name)
+                    self.assertIsNotNone(refused, "read, but Go refuses it")
+
+    def test_restored_values_of_odd_lines(self):
+        d = os.path.join(HERE, "testdata", "rollout-faults")
+        (r,) = read_rollouts(os.path.join(d, "ok-call-without-function.jsonl"))
+        self.assertEqual(r["messages"][1]["tool_calls"],
+                         [{"id": "call_0_0", "type": "function", "function": {"name": "", "arguments": ""}}])
+        (r,) = read_rollouts(os.path.join(d, "ok-nulls.jsonl"))
+        self.assertEqual(r["group"], "/t/0")
+
+
 if __name__ == "__main__":
     unittest.main()

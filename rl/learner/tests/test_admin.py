@@ -14,6 +14,7 @@ import urllib.request
 from fixtures import small_model, store_tokenizer, template
 
 from wasmlearn import checkpoint, device
+from wasmlearn import safetensors as st
 from wasmlearn.server import Policy, Server, load_admin_token
 
 
@@ -80,8 +81,64 @@ class AdminReloadTest(unittest.TestCase):
         d, marker = self.hostile_dir("authed")
         status, r = post(self.admin, {"path": d}, token=self.token)
         self.assertEqual(status, 400, r)
-        self.assertIn("pickle", r["error"]["message"])
+        self.assertIn("not loaded", r["error"]["message"])  # the log says why: a pickle
         self.assertFalse(os.path.exists(marker), "the pickle ran")
+
+    def test_deep_safetensors_header_is_a_format_error(self):
+        # a header nested 100,000 deep: a format error, never RecursionError
+        # (issue 37 finding 14)
+        header = b"[" * 100000 + b"]" * 100000
+        with self.assertRaises(st.FormatError):
+            st.loads(len(header).to_bytes(8, "little") + header)
+        d = os.path.join(self.tmp, "deep")
+        checkpoint.save(d, self.model, self.policy.tok, self.tpl)
+        with open(os.path.join(d, checkpoint.WEIGHTS), "wb") as f:
+            f.write(len(header).to_bytes(8, "little") + header)
+        status, r = post(self.admin, {"path": d}, token=self.token)
+        self.assertEqual(status, 400, r)
+
+    def test_reload_compares_config_before_building(self):
+        # a checkpoint whose config differs is refused before any model is
+        # built from it (its config could ask for any size)
+        d = os.path.join(self.tmp, "other-config")
+        checkpoint.save(d, self.model, self.policy.tok, self.tpl)
+        with open(os.path.join(d, "meta.json")) as f:
+            meta = json.load(f)
+        meta["model"]["n_layer"] += 1  # small: the code before this built it (and then refused)
+        with open(os.path.join(d, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        built = []
+        real = checkpoint.build
+        checkpoint.build = lambda m: built.append(m) or real(m)
+        try:
+            status, r = post(self.admin, {"path": d}, token=self.token)
+        finally:
+            checkpoint.build = real
+        self.assertEqual(status, 400, r)
+        self.assertEqual(built, [])
+
+    def test_every_refused_path_gets_one_message(self):
+        # whether a path exists, is a file, a directory, a checkpoint of
+        # another model or a pickle: the same answer (no existence oracle)
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty, exist_ok=True)
+        afile = os.path.join(self.tmp, "afile")
+        with open(afile, "w") as f:
+            f.write("x")
+        pickled, _ = self.hostile_dir("oracle")
+        other = os.path.join(self.tmp, "other-tok")
+        checkpoint.save(other, self.model, self.policy.tok, self.tpl)
+        with open(os.path.join(other, "meta.json")) as f:
+            meta = json.load(f)
+        meta["model"]["n_layer"] += 1
+        with open(os.path.join(other, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        messages = set()
+        for path in ("/nonexistent/ckpt", "/etc", "/root/.ssh", empty, afile, pickled, other, "\x00bad"):
+            status, r = post(self.admin, {"path": path}, token=self.token)
+            self.assertEqual(status, 400, (path, r))
+            messages.add(r["error"]["message"].replace(path, "PATH"))
+        self.assertEqual(len(messages), 1, messages)
 
     def test_safetensors_checkpoint_reloads(self):
         d = os.path.join(self.tmp, "good")

@@ -66,6 +66,13 @@ def save(dirpath, model, tok, template, optimizer=None, step=0, extra=None):
 
 def load_weights(dirpath):
     """(meta, tok, template, state_dict) without building a model."""
+    meta, tok, template = read_meta(dirpath)
+    return meta, tok, template, read_state(dirpath, meta)
+
+
+def read_meta(dirpath):
+    """(meta, tok, template) of a checkpoint directory: its configs, and no
+    tensor read (read_state reads them)."""
     wpath = os.path.join(dirpath, WEIGHTS)
     if not os.path.exists(wpath) and not os.path.exists(os.path.join(dirpath, hf.INDEX)):
         if os.path.exists(os.path.join(dirpath, "ckpt.pt")):
@@ -89,14 +96,18 @@ def load_weights(dirpath):
         raise ValueError("%s/meta.json: template is not an object" % dirpath)
     template = Template(tok, **tcfg)
     if meta.get("arch") == "hf":
-        c = hf.read_config(dirpath)
-        meta["model"] = dataclasses.asdict(c)
-        state = hf.read_weights(dirpath, c)
-    else:
-        if not isinstance(meta.get("model"), dict):
-            raise ValueError("%s/meta.json: no model config" % dirpath)
-        state, _ = st.load(wpath)
-    return meta, tok, template, state
+        meta["model"] = dataclasses.asdict(hf.read_config(dirpath))
+    elif not isinstance(meta.get("model"), dict):
+        raise ValueError("%s/meta.json: no model config" % dirpath)
+    return meta, tok, template
+
+
+def read_state(dirpath, meta):
+    """The state dict of a checkpoint whose meta read_meta returned."""
+    if meta.get("arch") == "hf":
+        return hf.read_weights(dirpath, LlamaConfig(**meta["model"]))
+    state, _ = st.load(os.path.join(dirpath, WEIGHTS))
+    return state
 
 
 ARCHS = ("gpt", "qwen3", "llama", "qwen2")
@@ -139,16 +150,23 @@ def check_state(model, state):
             raise ValueError("%s: %s %s, the model has %s" % (k, state[k].dtype, tuple(state[k].shape), tuple(v.shape)))
 
 
-def build(meta):
+def config_of(meta):
+    """(model class, config) of a checkpoint's meta, without building the
+    model: a caller compares the config first (it may ask for any size)."""
     arch = meta.get("arch", "gpt")
     try:
         if arch == "hf":
-            return LlamaForCausalLM(LlamaConfig(**meta["model"]))
+            return LlamaForCausalLM, LlamaConfig(**meta["model"])
         if arch == "gpt":
-            return GPT(ModelConfig(**meta["model"]))
+            return GPT, ModelConfig(**meta["model"])
     except TypeError as e:
         raise ValueError("bad model config: %s" % e) from None
     raise ValueError("unknown model arch %r" % arch)
+
+
+def build(meta):
+    cls, config = config_of(meta)
+    return cls(config)
 
 
 def load(dirpath, device="cpu", optimizer_factory=None):

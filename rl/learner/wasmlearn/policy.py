@@ -12,6 +12,7 @@ that does not parse stays in content.
 
 import math
 import queue
+import sys
 import threading
 import time
 import uuid
@@ -20,6 +21,10 @@ import torch
 
 from . import checkpoint
 from . import device as devmod
+
+# The one answer to a refused reload (Policy.reload).
+REFUSED_RELOAD = ("checkpoint not loaded: not a readable checkpoint directory of the served model "
+                  "(same tokenizer and config, safetensors weights); the server's log says why")
 
 MIN_TEMPERATURE = 1e-5  # below it (and above 0) logits/T overflow float32: refused
 MAX_TEMPERATURE = 100.0
@@ -50,17 +55,23 @@ class Policy:
 
     def reload(self, path):
         """Loads the weights of checkpoint directory `path` (same tokenizer
-        and model config as the served one) into the served module."""
+        and model config as the served one) into the served module. The
+        configs are compared before any tensor is read or model built. Every
+        refusal answers one message, whatever the path is (missing, a file,
+        another model's checkpoint, a pickle): the answer tells nothing of
+        the server's files; the server's log (stderr) says why."""
         try:
-            meta, tok, _, state = checkpoint.load_weights(path)
-            model = checkpoint.build(meta)
-            checkpoint.check_state(model, state)
-        except (OSError, ValueError, KeyError, TypeError) as e:  # PickleRefused is a ValueError
-            raise ClientError("cannot load %s: %s" % (path, e))
-        if tok.to_dict() != self.tok.to_dict():
-            raise ClientError("checkpoint %s has a different tokenizer" % path)
-        if type(model) is not type(self.model) or model.config != self.model.config:
-            raise ClientError("checkpoint %s has a different model config" % path)
+            meta, tok, _ = checkpoint.read_meta(path)
+            cls, config = checkpoint.config_of(meta)
+            if tok.to_dict() != self.tok.to_dict():
+                raise ValueError("a different tokenizer")
+            if cls is not type(self.model) or config != self.model.config:
+                raise ValueError("a different model config")
+            state = checkpoint.read_state(path, meta)
+            checkpoint.check_state(self.model, state)
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:  # PickleRefused is a ValueError
+            print("wasmlearn: reload refused: %r: %s" % (path, e), file=sys.stderr, flush=True)
+            raise ClientError(REFUSED_RELOAD) from None
         with self.lock:
             self.model.load_state_dict(state)
             self.version += 1

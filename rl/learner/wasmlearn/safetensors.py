@@ -116,6 +116,8 @@ def _header(raw, n):
         header = json.loads(bytes(raw).decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise FormatError("header is not JSON: %s" % e) from None
+    except RecursionError:  # JSON nested deeper than Python's stack: a format error too
+        raise FormatError("header nests too deep") from None
     if not isinstance(header, dict):
         raise FormatError("header is not a JSON object")
     meta = header.get("__metadata__")
