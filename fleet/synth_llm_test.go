@@ -78,14 +78,15 @@ func TestSynthLLMOnFleetIsTheLocalRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs, specs, err := fleet.PlanSynthLLM(cfg, keyEnv, scenarios)
+	refs, specs, err := fleet.PlanSynthLLM(cfg, scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}
 	planned := srv.Stats().Answered
 
 	url := startServer(t)
-	victim := startWorkerProcess(t, url, fastOpts)
+	reach := []string{"--allow-endpoint", srv.URL + "/v1", "--api-key-env", keyEnv}
+	victim := startWorkerProcess(t, url, fastOpts, reach...)
 	output := fleet.CreateSynthLLMOutput(out, refs)
 	done := make(chan error, 1)
 	go func() {
@@ -107,7 +108,7 @@ func TestSynthLLMOnFleetIsTheLocalRun(t *testing.T) {
 	}
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	victim.cmd.Wait()
-	w1, w2 := startWorkerProcess(t, url, fastOpts), startWorkerProcess(t, url, fastOpts)
+	w1, w2 := startWorkerProcess(t, url, fastOpts, reach...), startWorkerProcess(t, url, fastOpts, reach...)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -126,12 +127,12 @@ func TestSynthLLMOnFleetIsTheLocalRun(t *testing.T) {
 func TestSynthLLMUnitThatKeepsFailingGoesToDeadLetter(t *testing.T) {
 	srv := llmreplay.New(t, replayDir)
 	cfg := llmConfig(srv.URL, t.TempDir())
-	refs, specs, err := fleet.PlanSynthLLM(cfg, "WASMENV_FLEET_TEST_NO_SUCH_KEY", []llm.Scenario{{Name: "library-lending", Title: "Library lending", Description: "Loans of a public library."}})
+	refs, specs, err := fleet.PlanSynthLLM(cfg, []llm.Scenario{{Name: "library-lending", Title: "Library lending", Description: "Loans of a public library."}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := startServer(t)
-	startWorkers(t, url, 2, fastOpts)
+	startWorkersReaching(t, url, 2, fastOpts, fleet.Endpoints{Allow: []string{srv.URL + "/v1"}, KeyEnv: "WASMENV_FLEET_TEST_NO_SUCH_KEY"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	out := fleet.CreateSynthLLMOutput(cfg.OutDir, refs)
@@ -153,7 +154,7 @@ func TestSynthLLMUnitThatKeepsFailingGoesToDeadLetter(t *testing.T) {
 func TestSynthLLMRefusesForeignEntries(t *testing.T) {
 	cfg := llmConfig("http://127.0.0.1:1", t.TempDir())
 	for _, name := range []string{"../x", "reports", "", "A"} {
-		if _, _, err := fleet.PlanSynthLLM(cfg, "", []llm.Scenario{{Name: name, Title: "t"}}); !errors.Is(err, &fleet.Error{Code: fleet.CodeBadInput}) {
+		if _, _, err := fleet.PlanSynthLLM(cfg, []llm.Scenario{{Name: name, Title: "t"}}); !errors.Is(err, &fleet.Error{Code: fleet.CodeBadInput}) {
 			t.Errorf("scenario %q: %v, want bad_input", name, err)
 		}
 	}

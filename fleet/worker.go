@@ -37,6 +37,9 @@ type Worker struct {
 	// MaxEnvs is how many loaded bundles stay in memory (default 16); the
 	// least recently used idle one is closed past that.
 	MaxEnvs int
+	// Endpoints are the model endpoints jobs may reach and the variable
+	// holding the key sent there: the worker's, never a job's.
+	Endpoints Endpoints
 	// Name identifies the worker in dead letters (default host:pid).
 	Name string
 	// Log, when set, receives one line per event.
@@ -173,7 +176,7 @@ func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
 		return w.runSynthJob(ctx, job)
 	}
 	if job.SynthLLM != nil {
-		return runSynthLLM(ctx, job.SynthLLM, job.Index, func(s string) { w.logf("job %s: %s", job.id(), s) })
+		return runSynthLLM(ctx, job.SynthLLM, job.Index, &w.Endpoints, func(s string) { w.logf("job %s: %s", job.id(), s) })
 	}
 	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
 	if err != nil {
@@ -187,7 +190,7 @@ func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return RunGroup(ctx, env, job.Spec, job.GroupRef, policy)
+	return runGroup(ctx, env, job.Spec, job.GroupRef, policy, &w.Endpoints)
 }
 
 func (w *Worker) policy(p *PolicySpec) (rl.Policy, error) {
@@ -197,7 +200,7 @@ func (w *Worker) policy(p *PolicySpec) (rl.Policy, error) {
 	if pol := w.policies[string(key)]; pol != nil {
 		return pol, nil
 	}
-	pol, err := p.Build()
+	pol, err := p.build(&w.Endpoints)
 	if err != nil {
 		return nil, err
 	}

@@ -81,11 +81,11 @@ func TestRolloutOnFleetAndShards(t *testing.T) {
 }
 
 // startWorkerProcs starts n `wasmenv worker` processes on url, stopped
-// (SIGINT) when the test ends.
-func startWorkerProcs(t *testing.T, url string, n int) {
+// (SIGINT) when the test ends; args are more flags.
+func startWorkerProcs(t *testing.T, url string, n int, args ...string) {
 	t.Helper()
 	for range n {
-		w := exec.Command(bin, "worker", "--nats", url, "--cache", t.TempDir(), "-q")
+		w := exec.Command(bin, append([]string{"worker", "--nats", url, "--cache", t.TempDir(), "-q"}, args...)...)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ type synthLLMFleetFlags struct {
 
 func (f *synthLLMFleetFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.nats, "nats", "", "one job per scenario on the workers of this NATS server; each worker reads the key from the variable --api-key-env names (docs/SCALING.md)")
+	fl.StringVar(&f.nats, "nats", "", "one job per scenario on the workers of this NATS server; each worker reaches it only if its --allow-endpoint lists it, with the key its own --api-key-env names (docs/SCALING.md)")
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "with --nats: no progress bar")
 }
@@ -31,7 +31,7 @@ func (f *synthLLMFleetFlags) add(cmd *cobra.Command) {
 // (llm.Plan), each runs on a worker (fleet.PlanSynthLLM), and its
 // output is written into OUTDIR where llm.Run writes it, then the batch
 // report over all of them.
-func runSynthLLM(cmd *cobra.Command, cfg llm.Config, keyEnv string, concurrency int, f *synthLLMFleetFlags) (*llm.BatchReport, error) {
+func runSynthLLM(cmd *cobra.Command, cfg llm.Config, concurrency int, f *synthLLMFleetFlags) (*llm.BatchReport, error) {
 	if f.nats == "" {
 		return llm.Run(cmd.Context(), cfg)
 	}
@@ -41,7 +41,7 @@ func runSynthLLM(cmd *cobra.Command, cfg llm.Config, keyEnv string, concurrency 
 	if err != nil {
 		return rep, err
 	}
-	refs, specs, err := fleet.PlanSynthLLM(cfg, keyEnv, scenarios)
+	refs, specs, err := fleet.PlanSynthLLM(cfg, scenarios)
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,9 @@ func workerCmd() *cobra.Command {
 			if len(sf.bundles) > 0 {
 				return runServeWorker(ctx, cmd, nc, &sf)
 			}
+			if err := fleet.CheckEndpoints(w.Endpoints.Allow); err != nil {
+				return err
+			}
 			w.NC, w.CacheDir = nc, cache
 			w.Runtime = runtime.Options{}
 			if !quiet {
@@ -65,6 +68,8 @@ func workerCmd() *cobra.Command {
 	fl.IntVar(&w.Options.MaxDeliver, "max-deliver", 5, "deliveries before a job goes to the dead-letter stream")
 	fl.StringVar(&cache, "cache", filepath.Join(defaultCacheDir(), "bundles"), "directory of fetched bundles (\"\": none)")
 	fl.IntVar(&w.MaxEnvs, "max-envs", 16, "loaded bundles kept in memory (the least recently used idle one is closed past that)")
+	fl.StringSliceVar(&w.Endpoints.Allow, "allow-endpoint", nil, "model endpoints (base URLs, e.g. https://api.openai.com/v1) jobs may reach; a job naming any other fails here (comma-separated or repeated; none: jobs reach no model)")
+	fl.StringVar(&w.Endpoints.KeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable whose value this worker sends as the bearer token to an allowed endpoint (\"\": none); a job never names it")
 	fl.StringVar(&w.Name, "name", "", "worker name in dead letters (default host:pid)")
 	sf.add(cmd)
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no log lines")
