@@ -231,27 +231,27 @@ func connect(t testing.TB, url string) *nats.Conn {
 // connection and bundle cache, until the test ends.
 func startWorkers(t testing.TB, url string, n int, opts fleet.Options) {
 	t.Helper()
-	startWorkersWith(t, url, n, 2, opts, true, fleet.Endpoints{})
+	startWorkersWith(t, url, n, 2, opts, true, fleet.Endpoints{}, nil)
 }
 
 // startWorkersReaching starts n workers that may reach the endpoints of e.
 func startWorkersReaching(t testing.TB, url string, n int, opts fleet.Options, e fleet.Endpoints) {
 	t.Helper()
-	startWorkersWith(t, url, n, 2, opts, true, e)
+	startWorkersWith(t, url, n, 2, opts, true, e, nil)
 }
 
 // startWorkersSlots starts n quiet workers running slots jobs each.
 func startWorkersSlots(t testing.TB, url string, n, slots int) {
 	t.Helper()
-	startWorkersWith(t, url, n, slots, fleet.Options{}, false, fleet.Endpoints{})
+	startWorkersWith(t, url, n, slots, fleet.Options{}, false, fleet.Endpoints{}, nil)
 }
 
-func startWorkersWith(t testing.TB, url string, n, slots int, opts fleet.Options, logs bool, e fleet.Endpoints) {
+func startWorkersWith(t testing.TB, url string, n, slots int, opts fleet.Options, logs bool, e fleet.Endpoints, key []byte) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := range n {
-		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: slots, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i), Endpoints: e}
+		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: slots, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i), Endpoints: e, FleetKey: key}
 		if logs {
 			w.Log = func(format string, args ...any) { t.Logf("worker %d: "+format, append([]any{i}, args...)...) }
 		}
