@@ -179,7 +179,7 @@ func TestSynthLLMRefusesForeignEntries(t *testing.T) {
 	dir := t.TempDir()
 	err := fleet.CreateSynthLLMOutput(dir, refs).WriteGroup(tarOf(t, map[string]string{
 		"out/reports/shop.json": `{"scenario":{"name":"shop"},"kept":true,"dir":"shop","bundle":"shop.wasm"}`,
-		"out/shop/env.yaml":     "name: shop", "out/shop.wasm": "wasm", "out/.synth-cache/ab/0123456789abcdef.json": "{}"}))
+		"out/shop/env.yaml":     "name: shop", "out/shop.wasm": "wasm", "out/.synth-cache/ab/0123456789abcdef.json": `{"scenario":"shop"}`}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,4 +226,44 @@ func tarOf(t *testing.T, files map[string]string) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// Issue 37, finding 4: a scenario's archive may carry stage artifacts of
+// its own scenario only, and never replaces an artifact OUTDIR has with
+// other bytes (a later local run resumes from them without asking the
+// model). Refused, nothing of the scenario written, the old artifact kept.
+func TestSynthLLMArtifactsOnlyTheScenariosOwn(t *testing.T) {
+	refs := []fleet.GroupRef{{Index: 0, Env: "shop"}}
+	report := `{"scenario":{"name":"shop"}}`
+	const entry = ".synth-cache/ab/0123456789abcdef.json"
+	for what, c := range map[string]struct{ have, got string }{
+		"another scenario's artifact": {"", `{"scenario":"library","content":"INJECTED"}`},
+		"an artifact naming none":     {"", `{"content":"INJECTED"}`},
+		"an artifact replaced":        {`{"scenario":"shop","content":"honest"}`, `{"scenario":"shop","content":"INJECTED"}`},
+	} {
+		dir := t.TempDir()
+		if c.have != "" {
+			os.MkdirAll(filepath.Join(dir, ".synth-cache", "ab"), 0o755)
+			os.WriteFile(filepath.Join(dir, entry), []byte(c.have), 0o644)
+		}
+		err := fleet.CreateSynthLLMOutput(dir, refs).WriteGroup(tarOf(t, map[string]string{"out/reports/shop.json": report, "out/" + entry: c.got}))
+		if !errors.Is(err, &fleet.Error{Code: fleet.CodeLost}) {
+			t.Errorf("%s: %v, want result_lost", what, err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, entry))
+		if string(b) != c.have {
+			t.Errorf("%s: the artifact is now %q", what, b)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "reports")); err == nil {
+			t.Errorf("%s: the scenario's report was written", what)
+		}
+	}
+	// The same bytes again (a scenario resumed): taken.
+	dir := t.TempDir()
+	own := `{"scenario":"shop","content":"honest"}`
+	os.MkdirAll(filepath.Join(dir, ".synth-cache", "ab"), 0o755)
+	os.WriteFile(filepath.Join(dir, entry), []byte(own), 0o644)
+	if err := fleet.CreateSynthLLMOutput(dir, refs).WriteGroup(tarOf(t, map[string]string{"out/reports/shop.json": report, "out/" + entry: own})); err != nil {
+		t.Fatal(err)
+	}
 }

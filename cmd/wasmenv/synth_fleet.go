@@ -58,8 +58,11 @@ func runSynthBatch(cmd *cobra.Command, args []string, opts synth.Options, writeS
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
+	out, err := fleet.CreateSynthOutput(opts.Out, refs)
+	if err != nil {
+		return err
+	}
 	bar, onProgress := fleetProgress(stderr, f.quiet, "databases", 1)
-	out := fleet.CreateSynthOutput(opts.Out)
 	if f.nats != "" {
 		nc, cerr := nats.Connect(f.nats, nats.Name("wasmenv synth"), nats.MaxReconnects(-1))
 		if cerr != nil {
