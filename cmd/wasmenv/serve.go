@@ -22,6 +22,7 @@ func init() { register(serveCmd) }
 
 func serveCmd() *cobra.Command {
 	var addr, token, clientsFile, natsURL string
+	var gwAuth natsAuth
 	var opts serve.Options
 	var ropts runtime.Options
 	cmd := &cobra.Command{
@@ -47,7 +48,7 @@ func serveCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if natsURL != "" {
-				return runGateway(ctx, cmd, natsURL, addr, opts.CallTimeout)
+				return runGateway(ctx, cmd, natsURL, &gwAuth, addr, opts.CallTimeout)
 			}
 			if token == "" {
 				token = os.Getenv("WASMENV_TOKEN")
@@ -99,6 +100,7 @@ func serveCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS to `wasmenv worker --serve` workers (docs/SCALING.md)")
+	gwAuth.add(cmd)
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	f.IntVar(&opts.MaxEpisodes, "max-episodes", 10000, "most live episodes; more creates get 429")
 	f.StringVar(&token, "token", "", "require this bearer token (all routes but /health)")

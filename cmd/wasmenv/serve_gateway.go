@@ -19,10 +19,10 @@ import (
 
 // runGateway is `wasmenv serve --nats URL`: the HTTP routes of serve,
 // answered by the workers of a fleet (`wasmenv worker --serve BUNDLE`).
-func runGateway(ctx context.Context, cmd *cobra.Command, url, addr string, callTimeout time.Duration) error {
-	nc, err := nats.Connect(url, nats.Name("wasmenv serve gateway"), nats.MaxReconnects(-1))
+func runGateway(ctx context.Context, cmd *cobra.Command, url string, auth *natsAuth, addr string, callTimeout time.Duration) error {
+	nc, err := auth.connect(url, "wasmenv serve gateway")
 	if err != nil {
-		return fmt.Errorf("connect %s: %w", url, err)
+		return err
 	}
 	defer nc.Close()
 	gw, err := fleet.NewGateway(nc, fleet.GatewayOptions{Timeout: callTimeout + 30*time.Second})

@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -18,6 +17,7 @@ import (
 type synthLLMFleetFlags struct {
 	nats, runID string
 	quiet       bool
+	auth        natsAuth
 }
 
 func (f *synthLLMFleetFlags) add(cmd *cobra.Command) {
@@ -25,6 +25,7 @@ func (f *synthLLMFleetFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.nats, "nats", "", "one job per scenario on the workers of this NATS server; each worker reaches it only if its --allow-endpoint lists it, with the key its own --api-key-env names (docs/SCALING.md)")
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "with --nats: no progress bar")
+	f.auth.add(cmd)
 }
 
 // runSynthLLM is llm.Run, or with --nats: the scenarios are planned here
@@ -48,13 +49,17 @@ func runSynthLLM(cmd *cobra.Command, cfg llm.Config, concurrency int, f *synthLL
 	for _, s := range specs {
 		s.Concurrency = concurrency // each worker's requests in flight for this scenario
 	}
-	nc, err := nats.Connect(f.nats, nats.Name("wasmenv synth llm"), nats.MaxReconnects(-1))
+	key, err := f.auth.key()
 	if err != nil {
-		return nil, fmt.Errorf("connect %s: %w", f.nats, err)
+		return nil, err
+	}
+	nc, err := f.auth.connect(f.nats, "wasmenv synth llm")
+	if err != nil {
+		return nil, err
 	}
 	defer nc.Close()
 	stderr := cmd.ErrOrStderr()
-	d := &fleet.Driver{NC: nc, RunID: f.runID}
+	d := &fleet.Driver{NC: nc, RunID: f.runID, FleetKey: key}
 	if d.RunID == "" {
 		d.RunID = fleet.NewRunID()
 	}

@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -24,6 +23,7 @@ func workerCmd() *cobra.Command {
 		quiet      bool
 		w          fleet.Worker
 		sf         serveWorkerFlags
+		auth       natsAuth
 	)
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
@@ -40,9 +40,13 @@ func workerCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			nc, err := nats.Connect(url, nats.Name("wasmenv worker"), nats.MaxReconnects(-1))
+			key, err := auth.key()
 			if err != nil {
-				return fmt.Errorf("connect %s: %w", url, err)
+				return err
+			}
+			nc, err := auth.connect(url, "wasmenv worker")
+			if err != nil {
+				return err
 			}
 			defer nc.Close()
 			if len(sf.bundles) > 0 {
@@ -51,7 +55,7 @@ func workerCmd() *cobra.Command {
 			if err := fleet.CheckEndpoints(w.Endpoints.Allow); err != nil {
 				return err
 			}
-			w.NC, w.CacheDir = nc, cache
+			w.NC, w.CacheDir, w.FleetKey = nc, cache, key
 			w.Runtime = runtime.Options{}
 			if !quiet {
 				l := log.New(cmd.ErrOrStderr(), "worker ", log.LstdFlags)
@@ -72,6 +76,7 @@ func workerCmd() *cobra.Command {
 	fl.StringVar(&w.Endpoints.KeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable whose value this worker sends as the bearer token to an allowed endpoint (\"\": none); a job never names it")
 	fl.StringVar(&w.Name, "name", "", "worker name in dead letters (default host:pid)")
 	sf.add(cmd)
+	auth.add(cmd)
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no log lines")
 	return cmd
 }
