@@ -20,12 +20,16 @@ import (
 // runGateway is `wasmenv serve --nats URL`: the HTTP routes of serve,
 // answered by the workers of a fleet (`wasmenv worker --serve BUNDLE`).
 func runGateway(ctx context.Context, cmd *cobra.Command, url string, auth *natsAuth, addr string, callTimeout time.Duration) error {
+	key, err := auth.key()
+	if err != nil {
+		return err
+	}
 	nc, err := auth.connect(url, "wasmenv serve gateway")
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
-	gw, err := fleet.NewGateway(nc, fleet.GatewayOptions{Timeout: callTimeout + 30*time.Second})
+	gw, err := fleet.NewGateway(nc, fleet.GatewayOptions{Timeout: callTimeout + 30*time.Second, FleetKey: key})
 	if err != nil {
 		return err
 	}
@@ -55,7 +59,7 @@ func (f *serveWorkerFlags) add(cmd *cobra.Command) {
 }
 
 // runServeWorker serves episodes of f.bundles over nc until ctx ends.
-func runServeWorker(ctx context.Context, cmd *cobra.Command, nc *nats.Conn, f *serveWorkerFlags) error {
+func runServeWorker(ctx context.Context, cmd *cobra.Command, nc *nats.Conn, f *serveWorkerFlags, key []byte) error {
 	if f.token == "" {
 		f.token = os.Getenv("WASMENV_TOKEN")
 	}
@@ -82,6 +86,6 @@ func runServeWorker(ctx context.Context, cmd *cobra.Command, nc *nats.Conn, f *s
 	}
 	defer srv.Close()
 	fmt.Fprintf(cmd.ErrOrStderr(), "worker %s serving %d bundle(s)\n", id, len(envs))
-	w := &fleet.ServeWorker{NC: nc, ID: id, Handler: srv.Handler(), Episodes: srv.Episodes, Capacity: f.maxEpisodes}
+	w := &fleet.ServeWorker{NC: nc, ID: id, Handler: srv.Handler(), Episodes: srv.Episodes, Capacity: f.maxEpisodes, FleetKey: key}
 	return w.Run(ctx)
 }

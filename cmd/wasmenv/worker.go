@@ -50,7 +50,7 @@ func workerCmd() *cobra.Command {
 			}
 			defer nc.Close()
 			if len(sf.bundles) > 0 {
-				return runServeWorker(ctx, cmd, nc, &sf)
+				return runServeWorker(ctx, cmd, nc, &sf, key)
 			}
 			if err := fleet.CheckEndpoints(w.Endpoints.Allow); err != nil {
 				return err
