@@ -26,6 +26,10 @@ type GatewayOptions struct {
 	// Stale drops a worker from placement after this long without a
 	// heartbeat (3s).
 	Stale time.Duration
+	// Authorize, when set, admits a request to the gateway's own /stats
+	// (the workers' load), as the workers' token admits requests to
+	// theirs; nil: /stats is open. /health is open, as serve's.
+	Authorize func(*http.Request) bool
 	// FleetKey, when set, is the fleet's shared secret (serve_auth.go):
 	// episodes go only to workers whose heartbeats and answers are signed
 	// with it, and the clients' credentials cross NATS sealed with it.
@@ -222,6 +226,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"status": "healthy", "workers": len(g.Workers())})
 		return
 	case routeStats:
+		if g.opts.Authorize != nil && !g.opts.Authorize(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="wasmenv"`)
+			gatewayError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token")
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"workers": g.Workers()})
 		return
