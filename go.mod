@@ -10,6 +10,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // serve: MCP endpoint
 	github.com/nats-io/nats-server/v2 v2.15.2 // fleet: embedded NATS server with JetStream (wasmenv cluster, tests); pulls jwt, nkeys, highwayhash, x/crypto, go-tpm
 	github.com/nats-io/nats.go v1.55.0 // fleet: JetStream work queue, streams and object store (wasmenv worker, rollout --nats)
+	github.com/nats-io/nkeys v0.4.16 // tests: nkey users of a NATS server with auth (cmd/wasmenv, fleet); nats-server's own requirement
 	github.com/ncruces/go-sqlite3 v0.35.6 // vfs/mvcc, runtime, compiler: SQLite compiled to wasm, run by wazero
 	github.com/ncruces/wbt v1.0.0 // runtime: the page tree of an episode's database file (epvfs.go), as go-sqlite3's mvcc VFS
 	github.com/parquet-go/parquet-go v0.32.0 // rl: Parquet trajectory export
@@ -36,7 +37,6 @@ require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/minio/highwayhash v1.0.4 // indirect
 	github.com/nats-io/jwt/v2 v2.8.2 // indirect
-	github.com/nats-io/nkeys v0.4.16 // indirect
 	github.com/nats-io/nuid v1.0.1 // indirect
 	github.com/ncruces/go-sqlite3-wasm/v6 v6.3.35304 // indirect
 	github.com/ncruces/julianday v1.0.0 // indirect

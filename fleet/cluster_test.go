@@ -82,7 +82,7 @@ func TestClusterNodeKilledMidRun(t *testing.T) {
 	nodes, url := startCluster(t)
 	opts := fleet.Options{AckWait: 2 * time.Second, MaxDeliver: 5} // replicas: automatic, 3 on this cluster
 	release := llm.holdRequests()
-	startWorkers(t, url, 2, opts)
+	startWorkersReaching(t, url, 2, opts, llm.allow())
 	done := runAsync(t, url, spec, store)
 	llm.waitArrival(t, done)
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -44,8 +45,15 @@ type Driver struct {
 	RunID string
 	// Progress, when set, is called after each new result.
 	Progress func(done, total int)
-	// Log, when set, receives one line per stage of the run.
+	// Log, when set, receives one line per stage of the run, and one per
+	// message refused (a result or dead letter not of this run's jobs, or
+	// not signed).
 	Log func(format string, args ...any)
+	// FleetKey, when set, is the fleet's shared secret (wire.go): jobs are
+	// signed under it, and only results and dead letters signed under it
+	// are taken. nil: none is signed, and anything on the run's subjects
+	// that answers one of its jobs (its index and digest) is taken.
+	FleetKey []byte
 }
 
 func (d *Driver) logf(format string, args ...any) {
@@ -117,6 +125,15 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 	}
 	defer dead.Stop()
 	asm := newAssembler(refs, out)
+	// Every job as planned, stamped with its digest: a result or a dead
+	// letter is taken only for one of these (wire.go).
+	jobs := make(map[int]*Job, len(refs))
+	for _, ref := range refs {
+		j := job(ref)
+		j.Run = run
+		j.stampDigest()
+		jobs[ref.Index] = j
+	}
 	got := make(chan jetstream.Msg)
 	failed := make(chan *DeadLetter, 1)
 	ctx, cancel := context.WithCancel(ctx)
@@ -128,10 +145,13 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 		}
 	})
 	go pump(ctx, dead, func(m jetstream.Msg) {
-		var dl DeadLetter
-		json.Unmarshal(m.Data(), &dl)
+		dl, err := d.deadLetterOf(m, run, jobs)
+		if err != nil {
+			d.logf("run %s: refused a dead letter: %v", run, err)
+			return
+		}
 		select {
-		case failed <- &dl:
+		case failed <- dl:
 		default:
 		}
 	})
@@ -142,8 +162,12 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 		case dl := <-failed:
 			return errorf(CodeDeadLetter, nil, "run %s: %s", run, dl)
 		case m := <-got:
-			res, err := s.readResult(ctx, m)
+			res, err := d.resultOf(ctx, s, m, run, jobs)
 			if err != nil {
+				if errors.Is(err, errRefused) {
+					d.logf("run %s: %v", run, err)
+					return nil
+				}
 				return err
 			}
 			isNew, err := asm.add(res)
@@ -183,11 +207,13 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 		if asm.has(ref.Index) {
 			continue
 		}
-		j := job(ref)
-		j.Run, j.Attempt = run, attempt
-		job, _ := json.Marshal(j)
+		j := *jobs[ref.Index]
+		j.Attempt = attempt
+		m := nats.NewMsg(subjectJobs + run)
+		m.Data, _ = json.Marshal(&j)
+		signJob(d.FleetKey, m)
 		err := retry(ctx, func(ctx context.Context) error {
-			_, err := js.Publish(ctx, subjectJobs+run, job, jetstream.WithMsgID(j.id()))
+			_, err := js.PublishMsg(ctx, m, jetstream.WithMsgID(j.id()))
 			return err
 		})
 		if err != nil {
@@ -248,17 +274,31 @@ func pump(ctx context.Context, it jetstream.MessagesContext, f func(jetstream.Ms
 	}
 }
 
-// readResult reads a result message and, when its body is an object, the
-// object.
-func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error) {
+// errRefused marks a message on the run's subjects that is not taken:
+// the run goes on without it.
+var errRefused = errors.New("refused")
+
+// resultOf reads a result message and its body, and takes it only if it
+// answers one of jobs (its index and digest), signed under the fleet key
+// when there is one, its body the bytes it names (wire.go).
+func (d *Driver) resultOf(ctx context.Context, s *store, m jetstream.Msg, run string, jobs map[int]*Job) (*Result, error) {
 	h := m.Headers()
-	r := &Result{Lines: m.Data()}
-	var err error
-	if r.Index, err = strconv.Atoi(h.Get(headerIndex)); err != nil {
-		return nil, errorf(CodeLost, err, "result without a job index")
+	refuse := func(format string, args ...any) error {
+		return fmt.Errorf("%w a result (index %q): %s", errRefused, truncate(h.Get(headerIndex), 16), fmt.Sprintf(format, args...))
 	}
-	if err := json.Unmarshal([]byte(h.Get(headerSummary)), &r.Summary); err != nil {
-		return nil, errorf(CodeLost, err, "result %d: summary", r.Index)
+	index, err := strconv.Atoi(h.Get(headerIndex))
+	job := jobs[index]
+	switch {
+	case err != nil || job == nil:
+		return nil, refuse("not a job of this run")
+	case h.Get(headerDigest) != job.Digest:
+		return nil, refuse("it answers another job than this run's (digest %q)", truncate(h.Get(headerDigest), 64))
+	case d.FleetKey != nil && !macOK(d.FleetKey, h.Get(headerMAC), "result", resultParts(m.Subject(), h)...):
+		return nil, refuse("not signed with the fleet key")
+	}
+	r := &Result{Index: index, Lines: m.Data()}
+	if err := json.Unmarshal([]byte(h.Get(headerSummary)), &r.Summary); err != nil || r.Summary == nil {
+		return nil, refuse("no summary (%v)", err)
 	}
 	for header, o := range map[string]jetstream.ObjectStore{headerObject: s.bodies, headerEnvObject: s.envs} {
 		name := h.Get(header)
@@ -269,11 +309,40 @@ func (s *store) readResult(ctx context.Context, m jetstream.Msg) (*Result, error
 			r.Lines, err = o.GetBytes(ctx, name) // the object store checks its digest
 			return err
 		})
+		if errors.Is(err, jetstream.ErrObjectNotFound) {
+			return nil, refuse("its object %s is not in the store", truncate(name, 100))
+		}
 		if err != nil {
 			return nil, errorf(CodeLost, err, "result object %s", name)
 		}
 	}
+	if bodySum(r.Lines) != h.Get(headerBodySum) {
+		return nil, refuse("its body is not the one it names")
+	}
+	if job.Spec != nil && !job.Spec.Eval {
+		// A group's toolset records: ids are their content's.
+		if err := checkToolsets(r.Lines); err != nil {
+			return nil, refuse("%v", err)
+		}
+	}
 	return r, nil
+}
+
+// deadLetterOf reads a dead letter and takes it only if it is of one of
+// jobs (its index and digest), signed under the fleet key when there is
+// one.
+func (d *Driver) deadLetterOf(m jetstream.Msg, run string, jobs map[int]*Job) (*DeadLetter, error) {
+	if d.FleetKey != nil && !macOK(d.FleetKey, m.Headers().Get(headerMAC), "dead", m.Subject(), string(m.Data())) {
+		return nil, errors.New("not signed with the fleet key")
+	}
+	var dl DeadLetter
+	if err := json.Unmarshal(m.Data(), &dl); err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	if job := jobs[dl.Index]; dl.Run != run || job == nil || dl.Digest != job.Digest {
+		return nil, fmt.Errorf("not of a job of this run (run %q, index %d, digest %q)", truncate(dl.Run, 64), dl.Index, truncate(dl.Digest, 64))
+	}
+	return &dl, nil
 }
 
 // cleanup removes the run's jobs still queued and, when the run is

@@ -11,6 +11,7 @@ const (
 	CodeDeadLetter  Code = "dead_letter" // jobs of the run went to the dead-letter stream
 	CodeUnavailable Code = "unavailable" // NATS or JetStream cannot be reached or set up
 	CodeLost        Code = "result_lost" // a stored result cannot be read back
+	CodeForbidden   Code = "forbidden"   // a job asks for what this worker's configuration does not allow
 )
 
 // Error is the one error type of the package. errors.Is(err, &Error{Code: c})

@@ -63,8 +63,8 @@ func PlanEval(bundles []*envpkg.Bundle, tasks string, chunk int) ([]GroupRef, er
 
 // runEval runs an evaluation job: rl.Run over the chunk's tasks, one
 // record per task, in the chunk's order.
-func runEval(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, policy rl.Policy) (*Result, error) {
-	cfg, err := spec.Config()
+func runEval(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, policy rl.Policy, e *Endpoints) (*Result, error) {
+	cfg, err := spec.config(e)
 	if err != nil {
 		return nil, err
 	}

@@ -145,7 +145,7 @@ func TestEvalOnFleetWithKilledWorker(t *testing.T) {
 	want := evalLocal(t, spec, 1, 1, store, calendar)
 	url := startServer(t)
 	release := llm.holdRequests()
-	victim := startWorkerProcess(t, url, fastOpts)
+	victim := startWorkerProcess(t, url, fastOpts, llm.allowFlag()...)
 	done := evalAsync(t, url, spec, 2, store, calendar)
 	llm.waitArrival(t, done)
 	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -153,8 +153,8 @@ func TestEvalOnFleetWithKilledWorker(t *testing.T) {
 	}
 	victim.cmd.Wait()
 	release()
-	startWorkerProcess(t, url, fastOpts)
-	startWorkerProcess(t, url, fastOpts)
+	startWorkerProcess(t, url, fastOpts, llm.allowFlag()...)
+	startWorkerProcess(t, url, fastOpts, llm.allowFlag()...)
 	r := <-done
 	if r.err != nil {
 		t.Fatal(r.err)

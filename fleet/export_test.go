@@ -3,6 +3,8 @@ package fleet
 import (
 	"context"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -20,3 +22,12 @@ func (b *BundleCache) Acquire(hash string) (*runtime.Env, func(), error) {
 
 func (b *BundleCache) Loaded() int { return b.c.loaded() }
 func (b *BundleCache) Close()      { b.c.close() }
+
+// SignResult signs a result message's headers as a worker holding key
+// does: a test's bad worker.
+func SignResult(key []byte, subject string, h nats.Header) {
+	h.Set(headerMAC, mac(key, "result", resultParts(subject, h)...))
+}
+
+// SignDead signs a dead letter as a worker holding key does.
+func SignDead(key []byte, m *nats.Msg) { signDead(key, m) }

@@ -45,7 +45,7 @@ func TestKilledWorkerProcessJobIsRedelivered(t *testing.T) {
 	want := reference(t, spec, store) // before holding: the reference answers at once
 	url := startServer(t)
 	release := llm.holdRequests()
-	victim := startWorkerProcess(t, url, fastOpts)
+	victim := startWorkerProcess(t, url, fastOpts, llm.allowFlag()...)
 	done := runAsync(t, url, spec, store)
 	llm.waitArrival(t, done) // the victim is inside a job
 	if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -53,7 +53,7 @@ func TestKilledWorkerProcessJobIsRedelivered(t *testing.T) {
 	}
 	victim.cmd.Wait()
 	release()
-	startWorkers(t, url, 2, fastOpts)
+	startWorkersReaching(t, url, 2, fastOpts, llm.allow())
 	r := <-done
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -74,14 +74,14 @@ func TestStalledWorkerPastAckWait(t *testing.T) {
 	want := reference(t, spec, store)
 	url := startServer(t)
 	release := llm.holdRequests()
-	stalled := startWorkerProcess(t, url, fastOpts)
+	stalled := startWorkerProcess(t, url, fastOpts, llm.allowFlag()...)
 	done := runAsync(t, url, spec, store)
 	llm.waitArrival(t, done)
 	if err := stalled.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	release() // its request is answered, but it cannot read the answer
-	startWorkers(t, url, 2, fastOpts)
+	startWorkersReaching(t, url, 2, fastOpts, llm.allow())
 	r := <-done
 	stalled.cmd.Process.Signal(syscall.SIGCONT)
 	if r.err != nil {
@@ -111,12 +111,12 @@ func TestJobThatKillsEveryWorkerGoesToDeadLetter(t *testing.T) {
 	url := startServer(t)
 	opts := fleet.Options{AckWait: time.Second, MaxDeliver: 1}
 	llm.holdRequests() // never released: the job never ends on its own
-	victim := startWorkerProcess(t, url, opts)
+	victim := startWorkerProcess(t, url, opts, llm.allowFlag()...)
 	done := runAsync(t, url, spec, store)
 	llm.waitArrival(t, done)
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	victim.cmd.Wait()
-	startWorkers(t, url, 1, opts)
+	startWorkersReaching(t, url, 1, opts, llm.allow())
 	r := <-done
 	if !errors.Is(r.err, &fleet.Error{Code: fleet.CodeDeadLetter}) || !strings.Contains(r.err.Error(), "without an acknowledgement") {
 		t.Fatalf("got %v, want a dead letter saying the job was never acknowledged", r.err)
@@ -134,13 +134,13 @@ func TestLongJobKeptByHeartbeats(t *testing.T) {
 	url := startServer(t)
 	opts := fleet.Options{AckWait: 2 * time.Second, MaxDeliver: 5}
 	var logs syncBuffer
-	w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: 1, CacheDir: t.TempDir(),
+	w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: 1, CacheDir: t.TempDir(), Endpoints: llm.allow(),
 		Log: func(format string, args ...any) { fmt.Fprintf(&logs, format+"\n", args...) }}
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() { w.Run(ctx); close(stopped) }()
 	t.Cleanup(func() { cancel(); <-stopped })
-	startWorkers(t, url, 1, opts) // a second worker that would take a redelivered job
+	startWorkersReaching(t, url, 1, opts, llm.allow()) // a second worker that would take a redelivered job
 	release := llm.holdRequests()
 	done := runAsync(t, url, spec, store)
 	llm.waitArrival(t, done)
@@ -168,7 +168,7 @@ func TestTerminatedWorkerGivesItsJobBack(t *testing.T) {
 	url := startServer(t)
 	opts := fleet.Options{AckWait: 10 * time.Minute, MaxDeliver: 5}
 	release := llm.holdRequests()
-	leaving := startWorkerProcess(t, url, opts)
+	leaving := startWorkerProcess(t, url, opts, llm.allowFlag()...)
 	done := runAsync(t, url, spec, store) // fails after 2 minutes if the job is not given back
 	llm.waitArrival(t, done)
 	leaving.cmd.Process.Signal(syscall.SIGTERM)
@@ -176,7 +176,7 @@ func TestTerminatedWorkerGivesItsJobBack(t *testing.T) {
 		t.Fatalf("worker after SIGTERM: %v\n%s", err, leaving.log.String())
 	}
 	release()
-	startWorkers(t, url, 1, opts)
+	startWorkersReaching(t, url, 1, opts, llm.allow())
 	r := <-done
 	if r.err != nil {
 		t.Fatal(r.err)

@@ -26,6 +26,14 @@ type GatewayOptions struct {
 	// Stale drops a worker from placement after this long without a
 	// heartbeat (3s).
 	Stale time.Duration
+	// Authorize, when set, admits a request to the gateway's own /stats
+	// (the workers' load), as the workers' token admits requests to
+	// theirs; nil: /stats is open. /health is open, as serve's.
+	Authorize func(*http.Request) bool
+	// FleetKey, when set, is the fleet's shared secret (serve_auth.go):
+	// episodes go only to workers whose heartbeats and answers are signed
+	// with it, and the clients' credentials cross NATS sealed with it.
+	FleetKey []byte
 	// SocketPing is how often a forwarded WebSocket's worker is asked
 	// whether it still holds the session (1s): a worker gone closes the
 	// client's socket with CloseEpisodeLost within about that long.
@@ -82,6 +90,9 @@ func NewGateway(nc *nats.Conn, opts GatewayOptions) (*Gateway, error) {
 	g := &Gateway{nc: nc, opts: opts, workers: map[string]*workerLoad{}}
 	sub, err := nc.Subscribe(serveLoad, func(m *nats.Msg) {
 		var hb heartbeat
+		if !answerSigned(g.opts.FleetKey, "heartbeat", m) {
+			return // not a fleet member's: nothing is placed on it
+		}
 		if json.Unmarshal(m.Data, &hb) == nil && ownerOf("ep_"+hb.ID+".x") == hb.ID {
 			g.setLoad(hb.ID, hb.Episodes, hb.Capacity)
 		}
@@ -125,6 +136,27 @@ func (g *Gateway) setLoad(id string, episodes, capacity int) {
 		}
 	}
 	g.workers[id] = &workerLoad{episodes: episodes, capacity: capacity, seen: time.Now()}
+}
+
+// known reports whether a worker's heartbeat was heard: an answer notes
+// the load of such a worker only, never makes one known.
+func (g *Gateway) known(id string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.workers[id] != nil
+}
+
+// errUnsigned is an answer not signed with the fleet key.
+var errUnsigned = errors.New("an answer not signed with the fleet key")
+
+// request sends a request to a worker and takes its answer only if it is
+// signed with the fleet key (when there is one).
+func (g *Gateway) request(ctx context.Context, msg *nats.Msg) (*nats.Msg, error) {
+	reply, err := g.nc.RequestMsgWithContext(ctx, msg)
+	if err == nil && !answerSigned(g.opts.FleetKey, "answer", reply) {
+		return nil, errUnsigned
+	}
+	return reply, err
 }
 
 func (g *Gateway) forget(id string) {
@@ -194,6 +226,11 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"status": "healthy", "workers": len(g.Workers())})
 		return
 	case routeStats:
+		if g.opts.Authorize != nil && !g.opts.Authorize(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="wasmenv"`)
+			gatewayError(w, http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token")
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"workers": g.Workers()})
 		return
@@ -210,13 +247,14 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	msg.Header.Set(hdrMethod, r.Method)
 	msg.Header.Set(hdrTarget, r.URL.RequestURI())
 	msg.Header.Set(hdrTimeout, strconv.FormatInt(g.opts.Timeout.Milliseconds(), 10))
+	seal(g.opts.FleetKey, msg.Header)
 	msg.Data = body
 
 	var reply *nats.Msg
 	var err error
 	if rt.kind == routeOwned {
 		msg.Subject = serveOwn + rt.owner
-		reply, err = g.nc.RequestMsgWithContext(ctx, msg)
+		reply, err = g.request(ctx, msg)
 		if errors.Is(err, nats.ErrNoResponders) {
 			g.forget(rt.owner)
 			if rt.placeIfLost {
@@ -244,7 +282,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fallthrough
 	default:
 		msg.Subject = serveAny
-		reply, err = g.nc.RequestMsgWithContext(ctx, msg)
+		reply, err = g.request(ctx, msg)
 	}
 	if err != nil {
 		g.failed(w, r, err)
@@ -263,7 +301,7 @@ func (g *Gateway) place(ctx context.Context, msg *nats.Msg, id string, n int) (*
 	for {
 		tried[id] = true
 		msg.Subject = serveOwn + id
-		reply, err := g.nc.RequestMsgWithContext(ctx, msg)
+		reply, err := g.request(ctx, msg)
 		switch {
 		case errors.Is(err, nats.ErrNoResponders):
 			g.forget(id)
@@ -278,7 +316,7 @@ func (g *Gateway) place(ctx context.Context, msg *nats.Msg, id string, n int) (*
 				return reply, nil // every worker is full: its 429
 			}
 			msg.Subject = serveAny
-			return g.nc.RequestMsgWithContext(ctx, msg)
+			return g.request(ctx, msg)
 		}
 		id = next
 	}
@@ -311,7 +349,7 @@ func (g *Gateway) write(w http.ResponseWriter, m *nats.Msg) {
 		gatewayError(w, http.StatusBadGateway, "bad_reply", "a worker answered something that is not a forwarded HTTP answer")
 		return
 	}
-	if id := m.Header.Get(hdrWorker); id != "" {
+	if id := m.Header.Get(hdrWorker); id != "" && (g.opts.FleetKey == nil || g.known(id)) {
 		if n, err := strconv.Atoi(m.Header.Get(hdrEpisodes)); err == nil {
 			g.setLoad(id, n, 0)
 		}

@@ -39,6 +39,7 @@ func (g *Gateway) serveSocket(w http.ResponseWriter, r *http.Request) {
 	msg.Header.Set(hdrSocket, "open")
 	msg.Header.Set(hdrSocketReply, inbox)
 	msg.Header.Set(hdrSocketPing, strconv.FormatInt(g.opts.SocketPing.Milliseconds(), 10))
+	seal(g.opts.FleetKey, msg.Header)
 	ctx, cancel := context.WithTimeout(r.Context(), g.opts.Timeout)
 	defer cancel()
 	var reply *nats.Msg
@@ -46,7 +47,7 @@ func (g *Gateway) serveSocket(w http.ResponseWriter, r *http.Request) {
 		reply, err = g.place(ctx, msg, id, 1)
 	} else {
 		msg.Subject = serveAny
-		reply, err = g.nc.RequestMsgWithContext(ctx, msg)
+		reply, err = g.request(ctx, msg)
 	}
 	if err != nil {
 		g.failed(w, r, err)
@@ -81,6 +82,8 @@ func (g *Gateway) failed(w http.ResponseWriter, r *http.Request, err error) {
 	case r.Context().Err() != nil: // the client is gone
 	case errors.Is(err, nats.ErrNoResponders):
 		gatewayError(w, http.StatusServiceUnavailable, "no_workers", "no worker serves episodes on this NATS")
+	case errors.Is(err, errUnsigned):
+		gatewayError(w, http.StatusBadGateway, "bad_reply", "a worker's answer is not signed with the fleet key")
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
 		gatewayError(w, http.StatusGatewayTimeout, "timeout", "no worker answered in "+g.opts.Timeout.String())
 	default:

@@ -19,13 +19,18 @@ type Result struct {
 // RunGroup runs one group as the local engine does: rl.Run over env with
 // the run's settings, restricted to the one task, writing JSONL.
 func RunGroup(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, policy rl.Policy) (*Result, error) {
+	return runGroup(ctx, env, spec, ref, policy, nil)
+}
+
+// runGroup is RunGroup with the endpoints of e (nil: a local run's).
+func runGroup(ctx context.Context, env *runtime.Env, spec *Spec, ref GroupRef, policy rl.Policy, e *Endpoints) (*Result, error) {
 	if env.Bundle.Hash != ref.Bundle {
 		return nil, errorf(CodeBadBundle, nil, "group %d wants bundle %s, got %s", ref.Index, ref.Bundle, env.Bundle.Hash)
 	}
 	if spec.Eval {
-		return runEval(ctx, env, spec, ref, policy)
+		return runEval(ctx, env, spec, ref, policy, e)
 	}
-	cfg, err := spec.Config()
+	cfg, err := spec.config(e)
 	if err != nil {
 		return nil, err
 	}

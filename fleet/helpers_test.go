@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -230,21 +231,27 @@ func connect(t testing.TB, url string) *nats.Conn {
 // connection and bundle cache, until the test ends.
 func startWorkers(t testing.TB, url string, n int, opts fleet.Options) {
 	t.Helper()
-	startWorkersWith(t, url, n, 2, opts, true)
+	startWorkersWith(t, url, n, 2, opts, true, fleet.Endpoints{}, nil)
+}
+
+// startWorkersReaching starts n workers that may reach the endpoints of e.
+func startWorkersReaching(t testing.TB, url string, n int, opts fleet.Options, e fleet.Endpoints) {
+	t.Helper()
+	startWorkersWith(t, url, n, 2, opts, true, e, nil)
 }
 
 // startWorkersSlots starts n quiet workers running slots jobs each.
 func startWorkersSlots(t testing.TB, url string, n, slots int) {
 	t.Helper()
-	startWorkersWith(t, url, n, slots, fleet.Options{}, false)
+	startWorkersWith(t, url, n, slots, fleet.Options{}, false, fleet.Endpoints{}, nil)
 }
 
-func startWorkersWith(t testing.TB, url string, n, slots int, opts fleet.Options, logs bool) {
+func startWorkersWith(t testing.TB, url string, n, slots int, opts fleet.Options, logs bool, e fleet.Endpoints, key []byte) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for i := range n {
-		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: slots, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i)}
+		w := &fleet.Worker{NC: connect(t, url), Options: opts, Slots: slots, CacheDir: t.TempDir(), Name: fmt.Sprintf("goroutine-%d", i), Endpoints: e, FleetKey: key}
 		if logs {
 			w.Log = func(format string, args ...any) { t.Logf("worker %d: "+format, append([]any{i}, args...)...) }
 		}
@@ -265,10 +272,11 @@ type workerProcess struct {
 	log *syncBuffer
 }
 
-func startWorkerProcess(t *testing.T, url string, opts fleet.Options) *workerProcess {
+// startWorkerProcess starts one; args are more flags (--allow-endpoint).
+func startWorkerProcess(t *testing.T, url string, opts fleet.Options, args ...string) *workerProcess {
 	t.Helper()
-	cmd := exec.Command(wasmenvBinary(t), "worker", "--nats", url, "--jobs", "1",
-		"--ack-wait", opts.AckWait.String(), "--max-deliver", fmt.Sprint(opts.MaxDeliver), "--cache", t.TempDir())
+	cmd := exec.Command(wasmenvBinary(t), append([]string{"worker", "--nats", url, "--jobs", "1",
+		"--ack-wait", opts.AckWait.String(), "--max-deliver", fmt.Sprint(opts.MaxDeliver), "--cache", t.TempDir()}, args...)...)
 	p := &workerProcess{cmd: cmd, log: &syncBuffer{}}
 	cmd.Stdout, cmd.Stderr = p.log, p.log
 	if err := cmd.Start(); err != nil {
@@ -309,6 +317,7 @@ type fakeLLM struct {
 	srv      *httptest.Server
 	requests atomic.Int64 // requests answered or held
 	mu       sync.Mutex
+	auth     map[string]int // Authorization headers received, counted
 	hold     chan struct{}
 	arrived  chan struct{}
 }
@@ -321,6 +330,10 @@ func newFakeLLM(t testing.TB) *fakeLLM {
 		io.Copy(io.Discard, r.Body) // so that a client gone away ends r.Context()
 		f.requests.Add(1)
 		f.mu.Lock()
+		if f.auth == nil {
+			f.auth = map[string]int{}
+		}
+		f.auth[r.Header.Get("Authorization")]++
 		hold := f.hold
 		f.mu.Unlock()
 		if hold != nil {
@@ -347,6 +360,21 @@ func newFakeLLM(t testing.TB) *fakeLLM {
 		f.srv.Close()
 	})
 	return f
+}
+
+// allow is the endpoint workers are told they may reach.
+func (f *fakeLLM) allow() fleet.Endpoints {
+	return fleet.Endpoints{Allow: []string{f.srv.URL + "/v1"}}
+}
+
+// allowFlag is allow as a worker process's flags.
+func (f *fakeLLM) allowFlag() []string { return []string{"--allow-endpoint", f.srv.URL + "/v1"} }
+
+// authorizations returns the Authorization headers received, counted.
+func (f *fakeLLM) authorizations() map[string]int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return maps.Clone(f.auth)
 }
 
 // holdRequests makes requests wait until release is called.

@@ -15,6 +15,9 @@ type Job struct {
 	// Attempt names the driver's attempt at the run (a run resumed by id
 	// has several).
 	Attempt string `json:"attempt,omitempty"`
+	// Digest is the SHA-256 of the job as planned, without the attempt
+	// (wire.go): the worker echoes it in the result and dead letter.
+	Digest string `json:"digest,omitempty"`
 	GroupRef
 	Spec *Spec `json:"spec,omitempty"`
 	// Synth, instead of Spec, makes the job a synthesis (synth.go).
@@ -115,6 +118,9 @@ type DeadLetter struct {
 	Reason     string `json:"reason"`
 	Worker     string `json:"worker,omitempty"`
 	Job        string `json:"job,omitempty"` // the job message as it came, when it could not be read
+	// Digest echoes the job's (wire.go): a driver takes the dead letter
+	// only for its own job.
+	Digest string `json:"digest,omitempty"`
 }
 
 func (d *DeadLetter) String() string {

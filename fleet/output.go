@@ -34,7 +34,7 @@ type Output interface {
 func CreateOutput(path string, stdout io.Writer, inline bool) (Output, error) {
 	switch {
 	case path == "-" && !inline:
-		return &rawOutput{w: bufio.NewWriterSize(stdout, 1<<16), seen: map[string]bool{}}, nil
+		return &rawOutput{w: bufio.NewWriterSize(stdout, 1<<16), seen: map[string][32]byte{}}, nil
 	case path == "-":
 		j := rl.NewJSONL(stdout)
 		j.Inline = true
@@ -70,6 +70,9 @@ type exporterOutput struct {
 }
 
 func (o *exporterOutput) WriteGroup(lines []byte) error {
+	if err := checkToolsets(lines); err != nil {
+		return err
+	}
 	var group []rl.Rollout
 	err := rl.ReadRollouts(bytes.NewReader(lines), func(r *rl.Rollout) error {
 		group = append(group, *r)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"encoding/json"
 	"io"
 	"strings"
@@ -21,7 +22,7 @@ type rawOutput struct {
 	w    *bufio.Writer
 	gz   *gzip.Writer
 	f    *atomicfile.File
-	seen map[string]bool // toolset ids written
+	seen map[string][32]byte // toolset ids written: their record's SHA-256
 	err  error
 }
 
@@ -30,7 +31,7 @@ func createRawOutput(path string) (*rawOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &rawOutput{f: f, seen: map[string]bool{}}
+	o := &rawOutput{f: f, seen: map[string][32]byte{}}
 	var w io.Writer = f
 	if strings.HasSuffix(path, ".gz") { // as rl.CreateJSONL
 		o.gz = gzip.NewWriter(f)
@@ -56,23 +57,75 @@ func (o *rawOutput) WriteGroup(lines []byte) error {
 			return o.err
 		}
 		if bytes.HasPrefix(line, recordPrefix) {
-			var ts struct {
-				Record string `json:"record"`
-				ID     string `json:"toolset"`
+			id, err := checkToolsetRecord(line)
+			if err != nil {
+				o.err = err
+				return err
 			}
-			if err := json.Unmarshal(line, &ts); err != nil || ts.ID == "" {
-				o.err = errorf(CodeLost, err, "a stored group's toolset record")
-				return o.err
-			}
-			if o.seen[ts.ID] {
+			sum := sha256.Sum256(line)
+			if seen, ok := o.seen[id]; ok {
+				if seen != sum {
+					// The same id with other content: a record that
+					// would change what every later line of it reads.
+					o.err = errorf(CodeLost, nil, "two toolset records %s of different content", id)
+					return o.err
+				}
 				continue
 			}
-			o.seen[ts.ID] = true
+			o.seen[id] = sum
 		}
 		o.w.Write(line)
 		if err := o.w.WriteByte('\n'); err != nil {
 			o.err = err
 			return err
+		}
+	}
+	return nil
+}
+
+// checkToolsetRecord reads a toolset record and returns its id, which must
+// be the hash of its content (rl.Toolset.ContentID): a group's record
+// cannot give a toolset id another content. Records of the first format
+// (rl.RecordToolsetV1), which no worker writes, are refused.
+func checkToolsetRecord(line []byte) (string, error) {
+	var ts rl.Toolset
+	if err := json.Unmarshal(line, &ts); err != nil || ts.ID == "" {
+		return "", errorf(CodeLost, err, "a stored group's toolset record")
+	}
+	if ts.Record != rl.RecordToolset {
+		return "", errorf(CodeLost, nil, "a stored group's toolset record is of format %q, not %q", truncate(ts.Record, 32), rl.RecordToolset)
+	}
+	if id, err := ts.ContentID(); err != nil || id != ts.ID {
+		return "", errorf(CodeLost, err, "toolset record %s: its id is not the hash of its content", truncate(ts.ID, 32))
+	}
+	return ts.ID, nil
+}
+
+// checkToolsets checks every line of a group a worker sent: a toolset
+// record as rl's encoder writes it (recordPrefix, which the output
+// recognizes) with the id of its content (checkToolsetRecord), or a line
+// that a reader does not take for a record. Each line is decoded as a
+// reader decodes it (a "record" key anywhere, of any case or escape, makes
+// a record for rl.ReadRollouts): a record that the output would not
+// recognize, and so not deduplicate, is refused.
+func checkToolsets(lines []byte) error {
+	for len(lines) > 0 {
+		var line []byte
+		line, lines, _ = bytes.Cut(lines, []byte{'\n'})
+		if bytes.HasPrefix(line, recordPrefix) {
+			if _, err := checkToolsetRecord(line); err != nil {
+				return err
+			}
+			continue
+		}
+		var head struct {
+			Record *string `json:"record"`
+		}
+		if err := json.Unmarshal(line, &head); err != nil {
+			return errorf(CodeLost, err, "a stored group's line is not JSON")
+		}
+		if head.Record != nil && *head.Record != "" {
+			return errorf(CodeLost, nil, "a stored group's %q record is not as the encoder writes one", truncate(*head.Record, 32))
 		}
 	}
 	return nil

@@ -130,6 +130,10 @@ func (s *sockets) openSocket(m *nats.Msg) {
 			h[ck] = vs
 		}
 	}
+	if !unseal(w.FleetKey, m.Header, h) {
+		w.reply(m, http.StatusBadRequest, nil, errBody("bad_request", "sealed credentials that do not open with this worker's fleet key"))
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, resp, err := websocket.Dial(ctx, "ws://worker"+target, &websocket.DialOptions{HTTPHeader: h, Subprotocols: protos,
@@ -175,6 +179,7 @@ func (s *sockets) openSocket(m *nats.Msg) {
 	if p := c.Subprotocol(); p != "" {
 		out.Header.Set(hdrSubprotocol, p)
 	}
+	signAnswer(w.FleetKey, "answer", out)
 	m.RespondMsg(out)
 }
 

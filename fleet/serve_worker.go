@@ -34,6 +34,10 @@ type ServeWorker struct {
 	// MaxInFlight bounds requests handled at once (1024); more are
 	// answered 503 busy.
 	MaxInFlight int
+	// FleetKey, when set, is the fleet's shared secret (serve_auth.go):
+	// heartbeats and answers are signed with it, and the clients'
+	// credentials come sealed with it.
+	FleetKey []byte
 
 	socks *sockets
 }
@@ -118,8 +122,10 @@ func (w *ServeWorker) load() int {
 }
 
 func (w *ServeWorker) beat() {
-	b, _ := json.Marshal(heartbeat{ID: w.ID, Episodes: w.load(), Capacity: w.Capacity})
-	w.NC.Publish(serveLoad, b)
+	m := nats.NewMsg(serveLoad)
+	m.Data, _ = json.Marshal(heartbeat{ID: w.ID, Episodes: w.load(), Capacity: w.Capacity})
+	signAnswer(w.FleetKey, "heartbeat", m)
+	w.NC.PublishMsg(m)
 }
 
 // serve runs one forwarded request through the handler. Its context is not
@@ -148,6 +154,10 @@ func (w *ServeWorker) serve(_ context.Context, m *nats.Msg) {
 			continue
 		}
 		req.Header[k] = vs
+	}
+	if !unseal(w.FleetKey, m.Header, req.Header) {
+		w.reply(m, http.StatusBadRequest, nil, errBody("bad_request", "sealed credentials that do not open with this worker's fleet key"))
+		return
 	}
 	req.ContentLength = int64(len(m.Data))
 	req.RemoteAddr = "nats"
@@ -180,6 +190,7 @@ func (w *ServeWorker) reply(m *nats.Msg, status int, h http.Header, body []byte)
 	out.Header.Set(hdrWorker, w.ID)
 	out.Header.Set(hdrEpisodes, strconv.Itoa(w.load()))
 	out.Data = body
+	signAnswer(w.FleetKey, "answer", out)
 	m.RespondMsg(out)
 }
 

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"time"
 
@@ -24,6 +25,11 @@ type ServerConfig struct {
 	Cluster     string
 	ClusterPort int
 	Routes      []string
+	// ConfigFile, when set, is a NATS server configuration file read
+	// first: its users (passwords, nkeys), accounts, per-role permissions
+	// and TLS apply; the fields above override its listen address, port,
+	// store and name.
+	ConfigFile string
 }
 
 // StartServer starts an embedded NATS server with JetStream and waits
@@ -38,11 +44,22 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 	if c.Port == 0 {
 		c.Port = 4222
 	}
-	o := &server.Options{
-		ServerName: c.Name, Host: c.Host, Port: c.Port,
-		JetStream: true, StoreDir: c.StoreDir,
-		NoSigs:     true, // the embedding command owns signals
-		MaxPayload: c.MaxPayload,
+	o := &server.Options{}
+	if c.ConfigFile != "" {
+		var err error
+		if o, err = server.ProcessConfigFile(c.ConfigFile); err != nil {
+			return nil, errorf(CodeBadInput, err, "nats server configuration")
+		}
+	}
+	o.ServerName, o.Host, o.Port = c.Name, c.Host, c.Port
+	o.JetStream, o.StoreDir = true, c.StoreDir
+	o.NoSigs = true // the embedding command owns signals
+	if c.MaxPayload != 0 {
+		o.MaxPayload = c.MaxPayload
+	}
+	if !loopback(c.Host) && !hasAuth(o) {
+		return nil, errorf(CodeBadInput, nil, "a NATS server on %s (not loopback) must authenticate its clients: "+
+			"give a configuration with users, nkeys or accounts (docs/SCALING.md, \"Securing the fleet\")", c.Host)
 	}
 	if o.ServerName == "" {
 		o.ServerName = fmt.Sprintf("nats-%d", c.Port)
@@ -67,4 +84,24 @@ func StartServer(c ServerConfig) (*server.Server, error) {
 		return nil, errorf(CodeUnavailable, nil, "nats server on %s:%d did not start", c.Host, c.Port)
 	}
 	return s, nil
+}
+
+// loopback reports whether host is reachable from this machine alone.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// hasAuth reports whether the server authenticates every client: users
+// with passwords or nkeys (of any account), a token, trusted operators or
+// an auth callout, and no user that clients without credentials become.
+func hasAuth(o *server.Options) bool {
+	if o.NoAuthUser != "" {
+		return false
+	}
+	return len(o.Users) > 0 || len(o.Nkeys) > 0 || o.Username != "" || o.Authorization != "" ||
+		len(o.TrustedOperators) > 0 || len(o.TrustedKeys) > 0 || o.AuthCallout != nil
 }

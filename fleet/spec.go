@@ -10,8 +10,9 @@ import (
 
 // Spec is what every group of a run shares: rl.Config's settings that
 // shape a rollout, and the policy. It travels with each job as JSON, so
-// it holds names and numbers, never functions or secrets (an API key is
-// read from $OPENAI_API_KEY where the policy runs).
+// it holds names and numbers, never functions or secrets: a worker reaches
+// only the endpoints its own configuration allows, with the key its own
+// configuration names (Endpoints).
 type Spec struct {
 	Group         int           `json:"group"`
 	Seed          int64         `json:"seed"`
@@ -58,7 +59,11 @@ const (
 // Config is the rl.Config of one group of the run: Concurrency is the
 // group size (a group's rollouts run at once) and Tasks is left to the
 // caller.
-func (s *Spec) Config() (rl.Config, error) {
+func (s *Spec) Config() (rl.Config, error) { return s.config(nil) }
+
+// config is Config with the simulated user's endpoint checked against e
+// (nil: a local run's).
+func (s *Spec) config(e *Endpoints) (rl.Config, error) {
 	if s.Group < 1 || s.MaxTurns < 1 || s.Group > MaxGroup || s.MaxTurns > MaxTurns {
 		return rl.Config{}, errorf(CodeBadInput, nil, "group %d and max turns %d: want 1 to %d and 1 to %d", s.Group, s.MaxTurns, MaxGroup, MaxTurns)
 	}
@@ -85,15 +90,19 @@ func (s *Spec) Config() (rl.Config, error) {
 	if cfg.Reward, err = rl.ParseReward(reward, rl.RewardOptions{EnvFactory: s.EnvFactory}); err != nil {
 		return cfg, errorf(CodeBadInput, err, "reward")
 	}
-	if cfg.User, err = s.Policy.BuildUser(); err != nil {
+	if cfg.User, err = s.Policy.buildUser(e); err != nil {
 		return cfg, err
 	}
 	return cfg, nil
 }
 
-// Build makes the policy. Random and oracle hold no connection; openai
-// reads its key from $OPENAI_API_KEY.
-func (p *PolicySpec) Build() (rl.Policy, error) {
+// Build makes the policy of a local run. Random and oracle hold no
+// connection; openai reads its key from $OPENAI_API_KEY.
+func (p *PolicySpec) Build() (rl.Policy, error) { return p.build(nil) }
+
+// build makes the policy with its endpoint checked against e (nil: a
+// local run's).
+func (p *PolicySpec) build(e *Endpoints) (rl.Policy, error) {
 	switch p.Kind {
 	case "random", "":
 		return &rl.Random{}, nil
@@ -103,14 +112,25 @@ func (p *PolicySpec) Build() (rl.Policy, error) {
 		if p.Model == "" {
 			return nil, errorf(CodeBadInput, nil, "policy openai needs a model")
 		}
+		c, err := p.client(p.BaseURL, e)
+		if err != nil {
+			return nil, err
+		}
 		t := p.Temperature
-		return &openai.Policy{Client: p.client(p.BaseURL), Model: p.Model, Temperature: &t, MaxTokens: p.TurnTokens}, nil
+		return &openai.Policy{Client: c, Model: p.Model, Temperature: &t, MaxTokens: p.TurnTokens}, nil
 	}
 	return nil, errorf(CodeBadInput, nil, "unknown policy %q (want random, oracle or openai)", p.Kind)
 }
 
-func (p *PolicySpec) client(url string) *openai.Client {
-	c := openai.NewClient(url, "", max(p.Requests, 1))
+func (p *PolicySpec) client(raw string, e *Endpoints) (*openai.Client, error) {
+	url, key, err := e.resolve(raw)
+	if err != nil {
+		return nil, err
+	}
+	c := openai.NewClient(url, key, max(p.Requests, 1))
+	if e != nil {
+		c.APIKey = key // the worker's key or none: never the client's fallback to $OPENAI_API_KEY
+	}
 	switch {
 	case p.Retries > 0:
 		c.Retries = p.Retries
@@ -120,11 +140,13 @@ func (p *PolicySpec) client(url string) *openai.Client {
 	if p.Timeout > 0 {
 		c.Timeout = p.Timeout
 	}
-	return c
+	return c, nil
 }
 
-// BuildUser makes the simulated user (nil for none).
-func (p *PolicySpec) BuildUser() (rl.User, error) {
+// BuildUser makes the simulated user of a local run (nil for none).
+func (p *PolicySpec) BuildUser() (rl.User, error) { return p.buildUser(nil) }
+
+func (p *PolicySpec) buildUser(e *Endpoints) (rl.User, error) {
 	switch p.User {
 	case "none", "":
 		return nil, nil
@@ -141,8 +163,12 @@ func (p *PolicySpec) BuildUser() (rl.User, error) {
 		if model == "" {
 			return nil, errorf(CodeBadInput, nil, "user openai needs a model")
 		}
+		c, err := p.client(url, e)
+		if err != nil {
+			return nil, err
+		}
 		t := p.Temperature
-		return &openai.User{Client: p.client(url), Model: model, Temperature: &t}, nil
+		return &openai.User{Client: c, Model: model, Temperature: &t}, nil
 	}
 	return nil, errorf(CodeBadInput, nil, "unknown user %q (want none, scripted or openai)", p.User)
 }

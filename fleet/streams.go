@@ -18,10 +18,6 @@ const (
 	BucketBundles   = "wasmenv-bundles" // object store: bundles by content hash
 	BucketResults   = "wasmenv-results" // object store: result bodies too large for a message
 	BucketEnvs      = "wasmenv-envs"    // object store: synthesized environments (tar) by content
-
-	subjectJobs    = "wasmenv.jobs."
-	subjectResults = "wasmenv.results."
-	subjectDead    = "wasmenv.dead."
 )
 
 // Options are the settings of the streams and of the workers' consumer.

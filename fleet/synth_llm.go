@@ -22,13 +22,13 @@ import (
 // writes it (synth_llm_output.go).
 
 // SynthLLMSpec is one scenario of an LLM synthesis with the run's
-// settings: the endpoint and model, never an API key (the worker reads it
-// from its own environment, the variable APIKeyEnv names), nor a path.
+// settings: the endpoint and model, never an API key nor the variable that
+// holds one (a worker sends its own key, to the endpoints its own
+// configuration allows: Endpoints), nor a path.
 type SynthLLMSpec struct {
-	Scenario  llm.Scenario `json:"scenario"`
-	BaseURL   string       `json:"base_url"`
-	Model     string       `json:"model"`
-	APIKeyEnv string       `json:"api_key_env,omitempty"` // "": no key sent
+	Scenario llm.Scenario `json:"scenario"`
+	BaseURL  string       `json:"base_url"`
+	Model    string       `json:"model"`
 	// Client settings (llm.Client): 0 takes its default.
 	Temperature float64    `json:"temperature,omitempty"`
 	MaxTokens   int        `json:"max_tokens,omitempty"`
@@ -90,9 +90,8 @@ func (s *SynthLLMSpec) check() error {
 }
 
 // PlanSynthLLM makes one job per planned scenario (llm.Plan) with the
-// settings of cfg; the files of cfg.PromptDir travel in each job. keyEnv
-// names the variable a worker reads its API key from ("": none).
-func PlanSynthLLM(cfg llm.Config, keyEnv string, scenarios []llm.Scenario) ([]GroupRef, []*SynthLLMSpec, error) {
+// settings of cfg; the files of cfg.PromptDir travel in each job.
+func PlanSynthLLM(cfg llm.Config, scenarios []llm.Scenario) ([]GroupRef, []*SynthLLMSpec, error) {
 	if cfg.Client == nil {
 		return nil, nil, errorf(CodeBadInput, nil, "no model client")
 	}
@@ -101,7 +100,7 @@ func PlanSynthLLM(cfg llm.Config, keyEnv string, scenarios []llm.Scenario) ([]Gr
 		return nil, nil, err
 	}
 	c := cfg.Client
-	base := SynthLLMSpec{BaseURL: c.BaseURL, Model: c.Model, APIKeyEnv: keyEnv, Temperature: c.Temperature,
+	base := SynthLLMSpec{BaseURL: c.BaseURL, Model: c.Model, Temperature: c.Temperature,
 		MaxTokens: c.MaxTokens, Retries: c.Retries, TimeoutMS: c.Timeout.Milliseconds(), Prices: c.Prices,
 		Tasks: cfg.TasksPerScenario, MaxAttempts: cfg.MaxAttempts, AuthAssumed: cfg.AuthAssumed,
 		ProbeRounds: cfg.ProbeRounds, PassRate: cfg.PassRate, MaxCodeBytes: cfg.MaxCodeBytes, Prompts: prompts}
@@ -164,8 +163,12 @@ func (d *Driver) RunSynthLLM(ctx context.Context, specs []*SynthLLMSpec, refs []
 // runSynthLLM runs one scenario in a directory of its own; the result is
 // that output directory (less the scratch builds of .work) as a tar of
 // one top directory, "out".
-func runSynthLLM(ctx context.Context, spec *SynthLLMSpec, index int, log func(string)) (*Result, error) {
+func runSynthLLM(ctx context.Context, spec *SynthLLMSpec, index int, e *Endpoints, log func(string)) (*Result, error) {
 	if err := spec.check(); err != nil {
+		return nil, err
+	}
+	base, key, err := e.resolve(spec.BaseURL)
+	if err != nil {
 		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "wasmenv-synth-llm-")
@@ -173,11 +176,8 @@ func runSynthLLM(ctx context.Context, spec *SynthLLMSpec, index int, log func(st
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	client := &llm.Client{BaseURL: spec.BaseURL, Model: spec.Model, Temperature: spec.Temperature, MaxTokens: spec.MaxTokens,
+	client := &llm.Client{BaseURL: base, APIKey: key, Model: spec.Model, Temperature: spec.Temperature, MaxTokens: spec.MaxTokens,
 		Retries: spec.Retries, Timeout: time.Duration(spec.TimeoutMS) * time.Millisecond, Prices: spec.Prices}
-	if spec.APIKeyEnv != "" {
-		client.APIKey = os.Getenv(spec.APIKeyEnv)
-	}
 	client.SetConcurrency(spec.Concurrency)
 	if log != nil {
 		client.OnRetry = func(attempt int, wait time.Duration, err error) {

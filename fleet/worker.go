@@ -2,8 +2,6 @@ package fleet
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +35,13 @@ type Worker struct {
 	// MaxEnvs is how many loaded bundles stay in memory (default 16); the
 	// least recently used idle one is closed past that.
 	MaxEnvs int
+	// Endpoints are the model endpoints jobs may reach and the variable
+	// holding the key sent there: the worker's, never a job's.
+	Endpoints Endpoints
+	// FleetKey, when set, is the fleet's shared secret (wire.go): the
+	// worker runs only jobs signed under it and signs its results and
+	// dead letters. nil: jobs are taken unsigned, results sent unsigned.
+	FleetKey []byte
 	// Name identifies the worker in dead letters (default host:pid).
 	Name string
 	// Log, when set, receives one line per event.
@@ -120,12 +125,29 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		msg.Term()
 		return
 	}
+	if !jobSigned(w.FleetKey, msg.Subject(), msg.Data(), msg.Headers()) {
+		// Not a driver's: neither run nor answered, nor dead-lettered in
+		// this worker's name.
+		w.logf("job on %s: not signed with the fleet key (dropped)", msg.Subject())
+		msg.Term()
+		return
+	}
 	job, err := decodeJob(msg.Data())
 	if err != nil { // no delivery will read it better
 		run := strings.TrimPrefix(msg.Subject(), subjectJobs)
 		w.logf("job on %s: %v (unreadable, dead letter)", msg.Subject(), err)
-		w.deadLetter(ctx, &DeadLetter{Run: run, Index: -1, Deliveries: meta.NumDelivered,
-			Reason: err.Error(), Job: truncate(string(msg.Data()), 1024)}, fmt.Sprintf("%s.seq%d", run, meta.Sequence.Stream))
+		d := &DeadLetter{Run: run, Index: -1, Deliveries: meta.NumDelivered,
+			Reason: err.Error(), Job: truncate(string(msg.Data()), 1024)}
+		// The job's index and digest, when they can be read, let its
+		// driver know it as its own.
+		var id struct {
+			Index  *int   `json:"index"`
+			Digest string `json:"digest"`
+		}
+		if json.Unmarshal(msg.Data(), &id) == nil && id.Index != nil {
+			d.Index, d.Digest = *id.Index, id.Digest
+		}
+		w.deadLetter(ctx, d, fmt.Sprintf("%s.seq%d", run, meta.Sequence.Stream))
 		msg.Term()
 		return
 	}
@@ -159,7 +181,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	case int(meta.NumDelivered) >= w.store.opts.MaxDeliver:
 		w.logf("job %s: %v (delivery %d, giving up)", job.id(), err, meta.NumDelivered)
 		w.deadLetter(ctx, &DeadLetter{Run: job.Run, Index: job.Index, Env: job.Env, Task: job.label(),
-			Deliveries: meta.NumDelivered, Reason: err.Error()}, job.id())
+			Deliveries: meta.NumDelivered, Reason: err.Error(), Digest: job.Digest}, job.id())
 		msg.Term()
 	default:
 		w.logf("job %s: %v (delivery %d, retrying)", job.id(), err, meta.NumDelivered)
@@ -173,7 +195,7 @@ func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
 		return w.runSynthJob(ctx, job)
 	}
 	if job.SynthLLM != nil {
-		return runSynthLLM(ctx, job.SynthLLM, job.Index, func(s string) { w.logf("job %s: %s", job.id(), s) })
+		return runSynthLLM(ctx, job.SynthLLM, job.Index, &w.Endpoints, func(s string) { w.logf("job %s: %s", job.id(), s) })
 	}
 	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
 	if err != nil {
@@ -187,7 +209,7 @@ func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return RunGroup(ctx, env, job.Spec, job.GroupRef, policy)
+	return runGroup(ctx, env, job.Spec, job.GroupRef, policy, &w.Endpoints)
 }
 
 func (w *Worker) policy(p *PolicySpec) (rl.Policy, error) {
@@ -197,7 +219,7 @@ func (w *Worker) policy(p *PolicySpec) (rl.Policy, error) {
 	if pol := w.policies[string(key)]; pol != nil {
 		return pol, nil
 	}
-	pol, err := p.Build()
+	pol, err := p.build(&w.Endpoints)
 	if err != nil {
 		return nil, err
 	}
@@ -208,38 +230,50 @@ func (w *Worker) policy(p *PolicySpec) (rl.Policy, error) {
 	return pol, nil
 }
 
-// storeResult publishes the result keyed by the job's identity: the
-// stream drops a second copy within its duplicate window, and the driver
-// keeps the first of each index whatever comes later. The body is the
-// group's JSONL as is; the summary travels in a header.
+// storeResult publishes the result bound to its job (wire.go): the job's
+// index and digest, the SHA-256 of its body and its summary, signed under
+// the fleet key. Its message id is the job's identity and the signature's
+// (or, without a key, the body's) first digits: the stream drops a
+// redelivered job's identical result within its duplicate window, and a
+// forged result published first under the job's id does not hide the
+// honest one. The body is the group's JSONL as is; the summary travels in
+// a header.
 func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 	sum, err := json.Marshal(res.Summary)
 	if err != nil {
 		return err
 	}
+	body := bodySum(res.Lines)
 	m := nats.NewMsg(subjectResults + job.Run)
 	m.Header.Set(headerIndex, strconv.Itoa(job.Index))
+	m.Header.Set(headerDigest, job.Digest)
+	m.Header.Set(headerBodySum, body)
 	m.Header.Set(headerSummary, string(sum))
 	if job.Synth != nil || job.SynthLLM != nil {
 		// An environment is stored by content: a redelivered job that
 		// made the same bytes stores nothing new.
-		h := sha256.Sum256(res.Lines)
-		name := "env-" + hex.EncodeToString(h[:])
+		name := "env-" + body
 		if err := w.store.putOnce(ctx, w.store.envs, name, res.Lines); err != nil {
 			return errorf(CodeUnavailable, err, "store environment %s", job.id())
 		}
 		m.Header.Set(headerEnvObject, name)
 	} else if len(res.Lines)+len(sum) > int(w.NC.MaxPayload())-4096 {
-		name := job.Run + "/" + strconv.Itoa(job.Index)
-		if err := w.store.putObject(ctx, w.store.bodies, name, res.Lines); err != nil {
+		// Named by content too: another result cannot take its name.
+		name := job.Run + "/" + strconv.Itoa(job.Index) + "/" + body
+		if err := w.store.putOnce(ctx, w.store.bodies, name, res.Lines); err != nil {
 			return errorf(CodeUnavailable, err, "store result %s", job.id())
 		}
 		m.Header.Set(headerObject, name)
 	} else {
 		m.Data = res.Lines
 	}
+	tag := body
+	if w.FleetKey != nil {
+		tag = mac(w.FleetKey, "result", resultParts(m.Subject, m.Header)...)
+		m.Header.Set(headerMAC, tag)
+	}
 	err = retry(ctx, func(ctx context.Context) error {
-		_, err := w.store.js.PublishMsg(ctx, m, jetstream.WithMsgID(job.id()))
+		_, err := w.store.js.PublishMsg(ctx, m, jetstream.WithMsgID(job.id()+"."+tag[:16]))
 		return err
 	})
 	if err != nil {
@@ -248,22 +282,16 @@ func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 	return nil
 }
 
-const (
-	headerIndex   = "Wasmenv-Index"
-	headerSummary = "Wasmenv-Summary" // the group's rl.Summary as JSON
-	headerObject  = "Wasmenv-Object"  // the result's body is this object of BucketResults
-	// headerEnvObject: the result's body is this object of BucketEnvs.
-	headerEnvObject = "Wasmenv-Env-Object"
-)
-
 func (w *Worker) deadLetter(ctx context.Context, d *DeadLetter, id string) {
 	d.Worker = w.Name
-	body, _ := json.Marshal(d)
 	run := d.Run
 	if !validRun(run) {
 		run = "unknown"
 	}
-	if _, err := w.store.js.Publish(ctx, subjectDead+run, body, jetstream.WithMsgID("dead."+id)); err != nil {
+	m := nats.NewMsg(subjectDead + run)
+	m.Data, _ = json.Marshal(d)
+	signDead(w.FleetKey, m)
+	if _, err := w.store.js.PublishMsg(ctx, m, jetstream.WithMsgID("dead."+id)); err != nil {
 		w.logf("dead letter %s: %v", id, err)
 	}
 }
@@ -283,11 +311,14 @@ func (w *Worker) maxDeliveries(ctx context.Context, m *nats.Msg) {
 	if err != nil {
 		return // already handled, or acked meanwhile
 	}
+	if !jobSigned(w.FleetKey, raw.Subject, raw.Data, raw.Header) {
+		return // not a driver's job: nothing to say about it
+	}
 	d := &DeadLetter{Run: strings.TrimPrefix(raw.Subject, subjectJobs), Index: -1, Deliveries: a.Deliveries,
 		Reason: fmt.Sprintf("delivered %d times without an acknowledgement: each time the worker died or stalled past the ack wait (%s)", a.Deliveries, w.store.opts.AckWait)}
 	id := fmt.Sprintf("%s.seq%d", d.Run, a.StreamSeq)
 	if job, err := decodeJob(raw.Data); err == nil {
-		d.Run, d.Index, d.Env, d.Task, id = job.Run, job.Index, job.Env, job.label(), job.id()
+		d.Run, d.Index, d.Env, d.Task, d.Digest, id = job.Run, job.Index, job.Env, job.label(), job.Digest, job.id()
 	}
 	w.deadLetter(ctx, d, id)
 	w.store.jobs.DeleteMsg(ctx, a.StreamSeq)

@@ -48,17 +48,32 @@ func toolsetOf(r *Rollout) (*Toolset, error) {
 		s := r.Messages[0].Content
 		ts.System = &s
 	}
+	id, err := ts.ContentID()
+	if err != nil {
+		return nil, err
+	}
+	ts.ID = id
+	return ts, nil
+}
+
+// ContentID is the id a toolset's content hashes to, the ID this
+// package's encoder writes for it: a reader that trusts no writer (the
+// fleet's driver) refuses a record whose ID is not its content's.
+func (ts *Toolset) ContentID() (string, error) {
+	tools := ts.Tools
+	if tools == nil {
+		tools = []envpkg.OpenAITool{}
+	}
 	b, err := json.Marshal(struct {
 		Env     string              `json:"env"`
 		EnvHash string              `json:"env_hash"`
 		Tools   []envpkg.OpenAITool `json:"tools"`
 		System  *string             `json:"system"`
-	}{ts.Env, ts.EnvHash, ts.Tools, ts.System})
+	}{ts.Env, ts.EnvHash, tools, ts.System})
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	ts.ID = fmt.Sprintf("%016x", xxhash.Sum64(b))
-	return ts, nil
+	return fmt.Sprintf("%016x", xxhash.Sum64(b)), nil
 }
 
 // toolsets remembers the toolset of each tools list seen (the engine

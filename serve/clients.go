@@ -70,9 +70,13 @@ func (s *Server) setClients() error {
 	return nil
 }
 
-// authenticate finds the client whose token the request bears. Every
-// token is compared, in constant time, so timing tells nothing.
-func (s *Server) authenticate(r *http.Request) (string, bool) {
+// authenticate finds the client whose token the request bears.
+func (s *Server) authenticate(r *http.Request) (string, bool) { return ClientOf(s.clients, r) }
+
+// ClientOf finds the client of clients whose token the request bears, as
+// a Server does (a gateway in front of servers checks its own routes so).
+// Every token is compared, in constant time, so timing tells nothing.
+func ClientOf(clients []Client, r *http.Request) (string, bool) {
 	h := r.Header.Get("Authorization")
 	const p = "Bearer "
 	if len(h) < len(p) || !strings.EqualFold(h[:len(p)], p) {
@@ -80,7 +84,7 @@ func (s *Server) authenticate(r *http.Request) (string, bool) {
 	}
 	got := strings.TrimSpace(h[len(p):])
 	name, ok := "", false
-	for _, c := range s.clients {
+	for _, c := range clients {
 		if sameToken(got, c.Token) {
 			name, ok = c.Name, true
 		}

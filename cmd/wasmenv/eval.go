@@ -48,6 +48,7 @@ func evalCmd() *cobra.Command {
 	fl.BoolVar(&f.allTasks, "summary-tasks", false, "print every task's row in the summary (default: the 10 worst)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is drawn only on a terminal anyway)")
 	fl.StringVar(&f.nats, "nats", "", "run the chunks on the workers of this NATS server (docs/SCALING.md)")
+	f.natsAuth.add(cmd)
 	fl.StringVar(&f.shard, "shard", "", "run only block i of n of the chunks, in plan order (i/n)")
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	return cmd

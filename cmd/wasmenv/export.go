@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	neturl "net/url"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
@@ -70,6 +72,9 @@ func exportVerlToolsCmd() *cobra.Command {
 			"parameter; nested shapes are left out (docs/INTEGRATIONS.md).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkServerURL(url); err != nil {
+				return err
+			}
 			b, err := envpkg.Read(args[0])
 			if err != nil {
 				return withPath(args[0], err)
@@ -96,6 +101,23 @@ func exportVerlToolsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "environment variable holding the server's bearer token (the token itself is never written)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (default: stdout)")
 	return cmd
+}
+
+// checkServerURL refuses a --url that is not a plain http(s) URL: it is
+// written into the YAML's header comment, where a line break (any control
+// character, or a Unicode line or paragraph separator, which YAML 1.1 reads
+// as one) would start top-level keys of the reader's choosing.
+func checkServerURL(s string) error {
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Cf, r) {
+			return fmt.Errorf("--url %q holds a control or format character", s)
+		}
+	}
+	u, err := neturl.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("--url %q: want an http:// or https:// URL with a host", s)
+	}
+	return nil
 }
 
 func verlTools(env string, tools []envpkg.Tool, url, tokenEnv string) (*verlToolsFile, error) {

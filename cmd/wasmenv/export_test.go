@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -39,5 +42,25 @@ func TestVerlSchemaProjection(t *testing.T) {
 	f, err := verlTools("mini", []envpkg.Tool{{Name: "n"}}, "http://h:1", "")
 	if err != nil || len(f.Tools) != 1 || f.Tools[0].Config["token_env"] != nil || f.Tools[0].ToolSchema.Function.Parameters.Required == nil {
 		t.Errorf("no-parameter tool: %+v %v", f, err)
+	}
+}
+
+// A URL goes into the YAML's header comment and its tool configs: one
+// with a line break (or another control character) would add top-level
+// keys to the file, so it is refused and nothing is written.
+func TestVerlToolsRefusesURLWithControlCharacters(t *testing.T) {
+	bundle := buildMini(t)
+	out := filepath.Join(t.TempDir(), "tools.yaml")
+	for _, bad := range []string{"http://h:1\nextra_key: injected", "http://h:1\rx", "http://h:1\u2028x", "http://h:1\u0085x", "ftp://h:1", "no-scheme"} {
+		stdout, stderr, code := run(t, "", "export", "verl-tools", bundle, "--url", bad, "-o", out)
+		if code == 0 || !strings.Contains(stderr, "--url") {
+			t.Errorf("--url %q: exit %d, stdout %q, stderr %q", bad, code, stdout, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("--url %q: the file was written", bad)
+		}
+	}
+	if _, stderr, code := run(t, "", "export", "verl-tools", bundle, "--url", "https://example.org:8443/base", "-o", out); code != 0 {
+		t.Fatalf("a plain URL: %s", stderr)
 	}
 }

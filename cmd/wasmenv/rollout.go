@@ -33,6 +33,7 @@ type rolloutFlags struct {
 	timeout                  time.Duration
 	user, userURL, userModel string
 	nats, shard, runID       string // rollout_fleet.go
+	natsAuth                 natsAuth
 }
 
 func rolloutCmd() *cobra.Command {
@@ -73,6 +74,7 @@ func rolloutCmd() *cobra.Command {
 
 	f.addPolicyFlags(cmd, &cfg)
 	fl.StringVar(&f.nats, "nats", "", "run the groups on the workers of this NATS server (docs/SCALING.md)")
+	f.natsAuth.add(cmd)
 	fl.StringVar(&f.shard, "shard", "", "run only block i of n of the groups, in plan order (i/n; docs/SCALING.md)")
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	return cmd

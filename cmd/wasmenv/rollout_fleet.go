@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -116,12 +115,16 @@ func runJobs(ctx context.Context, stderr io.Writer, f *rolloutFlags, files []*fl
 
 func runJobsOpen(ctx context.Context, stderr io.Writer, f *rolloutFlags, files []*fleet.BundleFile, spec *fleet.Spec, refs []fleet.GroupRef, parallel int, out fleet.Output, onProgress func(done, total int)) (*rl.Summary, error) {
 	if f.nats != "" {
-		nc, err := nats.Connect(f.nats, nats.Name("wasmenv driver"), nats.MaxReconnects(-1))
+		key, err := f.natsAuth.key()
 		if err != nil {
-			return nil, fmt.Errorf("connect %s: %w", f.nats, err)
+			return nil, err
+		}
+		nc, err := f.natsAuth.connect(f.nats, "wasmenv driver")
+		if err != nil {
+			return nil, err
 		}
 		defer nc.Close()
-		d := &fleet.Driver{NC: nc, Progress: onProgress, RunID: f.runID}
+		d := &fleet.Driver{NC: nc, Progress: onProgress, RunID: f.runID, FleetKey: key}
 		if d.RunID == "" {
 			d.RunID = fleet.NewRunID()
 		}

@@ -81,11 +81,11 @@ func TestRolloutOnFleetAndShards(t *testing.T) {
 }
 
 // startWorkerProcs starts n `wasmenv worker` processes on url, stopped
-// (SIGINT) when the test ends.
-func startWorkerProcs(t *testing.T, url string, n int) {
+// (SIGINT) when the test ends; args are more flags.
+func startWorkerProcs(t *testing.T, url string, n int, args ...string) {
 	t.Helper()
 	for range n {
-		w := exec.Command(bin, "worker", "--nats", url, "--cache", t.TempDir(), "-q")
+		w := exec.Command(bin, append([]string{"worker", "--nats", url, "--cache", t.TempDir(), "-q"}, args...)...)
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -93,8 +93,9 @@ func startWorkerProcs(t *testing.T, url string, n int) {
 	}
 }
 
-// startCluster runs `wasmenv cluster` on a free port until the test ends.
-func startCluster(t *testing.T) string {
+// startCluster runs `wasmenv cluster` on a free port until the test ends;
+// args are more flags.
+func startCluster(t *testing.T, args ...string) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -102,7 +103,7 @@ func startCluster(t *testing.T) string {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command(bin, "cluster", "--port", strconv.Itoa(port), "--store", t.TempDir())
+	cmd := exec.Command(bin, append([]string{"cluster", "--port", strconv.Itoa(port), "--store", t.TempDir()}, args...)...)
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ func init() { register(serveCmd) }
 
 func serveCmd() *cobra.Command {
 	var addr, token, clientsFile, natsURL string
+	var gwAuth natsAuth
 	var opts serve.Options
 	var ropts runtime.Options
 	cmd := &cobra.Command{
@@ -46,9 +47,6 @@ func serveCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if natsURL != "" {
-				return runGateway(ctx, cmd, natsURL, addr, opts.CallTimeout)
-			}
 			if token == "" {
 				token = os.Getenv("WASMENV_TOKEN")
 			}
@@ -59,6 +57,9 @@ func serveCmd() *cobra.Command {
 					return err
 				}
 				opts.Clients = clients
+			}
+			if natsURL != "" {
+				return runGateway(ctx, cmd, natsURL, &gwAuth, addr, opts.CallTimeout, statsAuth(opts))
 			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			opts.Logger = log
@@ -99,10 +100,11 @@ func serveCmd() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS to `wasmenv worker --serve` workers (docs/SCALING.md)")
+	gwAuth.add(cmd)
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	f.IntVar(&opts.MaxEpisodes, "max-episodes", 10000, "most live episodes; more creates get 429")
-	f.StringVar(&token, "token", "", "require this bearer token (all routes but /health)")
-	f.StringVar(&clientsFile, "clients", "", "file of clients, one \"NAME TOKEN [MAX_EPISODES]\" a line: each client sees only its own episodes")
+	f.StringVar(&token, "token", "", "require this bearer token (all routes but /health; with --nats: the gateway's /stats)")
+	f.StringVar(&clientsFile, "clients", "", "file of clients, one \"NAME TOKEN [MAX_EPISODES]\" a line: each client sees only its own episodes (with --nats: their tokens admit to the gateway's /stats)")
 	f.DurationVar(&opts.IdleTimeout, "idle-timeout", 10*time.Minute, "close episodes unused this long (negative: never)")
 	f.IntVar(&opts.MaxSteps, "max-steps", 0, "default step limit of an episode on /step (0: none)")
 	f.DurationVar(&opts.CallTimeout, "call-timeout", 30*time.Second, "bound on one request's wait plus its call")

@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -16,6 +15,7 @@ import (
 // synthFleetFlags are `synth from-db`'s flags for a batch of databases.
 type synthFleetFlags struct {
 	nats, runID string
+	auth        natsAuth
 	jobs        int
 	quiet       bool
 }
@@ -23,6 +23,7 @@ type synthFleetFlags struct {
 func (f *synthFleetFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.nats, "nats", "", "batch: one job per database on the workers of this NATS server (docs/SCALING.md)")
+	f.auth.add(cmd)
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	fl.IntVar(&f.jobs, "jobs", 1, "batch without --nats: databases synthesized at once")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "batch: no progress bar")
@@ -58,15 +59,22 @@ func runSynthBatch(cmd *cobra.Command, args []string, opts synth.Options, writeS
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
+	out, err := fleet.CreateSynthOutput(opts.Out, refs)
+	if err != nil {
+		return err
+	}
 	bar, onProgress := fleetProgress(stderr, f.quiet, "databases", 1)
-	out := fleet.CreateSynthOutput(opts.Out)
 	if f.nats != "" {
-		nc, cerr := nats.Connect(f.nats, nats.Name("wasmenv synth"), nats.MaxReconnects(-1))
+		key, kerr := f.auth.key()
+		if kerr != nil {
+			return kerr
+		}
+		nc, cerr := f.auth.connect(f.nats, "wasmenv synth")
 		if cerr != nil {
-			return fmt.Errorf("connect %s: %w", f.nats, cerr)
+			return cerr
 		}
 		defer nc.Close()
-		d := &fleet.Driver{NC: nc, Progress: onProgress, RunID: f.runID}
+		d := &fleet.Driver{NC: nc, Progress: onProgress, RunID: f.runID, FleetKey: key}
 		if d.RunID == "" {
 			d.RunID = fleet.NewRunID()
 		}

@@ -114,7 +114,7 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 				return err
 			}
 			cfg.Progress = cmd.ErrOrStderr()
-			rep, err := runSynthLLM(cmd, cfg, keyEnv, concurrency, &fl)
+			rep, err := runSynthLLM(cmd, cfg, concurrency, &fl)
 			if rep != nil && len(rep.Envs) > 0 {
 				rep.WriteMarkdown(cmd.OutOrStdout())
 			}

@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -18,20 +17,22 @@ import (
 type synthLLMFleetFlags struct {
 	nats, runID string
 	quiet       bool
+	auth        natsAuth
 }
 
 func (f *synthLLMFleetFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.nats, "nats", "", "one job per scenario on the workers of this NATS server; each worker reads the key from the variable --api-key-env names (docs/SCALING.md)")
+	fl.StringVar(&f.nats, "nats", "", "one job per scenario on the workers of this NATS server; each worker reaches it only if its --allow-endpoint lists it, with the key its own --api-key-env names (docs/SCALING.md)")
 	fl.StringVar(&f.runID, "run-id", "", "with --nats: name the run; the id of a run that failed or was cancelled resumes it")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "with --nats: no progress bar")
+	f.auth.add(cmd)
 }
 
 // runSynthLLM is llm.Run, or with --nats: the scenarios are planned here
 // (llm.Plan), each runs on a worker (fleet.PlanSynthLLM), and its
 // output is written into OUTDIR where llm.Run writes it, then the batch
 // report over all of them.
-func runSynthLLM(cmd *cobra.Command, cfg llm.Config, keyEnv string, concurrency int, f *synthLLMFleetFlags) (*llm.BatchReport, error) {
+func runSynthLLM(cmd *cobra.Command, cfg llm.Config, concurrency int, f *synthLLMFleetFlags) (*llm.BatchReport, error) {
 	if f.nats == "" {
 		return llm.Run(cmd.Context(), cfg)
 	}
@@ -41,20 +42,24 @@ func runSynthLLM(cmd *cobra.Command, cfg llm.Config, keyEnv string, concurrency 
 	if err != nil {
 		return rep, err
 	}
-	refs, specs, err := fleet.PlanSynthLLM(cfg, keyEnv, scenarios)
+	refs, specs, err := fleet.PlanSynthLLM(cfg, scenarios)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range specs {
 		s.Concurrency = concurrency // each worker's requests in flight for this scenario
 	}
-	nc, err := nats.Connect(f.nats, nats.Name("wasmenv synth llm"), nats.MaxReconnects(-1))
+	key, err := f.auth.key()
 	if err != nil {
-		return nil, fmt.Errorf("connect %s: %w", f.nats, err)
+		return nil, err
+	}
+	nc, err := f.auth.connect(f.nats, "wasmenv synth llm")
+	if err != nil {
+		return nil, err
 	}
 	defer nc.Close()
 	stderr := cmd.ErrOrStderr()
-	d := &fleet.Driver{NC: nc, RunID: f.runID}
+	d := &fleet.Driver{NC: nc, RunID: f.runID, FleetKey: key}
 	if d.RunID == "" {
 		d.RunID = fleet.NewRunID()
 	}

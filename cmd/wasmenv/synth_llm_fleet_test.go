@@ -30,8 +30,10 @@ func TestSynthLLMOnFleet(t *testing.T) {
 	}
 	os.RemoveAll(filepath.Join(local, ".work")) // a local run's scratch builds
 	url := startCluster(t)
-	startWorkerProcs(t, url, 2)
-	stdout, stderr, code := run(t, "", args(llmreplay.New(t, "../../synth/llm/testdata/replay").URL, onFleet, "--nats", url)...)
+	srv := llmreplay.New(t, "../../synth/llm/testdata/replay")
+	// The workers' own configuration: the endpoint and the key's variable.
+	startWorkerProcs(t, url, 2, "--allow-endpoint", srv.URL+"/v1", "--api-key-env", "SYNTH_TEST_KEY")
+	stdout, stderr, code := run(t, "", args(srv.URL, onFleet, "--nats", url)...)
 	if code != 0 || !strings.Contains(stdout, "2 environments kept of 2") || !strings.Contains(stderr, "2 scenarios") {
 		t.Fatalf("--nats: %d\n%s\n%s", code, stdout, stderr)
 	}

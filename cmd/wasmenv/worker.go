@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/fleet"
@@ -24,6 +23,7 @@ func workerCmd() *cobra.Command {
 		quiet      bool
 		w          fleet.Worker
 		sf         serveWorkerFlags
+		auth       natsAuth
 	)
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
@@ -40,15 +40,22 @@ func workerCmd() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			nc, err := nats.Connect(url, nats.Name("wasmenv worker"), nats.MaxReconnects(-1))
+			key, err := auth.key()
 			if err != nil {
-				return fmt.Errorf("connect %s: %w", url, err)
+				return err
+			}
+			nc, err := auth.connect(url, "wasmenv worker")
+			if err != nil {
+				return err
 			}
 			defer nc.Close()
 			if len(sf.bundles) > 0 {
-				return runServeWorker(ctx, cmd, nc, &sf)
+				return runServeWorker(ctx, cmd, nc, &sf, key)
 			}
-			w.NC, w.CacheDir = nc, cache
+			if err := fleet.CheckEndpoints(w.Endpoints.Allow); err != nil {
+				return err
+			}
+			w.NC, w.CacheDir, w.FleetKey = nc, cache, key
 			w.Runtime = runtime.Options{}
 			if !quiet {
 				l := log.New(cmd.ErrOrStderr(), "worker ", log.LstdFlags)
@@ -65,8 +72,11 @@ func workerCmd() *cobra.Command {
 	fl.IntVar(&w.Options.MaxDeliver, "max-deliver", 5, "deliveries before a job goes to the dead-letter stream")
 	fl.StringVar(&cache, "cache", filepath.Join(defaultCacheDir(), "bundles"), "directory of fetched bundles (\"\": none)")
 	fl.IntVar(&w.MaxEnvs, "max-envs", 16, "loaded bundles kept in memory (the least recently used idle one is closed past that)")
+	fl.StringSliceVar(&w.Endpoints.Allow, "allow-endpoint", nil, "model endpoints (base URLs, e.g. https://api.openai.com/v1) jobs may reach; a job naming any other fails here (comma-separated or repeated; none: jobs reach no model)")
+	fl.StringVar(&w.Endpoints.KeyEnv, "api-key-env", "OPENAI_API_KEY", "environment variable whose value this worker sends as the bearer token to an allowed endpoint (\"\": none); a job never names it")
 	fl.StringVar(&w.Name, "name", "", "worker name in dead letters (default host:pid)")
 	sf.add(cmd)
+	auth.add(cmd)
 	fl.BoolVarP(&quiet, "quiet", "q", false, "no log lines")
 	return cmd
 }

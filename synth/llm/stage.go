@@ -55,6 +55,13 @@ type stageCall struct {
 
 // cachedStage is what the artifact store keeps for a stage.
 type cachedStage struct {
+	// Scenario and Stage name whose artifact it is: a run takes an
+	// artifact only for the scenario and stage it asks about, and the
+	// fleet's driver takes a worker's only for that worker's scenario
+	// (ArtifactScenario). Artifacts written before these fields existed
+	// have neither.
+	Scenario string   `json:"scenario,omitempty"`
+	Stage    string   `json:"stage,omitempty"`
 	Content  string   `json:"content"`
 	Attempts int      `json:"attempts"`
 	Problems []string `json:"problems,omitempty"`
@@ -90,7 +97,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 	var cached cachedStage
 	if ok, err := p.store.get(key, &cached); err != nil {
 		return err
-	} else if ok {
+	} else if ok && (cached.Scenario == "" || cached.Scenario == r.sc.Name) && (cached.Stage == "" || cached.Stage == sc.stage) {
 		var v T
 		hit := false
 		if cached.Accepted != nil {
@@ -132,7 +139,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 			if err != nil {
 				return err
 			}
-			return p.store.put(key, cachedStage{Content: bestText, Attempts: attempt, Problems: bestProbs,
+			return p.store.put(key, cachedStage{Scenario: r.sc.Name, Stage: sc.stage, Content: bestText, Attempts: attempt, Problems: bestProbs,
 				Usage: usage, Cost: cost, Accepted: accepted, Dropped: bestDrops})
 		}
 		return &StageError{Stage: sc.stage, Attempts: attempt, Problems: bestProbs}

@@ -60,6 +60,17 @@ func (s store) put(key string, v any) error {
 	return writeFile(s.path(key), b)
 }
 
+// ArtifactScenario reads a stage artifact (a file of the store) and returns
+// the scenario it names ("" for the batch's scenarios stage, or an
+// artifact written before artifacts named theirs).
+func ArtifactScenario(data []byte) (string, error) {
+	var c cachedStage
+	if err := json.Unmarshal(data, &c); err != nil {
+		return "", err
+	}
+	return c.Scenario, nil
+}
+
 // writeFile writes data to path atomically, creating its directory.
 func writeFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
