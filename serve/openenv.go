@@ -42,7 +42,7 @@ type oeResult struct {
 func resetObservation(e *episode) oeResult {
 	obs := map[string]any{"episode_id": e.id, "env": e.env.Name(), "rules": e.env.Bundle.Manifest.Rules}
 	if t := e.ep.Task(); t != nil {
-		obs["task"], obs["instruction"] = t.ID, t.Instruction
+		obs["task"], obs["instruction"] = t.ID, e.openingOf()
 	}
 	return oeResult{Observation: obs, Metadata: map[string]any{"episode_id": e.id, "seed": e.ep.Seed()}}
 }
@@ -119,7 +119,7 @@ type oeStepReq struct {
 func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format string) (oeResult, error) {
 	meta := map[string]any{"episode_id": e.id}
 	switch a.Type {
-	case "", "call_tool", "final":
+	case "", "call_tool", "final", "message":
 	case "list_tools":
 		if e.done {
 			return oeResult{}, errf(http.StatusConflict, "episode_done", "episode %s has ended; reset it to start again", e.id)
@@ -132,7 +132,7 @@ func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format
 		return oeResult{Observation: map[string]any{"tools": tools}, Reward: &zero, Done: e.done, Metadata: meta}, nil
 	default:
 		return oeResult{}, errf(http.StatusUnprocessableEntity, "validation_error",
-			"unknown action type %q (want \"call_tool\", \"list_tools\" or \"final\")", a.Type)
+			"unknown action type %q (want \"call_tool\", \"list_tools\", \"message\" or \"final\")", a.Type)
 	}
 	if format == "" && e.oeText.Load() {
 		format = resultText
@@ -154,9 +154,12 @@ func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format
 		return oeResult{}, err
 	}
 	var obs map[string]any
-	if a.Type == "final" {
+	switch a.Type {
+	case "final":
 		obs = map[string]any{"answer": a.Answer}
-	} else {
+	case "message":
+		obs = map[string]any{"user": out.Observation}
+	default:
 		res := runtime.Result{Content: out.Observation, IsError: out.Info.IsError, Outcome: out.Info.Outcome}
 		obs = map[string]any{"tool_name": out.Info.Tool, "result": nil, "error": nil}
 		if te := oeErrorFor(res); te != nil {

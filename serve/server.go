@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -78,6 +79,12 @@ type Options struct {
 	// to the worker that owns its episode by this prefix alone, without a
 	// table of its own (fleet/gateway.go).
 	IDPrefix string
+	// User, when set, plays the customer of every task (user.go): it
+	// opens each episode, the agent talks to it with "message" steps, and
+	// the task's instruction and persona are never sent to a client.
+	User rl.User
+	// StopToken is the user's end of conversation (rl.DefaultStopToken).
+	StopToken string
 }
 
 func (o *Options) defaults() {
@@ -345,6 +352,13 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 		ep.owner = owner
 		ep.dropped = s.mem.dropped
 		eps = append(eps, ep)
+	}
+	if err := s.userOpenings(ctx, eps); err != nil {
+		for _, e := range eps {
+			e.close(context.Background())
+		}
+		s.table.release(owner, n)
+		return nil, err
 	}
 	s.table.add(eps, n)
 	s.stats.created.Add(int64(n))
