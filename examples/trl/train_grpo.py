@@ -1,7 +1,8 @@
 """GRPO with TRL on a wasmenv environment, through environment_factory.
 
-    wasmenv build testdata/envs/mini -o mini.wasm
-    wasmenv serve mini.wasm --addr 127.0.0.1:8080 &
+    go build -o wasmenv ./cmd/wasmenv        # as the README does
+    ./wasmenv build testdata/envs/mini -o mini.wasm
+    ./wasmenv serve mini.wasm --addr 127.0.0.1:8080 &
     python3 examples/trl/train_grpo.py --url http://127.0.0.1:8080 --env mini
 
 Everything up to the trainer runs with the wasmenv client alone (it checks
