@@ -63,7 +63,7 @@ func runEval(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Config, 
 	spec := f.fleetSpec(cfg)
 	spec.Eval = true
 	if err := checkFleetFlags(f, spec); err != nil {
-		return err
+		return localFlagError(err)
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -108,7 +108,7 @@ func exportVerlToolsCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&interaction, "interaction", "", "also write verl's interaction YAML (the final answer's score) to this file")
-	cmd.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "where `wasmenv serve` serves the bundle")
+	cmd.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "where wasmenv serve serves the bundle")
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "environment variable holding the server's bearer token (the token itself is never written)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (default: stdout)")
 	return cmd

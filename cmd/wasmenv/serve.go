@@ -66,7 +66,7 @@ func serveCmd() *cobra.Command {
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			opts.Logger = log
 			if opts.User, err = user.BuildUser(); err != nil {
-				return err
+				return localFlagError(err)
 			}
 			guestLog := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 			var envs []*runtime.Env
@@ -104,7 +104,7 @@ func serveCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS to `wasmenv worker --serve` workers (docs/SCALING.md)")
+	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS URL to 'wasmenv worker --serve' workers (docs/SCALING.md)")
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	f.IntVar(&opts.MaxEpisodes, "max-episodes", 10000, "most live episodes; more creates get 429")
 	f.StringVar(&token, "token", "", "require this bearer token (all routes but /health)")
@@ -122,7 +122,7 @@ func serveCmd() *cobra.Command {
 	f.IntVar(&ropts.SQLMemoryMB, "sql-memory-mb", 256, "SQLite heap per episode in MiB")
 	f.IntVar(&ropts.MaxWriteMB, "max-write-mb", 256, "write budget of an episode in MiB, and the cap on a bundle's max_write_mb")
 	f.Int64Var(&opts.MaxMemoryBytes, "max-memory", 0, "refuse new episodes (429) while resident memory is over this many bytes (0: no cap)")
-	f.StringVar(&user.User, "user", "none", "simulated user, as in `wasmenv rollout`: none (the task's instruction opens), scripted (says the instruction, then stops) or openai; with a user the agent talks to it with \"message\" steps and never sees the instruction")
+	f.StringVar(&user.User, "user", "none", "simulated user, as in 'wasmenv rollout --user': none (the task's instruction opens), scripted (says the instruction, then stops) or openai; with a user the agent talks to it with \"message\" steps and never sees the instruction")
 	f.StringVar(&user.UserURL, "user-base-url", "", "user openai: server URL, e.g. http://127.0.0.1:8000/v1")
 	f.StringVar(&user.UserModel, "user-model", "", "user openai: model")
 	f.Float64Var(&user.Temperature, "user-temperature", 1, "user openai: sampling temperature")

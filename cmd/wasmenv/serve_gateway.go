@@ -48,7 +48,7 @@ type serveWorkerFlags struct {
 
 func (f *serveWorkerFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.bundles, "serve", nil, "serve episodes of these bundles to `wasmenv serve --nats` gateways instead of running rollout jobs (comma-separated or repeated)")
+	fl.StringSliceVar(&f.bundles, "serve", nil, "serve episodes of these bundles to 'wasmenv serve --nats' gateways instead of running rollout jobs (comma-separated or repeated)")
 	fl.StringVar(&f.token, "token", "", "with --serve: require this bearer token (default $WASMENV_TOKEN)")
 	fl.IntVar(&f.maxEpisodes, "max-episodes", 10000, "with --serve: most live episodes on this worker")
 	fl.DurationVar(&f.idle, "idle-timeout", 10*time.Minute, "with --serve: close episodes unused this long")
