@@ -177,10 +177,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	res, err := s.doCall(ctx, e, req.Name, req.Arguments)
-	if isBusy(err) {
-		res, err = timeoutResult("no call slot came free within the server's call timeout"), nil
-	}
+	res, err := s.callHeld(ctx, e, req.Name, req.Arguments)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -262,7 +259,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	out, err := s.doStep(ctx, e, req.Action)
 	if isBusy(err) { // the call never ran: the step does not count
-		res := timeoutResult("no call slot came free within the server's call timeout")
+		res := timeoutResult(busySlot)
 		out = stepResp{Observation: res.Content, Info: stepInfo{IsError: true, Outcome: res.Outcome, Step: e.steps}}
 		err = nil
 	}

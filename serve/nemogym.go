@@ -255,25 +255,10 @@ func (s *Server) ngTool(w http.ResponseWriter, r *http.Request) {
 	args, _ := json.Marshal(body)
 	ctx, cancel := s.callCtx(r)
 	defer cancel()
-	var res runtime.Result
-	if err := e.acquire(ctx); err != nil {
-		res = timeoutResult("the episode stayed busy with another request for the server's call timeout")
-	} else {
-		func() {
-			defer e.release()
-			if e.ep == nil {
-				res, err = runtime.Result{}, errNoEpisode(e.id)
-				return
-			}
-			res, err = s.doCall(ctx, e, name, args)
-			if isBusy(err) {
-				res, err = timeoutResult("no call slot came free within the server's call timeout"), nil
-			}
-		}()
-		if err != nil {
-			ngError(w, err)
-			return
-		}
+	res, err := s.callEpisode(ctx, e, name, args)
+	if err != nil {
+		ngError(w, err)
+		return
 	}
 	w.Header().Set("X-Wasmenv-Outcome", string(res.Outcome))
 	status := http.StatusOK
