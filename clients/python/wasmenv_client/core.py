@@ -27,6 +27,7 @@ policy that its actions were wrong. AsyncRollout is the same over
 AsyncClient; what does not wait on the network is written once, in _Base.
 """
 
+import os
 from typing import Any, Dict, List, Optional, Tuple
 
 from .aio import AsyncClient, AsyncEpisode
@@ -45,6 +46,22 @@ def task_and_seed(row: Dict[str, Any], task_field: str = "task", seed_field: str
     if task is not None and not isinstance(task, str):
         raise ValueError("the row's %r must be a task id (a string), not %r" % (task_field, task))
     return task or None, seed
+
+
+TOKEN_ENV = "WASMENV_TOKEN"
+
+
+def bearer_token(token: Optional[str] = None, token_env: Optional[str] = None) -> Optional[str]:
+    """The server's bearer token, found the same way by every adapter (and
+    by `wasmenv serve` itself): the token given, else the variable token_env
+    names, else $WASMENV_TOKEN; None when none is set."""
+    if token:
+        return token
+    if token_env:
+        v = os.environ.get(token_env)
+        if v:
+            return v
+    return os.environ.get(TOKEN_ENV) or None
 
 
 def opening_messages(rules: str, opening: str) -> List[Dict[str, str]]:

@@ -35,7 +35,7 @@ import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from .client import Client
-from .core import Rollout, strip_reasoning, task_and_seed
+from .core import Rollout, bearer_token, strip_reasoning, task_and_seed
 from .toolcalls import parse_tool_calls
 
 ENV_ID = "wasmenv"
@@ -83,7 +83,7 @@ class WasmenvTextEnvLogic:
             raise ValueError("the wasmenv environment needs the server's url: skyrl_gym config %r, "
                              "the row's wasmenv_url, or $WASMENV_URL" % ENV_ID)
         env = _get(env_config, "env") or extras.get("wasmenv_env") or os.environ.get("WASMENV_ENV")
-        token = _get(env_config, "token") or os.environ.get("WASMENV_TOKEN")
+        token = bearer_token(_get(env_config, "token"), _get(env_config, "token_env"))
         task, seed = task_and_seed(_row(extras))
         self.turns = 0
         self.max_turns = int(extras.get("max_turns") or _get(env_config, "max_turns", 8))

@@ -39,7 +39,7 @@ import typing
 from typing import Any, Dict, List, Optional
 
 from .client import Client
-from .core import Rollout, final_answer, opening_messages, task_and_seed
+from .core import Rollout, bearer_token, final_answer, opening_messages, task_and_seed
 
 # reset is TRL's; get_reward TRL would call as a second reward, without the
 # completion, so no tool may take either name.
@@ -176,8 +176,9 @@ def environment_class(client: Client, env: str, tools: List[Dict[str, Any]], *,
 def environment_factory(url: str, env: Optional[str] = None, *, token: Optional[str] = None,
                         task_field: str = "task", seed_field: str = "seed", timeout: float = 60.0) -> type:
     """A class for GRPOTrainer(environment_factory=...): its instances are
-    episodes of env (the only served one when None) on the server at url."""
-    client = Client(url, token=token, timeout=timeout)
+    episodes of env (the only served one when None) on the server at url.
+    The token is token, else $WASMENV_TOKEN (core.bearer_token)."""
+    client = Client(url, token=bearer_token(token), timeout=timeout)
     if env is None:
         envs = client.envs()
         if len(envs) != 1:

@@ -47,14 +47,13 @@ score now, NaN when the environment failed.
 
 import asyncio
 import math
-import os
 import threading
 import uuid
 import weakref
 from typing import Any, Dict, List, Optional, Tuple
 
 from .aio import AsyncClient
-from .core import AsyncRollout, final_answer, task_and_seed
+from .core import AsyncRollout, bearer_token, final_answer, task_and_seed
 
 CLASS_NAME = "wasmenv_client.verl.WasmenvTool"
 INTERACTION_CLASS = "wasmenv_client.verl.WasmenvInteraction"
@@ -143,7 +142,7 @@ def _get_shared(config: Dict[str, Any]) -> _Shared:
     url, env = config.get("url"), config.get("env")
     if not url or not env:
         raise ValueError("the wasmenv tool's config needs url and env (see `wasmenv export verl-tools`)")
-    token = config.get("token") or (os.environ.get(config["token_env"]) if config.get("token_env") else None)
+    token = bearer_token(config.get("token"), config.get("token_env"))
     loop = asyncio.get_running_loop()
     key = (url, env, token)
     with _shared_mu:
