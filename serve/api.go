@@ -191,7 +191,7 @@ func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		return runtime.Result{}, errf(http.StatusServiceUnavailable, "busy", "no call slot free: %v", ctx.Err())
+		return runtime.Result{}, errf(http.StatusServiceUnavailable, CodeBusy, "no call slot free: %v", ctx.Err())
 	}
 	res, err := e.ep.Call(ctx, name, rawArgs(args))
 	<-s.slots
@@ -274,7 +274,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 // for when a reward is computed.
 func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, error) {
 	if e.done {
-		return stepResp{}, errf(http.StatusConflict, "episode_done", "episode %s has ended; reset it to start again", e.id)
+		return stepResp{}, errf(http.StatusConflict, CodeEpisodeDone, "episode %s has ended; reset it to start again", e.id)
 	}
 	var out stepResp
 	answer := a.Answer // scored when the step ends the episode
@@ -326,7 +326,7 @@ func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, e
 			var sc runtime.Score
 			err := s.withSlot(ctx, func() (err error) { sc, err = e.ep.Score(ctx, answer); return err })
 			if isBusy(err) { // the step counted and ended the episode: say how to get its reward
-				return out, errf(http.StatusServiceUnavailable, "score_busy", "the episode has ended, but no call slot came free to score it within the server's call timeout; POST /v1/episodes/%s/score for its reward", e.id)
+				return out, errf(http.StatusServiceUnavailable, CodeScoreBusy, "the episode has ended, but no call slot came free to score it within the server's call timeout; POST /v1/episodes/%s/score for its reward", e.id)
 			}
 			if err != nil {
 				return out, scoreError(err)
@@ -354,7 +354,7 @@ func (s *Server) score(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	if e.ep.Task() == nil {
-		writeError(w, errf(http.StatusConflict, "no_task", "episode %s has no task to score", e.id))
+		writeError(w, errf(http.StatusConflict, CodeNoTask, "episode %s has no task to score", e.id))
 		return
 	}
 	var sc runtime.Score
@@ -388,11 +388,11 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if errors.Is(err, runtime.ErrDiffTooLarge) {
-		writeError(w, errf(http.StatusRequestEntityTooLarge, "too_large", "the diff is over the limit of %d bytes", s.opts.MaxResponseBytes))
+		writeError(w, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "the diff is over the limit of %d bytes", s.opts.MaxResponseBytes))
 		return
 	}
 	if err != nil {
-		writeError(w, stateError("diff_failed", "diff", err))
+		writeError(w, stateError(CodeDiffFailed, "diff", err))
 		return
 	}
 	body, err := json.Marshal(map[string]any{"diff": d, "state_hash": hash})
@@ -401,7 +401,7 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(body) > s.opts.MaxResponseBytes {
-		writeError(w, errf(http.StatusRequestEntityTooLarge, "too_large", "the diff is %d bytes, over the limit of %d", len(body), s.opts.MaxResponseBytes))
+		writeError(w, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "the diff is %d bytes, over the limit of %d", len(body), s.opts.MaxResponseBytes))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -426,7 +426,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 	err := e.resetLocked(req.Seed)
 	info := e.info()
 	if err != nil {
-		writeError(w, errf(http.StatusConflict, "reset_failed", "reset: %v", err))
+		writeError(w, errf(http.StatusConflict, CodeResetFailed, "reset: %v", err))
 		return
 	}
 	writeJSON(w, http.StatusOK, info)

@@ -15,25 +15,25 @@ import (
 func episodeError(id string, err error) *apiError {
 	switch {
 	case errors.Is(err, runtime.ErrStateLost):
-		return errf(http.StatusConflict, "state_lost", "episode %s: %v", id, err)
+		return errf(http.StatusConflict, CodeStateLost, "episode %s: %v", id, err)
 	case errors.Is(err, runtime.ErrOutOfMemory):
-		return errf(http.StatusInsufficientStorage, "out_of_memory", "episode %s: %v", id, err)
+		return errf(http.StatusInsufficientStorage, CodeOutOfMemory, "episode %s: %v", id, err)
 	}
-	return errf(http.StatusConflict, "episode_closed", "episode %s: %v", id, err)
+	return errf(http.StatusConflict, CodeEpisodeClosed, "episode %s: %v", id, err)
 }
 
 // stateError maps a failed diff, state hash or score.
-func stateError(code, what string, err error) *apiError {
+func stateError(code Code, what string, err error) *apiError {
 	switch {
 	case errors.Is(err, runtime.ErrStateLost):
-		return errf(http.StatusConflict, "state_lost", "%s: %v", what, err)
+		return errf(http.StatusConflict, CodeStateLost, "%s: %v", what, err)
 	case errors.Is(err, runtime.ErrOutOfMemory):
-		return errf(http.StatusInsufficientStorage, "out_of_memory", "%s: %v", what, err)
+		return errf(http.StatusInsufficientStorage, CodeOutOfMemory, "%s: %v", what, err)
 	}
 	return errf(http.StatusUnprocessableEntity, code, "%s: %v", what, err)
 }
 
-func scoreError(err error) *apiError { return stateError("score_failed", "scoring", err) }
+func scoreError(err error) *apiError { return stateError(CodeScoreFailed, "scoring", err) }
 
 // timeoutResult is the one way a call that ran out of time reaches a
 // client, whichever wait ran out (the episode's lock, a call slot, the
@@ -53,7 +53,7 @@ func (s *Server) lockForCall(w http.ResponseWriter, r *http.Request, timedOut fu
 	if err != nil {
 		cancel()
 		var ae *apiError
-		if errors.As(err, &ae) && ae.code == "busy" && r.Context().Err() == nil {
+		if errors.As(err, &ae) && ae.code == CodeBusy && r.Context().Err() == nil {
 			s.stats.calls.Add(1)
 			timedOut(timeoutResult(busyEpisode))
 			return nil, nil, nil, false
@@ -100,5 +100,5 @@ func (s *Server) callHeld(ctx context.Context, e *episode, name string, args jso
 // isBusy reports a wait for a call slot that ran out of time.
 func isBusy(err error) bool {
 	var ae *apiError
-	return errors.As(err, &ae) && ae.code == "busy"
+	return errors.As(err, &ae) && ae.code == CodeBusy
 }

@@ -56,7 +56,7 @@ func (s *Server) mcpTool(e *episode, name string) mcp.ToolHandler {
 		}
 		res, err := s.callEpisode(ctx, e, name, args)
 		var ae *apiError
-		if errors.As(err, &ae) && ae.code == "unknown_episode" {
+		if errors.As(err, &ae) && ae.code == CodeUnknownEpisode {
 			return toolErrorResult("Error: episode " + e.id + " no longer exists"), nil
 		}
 		if err != nil {

@@ -47,7 +47,7 @@ func (s *Server) userOpenings(ctx context.Context, eps []*episode) error {
 }
 
 func errUser(err error) *apiError {
-	return errf(http.StatusBadGateway, "user_failed", "the simulated user failed: %v", err)
+	return errf(http.StatusBadGateway, CodeUserFailed, "the simulated user failed: %v", err)
 }
 
 // openingOf is what opens the episode's conversation for the agent: the
@@ -73,9 +73,9 @@ func (s *Server) sayLocked(ctx context.Context, e *episode, content string) (str
 	task := e.ep.Task()
 	switch {
 	case s.opts.User == nil:
-		return "", false, errf(http.StatusConflict, "no_user", "this server plays no simulated user (start it with --user); end the episode with {\"type\": \"final\", \"answer\": TEXT}")
+		return "", false, errf(http.StatusConflict, CodeNoUser, "this server plays no simulated user (start it with --user); end the episode with {\"type\": \"final\", \"answer\": TEXT}")
 	case task == nil || e.convo == nil:
-		return "", false, errf(http.StatusConflict, "no_user", "episode %s has no task, so no user to talk to", e.id)
+		return "", false, errf(http.StatusConflict, CodeNoUser, "episode %s has no task, so no user to talk to", e.id)
 	}
 	convo := append(e.convo[:len(e.convo):len(e.convo)], rl.Message{Role: rl.RoleAssistant, Content: content})
 	reply, err := s.opts.User.Reply(ctx, task, convo)
