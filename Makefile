@@ -5,19 +5,47 @@
 demo:
 	go run ./cmd/wasmenv demo
 
-# Everything CI runs: Go vet and tests (including the MCP TypeScript SDK and
-# OpenEnv WebSocket interop tests, which need node and npm), the runtime's
-# tests again on the wasmtime engine (cgo), then the Python client's tests
-# against a real `wasmenv serve`, then the PyTorch learner's tests (Debian's
-# /usr/bin/python3 with python3-torch).
+# Everything CI runs, one stage after another: a gofmt check, Go vet, the Go
+# tests (including the MCP TypeScript SDK and OpenEnv WebSocket interop
+# tests, which need node and npm), the runtime's tests again on the wasmtime
+# engine (cgo), the Python client's tests against a real `wasmenv serve`,
+# the PyTorch learner's tests (Debian's /usr/bin/python3 with python3-torch).
+# Every stage runs even when an earlier one failed; the failed ones are
+# listed at the end and make exits 1. Each stage's command is a variable, so
+# one can be replaced (cmd/wasmenv/make_test.go checks the reporting that way).
+GOFMT_CHECK = test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+GO_VET = go vet ./... && go vet -tags wasmtime ./runtime/
+GO_TEST = go test -count=1 -timeout 25m ./...
+GO_TEST_WASMTIME = go test -count=1 -timeout 10m -tags wasmtime ./runtime/
+PYTHON_TEST = cd clients/python && python3 -m unittest -v
+LEARNER_TEST = cd rl/learner && /usr/bin/python3 -m unittest discover -s tests -v
+TEST_STAGES = gofmt vet go-test go-test-wasmtime python-test learner-test
+
 test:
-	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
-	go vet ./...
-	go vet -tags wasmtime ./runtime/
-	go test -count=1 -timeout 25m ./...
-	go test -count=1 -timeout 10m -tags wasmtime ./runtime/
-	cd clients/python && python3 -m unittest -v
-	cd rl/learner && /usr/bin/python3 -m unittest discover -s tests -v
+	@failed=$$(mktemp); \
+	$(MAKE) -k --no-print-directory FAILED_LOG=$$failed $(addprefix stage-,$(TEST_STAGES)); \
+	if [ -s $$failed ]; then \
+		echo "make test: FAILED stages:"; sed 's/^/  /' $$failed; rm -f $$failed; exit 1; \
+	fi; \
+	rm -f $$failed; echo "make test: every stage passed ($(TEST_STAGES))"
+
+# A stage's failure is noted for test's summary (and fails the stage).
+noted = || { echo "$(1)" >> "$(or $(FAILED_LOG),/dev/null)"; exit 1; }
+
+stage-gofmt:
+	@echo "== gofmt"; ($(GOFMT_CHECK)) $(call noted,gofmt)
+stage-vet:
+	@echo "== vet"; ($(GO_VET)) $(call noted,vet)
+stage-go-test:
+	@echo "== go-test"; ($(GO_TEST)) $(call noted,go-test)
+stage-go-test-wasmtime:
+	@echo "== go-test-wasmtime"; ($(GO_TEST_WASMTIME)) $(call noted,go-test-wasmtime)
+stage-python-test:
+	@echo "== python-test"; ($(PYTHON_TEST)) $(call noted,python-test)
+stage-learner-test:
+	@echo "== learner-test"; ($(LEARNER_TEST)) $(call noted,learner-test)
+
+.PHONY: $(addprefix stage-,$(TEST_STAGES))
 
 # Every benchmark figure in docs/BENCHMARKS.md, in one run (about 5 minutes on
 # 2 cores): runtime vs copy/deserialize baselines and wazero vs wasmtime, the

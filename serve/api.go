@@ -33,7 +33,7 @@ func (s *Server) listEnvs(w http.ResponseWriter, r *http.Request) {
 
 type taskInfo struct {
 	ID          string `json:"id"`
-	Instruction string `json:"instruction"`
+	Instruction string `json:"instruction"` // "" when the server plays the user: the goal is the user's
 	Persona     string `json:"persona,omitempty"`
 	Checks      int    `json:"checks"`
 	HasAnswer   bool   `json:"has_answer"`
@@ -52,7 +52,8 @@ func (s *Server) listTasks(w http.ResponseWriter, r *http.Request) {
 		if reward == "" {
 			reward = envpkg.RewardChecks
 		}
-		out[i] = taskInfo{ID: t.ID, Instruction: t.Instruction, Persona: t.Persona,
+		instruction, persona := s.publicTask(&t)
+		out[i] = taskInfo{ID: t.ID, Instruction: instruction, Persona: persona,
 			Checks: len(t.Checks), HasAnswer: t.Answer != nil, Reward: reward}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"env": env.Name(), "tasks": out})
@@ -67,13 +68,20 @@ type createReq struct {
 }
 
 type createResp struct {
-	Group       string   `json:"group"`
-	Env         string   `json:"env"`
-	Task        string   `json:"task,omitempty"`
-	Seed        int64    `json:"seed"`
-	MaxSteps    int      `json:"max_steps,omitempty"`
-	Instruction string   `json:"instruction,omitempty"`
-	Episodes    []string `json:"episodes"`
+	Group       string `json:"group"`
+	Env         string `json:"env"`
+	Task        string `json:"task,omitempty"`
+	Seed        int64  `json:"seed"`
+	MaxSteps    int    `json:"max_steps,omitempty"`
+	Instruction string `json:"instruction,omitempty"`
+	// Rules is the environment's policy: the system message `wasmenv
+	// rollout` sends, so that every client builds the same prompt.
+	Rules    string   `json:"rules,omitempty"`
+	Episodes []string `json:"episodes"`
+	// Openings, when the server plays a simulated user, is each episode's
+	// first user message, in the order of Episodes; Instruction is then
+	// left out (it is the user's private goal).
+	Openings []string `json:"openings,omitempty"`
 }
 
 func (s *Server) createEpisodes(w http.ResponseWriter, r *http.Request) {
@@ -92,12 +100,15 @@ func (s *Server) createEpisodes(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp := createResp{Group: eps[0].group, Env: eps[0].env.Name(), Task: req.Task, Seed: req.Seed,
-		MaxSteps: eps[0].maxSteps, Episodes: make([]string, len(eps))}
-	if t := eps[0].ep.Task(); t != nil {
-		resp.Instruction = t.Instruction
-	}
+		MaxSteps: eps[0].maxSteps, Rules: eps[0].env.Bundle.Manifest.Rules, Episodes: make([]string, len(eps))}
 	for i, e := range eps {
 		resp.Episodes[i] = e.id
+		if e.convo != nil {
+			resp.Openings = append(resp.Openings, e.opening)
+		}
+	}
+	if resp.Openings == nil {
+		resp.Instruction = eps[0].openingOf()
 	}
 	writeJSON(w, http.StatusCreated, resp)
 }
@@ -166,10 +177,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	res, err := s.doCall(ctx, e, req.Name, req.Arguments)
-	if isBusy(err) {
-		res, err = timeoutResult("no call slot came free within the server's call timeout"), nil
-	}
+	res, err := s.callHeld(ctx, e, req.Name, req.Arguments)
 	if err != nil {
 		writeError(w, err)
 		return
@@ -183,7 +191,7 @@ func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():
-		return runtime.Result{}, errf(http.StatusServiceUnavailable, "busy", "no call slot free: %v", ctx.Err())
+		return runtime.Result{}, errf(http.StatusServiceUnavailable, CodeBusy, "no call slot free: %v", ctx.Err())
 	}
 	res, err := e.ep.Call(ctx, name, rawArgs(args))
 	<-s.slots
@@ -199,14 +207,16 @@ func (s *Server) doCall(ctx context.Context, e *episode, name string, args json.
 }
 
 // action is a step's action: a tool call (type "call_tool", the default),
-// the agent's final answer (type "final"), or a tool listing (type
-// "list_tools", OpenEnv only). tool_name is OpenEnv's name for name.
+// the agent's final answer (type "final"), a message to the simulated user
+// (type "message", with content), or a tool listing (type "list_tools",
+// OpenEnv only). tool_name is OpenEnv's name for name.
 type action struct {
 	Type      string          `json:"type"`
 	Name      string          `json:"name"`
 	ToolName  string          `json:"tool_name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Answer    *string         `json:"answer"`
+	Content   *string         `json:"content"`
 	Metadata  map[string]any  `json:"metadata"`
 }
 
@@ -249,7 +259,7 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	out, err := s.doStep(ctx, e, req.Action)
 	if isBusy(err) { // the call never ran: the step does not count
-		res := timeoutResult("no call slot came free within the server's call timeout")
+		res := timeoutResult(busySlot)
 		out = stepResp{Observation: res.Content, Info: stepInfo{IsError: true, Outcome: res.Outcome, Step: e.steps}}
 		err = nil
 	}
@@ -264,9 +274,10 @@ func (s *Server) step(w http.ResponseWriter, r *http.Request) {
 // for when a reward is computed.
 func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, error) {
 	if e.done {
-		return stepResp{}, errf(http.StatusConflict, "episode_done", "episode %s has ended; reset it to start again", e.id)
+		return stepResp{}, errf(http.StatusConflict, CodeEpisodeDone, "episode %s has ended; reset it to start again", e.id)
 	}
 	var out stepResp
+	answer := a.Answer // scored when the step ends the episode
 	switch a.Type {
 	case "", "call_tool":
 		name := a.Name
@@ -288,22 +299,34 @@ func (s *Server) doStep(ctx context.Context, e *episode, a *action) (stepResp, e
 	case "final":
 		e.steps++
 		out.Terminated = true
+	case "message":
+		if a.Content == nil {
+			return out, badRequest("a message to the user needs its text (\"content\")")
+		}
+		reply, stopped, err := s.sayLocked(ctx, e, *a.Content)
+		if err != nil {
+			return out, err
+		}
+		e.steps++
+		out.Observation, out.Terminated, answer = reply, stopped, a.Content
+		if !stopped && e.maxSteps > 0 && e.steps >= e.maxSteps {
+			out.Truncated = true
+		}
 	default:
-		return out, badRequest("unknown action type %q (want \"call_tool\" or \"final\")", a.Type)
+		return out, badRequest("unknown action type %q (want \"call_tool\", \"message\" or \"final\")", a.Type)
 	}
 	s.stats.steps.Add(1)
 	out.Info.Step = e.steps
 	if out.Terminated || out.Truncated {
 		e.done = true
-		var answer *string
-		if out.Terminated {
-			answer = a.Answer
+		if !out.Terminated {
+			answer = nil // cut short: the agent gave no answer
 		}
 		if e.ep.Task() != nil {
 			var sc runtime.Score
 			err := s.withSlot(ctx, func() (err error) { sc, err = e.ep.Score(ctx, answer); return err })
 			if isBusy(err) { // the step counted and ended the episode: say how to get its reward
-				return out, errf(http.StatusServiceUnavailable, "score_busy", "the episode has ended, but no call slot came free to score it within the server's call timeout; POST /v1/episodes/%s/score for its reward", e.id)
+				return out, errf(http.StatusServiceUnavailable, CodeScoreBusy, "the episode has ended, but no call slot came free to score it within the server's call timeout; POST /v1/episodes/%s/score for its reward", e.id)
 			}
 			if err != nil {
 				return out, scoreError(err)
@@ -331,7 +354,7 @@ func (s *Server) score(w http.ResponseWriter, r *http.Request) {
 	}
 	defer release()
 	if e.ep.Task() == nil {
-		writeError(w, errf(http.StatusConflict, "no_task", "episode %s has no task to score", e.id))
+		writeError(w, errf(http.StatusConflict, CodeNoTask, "episode %s has no task to score", e.id))
 		return
 	}
 	var sc runtime.Score
@@ -365,11 +388,11 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if errors.Is(err, runtime.ErrDiffTooLarge) {
-		writeError(w, errf(http.StatusRequestEntityTooLarge, "too_large", "the diff is over the limit of %d bytes", s.opts.MaxResponseBytes))
+		writeError(w, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "the diff is over the limit of %d bytes", s.opts.MaxResponseBytes))
 		return
 	}
 	if err != nil {
-		writeError(w, stateError("diff_failed", "diff", err))
+		writeError(w, stateError(CodeDiffFailed, "diff", err))
 		return
 	}
 	body, err := json.Marshal(map[string]any{"diff": d, "state_hash": hash})
@@ -378,7 +401,7 @@ func (s *Server) diff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(body) > s.opts.MaxResponseBytes {
-		writeError(w, errf(http.StatusRequestEntityTooLarge, "too_large", "the diff is %d bytes, over the limit of %d", len(body), s.opts.MaxResponseBytes))
+		writeError(w, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "the diff is %d bytes, over the limit of %d", len(body), s.opts.MaxResponseBytes))
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -403,7 +426,7 @@ func (s *Server) reset(w http.ResponseWriter, r *http.Request) {
 	err := e.resetLocked(req.Seed)
 	info := e.info()
 	if err != nil {
-		writeError(w, errf(http.StatusConflict, "reset_failed", "reset: %v", err))
+		writeError(w, errf(http.StatusConflict, CodeResetFailed, "reset: %v", err))
 		return
 	}
 	writeJSON(w, http.StatusOK, info)
@@ -420,6 +443,9 @@ func (e *episode) resetLocked(seed *int64) error {
 		e.dropped() // what the episode wrote is garbage now
 	}
 	e.steps, e.done = 0, false
+	if e.convo != nil {
+		e.convo = e.convo[:1] // the user's opening again
+	}
 	return err
 }
 

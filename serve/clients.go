@@ -134,7 +134,7 @@ func (s *Server) get(ctx context.Context, id string) *episode {
 }
 
 func errQuota(name string, max int) *apiError {
-	e := errf(http.StatusTooManyRequests, "quota", "client %s holds its maximum of %d episodes; delete some first", name, max)
+	e := errf(http.StatusTooManyRequests, CodeQuota, "client %s holds its maximum of %d episodes; delete some first", name, max)
 	e.retryAfter = 1
 	return e
 }

@@ -28,6 +28,15 @@
 // reward 0 at the end. After the end, further steps are refused (409) until
 // the episode is reset.
 //
+// With Options.User the server plays the simulated user of `wasmenv rollout
+// --user` (user.go): the user opens each episode, a step {"type": "message",
+// "content": ...} is the agent's words to it, and its stop token ends and
+// scores the episode; the task's instruction (the user's goal) is never sent.
+//
+// Every tool call, whichever face it came through, runs by one rule
+// (callEpisode, callHeld in errors.go), and every error answer's code is
+// one of codes.go's table, whose fault the Python client types alike.
+//
 // Memory: an episode's pages live in the Go heap; after episodes close, a
 // rate-limited release (release.go) collects them and gives the pages back
 // to the OS, so that memory returns in seconds instead of at the runtime's

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -14,25 +15,25 @@ import (
 func episodeError(id string, err error) *apiError {
 	switch {
 	case errors.Is(err, runtime.ErrStateLost):
-		return errf(http.StatusConflict, "state_lost", "episode %s: %v", id, err)
+		return errf(http.StatusConflict, CodeStateLost, "episode %s: %v", id, err)
 	case errors.Is(err, runtime.ErrOutOfMemory):
-		return errf(http.StatusInsufficientStorage, "out_of_memory", "episode %s: %v", id, err)
+		return errf(http.StatusInsufficientStorage, CodeOutOfMemory, "episode %s: %v", id, err)
 	}
-	return errf(http.StatusConflict, "episode_closed", "episode %s: %v", id, err)
+	return errf(http.StatusConflict, CodeEpisodeClosed, "episode %s: %v", id, err)
 }
 
 // stateError maps a failed diff, state hash or score.
-func stateError(code, what string, err error) *apiError {
+func stateError(code Code, what string, err error) *apiError {
 	switch {
 	case errors.Is(err, runtime.ErrStateLost):
-		return errf(http.StatusConflict, "state_lost", "%s: %v", what, err)
+		return errf(http.StatusConflict, CodeStateLost, "%s: %v", what, err)
 	case errors.Is(err, runtime.ErrOutOfMemory):
-		return errf(http.StatusInsufficientStorage, "out_of_memory", "%s: %v", what, err)
+		return errf(http.StatusInsufficientStorage, CodeOutOfMemory, "%s: %v", what, err)
 	}
 	return errf(http.StatusUnprocessableEntity, code, "%s: %v", what, err)
 }
 
-func scoreError(err error) *apiError { return stateError("score_failed", "scoring", err) }
+func scoreError(err error) *apiError { return stateError(CodeScoreFailed, "scoring", err) }
 
 // timeoutResult is the one way a call that ran out of time reaches a
 // client, whichever wait ran out (the episode's lock, a call slot, the
@@ -52,9 +53,9 @@ func (s *Server) lockForCall(w http.ResponseWriter, r *http.Request, timedOut fu
 	if err != nil {
 		cancel()
 		var ae *apiError
-		if errors.As(err, &ae) && ae.code == "busy" && r.Context().Err() == nil {
+		if errors.As(err, &ae) && ae.code == CodeBusy && r.Context().Err() == nil {
 			s.stats.calls.Add(1)
-			timedOut(timeoutResult("the episode stayed busy with another request for the server's call timeout"))
+			timedOut(timeoutResult(busyEpisode))
 			return nil, nil, nil, false
 		}
 		writeError(w, err)
@@ -63,8 +64,41 @@ func (s *Server) lockForCall(w http.ResponseWriter, r *http.Request, timedOut fu
 	return ctx, e, func() { unlock(); cancel() }, true
 }
 
+// The two waits a tool call may run out of time in, as the agent reads them.
+const (
+	busyEpisode = "the episode stayed busy with another request for the server's call timeout"
+	busySlot    = "no call slot came free within the server's call timeout"
+)
+
+// callEpisode is the one way a route runs a tool call on an episode it
+// has not locked (MCP, NeMo Gym): under the episode's lock, waited for
+// within ctx; a wait for the lock or for a call slot that runs out is the
+// timeout outcome (the environment's failure), never an error.
+func (s *Server) callEpisode(ctx context.Context, e *episode, name string, args json.RawMessage) (runtime.Result, error) {
+	if err := e.acquire(ctx); err != nil {
+		s.stats.calls.Add(1)
+		return timeoutResult(busyEpisode), nil
+	}
+	defer e.release()
+	return s.callHeld(ctx, e, name, args)
+}
+
+// callHeld runs a tool call on an episode whose lock the caller holds
+// (the episode API's /call, after lockForCall); a wait for a call slot
+// that runs out is the timeout outcome.
+func (s *Server) callHeld(ctx context.Context, e *episode, name string, args json.RawMessage) (runtime.Result, error) {
+	if e.ep == nil {
+		return runtime.Result{}, errNoEpisode(e.id)
+	}
+	res, err := s.doCall(ctx, e, name, args)
+	if isBusy(err) {
+		return timeoutResult(busySlot), nil
+	}
+	return res, err
+}
+
 // isBusy reports a wait for a call slot that ran out of time.
 func isBusy(err error) bool {
 	var ae *apiError
-	return errors.As(err, &ae) && ae.code == "busy"
+	return errors.As(err, &ae) && ae.code == CodeBusy
 }

@@ -17,31 +17,31 @@ import (
 // {"error": {"code": ..., "message": ...}}.
 type apiError struct {
 	status     int
-	code       string
+	code       Code
 	msg        string
 	retryAfter int // seconds; 0 = no header
 }
 
 func (e *apiError) Error() string { return e.msg }
 
-func errf(status int, code, format string, args ...any) *apiError {
+func errf(status int, code Code, format string, args ...any) *apiError {
 	return &apiError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
 }
 
 func badRequest(format string, args ...any) *apiError {
-	return errf(http.StatusBadRequest, "bad_request", format, args...)
+	return errf(http.StatusBadRequest, CodeBadRequest, format, args...)
 }
 
 // writeError writes err; anything that is not an *apiError is a 500.
 func writeError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
-		ae = errf(http.StatusInternalServerError, "internal", "%v", err)
+		ae = errf(http.StatusInternalServerError, CodeInternal, "%v", err)
 	}
 	if ae.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(ae.retryAfter))
 	}
-	writeJSON(w, ae.status, map[string]any{"error": map[string]string{"code": ae.code, "message": ae.msg}})
+	writeJSON(w, ae.status, map[string]any{"error": map[string]string{"code": string(ae.code), "message": ae.msg}})
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -68,13 +68,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // readBody reads a bounded request body.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
-		return nil, errf(http.StatusRequestEntityTooLarge, "too_large", "request body is %d bytes, over the limit of %d", r.ContentLength, limit)
+		return nil, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body is %d bytes, over the limit of %d", r.ContentLength, limit)
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, errf(http.StatusRequestEntityTooLarge, "too_large", "request body is over the limit of %d bytes", limit)
+			return nil, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body is over the limit of %d bytes", limit)
 		}
 		return nil, badRequest("reading request body: %v", err)
 	}

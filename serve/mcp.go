@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,20 +50,14 @@ func (s *Server) mcpTool(e *episode, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
 		defer cancel()
-		if err := e.acquire(ctx); err != nil {
-			return mcpResult(timeoutResult("the episode stayed busy with another request for the server's call timeout")), nil
-		}
-		defer e.release()
-		if e.ep == nil {
-			return toolErrorResult("Error: episode " + e.id + " no longer exists"), nil
-		}
 		var args json.RawMessage
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
-		res, err := s.doCall(ctx, e, name, args)
-		if isBusy(err) {
-			res, err = timeoutResult("no call slot came free within the server's call timeout"), nil
+		res, err := s.callEpisode(ctx, e, name, args)
+		var ae *apiError
+		if errors.As(err, &ae) && ae.code == CodeUnknownEpisode {
+			return toolErrorResult("Error: episode " + e.id + " no longer exists"), nil
 		}
 		if err != nil {
 			// The episode's failure, not the tool's: a protocol error, not

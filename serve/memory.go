@@ -35,7 +35,7 @@ func (s *Server) memoryCheck(ctx context.Context) error {
 	if rss = residentBytes(); rss <= s.opts.MaxMemoryBytes {
 		return nil
 	}
-	e := errf(http.StatusTooManyRequests, "memory", "the server uses %d MiB, over its memory cap of %d MiB; retry later or delete episodes",
+	e := errf(http.StatusTooManyRequests, CodeMemory, "the server uses %d MiB, over its memory cap of %d MiB; retry later or delete episodes",
 		rss>>20, s.opts.MaxMemoryBytes>>20)
 	e.retryAfter = 1
 	return e

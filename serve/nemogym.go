@@ -107,7 +107,7 @@ func ngValidation(w http.ResponseWriter, typ string, loc []any, msg string, inpu
 func ngError(w http.ResponseWriter, err error) {
 	var ae *apiError
 	if !errors.As(err, &ae) {
-		ae = errf(http.StatusInternalServerError, "internal", "%v", err)
+		ae = errf(http.StatusInternalServerError, CodeInternal, "%v", err)
 	}
 	if ae.retryAfter > 0 {
 		w.Header().Set("Retry-After", itoa(ae.retryAfter))
@@ -229,7 +229,7 @@ func (s *Server) ngDelete(e *episode) {
 }
 
 func errNoSession(env string) *apiError {
-	return errf(http.StatusBadRequest, "no_session", "no session: POST %s%s/seed_session first, and send its cookie", nemoGymPrefix, env)
+	return errf(http.StatusBadRequest, CodeNoSession, "no session: POST %s%s/seed_session first, and send its cookie", nemoGymPrefix, env)
 }
 
 func (s *Server) ngTool(w http.ResponseWriter, r *http.Request) {
@@ -255,25 +255,10 @@ func (s *Server) ngTool(w http.ResponseWriter, r *http.Request) {
 	args, _ := json.Marshal(body)
 	ctx, cancel := s.callCtx(r)
 	defer cancel()
-	var res runtime.Result
-	if err := e.acquire(ctx); err != nil {
-		res = timeoutResult("the episode stayed busy with another request for the server's call timeout")
-	} else {
-		func() {
-			defer e.release()
-			if e.ep == nil {
-				res, err = runtime.Result{}, errNoEpisode(e.id)
-				return
-			}
-			res, err = s.doCall(ctx, e, name, args)
-			if isBusy(err) {
-				res, err = timeoutResult("no call slot came free within the server's call timeout"), nil
-			}
-		}()
-		if err != nil {
-			ngError(w, err)
-			return
-		}
+	res, err := s.callEpisode(ctx, e, name, args)
+	if err != nil {
+		ngError(w, err)
+		return
 	}
 	w.Header().Set("X-Wasmenv-Outcome", string(res.Outcome))
 	status := http.StatusOK
@@ -331,14 +316,14 @@ func (s *Server) ngVerify(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	sc, err := func() (runtime.Score, error) {
 		if err := e.acquire(ctx); err != nil {
-			return runtime.Score{}, errf(http.StatusServiceUnavailable, "busy", "the session's episode is busy: %v", err)
+			return runtime.Score{}, errf(http.StatusServiceUnavailable, CodeBusy, "the session's episode is busy: %v", err)
 		}
 		defer e.release()
 		if e.ep == nil {
 			return runtime.Score{}, errNoEpisode(e.id)
 		}
 		if e.ep.Task() == nil {
-			return runtime.Score{}, errf(http.StatusConflict, "no_task", "the session has no task to verify: seed it with \"task\"")
+			return runtime.Score{}, errf(http.StatusConflict, CodeNoTask, "the session has no task to verify: seed it with \"task\"")
 		}
 		var answer *string
 		if a, ok := resp.answer(); ok {

@@ -42,7 +42,7 @@ type oeResult struct {
 func resetObservation(e *episode) oeResult {
 	obs := map[string]any{"episode_id": e.id, "env": e.env.Name(), "rules": e.env.Bundle.Manifest.Rules}
 	if t := e.ep.Task(); t != nil {
-		obs["task"], obs["instruction"] = t.ID, t.Instruction
+		obs["task"], obs["instruction"] = t.ID, e.openingOf()
 	}
 	return oeResult{Observation: obs, Metadata: map[string]any{"episode_id": e.id, "seed": e.ep.Seed()}}
 }
@@ -62,7 +62,7 @@ func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, 
 			}
 			defer release()
 			if err := e.resetLocked(req.Seed); err != nil {
-				return nil, oeResult{}, errf(http.StatusConflict, "reset_failed", "reset: %v", err)
+				return nil, oeResult{}, errf(http.StatusConflict, CodeResetFailed, "reset: %v", err)
 			}
 			if req.ResultFormat != "" {
 				e.oeText.Store(req.ResultFormat == resultText)
@@ -83,7 +83,7 @@ func (s *Server) oeResetEpisode(ctx context.Context, req oeResetReq) (*episode, 
 }
 
 func errResultFormat(f string) error {
-	return errf(http.StatusUnprocessableEntity, "validation_error", "result_format %q: want %q (the MCP call result object, the default) or %q (the bare text)", f, resultMCP, resultText)
+	return errf(http.StatusUnprocessableEntity, CodeValidation, "result_format %q: want %q (the MCP call result object, the default) or %q (the bare text)", f, resultMCP, resultText)
 }
 
 func (s *Server) oeReset(w http.ResponseWriter, r *http.Request) {
@@ -119,10 +119,10 @@ type oeStepReq struct {
 func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format string) (oeResult, error) {
 	meta := map[string]any{"episode_id": e.id}
 	switch a.Type {
-	case "", "call_tool", "final":
+	case "", "call_tool", "final", "message":
 	case "list_tools":
 		if e.done {
-			return oeResult{}, errf(http.StatusConflict, "episode_done", "episode %s has ended; reset it to start again", e.id)
+			return oeResult{}, errf(http.StatusConflict, CodeEpisodeDone, "episode %s has ended; reset it to start again", e.id)
 		}
 		tools := make([]map[string]any, 0, len(e.env.Tools()))
 		for _, t := range e.env.Tools() {
@@ -131,15 +131,15 @@ func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format
 		zero := 0.0
 		return oeResult{Observation: map[string]any{"tools": tools}, Reward: &zero, Done: e.done, Metadata: meta}, nil
 	default:
-		return oeResult{}, errf(http.StatusUnprocessableEntity, "validation_error",
-			"unknown action type %q (want \"call_tool\", \"list_tools\" or \"final\")", a.Type)
+		return oeResult{}, errf(http.StatusUnprocessableEntity, CodeValidation,
+			"unknown action type %q (want \"call_tool\", \"list_tools\", \"message\" or \"final\")", a.Type)
 	}
 	if format == "" && e.oeText.Load() {
 		format = resultText
 	}
 	out, err := s.doStep(ctx, e, a)
 	var ae *apiError
-	if err != nil && a.Type != "final" && errors.As(err, &ae) && ae.code == "busy" {
+	if err != nil && a.Type != "final" && errors.As(err, &ae) && ae.code == CodeBusy {
 		// No call slot came free in time: the call never reached the tool
 		// and the step does not count. OpenEnv's transport_error.
 		name := a.Name
@@ -154,9 +154,12 @@ func (s *Server) oeStepLocked(ctx context.Context, e *episode, a *action, format
 		return oeResult{}, err
 	}
 	var obs map[string]any
-	if a.Type == "final" {
+	switch a.Type {
+	case "final":
 		obs = map[string]any{"answer": a.Answer}
-	} else {
+	case "message":
+		obs = map[string]any{"user": out.Observation}
+	default:
 		res := runtime.Result{Content: out.Observation, IsError: out.Info.IsError, Outcome: out.Info.Outcome}
 		obs = map[string]any{"tool_name": out.Info.Tool, "result": nil, "error": nil}
 		if te := oeErrorFor(res); te != nil {
@@ -182,7 +185,7 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Action == nil {
-		writeError(w, errf(http.StatusUnprocessableEntity, "validation_error", "step needs an action"))
+		writeError(w, errf(http.StatusUnprocessableEntity, CodeValidation, "step needs an action"))
 		return
 	}
 	if !validResultFormat(req.ResultFormat) {
@@ -215,7 +218,7 @@ func (s *Server) oeStep(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var ae *apiError
 		if errors.As(err, &ae) && ae.status == http.StatusBadRequest {
-			ae.status, ae.code = http.StatusUnprocessableEntity, "validation_error"
+			ae.status, ae.code = http.StatusUnprocessableEntity, CodeValidation
 		}
 		writeError(w, err)
 		return

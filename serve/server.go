@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -78,6 +79,12 @@ type Options struct {
 	// to the worker that owns its episode by this prefix alone, without a
 	// table of its own (fleet/gateway.go).
 	IDPrefix string
+	// User, when set, plays the customer of every task (user.go): it
+	// opens each episode, the agent talks to it with "message" steps, and
+	// the task's instruction and persona are never sent to a client.
+	User rl.User
+	// StopToken is the user's end of conversation (rl.DefaultStopToken).
+	StopToken string
 }
 
 func (o *Options) defaults() {
@@ -222,7 +229,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /mcp", s.oeMCPSocket)
 	s.nemoGymRoutes(m)
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, errf(http.StatusNotFound, "not_found", "no route for %s %s", r.Method, r.URL.Path))
+		writeError(w, errf(http.StatusNotFound, CodeNotFound, "no route for %s %s", r.Method, r.URL.Path))
 	})
 	s.mux = m
 }
@@ -237,14 +244,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			s.stats.panics.Add(1)
 			s.opts.Logger.Error("serve: panic", "path", r.URL.Path, "panic", fmt.Sprint(v))
-			writeError(w, errf(http.StatusInternalServerError, "internal", "internal error"))
+			writeError(w, errf(http.StatusInternalServerError, CodeInternal, "internal error"))
 		}
 	}()
 	if len(s.clients) > 0 && r.URL.Path != "/health" {
 		name, ok := s.authenticate(r)
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="wasmenv"`)
-			writeError(w, errf(http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token"))
+			writeError(w, errf(http.StatusUnauthorized, CodeUnauthorized, "missing or wrong bearer token"))
 			return
 		}
 		r = r.WithContext(withClient(r.Context(), name))
@@ -279,11 +286,11 @@ func (s *Server) env(name string) (*runtime.Env, error) {
 		if len(s.envs) == 1 {
 			return s.envs[0], nil
 		}
-		return nil, errf(http.StatusBadRequest, "bad_request", "several environments are served; name one with \"env\"")
+		return nil, errf(http.StatusBadRequest, CodeBadRequest, "several environments are served; name one with \"env\"")
 	}
 	e, ok := s.byName[name]
 	if !ok {
-		return nil, errf(http.StatusNotFound, "unknown_env", "no environment named %q", name)
+		return nil, errf(http.StatusNotFound, CodeUnknownEnv, "no environment named %q", name)
 	}
 	return e, nil
 }
@@ -297,17 +304,17 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 	}
 	if task != "" {
 		if _, ok := env.Bundle.Task(task); !ok {
-			return nil, errf(http.StatusNotFound, "unknown_task", "environment %s has no task %q", env.Name(), task)
+			return nil, errf(http.StatusNotFound, CodeUnknownTask, "environment %s has no task %q", env.Name(), task)
 		}
 	}
 	if n <= 0 {
 		n = 1
 	}
 	if n > s.opts.MaxGroup {
-		return nil, errf(http.StatusBadRequest, "bad_request", "n = %d is over the limit of %d", n, s.opts.MaxGroup)
+		return nil, errf(http.StatusBadRequest, CodeBadRequest, "n = %d is over the limit of %d", n, s.opts.MaxGroup)
 	}
 	if maxSteps < 0 {
-		return nil, errf(http.StatusBadRequest, "bad_request", "max_steps must not be negative")
+		return nil, errf(http.StatusBadRequest, CodeBadRequest, "max_steps must not be negative")
 	}
 	if maxSteps == 0 {
 		maxSteps = s.opts.MaxSteps
@@ -339,12 +346,19 @@ func (s *Server) newGroup(ctx context.Context, envName, task string, seed int64,
 				e.close(context.Background())
 			}
 			s.table.release(owner, n)
-			return nil, errf(http.StatusUnprocessableEntity, "episode_failed", "%v", err)
+			return nil, errf(http.StatusUnprocessableEntity, CodeEpisodeFailed, "%v", err)
 		}
 		ep := newEpisode(s.opts.IDPrefix, group, env, rep, maxSteps)
 		ep.owner = owner
 		ep.dropped = s.mem.dropped
 		eps = append(eps, ep)
+	}
+	if err := s.userOpenings(ctx, eps); err != nil {
+		for _, e := range eps {
+			e.close(context.Background())
+		}
+		s.table.release(owner, n)
+		return nil, err
 	}
 	s.table.add(eps, n)
 	s.stats.created.Add(int64(n))
@@ -359,7 +373,7 @@ func (s *Server) use(ctx context.Context, id string) (*episode, func(), error) {
 		return nil, nil, errNoEpisode(id)
 	}
 	if err := e.acquire(ctx); err != nil {
-		return nil, nil, errf(http.StatusServiceUnavailable, "busy", "episode %s is busy: %v", id, err)
+		return nil, nil, errf(http.StatusServiceUnavailable, CodeBusy, "episode %s is busy: %v", id, err)
 	}
 	if e.ep == nil {
 		e.release()
@@ -374,13 +388,13 @@ func (s *Server) callCtx(r *http.Request) (context.Context, context.CancelFunc) 
 }
 
 func errCapacity(max int) *apiError {
-	e := errf(http.StatusTooManyRequests, "capacity", "the server holds its maximum of %d episodes; retry later or delete episodes", max)
+	e := errf(http.StatusTooManyRequests, CodeCapacity, "the server holds its maximum of %d episodes; retry later or delete episodes", max)
 	e.retryAfter = 1
 	return e
 }
 
 func errNoEpisode(id string) *apiError {
-	return errf(http.StatusNotFound, "unknown_episode", "no episode %q (never created, deleted or reaped)", id)
+	return errf(http.StatusNotFound, CodeUnknownEpisode, "no episode %q (never created, deleted or reaped)", id)
 }
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {

@@ -19,7 +19,7 @@ func (s *Server) withSlot(ctx context.Context, f func() error) error {
 		select {
 		case s.slots <- struct{}{}:
 		case <-ctx.Done():
-			return errf(http.StatusServiceUnavailable, "busy", "no call slot came free within the server's call timeout: %v", ctx.Err())
+			return errf(http.StatusServiceUnavailable, CodeBusy, "no call slot came free within the server's call timeout: %v", ctx.Err())
 		}
 	}
 	defer func() { <-s.slots }()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 )
 
@@ -31,6 +32,10 @@ type episode struct {
 	steps    int
 	done     bool
 	maxSteps int
+	// With a simulated user (user.go): its first message, and the
+	// conversation so far as the agent sees it (nil without a user).
+	opening string
+	convo   []rl.Message
 
 	mcpOnce sync.Once
 	mcpSrv  *mcp.Server

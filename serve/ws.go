@@ -59,7 +59,7 @@ func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
 // session's episode is deleted when the socket ends.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, handle func(*wsSession, context.Context, []byte) (any, bool)) {
 	if !s.wsAcquire() {
-		writeError(w, errf(http.StatusServiceUnavailable, "capacity", "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
+		writeError(w, errf(http.StatusServiceUnavailable, CodeCapacity, "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
 		return
 	}
 	defer s.wsRelease()

@@ -148,3 +148,44 @@ func stampsEpisode(t *testing.T, res *synth.Result) *runtime.Episode {
 	t.Cleanup(func() { ep.Close() })
 	return ep
 }
+
+// defaultStampsSQL: time DEFAULTs on columns whose names say nothing of
+// it (issue 38: create_rental_log demanded logged_at, which has DEFAULT
+// CURRENT_TIMESTAMP), in SQLite's forms.
+const defaultStampsSQL = `
+CREATE TABLE stations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+  opened TEXT NOT NULL DEFAULT (datetime('now')), inspected TEXT NOT NULL DEFAULT CURRENT_DATE);
+CREATE TABLE notes (id INTEGER PRIMARY KEY, station_id INTEGER NOT NULL REFERENCES stations(id), body TEXT NOT NULL,
+  logged_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP);
+INSERT INTO stations VALUES (1, 'Harbour', '2023-04-01 08:00:00', '2024-02-01'), (2, 'Old Mill', '2023-05-01 09:00:00', '2024-02-03'),
+  (3, 'Station Square', '2023-06-01 10:00:00', '2024-02-05');
+INSERT INTO notes VALUES (1, 1, 'dock 4 jams', '2024-03-01 10:00:00'), (2, 2, 'light out', '2024-03-02 11:00:00'),
+  (3, 3, 'repainted', '2024-03-03 12:00:00');
+`
+
+// TestDefaultStampsOfAnyName: a create tool neither requires nor asks for
+// a column stamped by its DEFAULT, and fills it in the column's form.
+func TestDefaultStampsOfAnyName(t *testing.T) {
+	res := synthStamps(t, defaultStampsSQL)
+	for _, tool := range []string{"create_station", "create_note"} {
+		tl := res.Spec.Tool(tool)
+		if tl == nil {
+			t.Fatalf("no %s", tool)
+		}
+		for _, p := range tl.Params {
+			if (p.Column == "opened" || p.Column == "inspected" || p.Column == "logged_at") && (p.Required || !p.Stamp) {
+				t.Errorf("%s: %s required %v, stamp %v", tool, p.Name, p.Required, p.Stamp)
+			}
+		}
+	}
+	ep := stampsEpisode(t, res)
+	for _, c := range []struct{ tool, args, want string }{
+		{"create_station", `{"name": "Riverside"}`, `"name":"Riverside","opened":"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d","inspected":"\d{4}-\d\d-\d\d"`},
+		{"create_note", `{"station_id": 2, "body": "tyre pump gone"}`, `"logged_at":"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"`},
+	} {
+		r, err := ep.Call(context.Background(), c.tool, json.RawMessage(c.args))
+		if err != nil || r.Outcome != runtime.OutcomeOK || !regexp.MustCompile(c.want).MatchString(r.Content) {
+			t.Errorf("%s: %v %s %q, want %s", c.tool, err, r.Outcome, r.Content, c.want)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -36,7 +38,8 @@ go() {
 
 // Issue 26: every shell block of the user docs runs, in order, one bash
 // per document (as a reader pastes them into one terminal), in a scratch
-// directory that sees the checkout's files, with this build as wasmenv.
+// directory holding a copy of the checkout, with this build as wasmenv;
+// nothing is written into the checkout (issue 38).
 // A block that cannot run offline on a fresh build (a GPU server, an LLM
 // endpoint, the reader's own files) is preceded by
 // <!-- docs-test: skip: REASON -->, and the reason is required. The docs'
@@ -87,21 +90,12 @@ func TestDocsShellBlocks(t *testing.T) {
 	}
 }
 
-// runDocScript runs script with bash in a scratch directory holding links
-// to the checkout's top-level entries, and kills whatever it left running.
+// runDocScript runs script with bash in a scratch directory holding a
+// copy of the checkout, and kills whatever it left running.
 func runDocScript(t *testing.T, root, script string) {
 	work, binDir := t.TempDir(), t.TempDir()
-	entries, err := os.ReadDir(root)
-	if err != nil {
+	if err := copyCheckout(root, work); err != nil {
 		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.Name() == ".git" {
-			continue
-		}
-		if err := os.Symlink(filepath.Join(root, e.Name()), filepath.Join(work, e.Name())); err != nil {
-			t.Fatal(err)
-		}
 	}
 	if err := os.Symlink(bin, filepath.Join(binDir, "wasmenv")); err != nil {
 		t.Fatal(err)
@@ -141,4 +135,118 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// copyCheckout copies the checkout's source files into dir: git's tracked
+// and untracked-but-not-ignored files, or every file but .git where git
+// cannot list them. A copy, not links: the docs' commands write where they
+// run (go build -o wasmenv, -o store.wasm), and through a link they would
+// replace the reader's own ./wasmenv, or fail on it while `./wasmenv serve`
+// runs ("Text file busy").
+func copyCheckout(root, dir string) error {
+	files, err := checkoutFiles(root)
+	if err != nil {
+		return err
+	}
+	for _, rel := range files {
+		src, dst := filepath.Join(root, rel), filepath.Join(dir, rel)
+		fi, err := os.Lstat(src)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // tracked, deleted in the work tree
+		}
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(src)
+			if err == nil {
+				err = os.Symlink(target, dst)
+			}
+			if err != nil {
+				return err
+			}
+		case fi.Mode().IsRegular():
+			b, err := os.ReadFile(src)
+			if err == nil {
+				err = os.WriteFile(dst, b, fi.Mode().Perm())
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkoutFiles lists the checkout's files, relative to root.
+func checkoutFiles(root string) ([]string, error) {
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err == nil {
+		var files []string
+		for _, f := range strings.Split(string(out), "\x00") {
+			if f != "" {
+				files = append(files, filepath.FromSlash(f))
+			}
+		}
+		return files, nil
+	}
+	var files []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			files = append(files, rel)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// The docs' commands run where a reader followed the README: its
+// ./wasmenv built and serving (so the file is busy), its own outputs
+// beside it. The test's run of the README's `go build -o wasmenv` and of
+// commands writing there must leave them as they were.
+func TestDocsScriptLeavesTheCheckoutAlone(t *testing.T) {
+	root := t.TempDir()
+	sleep, err := os.ReadFile("/usr/bin/sleep")
+	if err != nil {
+		t.Skipf("a stand-in for a running ./wasmenv: %v", err)
+	}
+	files := map[string]string{"wasmenv": string(sleep), "store.wasm": "the reader's bundle", "envs/store/env.yaml": "name: store\n"}
+	for name, body := range files {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serving := exec.Command(filepath.Join(root, "wasmenv"), "600") // `./wasmenv serve` running
+	if err := serving.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { serving.Process.Kill(); serving.Wait() })
+	runDocScript(t, root, docsPreamble+`go build -o wasmenv ./cmd/wasmenv
+./wasmenv --help > /dev/null
+echo built > store.wasm
+cat envs/store/env.yaml > /dev/null
+`)
+	for name, body := range files {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil || string(b) != body {
+			t.Errorf("%s changed in the checkout (%v)", name, err)
+		}
+	}
 }

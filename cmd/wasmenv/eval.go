@@ -38,7 +38,7 @@ func evalCmd() *cobra.Command {
 	fl := cmd.Flags()
 	f.addPolicyFlags(cmd, &cfg)
 	fl.IntVar(&cfg.Group, "samples", 4, "rollouts per task (sample i on seed --seed + i)")
-	fl.StringVar(&cfg.Tasks, "tasks", "", "comma-separated globs over task ids (default all)")
+	fl.StringVar(&cfg.Tasks, "tasks", "", "comma-separated globs over task ids, e.g. 'cancel-*' (default all; synth from-db's --tasks is a count)")
 	fl.Int64Var(&cfg.Seed, "seed", 0, "base seed")
 	fl.IntVar(&cfg.MaxTurns, "max-turns", 20, "assistant turns per rollout")
 	fl.IntVar(&cfg.MaxTokens, "max-tokens", 0, "completion tokens per rollout (0: no budget)")
@@ -64,7 +64,7 @@ func runEval(cmd *cobra.Command, args []string, f *rolloutFlags, cfg rl.Config, 
 	spec := f.fleetSpec(cfg)
 	spec.Eval = true
 	if err := checkFleetFlags(f, spec); err != nil {
-		return err
+		return localFlagError(err)
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

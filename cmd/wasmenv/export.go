@@ -61,7 +61,7 @@ type verlProp struct {
 }
 
 func exportVerlToolsCmd() *cobra.Command {
-	var url, tokenEnv, out string
+	var url, tokenEnv, out, interaction string
 	cmd := &cobra.Command{
 		Use:   "verl-tools BUNDLE",
 		Short: "Write verl's tools YAML for a bundle served by `wasmenv serve`",
@@ -69,7 +69,11 @@ func exportVerlToolsCmd() *cobra.Command {
 			"(actor_rollout_ref.rollout.multi_turn.tool_config_path): one\n" +
 			"wasmenv_client.verl.WasmenvTool per tool of BUNDLE, reaching the server at --url.\n" +
 			"verl's schema model keeps a type, a description and string choices per\n" +
-			"parameter; nested shapes are left out (docs/INTEGRATIONS.md).",
+			"parameter; nested shapes are left out (docs/INTEGRATIONS.md).\n\n" +
+			"--interaction FILE also writes verl's interaction YAML\n" +
+			"(multi_turn.interaction_config_path): wasmenv_client.verl.WasmenvInteraction,\n" +
+			"which scores each trajectory with its final answer (and talks for the\n" +
+			"simulated user of a server started with --user).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkServerURL(url); err != nil {
@@ -90,6 +94,17 @@ func exportVerlToolsCmd() *cobra.Command {
 			head := fmt.Sprintf("# verl tools for the wasmenv environment %s (wasmenv export verl-tools).\n"+
 				"# Needs: pip install ./clients/python (wasmenv_client) beside verl; wasmenv serve at %s.\n", b.Manifest.Name, url)
 			data = append([]byte(head), data...)
+			if interaction != "" {
+				idata, err := yaml.Marshal(verlInteraction(b.Manifest.Name, url, tokenEnv))
+				if err != nil {
+					return err
+				}
+				head := fmt.Sprintf("# verl interaction for the wasmenv environment %s (wasmenv export verl-tools --interaction):\n"+
+					"# the dataset rows name it in extra_info.interaction_kwargs {name: %s, task, seed}.\n", b.Manifest.Name, verlInteractionName)
+				if err := atomicfile.WriteFile(interaction, append([]byte(head), idata...)); err != nil {
+					return err
+				}
+			}
 			if out == "" || out == "-" {
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
@@ -97,7 +112,8 @@ func exportVerlToolsCmd() *cobra.Command {
 			return atomicfile.WriteFile(out, data)
 		},
 	}
-	cmd.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "where `wasmenv serve` serves the bundle")
+	cmd.Flags().StringVar(&interaction, "interaction", "", "also write verl's interaction YAML (the final answer's score) to this file")
+	cmd.Flags().StringVar(&url, "url", "http://127.0.0.1:8080", "where wasmenv serve serves the bundle")
 	cmd.Flags().StringVar(&tokenEnv, "token-env", "", "environment variable holding the server's bearer token (the token itself is never written)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write (default: stdout)")
 	return cmd
@@ -118,6 +134,31 @@ func checkServerURL(s string) error {
 		return fmt.Errorf("--url %q: want an http:// or https:// URL with a host", s)
 	}
 	return nil
+}
+
+// verlInteractionName is the interaction's name in verl's registry and in
+// the rows' interaction_kwargs (wasmenv_client.verl.INTERACTION_NAME).
+const verlInteractionName = "wasmenv"
+
+// verlInteractionFile is verl's interaction YAML
+// (verl/interactions/utils/interaction_registry.py reads it).
+type verlInteractionFile struct {
+	Interaction []verlInteractionEntry `yaml:"interaction"`
+}
+
+type verlInteractionEntry struct {
+	Name      string         `yaml:"name"`
+	ClassName string         `yaml:"class_name"`
+	Config    map[string]any `yaml:"config"`
+}
+
+func verlInteraction(env, url, tokenEnv string) *verlInteractionFile {
+	cfg := map[string]any{"url": url, "env": env}
+	if tokenEnv != "" {
+		cfg["token_env"] = tokenEnv
+	}
+	return &verlInteractionFile{Interaction: []verlInteractionEntry{{
+		Name: verlInteractionName, ClassName: "wasmenv_client.verl.WasmenvInteraction", Config: cfg}}}
 }
 
 func verlTools(env string, tools []envpkg.Tool, url, tokenEnv string) (*verlToolsFile, error) {

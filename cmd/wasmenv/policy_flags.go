@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -64,11 +65,21 @@ func rolloutPolicy(f *rolloutFlags) (rl.Policy, rl.User, error) {
 	p := f.policySpec()
 	user, err := p.BuildUser()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, localFlagError(err)
 	}
 	policy, err := p.Build()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, localFlagError(err)
 	}
 	return policy, user, nil
+}
+
+// localFlagError is a flag's mistake the fleet's code found, told as the
+// flag's own: a local run has no fleet to blame ("fleet: unknown policy").
+func localFlagError(err error) error {
+	var fe *fleet.Error
+	if errors.As(err, &fe) && fe.Code == fleet.CodeBadInput && fe.Err == nil {
+		return errors.New(fe.Msg)
+	}
+	return err
 }

@@ -54,7 +54,7 @@ func rolloutCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.IntVar(&cfg.Group, "group", 8, "rollouts per task (GRPO group size)")
-	fl.StringVar(&cfg.Tasks, "tasks", "", "comma-separated globs over task ids (default all)")
+	fl.StringVar(&cfg.Tasks, "tasks", "", "comma-separated globs over task ids, e.g. 'cancel-*' (default all; synth from-db's --tasks is a count)")
 	fl.Int64Var(&cfg.Seed, "seed", 0, "base seed; rollout i of a group runs on seed+i")
 	fl.IntVar(&cfg.MaxTurns, "max-turns", 20, "assistant turns per rollout")
 	fl.IntVar(&cfg.MaxTokens, "max-tokens", 0, "completion tokens per rollout (0: no budget)")

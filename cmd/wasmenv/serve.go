@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wasmenv/wasmenv/fleet"
+	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/serve"
 )
@@ -25,6 +27,7 @@ func serveCmd() *cobra.Command {
 	var gwAuth natsAuth
 	var opts serve.Options
 	var ropts runtime.Options
+	var user fleet.PolicySpec
 	cmd := &cobra.Command{
 		Use:   "serve BUNDLE... | serve --nats URL",
 		Short: "Serve episodes of bundles over HTTP, MCP and OpenEnv-compatible APIs",
@@ -44,7 +47,7 @@ func serveCmd() *cobra.Command {
 			}
 			return cobra.MinimumNArgs(1)(cmd, args)
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			if token == "" {
@@ -63,6 +66,9 @@ func serveCmd() *cobra.Command {
 			}
 			log := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 			opts.Logger = log
+			if opts.User, err = user.BuildUser(); err != nil {
+				return localFlagError(err)
+			}
 			guestLog := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelInfo}))
 			var envs []*runtime.Env
 			defer func() {
@@ -99,7 +105,7 @@ func serveCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS to `wasmenv worker --serve` workers (docs/SCALING.md)")
+	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS URL to 'wasmenv worker --serve' workers (docs/SCALING.md)")
 	gwAuth.add(cmd)
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	f.IntVar(&opts.MaxEpisodes, "max-episodes", 10000, "most live episodes; more creates get 429")
@@ -118,6 +124,11 @@ func serveCmd() *cobra.Command {
 	f.IntVar(&ropts.SQLMemoryMB, "sql-memory-mb", 256, "SQLite heap per episode in MiB")
 	f.IntVar(&ropts.MaxWriteMB, "max-write-mb", 256, "write budget of an episode in MiB, and the cap on a bundle's max_write_mb")
 	f.Int64Var(&opts.MaxMemoryBytes, "max-memory", 0, "refuse new episodes (429) while resident memory is over this many bytes (0: no cap)")
+	f.StringVar(&user.User, "user", "none", "simulated user, as in 'wasmenv rollout --user': none (the task's instruction opens), scripted (says the instruction, then stops) or openai; with a user the agent talks to it with \"message\" steps and never sees the instruction")
+	f.StringVar(&user.UserURL, "user-base-url", "", "user openai: server URL, e.g. http://127.0.0.1:8000/v1")
+	f.StringVar(&user.UserModel, "user-model", "", "user openai: model")
+	f.Float64Var(&user.Temperature, "user-temperature", 1, "user openai: sampling temperature")
+	f.StringVar(&opts.StopToken, "stop-token", rl.DefaultStopToken, "the user's end-of-conversation token")
 	f.StringVar(&opts.NeMoGymRoot, "nemo-gym-root", "", "also serve this environment's NeMo Gym routes at the root (POST /seed_session, /verify, /TOOL)")
 	f.DurationVar(&ropts.SQLTimeout, "sql-timeout", 10*time.Second, "bound on each piece of bundle SQL outside tool calls (setup, checks, diffs)")
 	return cmd

@@ -69,7 +69,7 @@ type serveWorkerFlags struct {
 
 func (f *serveWorkerFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringSliceVar(&f.bundles, "serve", nil, "serve episodes of these bundles to `wasmenv serve --nats` gateways instead of running rollout jobs (comma-separated or repeated)")
+	fl.StringSliceVar(&f.bundles, "serve", nil, "serve episodes of these bundles to 'wasmenv serve --nats' gateways instead of running rollout jobs (comma-separated or repeated)")
 	fl.StringVar(&f.token, "token", "", "with --serve: require this bearer token (default $WASMENV_TOKEN)")
 	fl.StringVar(&f.clients, "clients", "", "with --serve: file of clients, one \"NAME TOKEN [MAX_EPISODES]\" a line, as serve's: each client sees only its own episodes, its quota counted on this worker")
 	fl.IntVar(&f.maxEpisodes, "max-episodes", 10000, "with --serve: most live episodes on this worker")

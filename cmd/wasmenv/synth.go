@@ -66,7 +66,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.StringVarP(&opts.Out, "output", "o", "", "environment source directory to write (replaced if it holds an environment)")
 	f.StringVar(&opts.Bundle, "bundle", "", "also write the compiled bundle here")
 	f.StringVar(&opts.Name, "name", "", "environment name (default: from the file name)")
-	f.IntVar(&opts.Tasks, "tasks", 100, "tasks to keep")
+	f.IntVar(&opts.Tasks, "tasks", 100, "how many tasks to keep (a count; rollout's and eval's --tasks take task-id globs)")
 	f.Int64Var(&opts.Seed, "seed", 0, "sampling seed")
 	f.IntVar(&opts.MaxChain, "max-chain", 5, "most tool calls per task")
 	f.Float64Var(&writeShare, "write-share", 0.5, "share of write tasks (0: reads only)")

@@ -27,6 +27,7 @@ type card struct {
 	Tools         int            `json:"tools"`
 	ToolsByKind   map[string]int `json:"tools_by_kind"`
 	ToolsCovered  int            `json:"tools_covered_by_tasks"`
+	ToolsUnused   []string       `json:"tools_unused_by_tasks,omitempty"` // by name, sorted
 	Tasks         int            `json:"tasks"`
 	Reads         int            `json:"read_tasks"`
 	Writes        int            `json:"write_tasks"`
@@ -112,6 +113,12 @@ func reportCard(ctx context.Context, src string) (*card, error) {
 		}
 	}
 	c.ToolsCovered = len(used)
+	for _, t := range b.Manifest.Tools {
+		if !used[t.Name] {
+			c.ToolsUnused = append(c.ToolsUnused, t.Name)
+		}
+	}
+	sort.Strings(c.ToolsUnused)
 	if len(b.Tasks) > 0 {
 		s, err := rl.Run(ctx, []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 1, MaxTurns: 40}, discard{})
 		if err != nil {
@@ -147,6 +154,9 @@ func (c *card) print(w io.Writer) {
 	}
 	sort.Strings(kinds)
 	fmt.Fprintf(w, "tools: %d (%s); %d used by the tasks\n", c.Tools, strings.Join(kinds, ", "), c.ToolsCovered)
+	if len(c.ToolsUnused) > 0 {
+		fmt.Fprintf(w, "unused by the tasks (%d): %s\n", len(c.ToolsUnused), strings.Join(c.ToolsUnused, ", "))
+	}
 	share := 0.0
 	if c.Tasks > 0 {
 		share = 100 * float64(c.Reads) / float64(c.Tasks)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -18,5 +19,24 @@ func TestSynthReportCard(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout)
 		}
+	}
+	// The tools no task calls are named, not only counted (issue 38).
+	var tools, used int
+	if _, err := fmt.Sscanf(stdout[strings.Index(stdout, "tools: "):], "tools: %d", &tools); err != nil {
+		t.Fatal(err)
+	}
+	line := stdout[strings.Index(stdout, "tools: "):]
+	line, _, _ = strings.Cut(line, "\n")
+	if _, err := fmt.Sscanf(line[strings.LastIndex(line, "; ")+2:], "%d used by the tasks", &used); err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(stdout, "unused by the tasks (")
+	if i < 0 {
+		t.Fatalf("the unused tools are not named:\n%s", stdout)
+	}
+	names, _, _ := strings.Cut(stdout[i:], "\n")
+	_, names, _ = strings.Cut(names, "): ")
+	if n := len(strings.Split(names, ", ")); n != tools-used || !strings.Contains(names, "_") {
+		t.Errorf("%d unused tools named (%q), want %d", n, names, tools-used)
 	}
 }

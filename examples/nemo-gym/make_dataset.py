@@ -2,8 +2,10 @@
 
     python3 examples/nemo-gym/make_dataset.py --url http://127.0.0.1:8080 --env mini -o train.jsonl
 
-A row is NeMo Gym's run request: responses_create_params (the task's
-instruction as input, the bundle's tools as Responses API function tools)
+A row is NeMo Gym's run request: responses_create_params (as input what
+`wasmenv rollout` sends, the environment's rules as the system message and
+the task's instruction as the user's; the bundle's tools as Responses API
+function tools)
 plus "task" and "seed", which /seed_session reads to choose the episode.
 Standard library only.
 """
@@ -14,13 +16,19 @@ import sys
 
 
 def rows(client, env, seeds):
+    from wasmenv_client.core import opening_messages
+
+    rules = client.env_info(env).get("rules", "")
     tools = [{"type": "function", "name": t["name"], "description": t.get("description", ""),
               "parameters": t.get("inputSchema") or {"type": "object", "properties": {}}, "strict": False}
              for t in client.tools(env)]
     out = []
     for t in client.tasks(env):
+        if not t["instruction"]:
+            raise SystemExit("the server plays a simulated user (--user): NeMo Gym's prompts are fixed in the "
+                             "dataset, so serve without --user for NeMo Gym (docs/INTEGRATIONS.md)")
         for seed in range(seeds):
-            out.append({"responses_create_params": {"input": [{"role": "user", "content": t["instruction"]}],
+            out.append({"responses_create_params": {"input": opening_messages(rules, t["instruction"]),
                                                     "tools": tools},
                         "task": t["id"], "seed": seed})
     return out

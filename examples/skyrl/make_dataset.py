@@ -5,7 +5,11 @@
 SkyRL's dataset (skyrl/train/dataset/dataset.py) pops "prompt" and
 "env_class" from a row and hands the rest to the environment as extras:
 here the task and seed, and where the server is, so that every Ray worker
-finds it. Parquet needs pandas and pyarrow (SkyRL has both); --format jsonl
+finds it. The prompt is what `wasmenv rollout` sends: the environment's rules
+as the system message, the task's instruction as the user's. On a server
+that plays a simulated user (--user) the instruction is the user's secret:
+the prompt is left empty, and the environment's init() fills it with the
+rules and the user's opening. Parquet needs pandas and pyarrow (SkyRL has both); --format jsonl
 needs nothing.
 """
 
@@ -15,12 +19,16 @@ import sys
 
 
 def rows(client, url, env, seeds):
+    from wasmenv_client.core import opening_messages
+
+    rules = client.env_info(env).get("rules", "")
     out = []
     for t in client.tasks(env):
+        prompt = opening_messages(rules, t["instruction"]) if t["instruction"] else []
         for seed in range(seeds):
             out.append({
                 "data_source": "wasmenv/" + env,
-                "prompt": [{"role": "user", "content": t["instruction"]}],
+                "prompt": prompt,
                 "env_class": "wasmenv",
                 "task": t["id"], "seed": seed,
                 "wasmenv_url": url, "wasmenv_env": env,

@@ -1,7 +1,8 @@
 """GRPO with TRL on a wasmenv environment, through environment_factory.
 
-    wasmenv build testdata/envs/mini -o mini.wasm
-    wasmenv serve mini.wasm --addr 127.0.0.1:8080 &
+    go build -o wasmenv ./cmd/wasmenv        # as the README does
+    ./wasmenv build testdata/envs/mini -o mini.wasm
+    ./wasmenv serve mini.wasm --addr 127.0.0.1:8080 &
     python3 examples/trl/train_grpo.py --url http://127.0.0.1:8080 --env mini
 
 Everything up to the trainer runs with the wasmenv client alone (it checks
@@ -14,17 +15,6 @@ import argparse
 import sys
 
 
-def rows(client, env, seeds):
-    """One dataset row per task and seed: the prompt, and the task and seed
-    that reset() reads. reset() appends the task's instruction to the prompt."""
-    out = []
-    for t in client.tasks(env):
-        for seed in range(seeds):
-            out.append({"prompt": [{"role": "user", "content": "Use the tools to do this task."}],
-                        "task": t["id"], "seed": seed})
-    return out
-
-
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--url", default="http://127.0.0.1:8080")
@@ -35,18 +25,18 @@ def main(argv=None):
     p.add_argument("--output-dir", default="grpo-wasmenv")
     a = p.parse_args(argv)
 
-    from wasmenv_client import Client
-    from wasmenv_client.trl import environment_factory
+    from wasmenv_client.trl import environment_factory, rows, task_reward
 
-    client = Client(a.url, token=a.token)
     Env = environment_factory(a.url, a.env, token=a.token)
-    env_name = a.env or client.envs()[0]["name"]
-    data = rows(client, env_name, a.seeds)
+    # One row per task and seed: the environment's rules as the system
+    # message and an empty user message, which TRL fills with what reset()
+    # returns (the task's instruction, or a simulated user's opening).
+    data = rows(Env, seeds=a.seeds)
     probe = Env()
-    instruction = probe.reset(**data[0])
-    tools = sorted(n for n in dir(probe) if not n.startswith("_") and n not in ("reset", "get_reward"))
-    print("environment %s: %d tools (%s), %d rows" % (env_name, len(tools), ", ".join(tools), len(data)))
-    print("first task: %s (untouched state scores %s)" % (instruction, probe.get_reward()))
+    opening = probe.reset(**data[0])
+    tools = sorted(n for n in dir(probe) if not n.startswith("_") and n != "reset")
+    print("environment %s: %d tools (%s), %d rows" % (Env._env, len(tools), ", ".join(tools), len(data)))
+    print("first task: %s (no answer scores %s)" % (opening, task_reward([""], [probe])[0]))
     del probe
 
     try:
@@ -59,7 +49,9 @@ def main(argv=None):
     trainer = GRPOTrainer(
         model=a.model,
         train_dataset=Dataset.from_list(data),
-        environment_factory=Env,  # get_reward() is the reward: no reward_funcs needed
+        environment_factory=Env,
+        # The task's score, the completion's final answer included.
+        reward_funcs=[task_reward],
         args=GRPOConfig(output_dir=a.output_dir, num_generations=8, max_completion_length=1024,
                         per_device_train_batch_size=8, logging_steps=1),
     )

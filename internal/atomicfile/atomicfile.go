@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,10 +25,19 @@ type File struct {
 
 // Create starts a file that Commit will rename to path. The directory of
 // path must exist.
+// Its errors name path, never the temporary file the caller did not ask
+// for.
 func Create(path string) (*File, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return nil, err
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("write %s: the folder %s does not exist", path, filepath.Dir(path))
+		}
+		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return &File{f: f, path: path}, nil
 }

@@ -127,10 +127,18 @@ func TestAbortAndClosed(t *testing.T) {
 	}
 }
 
+// The error names the file asked for and its missing folder, never the
+// temporary name the user did not choose (`export verl-tools -o
+// verl/tools.yaml` once said "open verl/.tools.yaml.tmp-1502993816").
 func TestMissingDirectory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "no", "such", "dir", "f")
-	if err := atomicfile.WriteFile(path, nil); err == nil {
+	err := atomicfile.WriteFile(path, nil)
+	if err == nil {
 		t.Fatal("wrote into a missing directory")
+	}
+	want := fmt.Sprintf("write %s: the folder %s does not exist", path, filepath.Dir(path))
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
 	}
 }
 

@@ -79,7 +79,6 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
 	var kept []envpkg.Task
-	auto := map[string][]string{}
 	// At most a twentieth of the tasks make the same change (the same
 	// write tool setting the same fields) or ask the same question (the
 	// same column through the same call): "Please change the date of
@@ -91,7 +90,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			return kept, st, err
 		}
 		st.Attempts++
-		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(kept), auto)
+		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(kept))
 		if errors.Is(err, errDeadEnd) {
 			st.DeadEnds++
 		} else if err != nil {
@@ -137,14 +136,14 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 }
 
 // attempt samples and executes one chain and turns it into a task.
-func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int, auto map[string][]string) (envpkg.Task, *chain, string, error) {
+func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int) (envpkg.Task, *chain, string, error) {
 	ep, err := env.NewEpisode("", opts.Seed)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
 	}
 	defer ep.Close()
 	c := &chain{}
-	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, auto: auto}
+	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c}
 	cur, err := w.entry(c)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err

@@ -43,6 +43,16 @@ func TestColumnWords(t *testing.T) {
 		{"membership", "membership"},
 		{"shipname", "shipping name"},
 		{"commission_pct", "commission percent"},
+		// Issue 38: "set the opened on of the station".
+		{"opened_on", "opening date"},
+		{"shipped_at", "shipping time"},
+		{"hired_on", "hiring date"},
+		{"due_on", "due date"},
+		{"born_on", "birth date"},
+		{"expires_on", "expiry date"},
+		{"starts_on", "start date"},
+		{"ReportedOn", "reporting date"},
+		{"created_at", "creation time"},
 	} {
 		if got := attrWords(c.col); got != c.want {
 			t.Errorf("attrWords(%q) = %q, want %q", c.col, got, c.want)

@@ -122,7 +122,38 @@ func attrWords(col string) string {
 		// price_basic_economy: "the basic economy price".
 		return rest + " " + head
 	}
+	if when, ok := whenWords(w); ok {
+		return when
+	}
 	return w
+}
+
+// whenWords: a date or time column named for what happened on it,
+// "opened_on", "shipped_at", is said as a date or a time ("the opening date
+// of the station", not "the opened on of the station").
+func whenWords(w string) (string, bool) {
+	head, prep, ok := strings.Cut(w, " ")
+	if !ok || strings.Contains(prep, " ") || (prep != "on" && prep != "at") {
+		return "", false
+	}
+	what := map[string]string{"on": "date", "at": "time"}[prep]
+	switch head {
+	case "due":
+		return "due " + what, true
+	case "born":
+		return "birth " + what, true
+	case "expires":
+		return "expiry " + what, true
+	case "starts", "ends", "begins", "opens", "closes":
+		return strings.TrimSuffix(head, "s") + " " + what, true
+	case "created", "updated", "modified", "deleted", "completed":
+		n := map[string]string{"created": "creation", "updated": "update", "modified": "modification", "deleted": "deletion", "completed": "completion"}[head]
+		return n + " " + what, true
+	}
+	if stem, ok := strings.CutSuffix(head, "ed"); ok && len(stem) >= 3 {
+		return stem + "ing " + what, true // opened → opening, shipped → shipping, hired → hiring
+	}
+	return "", false
 }
 
 // noun is a table's row as a person says it ("order_items" → "order item",

@@ -67,8 +67,7 @@ type walker struct {
 	ep    *runtime.Episode
 	rng   *rand.Rand
 	ctx   context.Context
-	chain *chain              // the chain being walked
-	auto  map[string][]string // tables changed by the database itself, by the chain's write tools (shared by attempts)
+	chain *chain // the chain being walked
 }
 
 // call runs a tool in the episode and decodes its JSON result.

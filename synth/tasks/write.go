@@ -252,22 +252,13 @@ func (w *walker) writeChecks(changes ...change) ([]envpkg.Check, error) {
 	return writeChecks(w.spec.Model, changes, w.allowed(changes)), nil
 }
 
-// allowed lists the tables the chain's writes changed besides the ones
-// asked for (a trigger's doing), from the episode's diff: once per set of
-// write tools, as the diff costs a pass over every written table. A table
-// a trigger writes only sometimes is then allowed always: more lenient,
-// never wrong for the ground truth.
+// allowed lists the tables this chain's writes changed besides the ones
+// asked for (a trigger's doing), from this episode's diff. Each task's
+// own: a trigger with a WHEN fires for some tasks of the same tools and
+// not others, so what one task allows says nothing of the next (a cache by
+// tools once dropped every task that fired the trigger after a first that
+// did not, and which survived depended on the sampling order).
 func (w *walker) allowed(changes []change) []string {
-	var key []string
-	for _, call := range w.chain.calls {
-		if t := w.spec.Tool(call.Name); t != nil && t.Kind.Writes() {
-			key = append(key, call.Name)
-		}
-	}
-	k := strings.Join(key, ",")
-	if a, ok := w.auto[k]; ok {
-		return a
-	}
 	d, err := w.ep.Diff()
 	if err != nil {
 		return nil // the gates replay the task: a missing allowance drops it there
@@ -283,6 +274,5 @@ func (w *walker) allowed(changes []change) []string {
 		}
 	}
 	sort.Strings(allowed)
-	w.auto[k] = allowed
 	return allowed
 }

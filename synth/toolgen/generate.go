@@ -1,6 +1,7 @@
 package toolgen
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -319,7 +320,7 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 		}
 		p := g.param(t, c, OpSet, n.cols[c.Name], required || t.IsKey(c.Name))
 		if stamp {
-			p.Stamp, p.StampLayout = true, c.TimeLayout
+			p.Stamp, p.StampLayout = true, cmp.Or(c.TimeLayout, defaultLayout(derefOr(c.Default)))
 			p.Doc += " Left out, the time of the call."
 		}
 		cr.Params = append(cr.Params, p)
@@ -332,6 +333,28 @@ func derefOr(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// timeDefault: a DEFAULT that is the time of the insert, in SQLite's
+// forms (CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_TIME, datetime('now'),
+// strftime('%s', 'now'), ...).
+func timeDefault(d string) bool {
+	u := strings.ToUpper(d)
+	return strings.Contains(u, "CURRENT_TIMESTAMP") || strings.Contains(u, "CURRENT_DATE") ||
+		strings.Contains(u, "CURRENT_TIME") || strings.Contains(u, "'NOW'") || strings.Contains(u, "\"NOW\"")
+}
+
+// defaultLayout is the Go layout of a time DEFAULT's value ("" when it is
+// not one of SQLite's CURRENT_ keywords): what a stamp is written in when
+// the column's values show no form of their own.
+func defaultLayout(d string) string {
+	switch strings.ToUpper(strings.Trim(strings.TrimSpace(d), "()")) {
+	case "CURRENT_DATE":
+		return "2006-01-02"
+	case "CURRENT_TIME":
+		return "15:04:05"
+	}
+	return ""
 }
 
 // nonDeterministicDefault: such defaults are refused in tool SQL (the
@@ -372,12 +395,16 @@ func uniqueParams(t *Tool) {
 const currentTimestamp = "2006-01-02 15:04:05"
 
 // Stamp: c is the time the application writes a row at (last_update,
-// LastModified, created_at): a text or date column named for it. A create
-// tool fills it from the episode clock, the way the application (or a
-// DEFAULT CURRENT_TIMESTAMP) would; no one asks the user for it.
+// LastModified, created_at): a text or date column named for it, or one of
+// any name whose DEFAULT is the time (logged_at DEFAULT CURRENT_TIMESTAMP).
+// A create tool fills it from the episode clock, the way the application
+// (or the DEFAULT) would; no one asks the user for it.
 func Stamp(c *dbmodel.Column) bool {
 	if c.Kind != dbmodel.Text || len(c.Enum) > 0 {
 		return false
+	}
+	if c.Default != nil && timeDefault(*c.Default) {
+		return true
 	}
 	l := strings.ToLower(strings.ReplaceAll(c.Name, "_", ""))
 	switch l {

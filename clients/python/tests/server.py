@@ -35,6 +35,23 @@ def built():
         return _built["binary"], _built["bundle"]
 
 
+def scratch():
+    """The folder the built files of this test process are in."""
+    built()
+    return _built["tmp"]
+
+
+def example_bundle(name):
+    """The bundle of an environment embedded in the binary, built once per
+    process (`wasmenv build --example NAME`; the build caches its module)."""
+    binary, _ = built()
+    path = os.path.join(scratch(), name + ".wasm")
+    with _lock:
+        if not os.path.exists(path):
+            subprocess.run([binary, "build", "--example", name, "-o", path], check=True, stdout=subprocess.DEVNULL)
+    return path
+
+
 class Server:
     def __init__(self, *args, token=None):
         binary, bundle = built()

@@ -88,7 +88,7 @@ class ExamplesTest(unittest.TestCase):
             iid, _ = await put.create(create_kwargs=kw["put"]["create_kwargs"])
             _, reward, _ = await put.execute(iid, {"key": "d", "value": "date", "n": 4}, agent_data=ad)
             await put.release(iid)
-            self.assertEqual(wverl.compute_score(extra_info={"tool_rewards": [reward]}), 1.0)
+            self.assertEqual(wverl.compute_score(extra_info={"tool_rewards": [reward]})["score"], 1.0)
             self.assertEqual(await wverl.release_trajectory(config, "row-put-d"), 1.0)
             await wverl.aclose()
         asyncio.run(main())

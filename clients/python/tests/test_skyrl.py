@@ -69,7 +69,8 @@ class SkyRLTest(unittest.TestCase):
         config = {"url": self.server.url, "env": "mini"}
         env = wsky.WasmenvTextEnvLogic(config, dict(extras, max_turns=max_turns))
         prompt, meta = env.init([])
-        self.assertIn("date", prompt[0]["content"])
+        self.assertEqual([m["role"] for m in prompt], ["system", "user"])  # the rules, then the task
+        self.assertIn("date", prompt[1]["content"])
         outs = []
         try:
             for c in completions:

@@ -5,8 +5,10 @@ TRL's own code, reimplemented here (TRL itself is not installed):
   trl/trainer/grpo_trainer.py: the factory is called with no argument; the
   instance's tools are inspect.getmembers(instance, inspect.ismethod) minus
   reset, get_reward and names starting with "_"; instances are pooled and
-  reset(**row) again per batch; a tool is called as tool(**arguments);
-  get_reward() is called with no argument once per rollout.
+  reset(**row) again per batch (a returned string is appended to the last
+  prompt message); a tool is called as tool(**arguments); a get_reward
+  method would be called with no argument, as a second reward; reward
+  functions get the completions and the instances (environments=).
 - huggingface/transformers 01a4cdd8487b57735ba17a7ed40ce897c8bf6d18,
   src/transformers/utils/chat_template_utils.py, get_json_schema: the schema
   TRL's chat template receives for each such method.
@@ -21,7 +23,7 @@ from typing import Any, Dict, Union, get_args, get_origin, get_type_hints
 
 from tests.server import Server
 from wasmenv_client import Client
-from wasmenv_client.trl import environment_class, environment_factory
+from wasmenv_client.trl import environment_class, environment_factory, task_reward
 
 # -- transformers' get_json_schema, as its source has it ----------------------
 
@@ -134,19 +136,31 @@ class TRLTest(unittest.TestCase):
         factory = environment_factory(self.server.url, "mini")
         env = factory()
         tools = {m.__name__: m for m in trl_tools(env)}
+        self.assertFalse(hasattr(env, "get_reward"), "TRL would score with it, without the answer")
         for row in ({"prompt": [], "task": "put-d", "seed": 0}, {"prompt": [], "task": "put-d", "seed": 1}):
             obs = env.reset(**row)
             self.assertIn("date", obs)
-            self.assertLess(env.get_reward(), 1.0)
+            self.assertLess(task_reward(["Done."], [env])[0], 1.0)
             self.assertEqual(tools["put"](key="d", value="date", n=4), "ok")
-            self.assertEqual(env.get_reward(), 1.0)
+            self.assertEqual(task_reward(["Done."], [env]), [1.0])
         self.assertEqual(self.client.stats()["episodes"], 1, "reset must free the previous episode")
+        # A read task pays only with its answer: the completion's last
+        # assistant message, not a tool call and not the reasoning.
+        env.reset(task="delete-a")
+        self.assertEqual(tools["delete"](keys=["a"]), '{"deleted":1}')
+        call = {"role": "assistant", "content": "", "tool_calls": [{"type": "function", "function": {
+            "name": "delete", "arguments": {"keys": ["a"]}}}]}
+        said = [{"role": "assistant", "content": "<think>it was avocado</think>It held avocado."}]
+        got = task_reward([[call, {"role": "tool", "content": "..."}] + said,
+                           [call, {"role": "tool", "content": "avocado"}],
+                           "<think>avocado</think>gone", "It held avocado."], [env] * 4)
+        self.assertEqual([r == 1.0 for r in got], [True, False, False, True], got)
         # The agent's mistakes come back as text the model reads.
         self.assertTrue(tools["get"](key="nope").startswith("Error: "))
         self.assertTrue(tools["put"](key="x").startswith("Error: "))  # a required argument missing
         # An environment failure: no reward rather than a wrong one.
         self.assertTrue(tools["abuse"](mode="panic").startswith("Error: "))
-        self.assertIsNone(env.get_reward())
+        self.assertEqual(task_reward(["It held avocado."], [env]), [None])
         # A row without a task: a free episode, no instruction.
         self.assertIsNone(env.reset(prompt=[]))
         del env, tools

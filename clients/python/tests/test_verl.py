@@ -15,6 +15,12 @@ calls it, as read in volcengine/verl b178a3cd56f58b2d502255daba591e92833930a7:
   only type (a string), description and enum (strings); required a list.
 - verl/tools/utils/tool_registry.py: the class is found with
   getattr(module, class_name) and built as tool_cls(config=..., tool_schema=...).
+- ToolAgentLoop with an interaction (interaction_config_path): a reply
+  without a tool call goes to interaction.generate_response(request_id,
+  messages, **extra_info["interaction_kwargs"]) -> (terminate, user text,
+  turn score, metrics); turn scores are kept in extra_fields["turn_scores"];
+  verl/experimental/reward_loop/reward_manager/naive.py merges extra_fields
+  into the extra_info compute_score gets, and takes a dict's "score".
 
 verl is not installed here: the test drives WasmenvToolLogic (all of
 WasmenvTool but its BaseTool base) with those calls.
@@ -22,6 +28,7 @@ WasmenvTool but its BaseTool base) with those calls.
 
 import asyncio
 import json
+import math
 import types
 import unittest
 import uuid
@@ -79,8 +86,9 @@ class VerlTest(unittest.TestCase):
                     texts.append(text)
                     ad.tool_rewards.append(reward)
             # verl's reward function sees the tool rewards in extra_info.
-            self.assertAlmostEqual(wverl.compute_score("wasmenv", "", None, {"tool_rewards": ad.tool_rewards}),
-                                   sum(ad.tool_rewards))
+            got = wverl.compute_score("wasmenv", "", None, {"tool_rewards": ad.tool_rewards})
+            self.assertAlmostEqual(got["score"], sum(ad.tool_rewards))
+            self.assertEqual(got["env_fault"], 0.0)
             score = await wverl.release_trajectory(config, ad.request_id)
             return texts, ad.tool_rewards, score
 
@@ -135,11 +143,59 @@ class VerlTest(unittest.TestCase):
             self.assertEqual(self.client.stats()["episodes"], 0)
             # An environment failure shows in the metrics, with no reward.
             abuse = tools["abuse"]
-            iid, _ = await abuse.create()
+            iid, _ = await abuse.create(create_kwargs={"task": "put-d"})
             resp, reward, metrics = await abuse.execute(iid, {"mode": "panic"})
             self.assertIn("env_fault", metrics)
-            self.assertEqual(reward, 0.0)
+            self.assertTrue(math.isnan(reward))
+            self.assertTrue(math.isnan(await abuse.calc_reward(iid)))
             await abuse.release(iid)
+            await wverl.aclose()
+        asyncio.run(main())
+
+    def test_env_fault_midway_is_no_reward(self):
+        # A trajectory that earned part of its score, then hit an
+        # environment failure: verl must not train on the partial score
+        # (the core's rule is "no reward"); compute_score flags it.
+        tools, config = self.tools()
+
+        async def main():
+            ad = types.SimpleNamespace(request_id="fault-midway", tool_rewards=[],
+                                       tools_kwargs={"put": {"create_kwargs": {"task": "put-d"}}})
+            for name, args in (("put", '{"key": "d", "value": "date", "n": 4}'), ("abuse", '{"mode": "panic"}')):
+                _, reward, _ = await self.call_tool(tools, name, args, ad)
+                ad.tool_rewards.append(reward)
+            self.assertEqual(ad.tool_rewards[0], 1.0)
+            got = wverl.compute_score("wasmenv/mini", "", "", {"tool_rewards": ad.tool_rewards})
+            self.assertEqual(got, {"score": 0.0, "env_fault": 1.0})
+            self.assertIsNone(await wverl.release_trajectory(config, "fault-midway"))
+            await wverl.aclose()
+        asyncio.run(main())
+
+    def test_interaction_scores_the_answer(self):
+        # delete-a checks the answer "avocado": the tools alone earn part
+        # of the score, the interaction's turn score the rest.
+        tools, config = self.tools()
+        inter = wverl.WasmenvInteractionLogic(dict(config, name="wasmenv"))
+
+        async def main():
+            for answer, want in (("It held avocado.", 1.0), ("Deleted.", None)):
+                ad = types.SimpleNamespace(request_id=uuid.uuid4().hex, tool_rewards=[],
+                                           tools_kwargs={"delete": {"create_kwargs": {"task": "delete-a"}}})
+                _, reward, _ = await self.call_tool(tools, "delete", '{"keys": ["a"]}', ad)
+                kw = {"name": "wasmenv", "task": "delete-a", "seed": 0}
+                done, text, turn, _ = await inter.generate_response(
+                    ad.request_id, [{"role": "user", "content": "Delete key a."},
+                                    {"role": "assistant", "content": "<think>hm</think>" + answer}], **kw)
+                self.assertEqual((done, text), (True, ""))
+                got = wverl.compute_score("wasmenv/mini", answer, "", {"tool_rewards": [reward],
+                                                                      "turn_scores": [turn]})
+                if want is not None:
+                    self.assertEqual(got["score"], want)
+                else:
+                    self.assertLess(got["score"], 1.0)
+                    self.assertEqual(got["score"], reward + turn)
+            # The interaction ended each trajectory and its episode.
+            self.assertEqual(self.client.stats()["episodes"], 0)
             await wverl.aclose()
         asyncio.run(main())
 
@@ -180,9 +236,10 @@ class VerlTest(unittest.TestCase):
         try:
             import verl  # noqa: F401
         except ImportError:
-            with self.assertRaises(ImportError) as cm:
-                getattr(wverl, "WasmenvTool")
-            self.assertIn("install verl", str(cm.exception))
+            for name in ("WasmenvTool", "WasmenvInteraction"):
+                with self.assertRaises(ImportError) as cm:
+                    getattr(wverl, name)
+                self.assertIn("install verl", str(cm.exception))
         else:
             self.skipTest("verl is installed")
 

@@ -20,8 +20,8 @@ import ssl
 import urllib.parse
 from typing import Any, Dict, List, Optional, Tuple
 
-from .client import (StepResult, ToolResult, _EpisodeFields, create_body, episode_path, step_body,
-                     step_result, tool_result)
+from .client import (StepResult, ToolResult, _EpisodeFields, create_body, episode_path, message_body,
+                     step_body, step_result, tool_result)
 from .errors import WasmenvError, error_from, transport_error
 
 _MAX_BODY = 64 << 20  # the server caps its own answers at 16 MiB
@@ -265,6 +265,9 @@ class AsyncEpisode(_EpisodeFields):
     async def step(self, name: Optional[str] = None, arguments: Any = None, *,
                    answer: Optional[str] = None, final: bool = False) -> StepResult:
         return step_result(await self.client.request("POST", self._path("/step"), step_body(name, arguments, answer, final)))
+
+    async def say(self, content: str) -> StepResult:
+        return step_result(await self.client.request("POST", self._path("/step"), message_body(content)))
 
     async def score(self, answer: Optional[str] = None) -> Dict[str, Any]:
         return await self.client.request("POST", self._path("/score"), {} if answer is None else {"answer": answer})

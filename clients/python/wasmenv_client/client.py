@@ -78,11 +78,24 @@ def step_result(r: Dict[str, Any]) -> StepResult:
     return StepResult(r["observation"], r["reward"], r["terminated"], r["truncated"], r.get("info", {}))
 
 
+def message_body(content: str) -> Dict[str, Any]:
+    """The body of POST /v1/episodes/ID/step that says content to the
+    simulated user (a server started with --user)."""
+    if not isinstance(content, str):
+        raise ValueError("a message to the user is text, not %r" % type(content).__name__)
+    return {"action": {"type": "message", "content": content}}
+
+
 class _EpisodeFields:
-    """What the sync and async episodes share: identity and paths."""
+    """What the sync and async episodes share: identity and paths.
+
+    instruction is what opens the conversation: the task's instruction, or,
+    when the server plays a simulated user (user is True), the user's first
+    message; the user's goal is never sent. rules is the environment's
+    policy, the system message."""
 
     def __init__(self, client: Any, episode_id: str, group: str, env: str,
-                 task: Optional[str], seed: int, instruction: str):
+                 task: Optional[str], seed: int, instruction: str, rules: str = "", user: bool = False):
         self.client = client
         self.id = episode_id
         self.group = group
@@ -90,12 +103,16 @@ class _EpisodeFields:
         self.task = task
         self.seed = seed
         self.instruction = instruction
+        self.rules = rules
+        self.user = user
 
     @classmethod
     def group_of(cls, client: Any, r: Dict[str, Any]) -> list:
         """The episodes of a POST /v1/episodes answer."""
-        return [cls(client, i, r["group"], r["env"], r.get("task"), r["seed"], r.get("instruction", ""))
-                for i in r["episodes"]]
+        openings = r.get("openings")
+        return [cls(client, i, r["group"], r["env"], r.get("task"), r["seed"],
+                    openings[k] if openings else r.get("instruction", ""), r.get("rules", ""), bool(openings))
+                for k, i in enumerate(r["episodes"])]
 
     @classmethod
     def of(cls, client: Any, r: Dict[str, Any]) -> Any:
@@ -223,6 +240,13 @@ class Client:
             self.envs()
         return self._tools[env]
 
+    def env_info(self, env: str) -> Dict[str, Any]:
+        """One served environment: name, rules, tools, ... (GET /v1/envs)."""
+        for e in self.envs():
+            if e["name"] == env:
+                return e
+        raise error_from(404, "unknown_env", "no environment named %r" % env)
+
     def tasks(self, env: str) -> List[Dict[str, Any]]:
         return self.request("GET", "/v1/envs/%s/tasks" % urllib.parse.quote(env, safe=""))["tasks"]
 
@@ -256,6 +280,12 @@ class Episode(_EpisodeFields):
         """One Gym step: a tool call, or with final=True the final answer,
         which ends the episode and scores it."""
         return step_result(self.client.request("POST", self._path("/step"), step_body(name, arguments, answer, final)))
+
+    def say(self, content: str) -> StepResult:
+        """Say content to the simulated user: one step, whose observation is
+        the user's reply; terminated (and scored, content as the answer)
+        when the user ends the conversation."""
+        return step_result(self.client.request("POST", self._path("/step"), message_body(content)))
 
     def score(self, answer: Optional[str] = None) -> Dict[str, Any]:
         """The task's reward with per-check detail and the state hash."""

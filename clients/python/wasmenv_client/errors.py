@@ -55,14 +55,20 @@ def is_env_fault(outcome: str) -> bool:
     return outcome not in _NOT_ENV_FAULT
 
 
+# The server's table of codes (serve/codes.go, whose TestErrorCodesTable
+# checks that this module types every code and status as the table says):
+# the codes that say the episode is gone, and those that are the
+# environment's failure though their status is a 4xx (a bundle's setup,
+# reset, check or diff that failed).
 _LOST_CODES = frozenset(("unknown_episode", "state_lost", "episode_closed", "episode_lost"))
+_ENV_CODES = frozenset(("episode_failed", "reset_failed", "score_failed", "diff_failed"))
 
 
 def error_from(status: int, code: str, message: str, retry_after: Optional[float] = None) -> WasmenvError:
     """The typed error for a server's error answer."""
     if code in _LOST_CODES:
         cls = EpisodeLost
-    elif status >= 500 or status == 429 or status == 408:
+    elif code in _ENV_CODES or status >= 500 or status == 429 or status == 408:
         cls = EnvironmentFault
     elif 400 <= status < 500:
         cls = AgentFault

@@ -12,12 +12,18 @@ extras=row extras + max_turns), calls init(prompt), then step(completion)
 until done, then close(). Here:
 
 - init creates the episode for the row's task and seed; the prompt is kept,
-  or, when it is empty, becomes the task's instruction as a user message;
+  or, when it is empty, becomes the prompt `wasmenv rollout` sends: the
+  environment's rules as the system message and the opening (the task's
+  instruction, or the simulated user's first message) as the user's;
 - step parses the completion's <tool_call> blocks (Hermes / Qwen, the rule
   of the Go rollout engine), runs them in order and returns their results as
   one user message of <tool_response> blocks; a completion without a tool
   call is the final answer, and the episode is scored with it; the last
-  allowed turn is scored too. The reward comes once, at the end;
+  allowed turn is scored too. The reward comes once, at the end. On a server
+  that plays a simulated user (`wasmenv serve --user`), a completion without
+  a tool call goes to the user instead, whose reply is the next observation,
+  until the user stops: then the episode is scored, that completion as the
+  answer;
 - close deletes the episode.
 
 An environment failure gives reward 0.0 (SkyRL wants a number) with
@@ -29,7 +35,7 @@ import threading
 from typing import Any, Dict, List, Optional, Tuple
 
 from .client import Client
-from .core import Rollout, task_and_seed
+from .core import Rollout, bearer_token, strip_reasoning, task_and_seed
 from .toolcalls import parse_tool_calls
 
 ENV_ID = "wasmenv"
@@ -77,7 +83,7 @@ class WasmenvTextEnvLogic:
             raise ValueError("the wasmenv environment needs the server's url: skyrl_gym config %r, "
                              "the row's wasmenv_url, or $WASMENV_URL" % ENV_ID)
         env = _get(env_config, "env") or extras.get("wasmenv_env") or os.environ.get("WASMENV_ENV")
-        token = _get(env_config, "token") or os.environ.get("WASMENV_TOKEN")
+        token = bearer_token(_get(env_config, "token"), _get(env_config, "token_env"))
         task, seed = task_and_seed(_row(extras))
         self.turns = 0
         self.max_turns = int(extras.get("max_turns") or _get(env_config, "max_turns", 8))
@@ -85,9 +91,9 @@ class WasmenvTextEnvLogic:
         self.done = False
 
     def init(self, prompt: List[Dict[str, str]]) -> Tuple[List[Dict[str, str]], Dict[str, Any]]:
-        instruction = self.rollout.start()
-        if not prompt and instruction:
-            prompt = [{"role": "user", "content": instruction}]
+        self.rollout.start()
+        if not prompt:
+            prompt = self.rollout.messages()
         return prompt, {"episode": self.rollout.episode.id if self.rollout.episode else None}
 
     def step(self, action: str) -> Dict[str, Any]:
@@ -102,12 +108,19 @@ class WasmenvTextEnvLogic:
             else:
                 outputs.append(self.rollout.call(c.name, c.arguments).content)
         meta: Dict[str, Any] = {"tool_calls": len(calls)}
-        if calls and self.turns < self.max_turns and not self.rollout.env_fault:
+        more = self.turns < self.max_turns and not self.rollout.env_fault
+        if calls and more:
             obs = "\n".join("<tool_response>\n%s\n</tool_response>" % o for o in outputs)
             return {"observations": [{"role": "user", "content": obs}], "reward": 0.0, "done": False,
                     "metadata": meta}
+        answer = None if calls else strip_reasoning(action)
+        if answer is not None and self.rollout.user and not self.rollout.env_fault:
+            reply, stopped = self.rollout.say(answer)
+            if not stopped and more:
+                return {"observations": [{"role": "user", "content": reply}], "reward": 0.0, "done": False,
+                        "metadata": meta}
         self.done = True
-        reward = self.rollout.reward(None if calls else _answer(action))
+        reward = self.rollout.reward(answer)
         if self.rollout.env_fault:
             meta["env_fault"] = self.rollout.env_fault
         return {"observations": [], "reward": reward if reward is not None else 0.0, "done": True,
@@ -119,13 +132,6 @@ class WasmenvTextEnvLogic:
     def get_metrics(self) -> Dict[str, Any]:
         return {"turns": self.turns, "tool_calls": self.rollout.calls,
                 "env_fault": 1.0 if self.rollout.env_fault else 0.0}
-
-
-def _answer(text: str) -> str:
-    # A reasoning model's thoughts are not its answer.
-    if "</think>" in text:
-        text = text.rsplit("</think>", 1)[1]
-    return text.strip()
 
 
 def register(env_id: str = ENV_ID) -> None:

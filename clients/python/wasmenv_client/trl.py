@@ -1,24 +1,31 @@
 """TRL: an `environment_factory` for GRPOTrainer, without importing TRL.
 
-    from wasmenv_client.trl import environment_factory
-    trainer = GRPOTrainer(..., environment_factory=environment_factory(
-        "http://127.0.0.1:8080", "mini"))   # the dataset rows carry "task" and "seed"
+    from wasmenv_client.trl import environment_factory, rows, task_reward
+    Env = environment_factory("http://127.0.0.1:8080", "mini")
+    trainer = GRPOTrainer(..., train_dataset=Dataset.from_list(rows(Env, seeds=4)),
+                          environment_factory=Env, reward_funcs=[task_reward])
 
 environment_factory returns a class; TRL calls it once per concurrent
 rollout and reuses the instances across batches. What TRL sees of it
 (trl/trainer/grpo_trainer.py):
 
-- its public methods other than reset and get_reward are the tools: one per
-  tool of the bundle, with the tool's name, keyword-only parameters typed
-  from the bundle's JSON Schema and a Google-style docstring, so that
-  transformers' get_json_schema builds the bundle's own schema from them
-  (what it cannot express is listed in docs/INTEGRATIONS.md);
+- its public methods other than reset are the tools: one per tool of the
+  bundle, with the tool's name, keyword-only parameters typed from the
+  bundle's JSON Schema and a Google-style docstring, so that transformers'
+  get_json_schema builds the bundle's own schema from them (what it cannot
+  express is listed in docs/INTEGRATIONS.md);
 - reset(**row) deletes the instance's previous episode, creates one for the
-  row's task and seed, and returns the task's instruction (appended to the
-  prompt) or None;
-- get_reward() scores the episode: the task's reward, or None when the
-  environment failed during the rollout (TRL turns None into NaN, which it
-  leaves out, instead of punishing the policy for a crash);
+  row's task and seed, and returns the opening (the task's instruction, or
+  the simulated user's first message on a server started with --user),
+  which TRL appends to the last prompt message. rows() writes prompts whose
+  last message is an empty user message after the environment's rules as the
+  system message, so the prompt TRL renders is the one `wasmenv rollout`
+  sends;
+- the class has no get_reward (TRL would call it without the completion):
+  task_reward, given as a reward function, scores each episode with the
+  completion's final answer, so tasks that check an answer pay. It returns
+  None when the environment failed during the rollout (TRL turns None into
+  NaN, which it leaves out, instead of punishing the policy for a crash);
 - a tool call returns what the agent reads: the result, or "Error: ..." for
   a tool's error or a bad call.
 
@@ -32,8 +39,10 @@ import typing
 from typing import Any, Dict, List, Optional
 
 from .client import Client
-from .core import Rollout, task_and_seed
+from .core import Rollout, bearer_token, final_answer, opening_messages, task_and_seed
 
+# reset is TRL's; get_reward TRL would call as a second reward, without the
+# completion, so no tool may take either name.
 _RESERVED = frozenset(("reset", "get_reward"))
 
 
@@ -136,13 +145,13 @@ def environment_class(client: Client, env: str, tools: List[Dict[str, Any]], *,
         self._rollout = Rollout(client, env)
 
     def reset(self, **row) -> Optional[str]:
-        """Start a new episode for the row's task and seed."""
+        """Start a new episode for the row's task and seed; its opening."""
         self._rollout.task, self._rollout.seed = task_and_seed(row, task_field, seed_field)
         return self._rollout.start() or None
 
-    def get_reward(self) -> Optional[float]:
-        """The task's reward, or None when the environment failed."""
-        return self._rollout.reward()
+    def _score(self, answer: Optional[str] = None) -> Optional[float]:
+        # Private: TRL takes every public method for a tool.
+        return self._rollout.reward(answer)
 
     def __del__(self):
         r = getattr(self, "_rollout", None)
@@ -152,7 +161,8 @@ def environment_class(client: Client, env: str, tools: List[Dict[str, Any]], *,
             except Exception:  # noqa: BLE001 - never raise from a finalizer
                 pass
 
-    ns: Dict[str, Any] = {"__init__": __init__, "reset": reset, "get_reward": get_reward, "__del__": __del__,
+    ns: Dict[str, Any] = {"__init__": __init__, "reset": reset, "_score": _score, "__del__": __del__,
+                          "_client": client, "_env": env, "_task_field": task_field, "_seed_field": seed_field,
                           "__doc__": "Episodes of the wasmenv environment %s; one per TRL rollout." % env}
     for t in tools:
         m = _tool_method(t)
@@ -166,11 +176,37 @@ def environment_class(client: Client, env: str, tools: List[Dict[str, Any]], *,
 def environment_factory(url: str, env: Optional[str] = None, *, token: Optional[str] = None,
                         task_field: str = "task", seed_field: str = "seed", timeout: float = 60.0) -> type:
     """A class for GRPOTrainer(environment_factory=...): its instances are
-    episodes of env (the only served one when None) on the server at url."""
-    client = Client(url, token=token, timeout=timeout)
+    episodes of env (the only served one when None) on the server at url.
+    The token is token, else $WASMENV_TOKEN (core.bearer_token)."""
+    client = Client(url, token=bearer_token(token), timeout=timeout)
     if env is None:
         envs = client.envs()
         if len(envs) != 1:
             raise ValueError("the server serves %d environments; name one" % len(envs))
         env = envs[0]["name"]
     return environment_class(client, env, client.tools(env), task_field=task_field, seed_field=seed_field)
+
+
+def task_reward(completions: List[Any], environments: Optional[List[Any]] = None, **kwargs) -> List[Optional[float]]:
+    """A GRPOTrainer reward function: each rollout's task score, its
+    episode scored with the completion's final answer (the last assistant
+    message without a tool call); None where the environment failed. TRL
+    passes the rollouts' environment instances as environments."""
+    if environments is None:
+        raise ValueError("task_reward needs TRL's environments: train with environment_factory")
+    if len(environments) != len(completions):
+        raise ValueError("%d completions for %d environments" % (len(completions), len(environments)))
+    return [e._score(final_answer(c)) for c, e in zip(completions, environments)]
+
+
+def rows(env_class: type, seeds: int = 1, tasks: Optional[List[str]] = None) -> List[Dict[str, Any]]:
+    """Dataset rows for an environment_factory class: one per task and seed,
+    each with the task and seed reset() reads and a prompt of the
+    environment's rules (the system message) and an empty user message that
+    TRL fills with reset()'s opening, which makes the prompt `wasmenv rollout`
+    sends."""
+    client, env = env_class._client, env_class._env
+    prompt = opening_messages(client.env_info(env).get("rules", ""), "")
+    ids = tasks if tasks is not None else [t["id"] for t in client.tasks(env)]
+    return [{"prompt": [dict(m) for m in prompt], env_class._task_field: t, env_class._seed_field: seed}
+            for t in ids for seed in range(seeds)]

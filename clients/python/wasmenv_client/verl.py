@@ -23,22 +23,45 @@ One episode per trajectory, shared by every tool of the trajectory:
 
 execute returns as tool reward the change of the task's score that the call
 made (config step_reward, on by default), so the tool rewards of a
-trajectory sum to its final score: verl keeps them in the rollout's
-extra_fields["tool_rewards"] for a reward function to read. calc_reward is
-the task's score now (0.0 when the environment failed; metrics say so).
+trajectory sum to its score before the final answer: verl keeps them in the
+rollout's extra_fields["tool_rewards"] for a reward function to read.
+
+The final answer: verl hands a trajectory's last message (one without a tool
+call) to an Interaction when the rollout names one
+(multi_turn.interaction_config_path; `wasmenv export verl-tools
+--interaction FILE` writes it). WasmenvInteraction scores the episode with
+that message as the answer, returns the change of the score as its turn
+score (extra_fields["turn_scores"]), ends the trajectory and deletes its
+episode; on a server that plays a simulated user it hands the message to the
+user instead and returns the user's reply, until the user stops.
+compute_score sums the tool rewards and turn scores: the task's score with
+the answer checked.
+
+An environment failure gives the failed call (or the answer's scoring) the
+reward NaN, the mark of "no reward"; compute_score then scores the
+trajectory 0.0 with env_fault 1.0 in its extra info, never the partial score
+reached before the failure (verl has no way to leave a sample out; a trainer
+filters on env_fault). calc_reward (BaseTool's own contract) is the task's
+score now, NaN when the environment failed.
 """
 
 import asyncio
-import os
+import math
 import threading
 import uuid
 import weakref
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .aio import AsyncClient
-from .core import AsyncRollout, task_and_seed
+from .core import AsyncRollout, bearer_token, final_answer, task_and_seed
 
 CLASS_NAME = "wasmenv_client.verl.WasmenvTool"
+INTERACTION_CLASS = "wasmenv_client.verl.WasmenvInteraction"
+INTERACTION_NAME = "wasmenv"
+
+# The reward of a step whose environment failed: not a score, so that no
+# sum of rewards passes for one (compute_score turns it into env_fault).
+NO_REWARD = float("nan")
 
 
 class _Text:
@@ -63,6 +86,31 @@ class _Trajectory:
         self.score = 0.0
         self.started = False
 
+    async def start(self) -> None:
+        # Under the lock. The score is 0.0 before the first call: the
+        # deltas sum to the final score.
+        if not self.started:
+            await self.rollout.start()
+            self.started = True
+
+    def advance(self, now: Optional[float]) -> float:
+        """The change of the score to now; NO_REWARD when the environment failed."""
+        if now is None:
+            return NO_REWARD
+        delta, self.score = now - self.score, now
+        return delta
+
+
+async def _bound(config: Dict[str, Any], shared: "_Shared") -> None:
+    # ToolAgentLoop never says when a trajectory ends (unless the
+    # interaction scores it): keep at most max_trajectories episodes, ending
+    # the oldest (far more than the rollouts in flight at once; the server's
+    # idle reaper is the backstop).
+    limit = int(config.get("max_trajectories", 4096))
+    while len(shared.trajectories) > limit:
+        old = next(iter(shared.trajectories))
+        await _end(config, old)
+
 
 class _Shared:
     """The episodes of one (server, environment) in one event loop, shared by
@@ -72,6 +120,15 @@ class _Shared:
         self.client = AsyncClient(url, token=token, max_connections=max_connections)
         self.env = env
         self.trajectories: Dict[str, _Trajectory] = {}
+
+    def trajectory(self, key: str, task: Optional[str], seed: int) -> Tuple[_Trajectory, bool]:
+        """The trajectory under key, made (not started) when there is none;
+        and whether it was made now."""
+        traj = self.trajectories.get(key)
+        if traj is not None:
+            return traj, False
+        traj = self.trajectories[key] = _Trajectory(AsyncRollout(self.client, self.env, task, seed))
+        return traj, True
 
 
 # By event loop (an AsyncClient serves one), weakly: a closed loop's
@@ -85,7 +142,7 @@ def _get_shared(config: Dict[str, Any]) -> _Shared:
     url, env = config.get("url"), config.get("env")
     if not url or not env:
         raise ValueError("the wasmenv tool's config needs url and env (see `wasmenv export verl-tools`)")
-    token = config.get("token") or (os.environ.get(config["token_env"]) if config.get("token_env") else None)
+    token = bearer_token(config.get("token"), config.get("token_env"))
     loop = asyncio.get_running_loop()
     key = (url, env, token)
     with _shared_mu:
@@ -136,34 +193,20 @@ class WasmenvToolLogic:
         if rid:
             key = "req:" + str(rid)
             self._instances[instance_id] = (key, ck)
-        traj = shared.trajectories.get(key)
-        if traj is None:
-            task, seed = self._task(ck, agent_data)
-            traj = shared.trajectories[key] = _Trajectory(AsyncRollout(shared.client, shared.env, task, seed))
-            await self._bound(shared)
+        traj, made = shared.trajectory(key, *self._task(ck, agent_data))
+        if made:
+            await _bound(self.config, shared)
         async with traj.lock:
-            if not traj.started:
-                await traj.rollout.start()
-                traj.started = True  # score 0.0 before the first call: the deltas sum to the final score
+            await traj.start()
             res = await traj.rollout.call(self.name, parameters or {})
             metrics: Dict[str, Any] = {"outcome": res.outcome}
             delta = 0.0
             if traj.rollout.env_fault:
                 metrics["env_fault"] = traj.rollout.env_fault
+                delta = NO_REWARD
             elif self.step_reward:
-                now = await traj.rollout.reward()
-                if now is not None:
-                    delta, traj.score = now - traj.score, now
+                delta = traj.advance(await traj.rollout.reward())
         return _response(res.content), delta, metrics
-
-    async def _bound(self, shared: _Shared) -> None:
-        # ToolAgentLoop never says when a trajectory ends: keep at most
-        # max_trajectories episodes, ending the oldest (far more than the
-        # rollouts in flight at once; the server's idle reaper is the backstop).
-        limit = int(self.config.get("max_trajectories", 4096))
-        while len(shared.trajectories) > limit:
-            old = next(iter(shared.trajectories))
-            await _end(self.config, old)
 
     async def calc_reward(self, instance_id: str, **kwargs) -> float:
         shared = _get_shared(self.config)
@@ -172,7 +215,8 @@ class WasmenvToolLogic:
         if traj is None or not traj.started:
             return 0.0
         async with traj.lock:
-            return await traj.rollout.reward() or 0.0
+            now = await traj.rollout.reward()
+            return NO_REWARD if now is None else now
 
     async def release(self, instance_id: str, **kwargs) -> None:
         key, _ = self._instances.pop(instance_id, (instance_id, {}))
@@ -213,16 +257,61 @@ async def aclose() -> None:
         await sh.client.aclose()
 
 
+class WasmenvInteractionLogic:
+    """What WasmenvInteraction does, apart from being a verl BaseInteraction:
+    the end of a trajectory. ToolAgentLoop calls generate_response(request_id,
+    messages, **interaction_kwargs) when the model answers without a tool
+    call; request_id is the one the trajectory's tools saw, so the episode is
+    theirs (or a new one for the row's interaction_kwargs task and seed, when
+    the model answered without calling a tool)."""
+
+    def __init__(self, config: Dict[str, Any]):
+        self.config = dict(config or {})
+        self.name = self.config.get("name", INTERACTION_NAME)
+
+    async def start_interaction(self, instance_id: Optional[str] = None, **kwargs) -> str:
+        return instance_id or str(uuid.uuid4())
+
+    async def generate_response(self, instance_id: str, messages: List[Dict[str, Any]],
+                                **kwargs) -> Tuple[bool, str, float, Dict[str, Any]]:
+        shared = _get_shared(self.config)
+        key = "req:" + str(instance_id)
+        traj, made = shared.trajectory(key, *task_and_seed(kwargs))
+        if made:
+            await _bound(self.config, shared)
+        answer = final_answer(messages[-1:]) if messages else None
+        async with traj.lock:
+            await traj.start()
+            if traj.rollout.user and not traj.rollout.env_fault:
+                reply, done = await traj.rollout.say(answer or "")
+                if not done:
+                    return False, reply, 0.0, {}
+            turn = traj.advance(await traj.rollout.reward(answer))
+            meta = {"env_fault": traj.rollout.env_fault} if traj.rollout.env_fault else {}
+        await _end(self.config, key)
+        return True, "", turn, meta
+
+    async def calculate_score(self) -> float:
+        return 0.0  # the score is the turn score generate_response returns
+
+    async def finalize_interaction(self, *args: Any, **kwargs: Any) -> None:
+        pass  # generate_response ended the episode
+
+
 def compute_score(data_source: Any = None, solution_str: str = "", ground_truth: Any = None,
-                  extra_info: Optional[Dict[str, Any]] = None, **kwargs) -> float:
-    """A verl custom_reward_function: the trajectory's final task score, the
-    sum of its tool rewards. verl's reward loop merges the agent loop's
-    extra_fields (tool_rewards among them) into extra_info
-    (verl/experimental/reward_loop/reward_manager/naive.py)."""
-    rewards = (extra_info or {}).get("tool_rewards")
-    if rewards is None:
-        return 0.0
-    return float(sum(float(r) for r in rewards if r is not None))
+                  extra_info: Optional[Dict[str, Any]] = None, **kwargs) -> Dict[str, float]:
+    """A verl custom_reward_function: the trajectory's task score, the sum of
+    its tool rewards and of the interaction's turn score (the final answer's
+    part). verl's reward loop merges the agent loop's extra_fields
+    (tool_rewards and turn_scores) into extra_info
+    (verl/experimental/reward_loop/reward_manager/naive.py). A trajectory
+    whose environment failed scores 0.0 with env_fault 1.0, never the
+    partial score it had reached."""
+    info = extra_info or {}
+    parts = [float(r) for key in ("tool_rewards", "turn_scores") for r in (info.get(key) or []) if r is not None]
+    if any(math.isnan(r) for r in parts):
+        return {"score": 0.0, "env_fault": 1.0}
+    return {"score": float(sum(parts)), "env_fault": 0.0}
 
 
 def verl_schema(tool: Dict[str, Any]) -> Dict[str, Any]:
@@ -252,8 +341,11 @@ def verl_schema(tool: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def __getattr__(name: str):
-    # PEP 562: verl's registry does getattr(module, "WasmenvTool"); only then
-    # is verl imported and the BaseTool subclass made.
+    # PEP 562: verl's registries do getattr(module, "WasmenvTool") and
+    # getattr(module, "WasmenvInteraction"); only then is verl imported and
+    # the subclass made.
+    if name == "WasmenvInteraction":
+        return _interaction_class()
     if name != "WasmenvTool":
         raise AttributeError(name)
     try:
@@ -269,3 +361,20 @@ def __getattr__(name: str):
     WasmenvTool.__module__ = __name__
     globals()["WasmenvTool"] = WasmenvTool
     return WasmenvTool
+
+
+def _interaction_class() -> type:
+    try:
+        from verl.interactions.base import BaseInteraction
+    except ImportError as e:
+        raise ImportError("wasmenv_client.verl.WasmenvInteraction subclasses verl's BaseInteraction: "
+                          "install verl") from e
+
+    class WasmenvInteraction(WasmenvInteractionLogic, BaseInteraction):
+        def __init__(self, config):
+            BaseInteraction.__init__(self, config)
+            WasmenvInteractionLogic.__init__(self, config)
+
+    WasmenvInteraction.__module__ = __name__
+    globals()["WasmenvInteraction"] = WasmenvInteraction
+    return WasmenvInteraction

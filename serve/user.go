@@ -1,0 +1,103 @@
+package serve
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/rl"
+)
+
+// The simulated user. A task's instruction may be a customer's private
+// goal (τ-bench: "do not reveal it to the agent", "if the agent asks for
+// confirmation, do not say yes"): handing it to the agent as its prompt
+// would give away what the policy's confirmation step is meant to check.
+// With Options.User set the server plays that customer the way `wasmenv
+// rollout --user` does, with the same rl.User: the user opens each
+// episode, the agent's words reach it as a step (action type "message"),
+// its reply is the step's observation, and its stop token ends the
+// episode, the agent's last words being the answer that is scored. The
+// instruction and the persona stay on the server.
+
+// userOpenings has the simulated user open each episode of a group; each
+// episode gets its own opening, as each rollout does in `wasmenv rollout`.
+func (s *Server) userOpenings(ctx context.Context, eps []*episode) error {
+	task := eps[0].ep.Task()
+	if s.opts.User == nil || task == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+	defer cancel()
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(8) // a group of 1024 must not open 1024 model requests at once
+	for _, e := range eps {
+		g.Go(func() error {
+			opening, err := s.opts.User.Reply(ctx, task, nil)
+			if err != nil {
+				return errUser(err)
+			}
+			e.opening, e.convo = opening, []rl.Message{{Role: rl.RoleUser, Content: opening}}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+func errUser(err error) *apiError {
+	return errf(http.StatusBadGateway, CodeUserFailed, "the simulated user failed: %v", err)
+}
+
+// openingOf is what opens the episode's conversation for the agent: the
+// simulated user's first message, or without a user the task's instruction.
+func (e *episode) openingOf() string {
+	if e.convo != nil {
+		return e.opening
+	}
+	if t := e.ep.Task(); t != nil {
+		return t.Instruction
+	}
+	return ""
+}
+
+// hidesGoal reports whether the tasks' instructions and personas stay on
+// the server: they are the simulated user's to play.
+func (s *Server) hidesGoal() bool { return s.opts.User != nil }
+
+// sayLocked hands the agent's message to the simulated user of a locked
+// episode and returns the user's reply and whether it ended the
+// conversation. A failed reply changes nothing: the agent may say it again.
+func (s *Server) sayLocked(ctx context.Context, e *episode, content string) (string, bool, error) {
+	task := e.ep.Task()
+	switch {
+	case s.opts.User == nil:
+		return "", false, errf(http.StatusConflict, CodeNoUser, "this server plays no simulated user (start it with --user); end the episode with {\"type\": \"final\", \"answer\": TEXT}")
+	case task == nil || e.convo == nil:
+		return "", false, errf(http.StatusConflict, CodeNoUser, "episode %s has no task, so no user to talk to", e.id)
+	}
+	convo := append(e.convo[:len(e.convo):len(e.convo)], rl.Message{Role: rl.RoleAssistant, Content: content})
+	reply, err := s.opts.User.Reply(ctx, task, convo)
+	if err != nil {
+		return "", false, errUser(err)
+	}
+	e.convo = append(convo, rl.Message{Role: rl.RoleUser, Content: reply})
+	return reply, strings.Contains(reply, s.stopToken()), nil
+}
+
+func (s *Server) stopToken() string {
+	if s.opts.StopToken != "" {
+		return s.opts.StopToken
+	}
+	return rl.DefaultStopToken
+}
+
+// publicTask is a task as a client may see it: without the user's goal
+// when the server plays the user.
+func (s *Server) publicTask(t *envpkg.Task) (instruction, persona string) {
+	if s.hidesGoal() {
+		return "", ""
+	}
+	return t.Instruction, t.Persona
+}
