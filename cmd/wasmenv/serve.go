@@ -117,6 +117,7 @@ func serveCmd() *cobra.Command {
 	f.IntVar(&ropts.MaxWriteMB, "max-write-mb", 256, "write budget of an episode in MiB, and the cap on a bundle's max_write_mb")
 	f.Int64Var(&opts.MaxMemoryBytes, "max-memory", 0, "refuse new episodes (429) while resident memory is over this many bytes (0: no cap)")
 	f.StringVar(&opts.NeMoGymRoot, "nemo-gym-root", "", "also serve this environment's NeMo Gym routes at the root (POST /seed_session, /verify, /TOOL)")
+	f.BoolVar(&ropts.PartialCredit, "partial-credit", false, "score by the fraction of checks passed also the environments whose origin gives all or nothing (credit: all, the τ-bench ports)")
 	f.DurationVar(&ropts.SQLTimeout, "sql-timeout", 10*time.Second, "bound on each piece of bundle SQL outside tool calls (setup, checks, diffs)")
 	return cmd
 }
