@@ -167,7 +167,8 @@ type Answer struct {
 // (whole words for contains: "37815" is not in "378150"), the answer may
 // hold no number but those in the rule's match, in Value, or in the
 // task's instruction and persona (what the user said), and none of the
-// values Others lists outside the match, unless the user said it.
+// values Others lists outside the match (said by the user or not: a hedge
+// among the values the user named and the right one is still a hedge).
 type Alone struct {
 	// Value is the expected value as a right answer says it (as stored):
 	// the ground truth's answer (Answer.Reply), whose numbers may be said

@@ -17,7 +17,8 @@ import (
 // task is solved by an answer that games its rule: the numbers 0–20
 // followed by the last tool output of the ground truth pasted whole
 // (before the fix 152 of sakila's 154 answer tasks scored 1.0 so). The
-// ground truth's own answer still scores 1.0 on each.
+// ground truth's own answer still scores 1.0 on each, bare and in a
+// sentence.
 func TestSprayAndPasteSolveNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds every environment synth from-db made")
@@ -64,9 +65,10 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 					}
 					last = res.Content
 				}
-				right := task.Answer.Reply()
-				if s, err := ep.Score(ctx, &right); err != nil || s.Reward != 1 {
-					t.Errorf("%s: the ground truth's answer %q scores %v (%v)", task.ID, right, s.Reward, err)
+				for _, right := range []string{task.Answer.Reply(), "It is " + task.Answer.Reply() + "."} {
+					if s, err := ep.Score(ctx, &right); err != nil || s.Reward != 1 {
+						t.Errorf("%s: the right answer %q scores %v (%v)", task.ID, right, s.Reward, err)
+					}
 				}
 				game := spray.String() + last
 				s, err := ep.Score(ctx, &game)

@@ -60,7 +60,7 @@ func (ep *Episode) answerPasses(ctx context.Context, t *envpkg.Task, got string)
 	if err != nil {
 		return false, fmt.Errorf("the answer's other values: %w", err)
 	}
-	return !namesOther(got, spans, others, said), nil
+	return !namesOther(got, spans, others, a.Alone.Value), nil
 }
 
 // matchAnswer applies an answer rule, and returns the spans of got that
@@ -237,10 +237,10 @@ func onlySaidNumbers(got string, spans []span, said []string) bool {
 }
 
 // token is a word or number of a text, folded (case and accents
-// ignored), with its place.
+// ignored), with its place and its text as written.
 type token struct {
 	span
-	text string
+	text, raw string
 }
 
 // tokensOf splits s into its words and numbers.
@@ -254,7 +254,7 @@ func tokensOf(s string) []token {
 				from = i
 			}
 		case from >= 0:
-			out = append(out, token{span{from, i}, foldText(s[from:i])})
+			out = append(out, token{span{from, i}, foldText(s[from:i]), s[from:i]})
 			from = -1
 		}
 	}
@@ -262,10 +262,14 @@ func tokensOf(s string) []token {
 }
 
 // namesOther: got names one of others (as whole words, case and accents
-// ignored) outside spans, other than the values the texts in said hold
-// (the user named it, or it is part of the expected value).
-func namesOther(got string, spans []span, others, said []string) bool {
-	toks := tokensOf(got)
+// ignored; a code, a value of at most 4 characters in capitals, as
+// written: the department "IT" is not the "It" of "It is Sales.")
+// outside spans, other than the expected value itself (however spaced:
+// "Wolski  Zajazd"). A value the user named counts too: "gold,
+// regular or silver" hedges as much after "If my tier is still gold,
+// make it silver" as before it.
+func namesOther(got string, spans []span, others []string, want string) bool {
+	toks, wt := tokensOf(got), tokensOf(want)
 	if len(toks) == 0 {
 		return false
 	}
@@ -273,26 +277,14 @@ func namesOther(got string, spans []span, others, said []string) bool {
 	for i, t := range toks {
 		at[t.text] = append(at[t.text], i)
 	}
-	var saidToks [][]token
-	for _, s := range said {
-		saidToks = append(saidToks, tokensOf(s))
-	}
 	for _, o := range others {
 		ot := tokensOf(o)
-		if len(ot) == 0 || len(at[ot[0].text]) == 0 {
+		if len(ot) == 0 || len(at[ot[0].text]) == 0 || len(ot) == len(wt) && tokensAt(wt, ot, 0, false) {
 			continue
 		}
-		named := false
-		for _, s := range saidToks {
-			for i := range s {
-				named = named || tokensAt(s, ot, i)
-			}
-		}
-		if named {
-			continue
-		}
+		code := isCode(o)
 		for _, i := range at[ot[0].text] {
-			if tokensAt(toks, ot, i) && !inSpans(toks[i].from, toks[i+len(ot)-1].to, spans) {
+			if tokensAt(toks, ot, i, code) && !inSpans(toks[i].from, toks[i+len(ot)-1].to, spans) {
 				return true
 			}
 		}
@@ -300,17 +292,24 @@ func namesOther(got string, spans []span, others, said []string) bool {
 	return false
 }
 
-// tokensAt: toks holds seq at i.
-func tokensAt(toks, seq []token, i int) bool {
+// tokensAt: toks holds seq at i (as written, for a code).
+func tokensAt(toks, seq []token, i int, code bool) bool {
 	if i+len(seq) > len(toks) {
 		return false
 	}
 	for j := range seq {
-		if toks[i+j].text != seq[j].text {
+		if toks[i+j].text != seq[j].text || code && toks[i+j].raw != seq[j].raw {
 			return false
 		}
 	}
 	return true
+}
+
+// isCode: v is a code, at most 4 characters with a letter and no
+// lower-case one ("IT", "PG", "MCO").
+func isCode(v string) bool {
+	v = strings.TrimSpace(v)
+	return utf8.RuneCountInString(v) <= 4 && strings.ContainsFunc(v, unicode.IsLetter) && !strings.ContainsFunc(v, unicode.IsLower)
 }
 
 // foldText is s in lower case without accents ("São" → "sao").
