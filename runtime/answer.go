@@ -52,8 +52,8 @@ func (ep *Episode) answerPasses(ctx context.Context, t *envpkg.Task, got string)
 	if !onlySaidNumbers(got, spans, said) {
 		return false, nil
 	}
-	if a.Alone == nil || a.Alone.Others == "" {
-		return true, nil
+	if a.Alone == nil || a.Alone.Others == "" || !wordsOutside(got, spans) {
+		return true, nil // nothing else said: no other value to look for
 	}
 	var others []string
 	err = ep.bundleSQL(ctx, func() (err error) { others, err = ep.queryTexts(a.Alone.Others); return err })
@@ -287,6 +287,16 @@ func namesOther(got string, spans []span, others []string, want string) bool {
 			if tokensAt(toks, ot, i, code) && !inSpans(toks[i].from, toks[i+len(ot)-1].to, spans) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// wordsOutside: got has a word or number outside spans.
+func wordsOutside(got string, spans []span) bool {
+	for _, t := range tokensOf(got) {
+		if !inSpans(t.from, t.to, spans) {
+			return true
 		}
 	}
 	return false
