@@ -2,6 +2,8 @@ package envs_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,7 +18,8 @@ import (
 // Issue 34 item 5: on every environment synth from-db made, no answer
 // task is solved by an answer that games its rule: the numbers 0–20
 // followed by the last tool output of the ground truth pasted whole
-// (before the fix 152 of sakila's 154 answer tasks scored 1.0 so). The
+// (before the fix 152 of sakila's 154 answer tasks scored 1.0 so), or
+// that output alone where it holds more than the value asked for. The
 // ground truth's own answer still scores 1.0 on each, bare and in a
 // sentence.
 func TestSprayAndPasteSolveNothing(t *testing.T) {
@@ -70,6 +73,9 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 						t.Errorf("%s: the right answer %q scores %v (%v)", task.ID, right, s.Reward, err)
 					}
 				}
+				if s, err := ep.Score(ctx, &last); err != nil || s.Reward == 1 && !onlyValue(last, task.Answer.Reply()) {
+					t.Errorf("%s: %q (rule %s %q) is solved by the last tool output pasted (%v)", task.ID, task.Instruction, task.Answer.Match, task.Answer.Value, err)
+				}
 				game := spray.String() + last
 				s, err := ep.Score(ctx, &game)
 				if err != nil {
@@ -89,4 +95,36 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// onlyValue: a tool output holds nothing but want ({"iata":"DEN"}).
+func onlyValue(out, want string) bool {
+	var v any
+	if json.Unmarshal([]byte(out), &v) != nil {
+		return strings.EqualFold(strings.TrimSpace(out), want)
+	}
+	leaves := 0
+	var same func(any) bool
+	same = func(x any) bool {
+		switch x := x.(type) {
+		case map[string]any:
+			for _, y := range x {
+				if !same(y) {
+					return false
+				}
+			}
+		case []any:
+			for _, y := range x {
+				if !same(y) {
+					return false
+				}
+			}
+		case nil:
+		default:
+			leaves++
+			return strings.EqualFold(fmt.Sprint(x), want)
+		}
+		return true
+	}
+	return same(v) && leaves > 0
 }
