@@ -31,6 +31,12 @@ func TestSourceErrorsNameTheLine(t *testing.T) {
 			[]string{`tasks.yaml:4: task x: reward "exact": want checks or state`}},
 		"bad answer": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  answer: {value: a, match: fuzzy}\n"},
 			[]string{`tasks.yaml:3: task x: answer match "fuzzy": want one of exact, contains`}},
+		"bad credit": {map[string]string{"env.yaml": "name: t\ncredit: most\n"},
+			[]string{`env.yaml:2: credit "most": want partial`, "or all"}},
+		"alone on json": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  answer: {value: '{}', match: json, alone: {value: x}}\n"},
+			[]string{`tasks.yaml:3: task x: answer: alone does not apply to match json`}},
+		"alone without value": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  answer: {value: a, match: contains, alone: {others: SELECT 1}}\n"},
+			[]string{`tasks.yaml:3: task x: answer: alone needs the value a right answer says`}},
 		"bad check": {map[string]string{"tasks.yaml": "- id: x\n  instruction: i\n  checks:\n    - name: c\n      sql: SELEC 1\n"},
 			[]string{"tasks.yaml:5: task x: check 1 (c)"}},
 		"jsonl unknown tool": {map[string]string{"tasks.jsonl": `{"id": "a", "instruction": "i", "checks": [{"sql": "SELECT 1"}]}` + "\n" +

@@ -24,6 +24,7 @@ type envYAML struct {
 	Version     string       `yaml:"version"`
 	Description string       `yaml:"description"`
 	Rules       string       `yaml:"rules"`
+	Credit      string       `yaml:"credit"`
 	Clock       string       `yaml:"clock"`
 	Imports     []importSpec `yaml:"imports"`
 	Export      yaml.Node    `yaml:"export"`
@@ -107,7 +108,12 @@ func loadSource(dir string) (*source, error) {
 			y.Name, suggestName(y.Name))
 	}
 	m := envpkg.Manifest{Name: y.Name, Version: y.Version, Description: strings.TrimSpace(y.Description),
-		Rules: strings.TrimSpace(y.Rules), Limits: envpkg.DefaultLimits}
+		Rules: strings.TrimSpace(y.Rules), Credit: y.Credit, Limits: envpkg.DefaultLimits}
+	switch m.Credit {
+	case "", envpkg.CreditPartial, envpkg.CreditAll:
+	default:
+		return nil, errAt(at("credit"), "credit %q: want %s (the fraction of the checks passed, the default) or %s (1 only when every check passes)", m.Credit, envpkg.CreditPartial, envpkg.CreditAll)
+	}
 	if m.Version == "" {
 		m.Version = "0.0.0"
 	}

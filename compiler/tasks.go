@@ -58,6 +58,9 @@ func validateTasks(src *source, tools []string) error {
 		if t.Answer != nil && !slices.Contains(envpkg.AnswerMatches, t.Answer.Match) {
 			add(p.at("answer"), "task %s: answer match %q: want one of %s", t.ID, t.Answer.Match, strings.Join(envpkg.AnswerMatches, ", "))
 		}
+		if err := t.Answer.CheckAlone(); err != nil {
+			add(p.at("answer"), "task %s: %v", t.ID, err)
+		}
 		scored := 0
 		for _, c := range t.Checks {
 			if !c.Guard {

@@ -348,6 +348,11 @@ func validateManifest(m *Manifest) error {
 			return corrupt("manifest: export %d needs a name and a query", i)
 		}
 	}
+	switch m.Credit {
+	case "", CreditPartial, CreditAll:
+	default:
+		return corrupt("manifest: credit %q is not %s or %s", m.Credit, CreditPartial, CreditAll)
+	}
 	l := m.Limits
 	if l.CallTimeoutMS <= 0 || l.CallTimeoutMS > MaxCallTimeoutMS || l.MemoryMB <= 0 || l.MemoryMB > MaxMemoryMB ||
 		l.MaxOutputBytes <= 0 || l.MaxOutputBytes > MaxOutputBytesCap || l.MaxWriteMB < 0 || l.MaxWriteMB > MaxWriteMB {
@@ -384,6 +389,9 @@ func validateTasks(tasks []Task, m *Manifest) error {
 		}
 		if t.Answer != nil && !slices.Contains(AnswerMatches, t.Answer.Match) {
 			return corrupt("task %s: answer match %q is not one of %v", t.ID, t.Answer.Match, AnswerMatches)
+		}
+		if err := t.Answer.CheckAlone(); err != nil {
+			return corrupt("task %s: %v", t.ID, err)
 		}
 		if len(t.Checks) == 0 && t.Answer == nil && t.Reward != RewardState {
 			return corrupt("task %s: nothing to score (no checks, no answer, reward is not state)", t.ID)

@@ -113,6 +113,13 @@ func TestValidation(t *testing.T) {
 		"bad module":     func(b *Bundle) { b.Module = []byte("not wasm") },
 		"nothing scored": func(b *Bundle) { b.Tasks[0].Checks = nil },
 		"bad limits":     func(b *Bundle) { b.Manifest.Limits.MemoryMB = 0 },
+		"bad credit":     func(b *Bundle) { b.Manifest.Credit = "most" },
+		"alone on json": func(b *Bundle) {
+			b.Tasks[0].Answer = &Answer{Value: "{}", Match: "json", Alone: &Alone{Value: "{}"}}
+		},
+		"alone without value": func(b *Bundle) {
+			b.Tasks[0].Answer = &Answer{Value: "a", Match: "contains", Alone: &Alone{Others: "SELECT 1"}}
+		},
 	}
 	for name, mutate := range cases {
 		b := testBundle()

@@ -3,6 +3,8 @@ package envpkg
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -19,12 +21,17 @@ const MinABIVersion = 1
 
 // Manifest describes an environment and its tools.
 type Manifest struct {
-	Format      int          `json:"format"`
-	ABI         int          `json:"abi"`
-	Name        string       `json:"name"`
-	Version     string       `json:"version"`
-	Description string       `json:"description"`
-	Rules       string       `json:"rules,omitempty"`
+	Format      int    `json:"format"`
+	ABI         int    `json:"abi"`
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Description string `json:"description"`
+	Rules       string `json:"rules,omitempty"`
+	// Credit is how a task's checks make its reward: CreditPartial ("",
+	// the fraction of the checks passed) or CreditAll (1 only when every
+	// check passes, 0 otherwise: τ-bench's reward, which its ports keep).
+	// runtime.Options.PartialCredit asks for the fraction everywhere.
+	Credit      string       `json:"credit,omitempty"`
 	Clock       time.Time    `json:"clock"`
 	Tools       []Tool       `json:"tools"`
 	OpenAITools []OpenAITool `json:"openai_tools"`
@@ -154,12 +161,70 @@ const WrittenFunc = "wasmenv_written"
 type Answer struct {
 	Value string `json:"value"`
 	Match string `json:"match"` // exact | contains | contains_all | regex | number | json
+	// Alone, when set, holds the answer to the value asked for alone: see
+	// Alone. A number rule always is (no other number may be asserted).
+	Alone *Alone `json:"alone,omitempty"`
+}
+
+// Alone makes an answer rule pass only on an answer that asserts the
+// expected value and no competing one: "Either 17 or 21 films", a spray
+// of numbers, a tool's output pasted whole or "Park, Peacock or Johnson"
+// fail where "There are 17 films." passes. Beside the rule's own match
+// (whole words for contains: "37815" is not in "378150"), the answer may
+// hold no number but those in the rule's match, in Value, or in the
+// task's instruction and persona (what the user said), and none of the
+// values Others lists outside the match (said by the user or not: a hedge
+// among the values the user named and the right one is still a hedge).
+type Alone struct {
+	// Value is the expected value as a right answer says it (as stored):
+	// the ground truth's answer (Answer.Reply), whose numbers may be said
+	// around the match (the time of a stamp whose date is asked).
+	Value string `json:"value"`
+	// Others is a read-only query, over main and init like a check, whose
+	// first column lists the values of the kind asked for (the same
+	// column's other rows); "" for none.
+	Others string `json:"others,omitempty"`
+}
+
+// CheckAlone reports an Alone that cannot apply: on a rule matched as a
+// whole (json, contains_all), or without the value a right answer says.
+// A nil Answer or Alone is fine.
+func (a *Answer) CheckAlone() error {
+	if a == nil || a.Alone == nil {
+		return nil
+	}
+	if a.Match == "json" || a.Match == "contains_all" {
+		return fmt.Errorf("answer: alone does not apply to match %s", a.Match)
+	}
+	if strings.TrimSpace(a.Alone.Value) == "" {
+		return fmt.Errorf("answer: alone needs the value a right answer says")
+	}
+	return nil
+}
+
+// Reply is the answer a right agent gives: Alone.Value where the rule has
+// one, else the rule's value ("" for a regex rule without Alone, whose
+// value is a pattern).
+func (a *Answer) Reply() string {
+	switch {
+	case a.Alone != nil:
+		return a.Alone.Value
+	case a.Match == "regex":
+		return ""
+	}
+	return a.Value
 }
 
 // Reward kinds.
 const (
 	RewardChecks = "checks"
 	RewardState  = "state"
+)
+
+// Credit kinds (Manifest.Credit).
+const (
+	CreditPartial = "partial"
+	CreditAll     = "all"
 )
 
 // AnswerMatches lists the valid Answer.Match values.

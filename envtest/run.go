@@ -72,7 +72,8 @@ func runTask(ctx context.Context, env *runtime.Env, t *envpkg.Task, seed int64, 
 	tr.ChangesState = len(diff) > 0
 	var answer *string
 	if t.Answer != nil {
-		answer = &t.Answer.Value
+		reply := t.Answer.Reply()
+		answer = &reply
 	}
 	gt, err := ep.Score(ctx, answer)
 	if checkFailed(tr, err, "the ground truth") {
@@ -83,7 +84,7 @@ func runTask(ctx context.Context, env *runtime.Env, t *envpkg.Task, seed int64, 
 	}
 	tr.GroundTruth = gt.Reward
 	checkErrors(tr, gt, empty)
-	regexAnswer := t.Answer != nil && t.Answer.Match == "regex"
+	regexAnswer := t.Answer != nil && t.Answer.Reply() == ""
 	for k, c := range gt.Checks {
 		if c.Passed || c.Error != "" {
 			continue

@@ -33,8 +33,10 @@ func (Oracle) Act(_ context.Context, t *Turn) (Reply, error) {
 		}}}}, nil
 	}
 	answer := "Done."
-	if t.Task.Answer != nil {
-		answer = t.Task.Answer.Value
+	if a := t.Task.Answer; a != nil {
+		if answer = a.Reply(); answer == "" {
+			answer = a.Value // a pattern: what the oracle said before rules had Alone
+		}
 	}
 	return Reply{Message: Message{Role: RoleAssistant, Content: answer}}, nil
 }

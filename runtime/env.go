@@ -77,6 +77,10 @@ type Options struct {
 	// over it. Negative: no limit, every episode keeps its connection from
 	// its first step to Close.
 	MaxConns int
+	// PartialCredit scores every environment by the fraction of its
+	// checks passed, also those whose manifest asks for all or nothing
+	// (credit: all, τ-bench's ports).
+	PartialCredit bool
 }
 
 // Env is a loaded bundle: compiled tool code, the base database snapshot,
@@ -114,6 +118,9 @@ type Env struct {
 	callWall    time.Duration // the wall-clock guard on a call
 	// callWriteRows and callWriteBytes cap one call's writes (writecap.go).
 	callWriteRows, callWriteBytes int64
+	// allOrNothing: a reward is 1 or 0 (Manifest.Credit all, unless
+	// Options.PartialCredit)
+	allOrNothing bool
 
 	// initCanons: the canonical forms of initial records diffs compared
 	// against (initcanon.go)
@@ -177,15 +184,16 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	}
 	m := &b.Manifest
 	e := &Env{
-		Bundle:      b,
-		limits:      capLimits(m.Limits, opts),
-		epoch:       m.Clock.UnixNano(),
-		tools:       map[string]int{},
-		log:         opts.Log,
-		id:          envSeq.Add(1),
-		inits:       map[string]*initState{},
-		gtHashes:    map[gtKey]string{},
-		sqlMemoryMB: min(opts.SQLMemoryMB, maxSQLMemoryMB),
+		Bundle:       b,
+		limits:       capLimits(m.Limits, opts),
+		epoch:        m.Clock.UnixNano(),
+		tools:        map[string]int{},
+		log:          opts.Log,
+		id:           envSeq.Add(1),
+		inits:        map[string]*initState{},
+		gtHashes:     map[gtKey]string{},
+		sqlMemoryMB:  min(opts.SQLMemoryMB, maxSQLMemoryMB),
+		allOrNothing: m.Credit == envpkg.CreditAll && !opts.PartialCredit,
 	}
 	e.callWriteRows, e.callWriteBytes = cmp.Or(max(opts.MaxCallWriteRows, 0), defaultCallWriteRows), cmp.Or(max(opts.MaxCallWriteBytes, 0), defaultCallWriteBytes)
 	e.connPool = opts.ConnPool

@@ -278,7 +278,7 @@ func TestAnswerMatching(t *testing.T) {
 		{"contains_all", `["327", "1786"]`, "only 327", false},
 	}
 	for _, c := range cases {
-		ok, err := matchAnswer(envpkgAnswer(c.want, c.match), c.got)
+		ok, _, err := matchAnswer(envpkgAnswer(c.want, c.match), c.got)
 		if ok != c.ok || err != nil {
 			t.Errorf("%s %q vs %q: %v %v", c.match, c.want, c.got, ok, err)
 		}

@@ -2,13 +2,7 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"math"
-	"reflect"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"github.com/ncruces/go-sqlite3"
 
@@ -106,7 +100,7 @@ func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score,
 		if answer == nil {
 			r.Error = "no answer given"
 		} else {
-			r.Passed, err = matchAnswer(*t.Answer, *answer)
+			r.Passed, err = ep.answerPasses(ctx, t, *answer)
 			if err != nil {
 				r.Error = err.Error()
 			}
@@ -114,6 +108,9 @@ func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score,
 		s.Checks = append(s.Checks, r)
 	}
 	s.Reward = reward(&s)
+	if ep.env.allOrNothing && s.Reward < 1 {
+		s.Reward = 0 // the origin's reward (τ-bench): 1 only when every check passes
+	}
 	return s, nil
 }
 
@@ -211,58 +208,4 @@ func (e *Env) groundTruthHash(ctx context.Context, t *envpkg.Task, seed int64) (
 	e.gtHashes[key] = h
 	e.mu.Unlock()
 	return h, nil
-}
-
-var numberRE = regexp.MustCompile(`-?\d[\d,]*(\.\d+)?([eE][-+]?\d+)?`)
-
-// matchAnswer applies an answer rule.
-func matchAnswer(a envpkg.Answer, got string) (bool, error) {
-	want := strings.TrimSpace(a.Value)
-	got = strings.TrimSpace(got)
-	switch a.Match {
-	case "exact":
-		return got == want, nil
-	case "contains":
-		return strings.Contains(strings.ToLower(got), strings.ToLower(want)), nil
-	case "contains_all": // τ-bench: every output in the answer, case and commas ignored
-		var wants []string
-		if err := json.Unmarshal([]byte(want), &wants); err != nil {
-			return false, fmt.Errorf("expected answer is not a JSON array of strings: %v", err)
-		}
-		text := strings.ToLower(strings.ReplaceAll(got, ",", ""))
-		for _, w := range wants {
-			if !strings.Contains(text, strings.ToLower(w)) {
-				return false, nil
-			}
-		}
-		return true, nil
-	case "regex":
-		re, err := regexp.Compile(want)
-		if err != nil {
-			return false, err
-		}
-		return re.MatchString(got), nil
-	case "number":
-		w, err := strconv.ParseFloat(want, 64)
-		if err != nil {
-			return false, fmt.Errorf("expected answer %q is not a number", want)
-		}
-		for _, m := range numberRE.FindAllString(got, -1) {
-			if g, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64); err == nil &&
-				math.Abs(g-w) <= 1e-6*math.Max(1, math.Abs(w)) {
-				return true, nil
-			}
-		}
-		return false, nil
-	case "json":
-		var w, g any
-		if err := json.Unmarshal([]byte(want), &w); err != nil {
-			return false, fmt.Errorf("expected answer is not JSON: %v", err)
-		}
-		if err := json.Unmarshal([]byte(got), &g); err != nil {
-			return false, nil
-		}
-		return reflect.DeepEqual(w, g), nil
-	}
-	return false, fmt.Errorf("unknown match rule %q", a.Match)
 }

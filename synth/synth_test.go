@@ -259,7 +259,8 @@ func replayAndRandom(t *testing.T, env *runtime.Env) (float64, float64, int) {
 		}
 		var ans *string
 		if task.Answer != nil {
-			ans = &task.Answer.Value
+			reply := task.Answer.Reply()
+			ans = &reply
 		}
 		s, err := ep.Score(ctx, ans)
 		if err != nil {

@@ -130,6 +130,7 @@ func serveCmd() *cobra.Command {
 	f.Float64Var(&user.Temperature, "user-temperature", 1, "user openai: sampling temperature")
 	f.StringVar(&opts.StopToken, "stop-token", rl.DefaultStopToken, "the user's end-of-conversation token")
 	f.StringVar(&opts.NeMoGymRoot, "nemo-gym-root", "", "also serve this environment's NeMo Gym routes at the root (POST /seed_session, /verify, /TOOL)")
+	f.BoolVar(&ropts.PartialCredit, "partial-credit", false, "score by the fraction of checks passed also the environments whose origin gives all or nothing (credit: all, the τ-bench ports)")
 	f.DurationVar(&ropts.SQLTimeout, "sql-timeout", 10*time.Second, "bound on each piece of bundle SQL outside tool calls (setup, checks, diffs)")
 	return cmd
 }

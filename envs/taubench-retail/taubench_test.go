@@ -48,7 +48,8 @@ func TestTaskRewards(t *testing.T) {
 			answers++
 			a := "Here you go: " + strings.Join(ep.ExpectedOutputs, " and ")
 			truth.Answer = &a
-			in = append(in, tb.ReplayIn{ID: ep.ID + "/no-answer", Task: ep.ID, Calls: ep.Calls})
+			in = append(in, tb.ReplayIn{ID: ep.ID + "/no-answer", Task: ep.ID, Calls: ep.Calls},
+				tb.ReplayIn{ID: ep.ID + "/answer-only", Task: ep.ID, Answer: &a})
 		}
 		in = append(in, truth)
 		for _, recs := range ep.StateDiff {
@@ -66,13 +67,16 @@ func TestTaskRewards(t *testing.T) {
 			t.Errorf("%s: ground truth scores %v, want 1", ep.ID, r)
 		}
 		if changing[ep.ID] {
-			if r := tb.Reward(t, res[ep.ID+"/nothing"]); r >= 1 {
-				t.Errorf("%s: an empty episode scores %v, want < 1", ep.ID, r)
+			if r := tb.Reward(t, res[ep.ID+"/nothing"]); r != 0 {
+				t.Errorf("%s: an empty episode scores %v, want 0", ep.ID, r)
 			}
 		}
 		if len(ep.ExpectedOutputs) > 0 {
-			if r := tb.Reward(t, res[ep.ID+"/no-answer"]); r >= 1 {
-				t.Errorf("%s: the ground truth without the expected answer scores %v, want < 1", ep.ID, r)
+			if r := tb.Reward(t, res[ep.ID+"/no-answer"]); r != 0 {
+				t.Errorf("%s: the ground truth without the expected answer scores %v, want 0 (τ-bench: all or nothing)", ep.ID, r)
+			}
+			if r := tb.Reward(t, res[ep.ID+"/answer-only"]); changing[ep.ID] && r != 0 {
+				t.Errorf("%s: the expected answer without a call scores %v, want 0 (τ-bench: all or nothing)", ep.ID, r)
 			}
 		}
 	}

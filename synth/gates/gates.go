@@ -52,6 +52,10 @@ type Candidate struct {
 	// An answer rule that accepts one does not tell the right row from the
 	// others, and the task is dropped.
 	Distractors []string
+	// Peers are other values of the column the answer is read from (other
+	// rows'): the gates hide the expected answer among them ("Park,
+	// Peacock or Johnson"), which the rule must reject.
+	Peers []string
 	// WrongCalls are trajectories that must not solve the task (the same
 	// change to another row, the change plus one more): the checks must
 	// fail on each whose final state differs from the ground truth's.

@@ -87,7 +87,7 @@ func TestGates(t *testing.T) {
 	}
 	read := envpkg.Task{ID: "r", Instruction: "What color is the pen?",
 		Calls: []envpkg.Call{call("get_item", map[string]string{"name": "pen"})}, Checks: []envpkg.Check{},
-		Answer: &envpkg.Answer{Value: "blue", Match: "contains"}}
+		Answer: &envpkg.Answer{Value: "blue", Match: "contains", Alone: &envpkg.Alone{Value: "blue", Others: "SELECT color FROM main.items"}}}
 	if v, err := g.Check(ctx, gates.Candidate{Task: read, InternalIDs: []string{"2"}}); err != nil || v.Writes {
 		t.Fatalf("good read task: %v %+v", err, v)
 	}

@@ -27,6 +27,7 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 	defer ep.Close()
 
 	// replay
+	last := "" // the last tool output, which an agent could paste as its answer
 	for i, call := range t.Calls {
 		res, err := ep.Call(ctx, call.Name, call.Arguments)
 		if err != nil {
@@ -35,10 +36,15 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 		if res.IsError {
 			return v, reject(Replay, "ground-truth call %d (%s) failed: %s", i+1, call.Name, clip(res.Content))
 		}
+		last = res.Content
 	}
 	var answer *string
 	if t.Answer != nil {
-		answer = &t.Answer.Value
+		reply := t.Answer.Reply()
+		if reply == "" {
+			reply = t.Answer.Value // a pattern without Alone: its own text
+		}
+		answer = &reply
 	}
 	s, err := ep.Score(ctx, answer)
 	if ce := (*runtime.CheckError)(nil); errors.As(err, &ce) {
@@ -81,7 +87,7 @@ func (c *Checker) check(ctx context.Context, cand *Candidate) (Verdict, error) {
 			return v, reject(Nontrivial, "the task writes but every check already holds on the initial state")
 		}
 	}
-	if err := c.wrongAnswers(ctx, ep, cand); err != nil {
+	if err := c.wrongAnswers(ctx, ep, cand, last); err != nil {
 		return v, err
 	}
 	if v.Writes || len(cand.WrongCalls) > 0 {

@@ -2,8 +2,10 @@ package gates
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,9 +23,13 @@ const (
 
 // wrongAnswers tries the answer rule against answers that are wrong: empty,
 // a refusal, random text, a number, and the candidate's distractors (the
-// same attribute of other rows). A rule that accepts one of them ("(?s).*",
-// "contains" a token every row has) drops the task.
-func (c *Checker) wrongAnswers(ctx context.Context, ep *runtime.Episode, cand *Candidate) error {
+// same attribute of other rows); and against answers that hold the right
+// one but are not it (gaming): the numbers 0–20 and the expected answer,
+// the last tool output pasted whole (with those numbers too), the
+// expected answer among other rows' values. A rule that accepts one of
+// them ("(?s).*", "contains" a token every row has, a number found
+// anywhere) drops the task.
+func (c *Checker) wrongAnswers(ctx context.Context, ep *runtime.Episode, cand *Candidate, last string) error {
 	a := cand.Task.Answer
 	if a == nil {
 		return nil
@@ -31,8 +37,8 @@ func (c *Checker) wrongAnswers(ctx context.Context, ep *runtime.Episode, cand *C
 	rng := rand.New(rand.NewPCG(uint64(c.seed), uint64(len(a.Value))))
 	generic := []string{"", "I don't know.", "none", randomText(rng), strconv.Itoa(rng.IntN(1000000) + 1000),
 		"abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:-_/@#"} // every letter: "contains" a short token
-	try := func(w string, distractor bool) error {
-		if !distractor && sameAnswer(a, w) {
+	try := func(w string, what string) error {
+		if what != "the answer for another row" && sameAnswer(a, w) {
 			return nil // by chance the right answer
 		}
 		s, err := ep.ScoreChecks(ctx, &w)
@@ -40,34 +46,111 @@ func (c *Checker) wrongAnswers(ctx context.Context, ep *runtime.Episode, cand *C
 			return err
 		}
 		if last := s.Checks[len(s.Checks)-1]; last.Passed {
-			what := "the wrong answer"
-			if distractor {
-				what = "the answer for another row"
-			}
 			return reject(Wrong, "answer rule %s %q accepts %s %q", a.Match, a.Value, what, clip(w))
 		}
 		return nil
 	}
 	for _, w := range generic {
-		if err := try(w, false); err != nil {
+		if err := try(w, "the wrong answer"); err != nil {
 			return err
 		}
 	}
 	for _, w := range cand.Distractors {
-		if err := try(w, true); err != nil {
+		if err := try(w, "the answer for another row"); err != nil {
+			return err
+		}
+	}
+	for _, g := range gaming(a, cand, last) {
+		if err := try(g.answer, g.what); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// onlyValue: the tool output holds nothing but the expected answer
+// ({"iata":"DEN"}): pasting it says the value asked for and nothing else,
+// no gaming.
+func onlyValue(a *envpkg.Answer, out string) bool {
+	var v any
+	if json.Unmarshal([]byte(out), &v) != nil {
+		return sameAnswer(a, out)
+	}
+	var leaves []string
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for _, y := range x {
+				walk(y)
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		case nil:
+		default:
+			leaves = append(leaves, fmt.Sprint(x))
+		}
+	}
+	walk(v)
+	for _, l := range leaves {
+		if !sameAnswer(a, l) {
+			return false
+		}
+	}
+	return len(leaves) > 0
+}
+
+// gamed is an answer that holds the right one without being it.
+type gamed struct{ answer, what string }
+
+// gaming lists the answers that game a rule: a spray of the numbers 0–20
+// with the expected answer, the last tool output pasted whole (alone and
+// after the spray), and the expected answer among up to three other rows'
+// values (peers, then distractors).
+func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
+	reply := a.Reply()
+	var spray strings.Builder
+	for i := 0; i <= 20; i++ {
+		spray.WriteString(strconv.Itoa(i) + " ")
+	}
+	var out []gamed
+	if reply != "" {
+		out = append(out, gamed{spray.String() + reply, "a spray of numbers"})
+	}
+	if last != "" && !onlyValue(a, last) {
+		out = append(out, gamed{last, "the last tool output pasted whole"},
+			gamed{spray.String() + last, "a spray of numbers and the last tool output"})
+	}
+	if reply == "" {
+		return out
+	}
+	var others []string
+	for _, o := range append(append([]string{}, cand.Peers...), cand.Distractors...) {
+		if o = strings.TrimSpace(o); o != "" && !sameAnswer(a, o) && !slices.Contains(others, o) && len(others) < 3 {
+			others = append(others, o)
+		}
+	}
+	if len(others) > 0 {
+		// The right one in the middle: "Park, Peacock or Johnson".
+		list := append(append(append([]string{}, others[:1]...), reply), others[1:]...)
+		out = append(out, gamed{strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1], "a list of candidates"})
+	}
+	return out
+}
+
 // sameAnswer: w is the expected answer itself (as text or as a number).
 func sameAnswer(a *envpkg.Answer, w string) bool {
-	if strings.EqualFold(strings.TrimSpace(w), strings.TrimSpace(a.Value)) {
+	want := a.Reply()
+	if want == "" {
+		want = a.Value
+	}
+	if strings.EqualFold(strings.TrimSpace(w), strings.TrimSpace(want)) {
 		return true
 	}
 	x, err1 := strconv.ParseFloat(strings.TrimSpace(w), 64)
-	y, err2 := strconv.ParseFloat(strings.TrimSpace(a.Value), 64)
+	y, err2 := strconv.ParseFloat(strings.TrimSpace(want), 64)
 	return err1 == nil && err2 == nil && x == y
 }
 

@@ -3,6 +3,7 @@ package gates_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -58,5 +59,40 @@ func TestTrivialTasksDropped(t *testing.T) {
 	exact := envpkg.Task{ID: "exact", Instruction: "Which color is the pen?", Calls: []envpkg.Call{getPen}, Answer: &envpkg.Answer{Value: "blue", Match: "exact"}}
 	if _, err := g.Check(ctx, gates.Candidate{Task: exact, Distractors: []string{"red", "light blue"}}); err != nil {
 		t.Errorf("exact answer: %v", err)
+	}
+}
+
+// Issue 34 item 5: every answer rule is tried against answers that game
+// it: the numbers 0–20 with the expected answer, the last tool output
+// pasted whole, the expected answer among other rows' values. A rule one
+// of them passes drops the task, with the reason; a rule that asks for
+// the value alone survives them.
+func TestGamingAnswersDropped(t *testing.T) {
+	env := load(t)
+	ctx := context.Background()
+	getPen := []envpkg.Call{call("get_item", map[string]string{"name": "pen"})} // {"color":"blue","id":2,"name":"pen"}
+	colors := "SELECT color FROM main.items"
+	for _, c := range []struct {
+		id     string
+		answer envpkg.Answer
+		peers  []string
+		reason string // "" : kept
+	}{
+		{"contains", envpkg.Answer{Value: "blue", Match: "contains"}, nil, "a spray of numbers"},
+		{"alone-no-others", envpkg.Answer{Value: "blue", Match: "contains", Alone: &envpkg.Alone{Value: "blue"}}, []string{"red"}, "a list of candidates"},
+		{"alone", envpkg.Answer{Value: "blue", Match: "contains", Alone: &envpkg.Alone{Value: "blue", Others: colors}}, []string{"red"}, ""},
+		{"regex-alone", envpkg.Answer{Value: `(?i)\bblue\b`, Match: "regex", Alone: &envpkg.Alone{Value: "blue", Others: colors}}, []string{"red"}, ""},
+		// The row pasted holds no other number than its id.
+		{"number", envpkg.Answer{Value: "2", Match: "number"}, []string{"1"}, "the last tool output pasted whole"},
+	} {
+		task := envpkg.Task{ID: c.id, Instruction: "Which color is the pen?", Calls: getPen, Answer: &c.answer}
+		_, err := gates.New(env, 1).Check(ctx, gates.Candidate{Task: task, Peers: c.peers})
+		var rej *gates.Rejection
+		switch {
+		case c.reason == "" && err != nil:
+			t.Errorf("%s: %v, want it kept", c.id, err)
+		case c.reason != "" && (!errors.As(err, &rej) || rej.Gate != gates.Wrong || !strings.Contains(rej.Reason, c.reason)):
+			t.Errorf("%s: %v, want gate wrong: %s", c.id, err, c.reason)
+		}
 	}
 }

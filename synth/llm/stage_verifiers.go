@@ -122,6 +122,12 @@ func (r *envRun) assemble(o *verifiersOut) ([]envpkg.Task, []string) {
 		if t.Answer != nil && t.Answer.Value == "" {
 			t.Answer = nil
 		}
+		if a := t.Answer; a != nil && a.Alone == nil && (a.Match == "contains" || a.Match == "exact") {
+			// The answer is this value alone (envpkg.Alone): "0 1 2 … 20
+			// blue" or a tool output pasted whole does not pass for
+			// "blue", which the gates try.
+			a.Alone = &envpkg.Alone{Value: a.Value}
+		}
 		tasks = append(tasks, t)
 	}
 	return tasks, probs

@@ -228,7 +228,7 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 			}
 			return envpkg.Task{
 				Instruction: fmt.Sprintf("Which of %s is the %s? I need its %s.", rowsOf(rowsPlural(w.spec.Model, child, ref.Column, cur.table), ref.Column, cur), map[bool]string{true: big, false: small}[desc], attrOf(child, label)),
-				Answer:      c.answer(items[0][label]),
+				Answer:      c.answer(child, label, items[0][label]),
 			}, nil
 		}
 	}
@@ -260,37 +260,37 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 			// "who is the youngest", not "which one has the latest birth date".
 			return envpkg.Task{
 				Instruction: fmt.Sprintf("Among %s, who is the %s? Tell me %s %s.", rows, map[bool]string{true: "youngest", false: "oldest"}[desc], its, attrOf(child, label)),
-				Answer:      c.answer(items[0][label]),
+				Answer:      c.answer(child, label, items[0][label]),
 			}, nil
 		}
 		if ownDate {
 			return envpkg.Task{
 				Instruction: oneOf(w.rng, fmt.Sprintf("Which of %s is the %s? I need %s %s.", rows, latest, its, attrOf(child, label)),
 					fmt.Sprintf("Among %s, which is the %s one? Tell me %s %s.", rows, latest, its, attrOf(child, label))),
-				Answer: c.answer(items[0][label]),
+				Answer: c.answer(child, label, items[0][label]),
 			}, nil
 		}
 		if stamp {
 			return envpkg.Task{
 				Instruction: fmt.Sprintf("Among %s, which one was %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), verb, when, its, attrOf(child, label)),
-				Answer:      c.answer(items[0][label]),
+				Answer:      c.answer(child, label, items[0][label]),
 			}, nil
 		}
 		return envpkg.Task{
 			Instruction: oneOf(w.rng, fmt.Sprintf("Among %s, which one has the %s %s? Tell me %s %s.", rowsOf(what, ref.Column, cur), most, colWords, its, attrOf(child, label)),
 				fmt.Sprintf("Which of %s has the %s %s? I need %s %s.", rowsOf(what, ref.Column, cur), most, colWords, its, attrOf(child, label))),
-			Answer: c.answer(items[0][label]),
+			Answer: c.answer(child, label, items[0][label]),
 		}, nil
 	}
 	c.distractors = append(c.distractors, fmt.Sprint(sqlValue(items[1][col])))
 	if ownDate && strings.HasPrefix(rows, "the "+what+" ") {
 		return envpkg.Task{
 			Instruction: fmt.Sprintf("When was the %s %s?", latest, one+strings.TrimPrefix(rows, "the "+what)),
-			Answer:      c.answer(items[0][col]),
+			Answer:      c.answer(child, col, items[0][col]),
 		}, nil
 	}
 	if ownDate && rows == "my "+what {
-		return envpkg.Task{Instruction: fmt.Sprintf("When was my %s %s?", latest, one), Answer: c.answer(items[0][col])}, nil
+		return envpkg.Task{Instruction: fmt.Sprintf("When was my %s %s?", latest, one), Answer: c.answer(child, col, items[0][col])}, nil
 	}
 	if pluralize(attrWords(col)) == what && !cur.person {
 		// The rows are the values (a flight's dates): "What is the latest
@@ -298,12 +298,12 @@ func (w *walker) topChild(c *chain, cur *entity) (envpkg.Task, error) {
 		// the dates of flight HAT296".
 		return envpkg.Task{
 			Instruction: fmt.Sprintf("What is the %s %s on record for %s?", most, attrWords(col), cur.desc),
-			Answer:      c.answer(items[0][col]),
+			Answer:      c.answer(child, col, items[0][col]),
 		}, nil
 	}
 	return envpkg.Task{
 		Instruction: fmt.Sprintf("What is the %s %s among %s?", most, attrWords(col), rowsOf(what, ref.Column, cur)),
-		Answer:      c.answer(items[0][col]),
+		Answer:      c.answer(child, col, items[0][col]),
 	}, nil
 }
 

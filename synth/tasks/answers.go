@@ -11,6 +11,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
 // An answer is matched in the forms people write it, not only as stored:
@@ -228,4 +230,30 @@ func containedIn(v string, values []string) []string {
 		}
 	}
 	return out
+}
+
+// alone holds a to the value asked for alone (envpkg.Alone): said is the
+// value as stored, what the ground truth answers; the values that compete
+// with it are col's other values in t (its allowed values where it has a
+// closed set), matched where they hold a letter (a number, a date or a
+// phone number competes as the numbers it writes, which every rule
+// counts). A number rule is held to it already.
+func alone(a *envpkg.Answer, t *dbmodel.Table, col *dbmodel.Column, said string) *envpkg.Answer {
+	if a == nil || a.Match == "number" {
+		return a
+	}
+	a.Alone = &envpkg.Alone{Value: said}
+	if col == nil || !strings.ContainsFunc(said, unicode.IsLetter) || datetimeRE.MatchString(said) {
+		return a
+	}
+	q := dbmodel.Quote(col.Name)
+	a.Alone.Others = fmt.Sprintf(`SELECT DISTINCT %[1]s FROM main.%[2]s WHERE %[1]s IS NOT NULL`, q, dbmodel.Quote(t.Name))
+	if len(col.Enum) > 0 {
+		lits := make([]string, len(col.Enum))
+		for i, v := range col.Enum {
+			lits[i] = "(" + emit.Literal(v) + ")"
+		}
+		a.Alone.Others = "SELECT column1 FROM (VALUES " + strings.Join(lits, ", ") + ")"
+	}
+	return a
 }

@@ -109,7 +109,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 					task.Instruction = out
 				}
 			}
-			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, WrongCalls: cand.wrong})
+			v, err := checker.Check(ctx, gates.Candidate{Task: task, InternalIDs: cand.ids, Distractors: cand.distractors, Peers: cand.peers, WrongCalls: cand.wrong})
 			if err == nil {
 				if sig := shape(task, kind, cand); sig != "" {
 					same[sig]++
@@ -219,6 +219,9 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 		t.Checks = []envpkg.Check{}
 	}
 	t.Difficulty = difficulty(c, &t, kind)
+	if t.Answer != nil && c.answerOf != nil {
+		c.peers = w.peers(c.answerOf, c.answerCol, c.said, 3)
+	}
 	return t, c, kind, nil
 }
 

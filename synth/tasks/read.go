@@ -89,7 +89,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 		}
 		c.distractors = append(c.distractors, w.otherValues(cur, col)...)
 		c.asked = cur.table.Name + "." + col.Name
-		answer := c.answer(v)
+		answer := c.answer(cur.table, col.Name, v)
 		if a := timeAnswer(col.Name, val); a != nil {
 			answer = a
 		} else if a := dayAnswer(col.Name, val); a != nil {
@@ -103,6 +103,7 @@ func (w *walker) finishRead(c *chain, cur *entity) (envpkg.Task, string, error) 
 				answer = a
 			}
 		}
+		answer = alone(answer, cur.table, col, val)
 		return envpkg.Task{Instruction: w.askAttr(cur, col), Answer: answer}, "ask", nil
 	}
 	return envpkg.Task{}, "", errDeadEnd
@@ -337,6 +338,25 @@ func (w *walker) otherValues(e *entity, col *dbmodel.Column) []string {
 	defer stmt.Close()
 	if stmt.Step() {
 		out = append(out, fmt.Sprint(dbmodel.ColumnValue(stmt, 0)))
+	}
+	return out
+}
+
+// peers are up to n values of column col of t other than v (the column's
+// other rows), in the database's order.
+func (w *walker) peers(t *dbmodel.Table, col, v string, n int) []string {
+	q := dbmodel.Quote(col)
+	stmt, _, err := w.src.Prepare(fmt.Sprintf(`SELECT DISTINCT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> ? LIMIT %[3]d`, q, dbmodel.Quote(t.Name), n))
+	if err != nil {
+		return nil
+	}
+	defer stmt.Close()
+	if stmt.BindText(1, v) != nil {
+		return nil
+	}
+	var out []string
+	for stmt.Step() {
+		out = append(out, fmt.Sprint(sqlValue(dbmodel.ColumnValue(stmt, 0))))
 	}
 	return out
 }

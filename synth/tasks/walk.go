@@ -49,12 +49,20 @@ type chain struct {
 	said        string // the expected answer as text, which the instruction must not contain
 	aggregate   bool   // the question is about the rows of the row named (count, rank, sum), not the row
 	asked       string // the column a question asks for (a shape the driver keeps from repeating)
+	// answerOf is the table and column whose value the answer is (nil
+	// for a count or a sum): the gates hide the answer among the
+	// column's other values (gates.Candidate.Peers).
+	answerOf  *dbmodel.Table
+	answerCol string
+	peers     []string
 }
 
-// answer is the rule for the expected answer v, remembered as text.
-func (c *chain) answer(v any) *envpkg.Answer {
+// answer is the rule for the expected answer v, the value of column col
+// of a row of t, remembered as text.
+func (c *chain) answer(t *dbmodel.Table, col string, v any) *envpkg.Answer {
 	c.said = fmt.Sprint(sqlValue(v))
-	return answerFor(v)
+	c.answerOf, c.answerCol = t, col
+	return alone(answerFor(v), t, t.Column(col), c.said)
 }
 
 // errDeadEnd means the walk could not continue (no rows to follow).

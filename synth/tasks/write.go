@@ -122,7 +122,7 @@ func (w *walker) update(c *chain, cur *entity) (envpkg.Task, string, error) {
 			return envpkg.Task{Instruction: oneOf(w.rng,
 				fmt.Sprintf("If %s is still %s, please %s. If not, leave it as it is and %s.", subj, showCol(ed.col, cond), then, its),
 				fmt.Sprintf("I think %s is %s; if so, %s. Otherwise don't change anything, just %s.", subj, showCol(ed.col, cond), then, its)),
-				Checks: keepChecks(w.spec.Model), Answer: c.answer(ed.old)}, "refuse-if", nil
+				Checks: keepChecks(w.spec.Model), Answer: c.answer(cur.table, ed.col.Name, ed.old)}, "refuse-if", nil
 		}
 	}
 	changes := []change{ed.ch}

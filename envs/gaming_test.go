@@ -1,0 +1,130 @@
+package envs_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envs"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// Issue 34 item 5: on every environment synth from-db made, no answer
+// task is solved by an answer that games its rule: the numbers 0–20
+// followed by the last tool output of the ground truth pasted whole
+// (before the fix 152 of sakila's 154 answer tasks scored 1.0 so), or
+// that output alone where it holds more than the value asked for. The
+// ground truth's own answer still scores 1.0 on each, bare and in a
+// sentence.
+func TestSprayAndPasteSolveNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every environment synth from-db made")
+	}
+	ctx := context.Background()
+	var spray strings.Builder
+	for i := 0; i <= 20; i++ {
+		spray.WriteString(strconv.Itoa(i) + " ")
+	}
+	for _, name := range envs.Names() {
+		if _, err := os.Stat(filepath.Join(name, "synth-summary.json")); err != nil {
+			continue // not made by synth from-db
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := envs.Extract(name, dir); err != nil {
+				t.Fatal(err)
+			}
+			file := filepath.Join(dir, name+".wasm")
+			b, err := compiler.BuildFile(ctx, dir, file, compiler.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			env, err := runtime.Load(ctx, file, runtime.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer env.Close()
+			answers, gamed := 0, 0
+			for _, task := range b.Tasks {
+				if task.Answer == nil {
+					continue
+				}
+				answers++
+				ep, err := env.NewEpisode(task.ID, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				last := ""
+				for _, c := range task.Calls {
+					res, err := ep.Call(ctx, c.Name, c.Arguments)
+					if err != nil {
+						t.Fatal(err)
+					}
+					last = res.Content
+				}
+				for _, right := range []string{task.Answer.Reply(), "It is " + task.Answer.Reply() + "."} {
+					if s, err := ep.Score(ctx, &right); err != nil || s.Reward != 1 {
+						t.Errorf("%s: the right answer %q scores %v (%v)", task.ID, right, s.Reward, err)
+					}
+				}
+				if s, err := ep.Score(ctx, &last); err != nil || s.Reward == 1 && !onlyValue(last, task.Answer.Reply()) {
+					t.Errorf("%s: %q (rule %s %q) is solved by the last tool output pasted (%v)", task.ID, task.Instruction, task.Answer.Match, task.Answer.Value, err)
+				}
+				game := spray.String() + last
+				s, err := ep.Score(ctx, &game)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.Reward == 1 {
+					gamed++
+					if gamed <= 3 {
+						t.Errorf("%s: %q (rule %s %q) is solved by the numbers 0-20 and the last tool output pasted", task.ID, task.Instruction, task.Answer.Match, task.Answer.Value)
+					}
+				}
+				ep.Close()
+			}
+			t.Logf("%s: %d of %d answer tasks solved by the spray and the pasted output", name, gamed, answers)
+			if gamed > 0 {
+				t.Errorf("%d of %d answer tasks are solved by the spray and the pasted output", gamed, answers)
+			}
+		})
+	}
+}
+
+// onlyValue: a tool output holds nothing but want ({"iata":"DEN"}).
+func onlyValue(out, want string) bool {
+	var v any
+	if json.Unmarshal([]byte(out), &v) != nil {
+		return strings.EqualFold(strings.TrimSpace(out), want)
+	}
+	leaves := 0
+	var same func(any) bool
+	same = func(x any) bool {
+		switch x := x.(type) {
+		case map[string]any:
+			for _, y := range x {
+				if !same(y) {
+					return false
+				}
+			}
+		case []any:
+			for _, y := range x {
+				if !same(y) {
+					return false
+				}
+			}
+		case nil:
+		default:
+			leaves++
+			return strings.EqualFold(fmt.Sprint(x), want)
+		}
+		return true
+	}
+	return same(v) && leaves > 0
+}
