@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/envs"
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// BenchmarkReplay is issue 35's "the whole path as cheap as its parts":
+// the same episodes (every task's ground truth with its answer, the tasks
+// in turn) replayed in-process (reset, calls, diff and hash, score) and
+// through replay's JSONL path (a line parsed, the same work, its result
+// encoded), per episode.
+func BenchmarkReplay(b *testing.B) {
+	ctx := context.Background()
+	for _, name := range []string{"taubench-retail", "airline"} {
+		dir := b.TempDir()
+		if err := envs.Extract(name, dir); err != nil {
+			b.Fatal(err)
+		}
+		bundle, err := compiler.Build(ctx, dir, compiler.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		env, err := runtime.LoadBundle(ctx, bundle, runtime.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var lines [][]byte
+		for _, t := range bundle.Tasks {
+			in := replayIn{ID: t.ID, Calls: t.Calls, Task: t.ID}
+			if t.Answer != nil {
+				in.Answer = &t.Answer.Value
+			}
+			l, _ := json.Marshal(in)
+			lines = append(lines, l)
+		}
+		// One pass first: every task's ground-truth hash is computed once
+		// per environment, in neither figure.
+		if _, _, err := replay(ctx, env, bytes.NewReader(bytes.Join(lines, []byte("\n"))), io.Discard); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name+"/in-process", func(b *testing.B) {
+			eps := map[string]*runtime.Episode{}
+			defer func() {
+				for _, ep := range eps {
+					ep.Close()
+				}
+			}()
+			for i := range b.N {
+				t := &bundle.Tasks[i%len(bundle.Tasks)]
+				inProcess(ctx, b, env, eps, t)
+			}
+		})
+		b.Run(name+"/replay", func(b *testing.B) {
+			var in bytes.Buffer
+			for i := range b.N {
+				in.Write(lines[i%len(lines)])
+				in.WriteByte('\n')
+			}
+			b.ResetTimer()
+			if failed, _, err := replay(ctx, env, &in, io.Discard); err != nil || failed > 0 {
+				b.Fatal(failed, err)
+			}
+		})
+		env.Close()
+	}
+}
+
+// inProcess is replayLine's work without the JSON.
+func inProcess(ctx context.Context, b *testing.B, env *runtime.Env, eps map[string]*runtime.Episode, t *envpkg.Task) {
+	ep := eps[t.ID]
+	var err error
+	if ep == nil {
+		if ep, err = env.NewEpisode(t.ID, 0); err != nil {
+			b.Fatal(err)
+		}
+		eps[t.ID] = ep
+	} else if err = ep.ResetSeed(0); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range t.Calls {
+		if _, err := ep.Call(ctx, c.Name, envpkg.CallArguments(c.Arguments)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, _, err := ep.DiffAndHash(); err != nil {
+		b.Fatal(err)
+	}
+	var answer *string
+	if t.Answer != nil {
+		answer = &t.Answer.Value
+	}
+	if _, err := ep.Score(ctx, answer); err != nil {
+		b.Fatal(err)
+	}
+}
