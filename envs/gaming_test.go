@@ -76,6 +76,11 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 				if s, err := ep.Score(ctx, &last); err != nil || s.Reward == 1 && !onlyValue(last, task.Answer.Reply()) {
 					t.Errorf("%s: %q (rule %s %q) is solved by the last tool output pasted (%v)", task.ID, task.Instruction, task.Answer.Match, task.Answer.Value, err)
 				}
+				for _, game := range issueAnswers[name] {
+					if s, err := ep.Score(ctx, &game); err != nil || s.Reward == 1 {
+						t.Errorf("%s: %q (rule %s %q) is solved by %q (%v)", task.ID, task.Instruction, task.Answer.Match, task.Answer.Value, game, err)
+					}
+				}
 				game := spray.String() + last
 				s, err := ep.Score(ctx, &game)
 				if err != nil {
@@ -95,6 +100,14 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// issueAnswers are the answers issue 34 found gaming the rules, by
+// environment ("1 2 … 326 6.99" scored 1.0 on three of sakila's tasks;
+// Park, Peacock and Johnson are three of chinook's employees).
+var issueAnswers = map[string][]string{
+	"sakila":  {"1 2 3 4 5 6 7 8 9 10 11 12 326 6.99", "Either 17 or 21 films.", "The postal code is 378150"},
+	"chinook": {"Park, Peacock or Johnson", "Either 17 or 21 films."},
 }
 
 // onlyValue: a tool output holds nothing but want ({"iata":"DEN"}).

@@ -184,18 +184,18 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	}
 	m := &b.Manifest
 	e := &Env{
-		Bundle:       b,
-		limits:       capLimits(m.Limits, opts),
-		epoch:        m.Clock.UnixNano(),
-		tools:        map[string]int{},
-		log:          opts.Log,
-		id:           envSeq.Add(1),
-		inits:        map[string]*initState{},
-		gtHashes:     map[gtKey]string{},
-		sqlMemoryMB:  min(opts.SQLMemoryMB, maxSQLMemoryMB),
-		allOrNothing: m.Credit == envpkg.CreditAll && !opts.PartialCredit,
+		Bundle:      b,
+		limits:      capLimits(m.Limits, opts),
+		epoch:       m.Clock.UnixNano(),
+		tools:       map[string]int{},
+		log:         opts.Log,
+		id:          envSeq.Add(1),
+		inits:       map[string]*initState{},
+		gtHashes:    map[gtKey]string{},
+		sqlMemoryMB: min(opts.SQLMemoryMB, maxSQLMemoryMB),
 	}
 	e.callWriteRows, e.callWriteBytes = cmp.Or(max(opts.MaxCallWriteRows, 0), defaultCallWriteRows), cmp.Or(max(opts.MaxCallWriteBytes, 0), defaultCallWriteBytes)
+	e.allOrNothing = m.Credit == envpkg.CreditAll && !opts.PartialCredit
 	e.connPool = opts.ConnPool
 	switch e.maxConns = int64(opts.MaxConns); {
 	case e.maxConns == 0:
