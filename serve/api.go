@@ -103,7 +103,7 @@ func (s *Server) createEpisodes(w http.ResponseWriter, r *http.Request) {
 		MaxSteps: eps[0].maxSteps, Rules: eps[0].env.Bundle.Manifest.Rules, Episodes: make([]string, len(eps))}
 	for i, e := range eps {
 		resp.Episodes[i] = e.id
-		if e.convo != nil {
+		if e.hasUser {
 			resp.Openings = append(resp.Openings, e.opening)
 		}
 	}

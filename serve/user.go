@@ -56,8 +56,8 @@ func errUser(err error) *apiError {
 // openingOf is what opens the episode's conversation for the agent: the
 // simulated user's first message, or without a user the task's instruction.
 func (e *episode) openingOf() string {
-	if e.convo != nil {
-		return e.opening
+	if e.hasUser {
+		return e.opening // set at creation, never changed
 	}
 	if t := e.ep.Task(); t != nil {
 		return t.Instruction
