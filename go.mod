@@ -16,7 +16,9 @@ require (
 	github.com/parquet-go/parquet-go v0.32.0 // rl: Parquet trajectory export
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // runtime, envtest: tool argument validation; synth/llm: stage output schemas
 	github.com/spf13/cobra v1.10.2 // cmd/wasmenv: the command line
+	github.com/spf13/pflag v1.0.9 // cmd/wasmenv tests: cobra's flags, read to check the help text
 	github.com/tetratelabs/wazero v1.12.0 // runtime: runs the tool modules (and go-sqlite3's SQLite)
+	golang.org/x/sync v0.24.0 // serve: errgroup, the simulated user's openings of a group (bounded, first error wins)
 	golang.org/x/text v0.43.0 // runtime, envtest: the English printer jsonschema needs for its validation messages; synth/tasks: unicode/norm (answers matched with or without accents)
 	gonum.org/v1/plot v0.17.0 // internal/bench: benchmark plots (pulls fonts, latex, pdf, image)
 	gopkg.in/yaml.v3 v3.0.1 // compiler: env.yaml and tasks; synth/emit: writing them
@@ -45,13 +47,11 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
-	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 	google.golang.org/protobuf v1.34.2 // indirect

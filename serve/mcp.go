@@ -40,6 +40,9 @@ func (s *Server) mcpServerFor(r *http.Request) *mcp.Server {
 		for _, t := range m.Tools {
 			srv.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, s.mcpTool(e, t.Name))
 		}
+		if e.hasUser && !hasTool(e.env, MessageUserTool) {
+			srv.AddTool(messageUserTool, s.mcpMessageUser(e))
+		}
 		e.mcpSrv = srv
 	})
 	return e.mcpSrv

@@ -36,6 +36,7 @@ type episode struct {
 	// conversation so far as the agent sees it (nil without a user).
 	opening string
 	convo   []rl.Message
+	hasUser bool // set at creation, never changed: read without the lock
 
 	mcpOnce sync.Once
 	mcpSrv  *mcp.Server

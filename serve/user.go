@@ -2,13 +2,16 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/rl"
+	"github.com/wasmenv/wasmenv/runtime"
 )
 
 // The simulated user. A task's instruction may be a customer's private
@@ -39,7 +42,7 @@ func (s *Server) userOpenings(ctx context.Context, eps []*episode) error {
 			if err != nil {
 				return errUser(err)
 			}
-			e.opening, e.convo = opening, []rl.Message{{Role: rl.RoleUser, Content: opening}}
+			e.opening, e.convo, e.hasUser = opening, []rl.Message{{Role: rl.RoleUser, Content: opening}}, true
 			return nil
 		})
 	}
@@ -53,8 +56,8 @@ func errUser(err error) *apiError {
 // openingOf is what opens the episode's conversation for the agent: the
 // simulated user's first message, or without a user the task's instruction.
 func (e *episode) openingOf() string {
-	if e.convo != nil {
-		return e.opening
+	if e.hasUser {
+		return e.opening // set at creation, never changed
 	}
 	if t := e.ep.Task(); t != nil {
 		return t.Instruction
@@ -100,4 +103,47 @@ func (s *Server) publicTask(t *envpkg.Task) (instruction, persona string) {
 		return "", ""
 	}
 	return t.Instruction, t.Persona
+}
+
+// MessageUserTool is the MCP tool an agent talks to the simulated user
+// with (an MCP client has no other way to say something to the user): its
+// result is the user's reply; the user's stop ends the episode, and the
+// result's _meta then holds "terminated" and the "reward".
+const MessageUserTool = "message_user"
+
+var messageUserTool = &mcp.Tool{
+	Name:        MessageUserTool,
+	Description: "Send a message to the customer you are helping; returns their reply. When they have nothing more to ask, the conversation (and the task) ends.",
+	InputSchema: map[string]any{"type": "object", "required": []string{"content"}, "additionalProperties": false,
+		"properties": map[string]any{"content": map[string]any{"type": "string", "description": "What you say to the customer."}}},
+}
+
+// mcpMessageUser is the message step, as an MCP tool.
+func (s *Server) mcpMessageUser(e *episode) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in struct {
+			Content *string `json:"content"`
+		}
+		if req.Params == nil || json.Unmarshal(req.Params.Arguments, &in) != nil || in.Content == nil {
+			return toolErrorResult("Error: message_user needs {\"content\": TEXT}"), nil
+		}
+		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
+		defer cancel()
+		if err := e.acquire(ctx); err != nil {
+			return mcpResult(timeoutResult(busyEpisode)), nil
+		}
+		defer e.release()
+		if e.ep == nil {
+			return toolErrorResult("Error: episode " + e.id + " no longer exists"), nil
+		}
+		out, err := s.doStep(ctx, e, &action{Type: "message", Content: in.Content})
+		if err != nil {
+			return toolErrorResult("Error: " + err.Error()), nil
+		}
+		meta := mcp.Meta{"outcome": string(runtime.OutcomeOK), "terminated": out.Terminated, "truncated": out.Truncated}
+		if out.Terminated || out.Truncated {
+			meta["reward"] = out.Reward
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Observation}}, Meta: meta}, nil
+	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/rl"
@@ -163,6 +165,51 @@ func TestSimulatedUserServed(t *testing.T) {
 		"action": map[string]any{"type": "message", "content": "What is your email?"}})))
 	if m["observation"].(map[string]any)["user"] != "Sure, it's olivia.chen@example.com and the order is #W1002." {
 		t.Errorf("OpenEnv message step: %v", m)
+	}
+	// MCP: the agent talks to the user with the message_user tool, calls
+	// the bundle's tools, and the user's stop ends the episode with its reward.
+	m = do("POST", "/v1/episodes", `{"task":"`+storeTask+`"}`)
+	mid := m["episodes"].([]any)[0].(string)
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "wasmenv-test", Version: "0"}, nil)
+	sess, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.url + "/v1/episodes/" + mid + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	mcpText := func(res *mcp.CallToolResult) string {
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		seen = append(seen, b.String())
+		return b.String()
+	}
+	mcpSay := func(text string) *mcp.CallToolResult {
+		t.Helper()
+		res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: MessageUserTool, Arguments: map[string]any{"content": text}})
+		if err != nil || res.IsError {
+			t.Fatalf("message_user: %v %+v", err, res)
+		}
+		return res
+	}
+	if r := mcpSay("How can I help?"); mcpText(r) != "Sure, it's olivia.chen@example.com and the order is #W1002." || r.Meta["terminated"] != false {
+		t.Fatalf("MCP first reply: %+v", r)
+	}
+	for _, c := range task.Calls {
+		var args map[string]any
+		json.Unmarshal(c.Arguments, &args)
+		res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: c.Name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("MCP %s: %v %+v", c.Name, err, res)
+		}
+		mcpText(res)
+	}
+	mcpSay("Shall I cancel it?")
+	if r := mcpSay("Done: order #W1002 is cancelled."); r.Meta["terminated"] != true || r.Meta["reward"] != 1.0 {
+		t.Fatalf("MCP: the user's stop: %+v", r.Meta)
 	}
 	for i, b := range seen {
 		if strings.Contains(b, storeGoal) || strings.Contains(b, "night by mistake. Please") {

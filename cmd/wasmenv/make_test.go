@@ -1,8 +1,10 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -23,11 +25,21 @@ func TestMakeTestRunsEveryStage(t *testing.T) {
 		"PYTHON_TEST=echo python-ran", "LEARNER_TEST=echo learner-ran; exit 3"}
 	// First a dry run: a Makefile whose stages cannot be replaced would
 	// run the whole suite here.
-	dry, _ := exec.Command("make", append([]string{"-n", "--no-print-directory", "-C", root, "test"}, stand...)...).CombinedOutput()
+	// The run is its own: not a part of a make test that runs this test
+	// (whose MAKEFLAGS would carry its variables and jobserver down).
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "MAKEFLAGS=") || strings.HasPrefix(kv, "MFLAGS=") || strings.HasPrefix(kv, "MAKELEVEL=")
+	})
+	makeCmd := func(args ...string) *exec.Cmd {
+		c := exec.Command("make", args...)
+		c.Env = env
+		return c
+	}
+	dry, _ := makeCmd(append([]string{"-n", "--no-print-directory", "-C", root, "test"}, stand...)...).CombinedOutput()
 	if strings.Contains(string(dry), "go test -count=1") || strings.Contains(string(dry), "unittest") {
 		t.Fatalf("make test's stages are not replaceable: the dry run shows the real commands:\n%s", dry)
 	}
-	cmd := exec.Command("make", append([]string{"--no-print-directory", "-C", root, "test"}, stand...)...)
+	cmd := makeCmd(append([]string{"--no-print-directory", "-C", root, "test"}, stand...)...)
 	out, err := cmd.CombinedOutput()
 	s := string(out)
 	if err == nil {
@@ -41,7 +53,7 @@ func TestMakeTestRunsEveryStage(t *testing.T) {
 	if !strings.Contains(s, "make test: FAILED stages:\n  gofmt\n  go-test\n  learner-test\n") {
 		t.Errorf("the summary does not list the three failed stages:\n%s", s)
 	}
-	out, err = exec.Command("make", "--no-print-directory", "-C", root, "test", "GOFMT_CHECK=true", "GO_VET=true",
+	out, err = makeCmd("--no-print-directory", "-C", root, "test", "GOFMT_CHECK=true", "GO_VET=true",
 		"GO_TEST=true", "GO_TEST_WASMTIME=true", "PYTHON_TEST=true", "LEARNER_TEST=true").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "make test: every stage passed") {
 		t.Errorf("all stages passing: %v\n%s", err, out)
