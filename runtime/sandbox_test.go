@@ -27,7 +27,7 @@ func testRunawayToolsEndTheirCallOnly(t *testing.T, engine string) {
 	other := newEpisode(t, e, "", 1)
 	cases := map[string]string{
 		"loop":    "ran past",
-		"sqlloop": "ran past its work limit",
+		"sqlloop": "ran past", // its work limit; on wasmtime, under load, maybe the short wall-clock guard first
 		"memory":  "ran out of memory",
 		"panic":   "tool panicked: boom",
 		"nilmap":  "tool panicked: assignment to entry in nil map",
