@@ -37,7 +37,8 @@ func BenchmarkReplay(b *testing.B) {
 		for _, t := range bundle.Tasks {
 			in := replayIn{ID: t.ID, Calls: t.Calls, Task: t.ID}
 			if t.Answer != nil {
-				in.Answer = &t.Answer.Value
+				r := t.Answer.Reply()
+				in.Answer = &r
 			}
 			l, _ := json.Marshal(in)
 			lines = append(lines, l)
@@ -96,7 +97,8 @@ func inProcess(ctx context.Context, b *testing.B, env *runtime.Env, eps map[stri
 	}
 	var answer *string
 	if t.Answer != nil {
-		answer = &t.Answer.Value
+		r := t.Answer.Reply()
+		answer = &r
 	}
 	if _, err := ep.Score(ctx, answer); err != nil {
 		b.Fatal(err)
