@@ -54,6 +54,8 @@ type Driver struct {
 	// are taken. nil: none is signed, and anything on the run's subjects
 	// that answers one of its jobs (its index and digest) is taken.
 	FleetKey []byte
+
+	toolsets toolsetChecker // the records checked, of this driver's run
 }
 
 func (d *Driver) logf(format string, args ...any) {
@@ -125,6 +127,7 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 	}
 	defer dead.Stop()
 	asm := newAssembler(refs, out)
+	d.toolsets = toolsetChecker{}
 	// Every job as planned, stamped with its digest: a result or a dead
 	// letter is taken only for one of these (wire.go).
 	jobs := make(map[int]*Job, len(refs))
@@ -321,7 +324,7 @@ func (d *Driver) resultOf(ctx context.Context, s *store, m jetstream.Msg, run st
 	}
 	if job.Spec != nil && !job.Spec.Eval {
 		// A group's toolset records: ids are their content's.
-		if err := checkToolsets(r.Lines); err != nil {
+		if err := d.toolsets.check(r.Lines); err != nil {
 			return nil, refuse("%v", err)
 		}
 	}
