@@ -133,7 +133,7 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 	jobs := make(map[int]*Job, len(refs))
 	for _, ref := range refs {
 		j := job(ref)
-		j.Run = run
+		j.Run, j.Kind = run, j.bodyKind()
 		j.stampDigest()
 		jobs[ref.Index] = j
 	}
@@ -322,7 +322,7 @@ func (d *Driver) resultOf(ctx context.Context, s *store, m jetstream.Msg, run st
 	if bodySum(r.Lines) != h.Get(headerBodySum) {
 		return nil, refuse("its body is not the one it names")
 	}
-	if job.Spec != nil && !job.Spec.Eval {
+	if job.Kind == KindRollout {
 		// A group's toolset records: ids are their content's.
 		if err := d.toolsets.check(r.Lines); err != nil {
 			return nil, refuse("%v", err)

@@ -148,13 +148,15 @@ func TestUnreadableJobGoesToDeadLetter(t *testing.T) {
 	// evaluation's chunk of tasks is checked alike.
 	glob := `{"run":"glob","index":0,"bundle":"0123456789abcdef","env":"store","task":"*","spec":{"group":1,"max_turns":1,"policy":{"kind":"random"}}}`
 	chunk := `{"run":"chunk","index":0,"bundle":"0123456789abcdef","env":"store","tasks":["a","b*"],"spec":{"group":1,"max_turns":1,"eval":true,"policy":{"kind":"random"}}}`
-	for subj, body := range map[string]string{"wasmenv.jobs.huge": huge, "wasmenv.jobs.path": path, "wasmenv.jobs.glob": glob, "wasmenv.jobs.chunk": chunk} {
+	// A kind that is not its body's.
+	kind := `{"run":"kind","kind":"synth","index":0,"bundle":"0123456789abcdef","env":"store","task":"t","spec":{"group":1,"max_turns":1,"policy":{"kind":"random"}}}`
+	for subj, body := range map[string]string{"wasmenv.jobs.huge": huge, "wasmenv.jobs.path": path, "wasmenv.jobs.glob": glob, "wasmenv.jobs.chunk": chunk, "wasmenv.jobs.kind": kind} {
 		if _, err := js.Publish(ctx, subj, []byte(body)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := map[string]string{"poison": "not JSON", "huge": "want 1 to 4096", "path": "not a content hash",
-		"glob": "want one task id", "chunk": `"b*" is not a task id`}
+		"glob": "want one task id", "chunk": `"b*" is not a task id`, "kind": `its body is of kind "rollout"`}
 	for {
 		dl := deadLetters(t, js)
 		if len(dl) == len(want) {
