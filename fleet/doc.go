@@ -50,6 +50,15 @@
 // worker opens on its own handler; a worker gone closes the client's
 // socket with CloseEpisodeLost (gateway_socket.go, serve_socket.go).
 //
+// The fleet trusts nothing on the bus (docs/SCALING.md, "Securing the
+// fleet"). A job has a kind (JobKind: rollout, eval, synth, synth-llm) and
+// a digest the driver stamps and the worker echoes; a driver takes a
+// result or dead letter only for one of its own jobs, and with a fleet key
+// only one signed by a worker (wire.go). A worker reaches only the model
+// endpoints of its own configuration, with its own key (endpoints.go). A
+// gateway places episodes only on workers that sign their heartbeats and
+// answers, and seals clients' credentials across NATS (serve_auth.go).
+//
 // Without NATS, Shard splits the same plan into contiguous blocks, so
 // concatenating the outputs of shards 0..n-1 gives the whole run's output.
 package fleet

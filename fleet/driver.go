@@ -125,12 +125,13 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 	}
 	defer dead.Stop()
 	asm := newAssembler(refs, out)
+	checked := toolsetChecker{} // the toolset records checked, of this run
 	// Every job as planned, stamped with its digest: a result or a dead
 	// letter is taken only for one of these (wire.go).
 	jobs := make(map[int]*Job, len(refs))
 	for _, ref := range refs {
 		j := job(ref)
-		j.Run = run
+		j.Run, j.Kind = run, j.bodyKind()
 		j.stampDigest()
 		jobs[ref.Index] = j
 	}
@@ -162,7 +163,7 @@ func (d *Driver) drive(ctx context.Context, refs []GroupRef, out Output, upload 
 		case dl := <-failed:
 			return errorf(CodeDeadLetter, nil, "run %s: %s", run, dl)
 		case m := <-got:
-			res, err := d.resultOf(ctx, s, m, run, jobs)
+			res, err := d.resultOf(ctx, s, m, run, jobs, checked)
 			if err != nil {
 				if errors.Is(err, errRefused) {
 					d.logf("run %s: %v", run, err)
@@ -281,7 +282,7 @@ var errRefused = errors.New("refused")
 // resultOf reads a result message and its body, and takes it only if it
 // answers one of jobs (its index and digest), signed under the fleet key
 // when there is one, its body the bytes it names (wire.go).
-func (d *Driver) resultOf(ctx context.Context, s *store, m jetstream.Msg, run string, jobs map[int]*Job) (*Result, error) {
+func (d *Driver) resultOf(ctx context.Context, s *store, m jetstream.Msg, run string, jobs map[int]*Job, checked toolsetChecker) (*Result, error) {
 	h := m.Headers()
 	refuse := func(format string, args ...any) error {
 		return fmt.Errorf("%w a result (index %q): %s", errRefused, truncate(h.Get(headerIndex), 16), fmt.Sprintf(format, args...))
@@ -319,9 +320,9 @@ func (d *Driver) resultOf(ctx context.Context, s *store, m jetstream.Msg, run st
 	if bodySum(r.Lines) != h.Get(headerBodySum) {
 		return nil, refuse("its body is not the one it names")
 	}
-	if job.Spec != nil && !job.Spec.Eval {
+	if job.Kind == KindRollout {
 		// A group's toolset records: ids are their content's.
-		if err := checkToolsets(r.Lines); err != nil {
+		if err := checked.check(r.Lines); err != nil {
 			return nil, refuse("%v", err)
 		}
 	}

@@ -31,3 +31,6 @@ func SignResult(key []byte, subject string, h nats.Header) {
 
 // SignDead signs a dead letter as a worker holding key does.
 func SignDead(key []byte, m *nats.Msg) { signDead(key, m) }
+
+// CheckToolsets is the driver's check of a group's toolset records.
+func CheckToolsets() func([]byte) error { return toolsetChecker{}.check }

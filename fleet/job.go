@@ -8,10 +8,24 @@ import (
 	"github.com/wasmenv/wasmenv/envpkg"
 )
 
+// JobKind names what a job runs; each kind has one body (Spec, Synth or
+// SynthLLM) and one result payload.
+type JobKind string
+
+const (
+	KindRollout  JobKind = "rollout"   // Spec: a group's JSONL (group.go)
+	KindEval     JobKind = "eval"      // Spec with Eval: a chunk's EvalRecords (eval.go)
+	KindSynth    JobKind = "synth"     // Synth: an environment's tar (synth.go)
+	KindSynthLLM JobKind = "synth-llm" // SynthLLM: a scenario's output directory as a tar (synth_llm.go)
+)
+
 // Job is one message of the work queue: a group of a run, with the run's
 // settings.
 type Job struct {
 	Run string `json:"run"`
+	// Kind is what the job runs, stamped by the driver (and so part of
+	// its digest); a worker checks that it is the kind of the body.
+	Kind JobKind `json:"kind,omitempty"`
 	// Attempt names the driver's attempt at the run (a run resumed by id
 	// has several).
 	Attempt string `json:"attempt,omitempty"`
@@ -52,6 +66,11 @@ func decodeJob(data []byte) (*Job, error) {
 		return nil, fmt.Errorf("job %s has a negative index", j.id())
 	case (j.Synth != nil) && (j.Spec != nil || j.SynthLLM != nil) || j.Spec != nil && j.SynthLLM != nil:
 		return nil, fmt.Errorf("job %s has more than one of a spec and a synthesis", j.id())
+	case j.Kind != "" && j.Kind != j.bodyKind():
+		return nil, fmt.Errorf("job %s: kind %q, but its body is of kind %q", j.id(), truncate(string(j.Kind), 32), j.bodyKind())
+	}
+	j.Kind = j.bodyKind()
+	switch {
 	case j.SynthLLM != nil:
 		if err := j.SynthLLM.check(); err != nil {
 			return nil, fmt.Errorf("job %s: %v", j.id(), err)
@@ -74,6 +93,19 @@ func decodeJob(data []byte) (*Job, error) {
 		return nil, fmt.Errorf("job %s: %v", j.id(), err)
 	}
 	return &j, nil
+}
+
+// bodyKind is the kind of the job's body (one of them, checked).
+func (j *Job) bodyKind() JobKind {
+	switch {
+	case j.Synth != nil:
+		return KindSynth
+	case j.SynthLLM != nil:
+		return KindSynthLLM
+	case j.Spec != nil && j.Spec.Eval:
+		return KindEval
+	}
+	return KindRollout
 }
 
 // checkTasks checks what the job runs: one task, or an evaluation's chunk.

@@ -77,7 +77,9 @@ func TestLargeResultsTravelAsObjects(t *testing.T) {
 
 // A bundle changed in the object store is refused by every worker as
 // envpkg refuses a tampered file; after MaxDeliver deliveries the job is
-// in the dead-letter stream with that reason, and the driver says so.
+// in the dead-letter stream with that reason, and the driver says so. A
+// bad copy already there when a run starts is replaced by the driver's
+// upload (the object's digest is not the bundle's), and the run goes on.
 func TestTamperedBundleGoesToDeadLetter(t *testing.T) {
 	store := bundle(t, "store")
 	for name, bad := range map[string][]byte{
@@ -88,7 +90,8 @@ func TestTamperedBundleGoesToDeadLetter(t *testing.T) {
 			url := startServer(t)
 			nc := connect(t, url)
 			js, _ := jetstream.New(nc)
-			ctx := context.Background()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
 			// The bucket as the fleet makes it, holding a bad copy under the real hash.
 			obs, err := js.CreateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: fleet.BucketBundles})
 			if err != nil {
@@ -97,9 +100,23 @@ func TestTamperedBundleGoesToDeadLetter(t *testing.T) {
 			if _, err := obs.PutBytes(ctx, store.Bundle.Hash, bad); err != nil {
 				t.Fatal(err)
 			}
-			startWorkers(t, url, 2, fastOpts)
 			spec := &fleet.Spec{Group: 1, MaxTurns: 2, Tasks: "cancel-*", Policy: fleet.PolicySpec{Kind: "random"}}
-			_, err = drive(t, url, spec, store)
+			refs := plan(t, spec, store)
+			done := make(chan error, 1)
+			go func() {
+				_, err := (&fleet.Driver{NC: connect(t, url), RunID: "tamper", Options: fastOpts}).Run(ctx, []*fleet.BundleFile{store}, spec, refs, &memOutput{})
+				done <- err
+			}()
+			queuedJobs(ctx, t, js, "tamper", len(refs)) // uploaded (repaired), jobs queued
+			if got, err := obs.GetBytes(ctx, store.Bundle.Hash); err != nil || !bytes.Equal(got, store.Data) {
+				t.Fatalf("the driver's upload left the bad copy (%v)", err)
+			}
+			// Tampered after the upload: every worker refuses it.
+			if _, err := obs.PutBytes(ctx, store.Bundle.Hash, bad); err != nil {
+				t.Fatal(err)
+			}
+			startWorkers(t, url, 2, fastOpts)
+			err = <-done
 			if !errors.Is(err, &fleet.Error{Code: fleet.CodeDeadLetter}) || !strings.Contains(err.Error(), "invalid bundle") {
 				t.Fatalf("got %v, want a dead letter saying the bundle is invalid", err)
 			}
@@ -148,13 +165,15 @@ func TestUnreadableJobGoesToDeadLetter(t *testing.T) {
 	// evaluation's chunk of tasks is checked alike.
 	glob := `{"run":"glob","index":0,"bundle":"0123456789abcdef","env":"store","task":"*","spec":{"group":1,"max_turns":1,"policy":{"kind":"random"}}}`
 	chunk := `{"run":"chunk","index":0,"bundle":"0123456789abcdef","env":"store","tasks":["a","b*"],"spec":{"group":1,"max_turns":1,"eval":true,"policy":{"kind":"random"}}}`
-	for subj, body := range map[string]string{"wasmenv.jobs.huge": huge, "wasmenv.jobs.path": path, "wasmenv.jobs.glob": glob, "wasmenv.jobs.chunk": chunk} {
+	// A kind that is not its body's.
+	kind := `{"run":"kind","kind":"synth","index":0,"bundle":"0123456789abcdef","env":"store","task":"t","spec":{"group":1,"max_turns":1,"policy":{"kind":"random"}}}`
+	for subj, body := range map[string]string{"wasmenv.jobs.huge": huge, "wasmenv.jobs.path": path, "wasmenv.jobs.glob": glob, "wasmenv.jobs.chunk": chunk, "wasmenv.jobs.kind": kind} {
 		if _, err := js.Publish(ctx, subj, []byte(body)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := map[string]string{"poison": "not JSON", "huge": "want 1 to 4096", "path": "not a content hash",
-		"glob": "want one task id", "chunk": `"b*" is not a task id`}
+		"glob": "want one task id", "chunk": `"b*" is not a task id`, "kind": `its body is of kind "rollout"`}
 	for {
 		dl := deadLetters(t, js)
 		if len(dl) == len(want) {

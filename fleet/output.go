@@ -34,17 +34,17 @@ type Output interface {
 func CreateOutput(path string, stdout io.Writer, inline bool) (Output, error) {
 	switch {
 	case path == "-" && !inline:
-		return &rawOutput{w: bufio.NewWriterSize(stdout, 1<<16), seen: map[string][32]byte{}}, nil
+		return &rawOutput{w: bufio.NewWriterSize(stdout, 1<<16), seen: map[string]bool{}, written: map[[32]byte]bool{}}, nil
 	case path == "-":
 		j := rl.NewJSONL(stdout)
 		j.Inline = true
-		return &exporterOutput{e: j, abort: func() {}}, nil
+		return &exporterOutput{e: j, abort: func() {}, checked: toolsetChecker{}}, nil
 	case strings.HasSuffix(path, ".parquet"):
 		p, err := rl.CreateParquet(path)
 		if err != nil {
 			return nil, err
 		}
-		return &exporterOutput{e: p, abort: p.Abort}, nil
+		return &exporterOutput{e: p, abort: p.Abort, checked: toolsetChecker{}}, nil
 	case strings.HasSuffix(path, ".jsonl"), strings.HasSuffix(path, ".json"), strings.HasSuffix(path, ".gz"):
 		if !inline {
 			return createRawOutput(path)
@@ -54,23 +54,26 @@ func CreateOutput(path string, stdout io.Writer, inline bool) (Output, error) {
 			return nil, err
 		}
 		j.Inline = true
-		return &exporterOutput{e: j, abort: j.Abort}, nil
+		return &exporterOutput{e: j, abort: j.Abort, checked: toolsetChecker{}}, nil
 	}
 	return nil, errorf(CodeBadInput, nil, "output %q: want a .jsonl, .jsonl.gz or .parquet file, or -", path)
 }
 
 // FromExporter makes an Output of an rl.Exporter (abort drops what it
 // wrote), for a caller that opened the exporter itself.
-func FromExporter(e rl.Exporter, abort func()) Output { return &exporterOutput{e: e, abort: abort} }
+func FromExporter(e rl.Exporter, abort func()) Output {
+	return &exporterOutput{e: e, abort: abort, checked: toolsetChecker{}}
+}
 
 // exporterOutput reads the lines back into rollouts for an rl.Exporter.
 type exporterOutput struct {
-	e     rl.Exporter
-	abort func()
+	e       rl.Exporter
+	abort   func()
+	checked toolsetChecker
 }
 
 func (o *exporterOutput) WriteGroup(lines []byte) error {
-	if err := checkToolsets(lines); err != nil {
+	if err := o.checked.check(lines); err != nil {
 		return err
 	}
 	var group []rl.Rollout

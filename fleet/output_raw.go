@@ -19,11 +19,12 @@ import (
 // is rl.JSONL's output for that group alone (its records come before the
 // first line that names them, as in the file).
 type rawOutput struct {
-	w    *bufio.Writer
-	gz   *gzip.Writer
-	f    *atomicfile.File
-	seen map[string][32]byte // toolset ids written: their record's SHA-256
-	err  error
+	w       *bufio.Writer
+	gz      *gzip.Writer
+	f       *atomicfile.File
+	seen    map[string]bool   // toolset ids written
+	written map[[32]byte]bool // the SHA-256 of each record written
+	err     error
 }
 
 func createRawOutput(path string) (*rawOutput, error) {
@@ -31,7 +32,7 @@ func createRawOutput(path string) (*rawOutput, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &rawOutput{f: f, seen: map[string][32]byte{}}
+	o := &rawOutput{f: f, seen: map[string]bool{}, written: map[[32]byte]bool{}}
 	var w io.Writer = f
 	if strings.HasSuffix(path, ".gz") { // as rl.CreateJSONL
 		o.gz = gzip.NewWriter(f)
@@ -57,22 +58,22 @@ func (o *rawOutput) WriteGroup(lines []byte) error {
 			return o.err
 		}
 		if bytes.HasPrefix(line, recordPrefix) {
+			sum := sha256.Sum256(line)
+			if o.written[sum] {
+				continue // this very record is in the file
+			}
 			id, err := checkToolsetRecord(line)
 			if err != nil {
 				o.err = err
 				return err
 			}
-			sum := sha256.Sum256(line)
-			if seen, ok := o.seen[id]; ok {
-				if seen != sum {
-					// The same id with other content: a record that
-					// would change what every later line of it reads.
-					o.err = errorf(CodeLost, nil, "two toolset records %s of different content", id)
-					return o.err
-				}
-				continue
+			if _, ok := o.seen[id]; ok {
+				// The same id with other content: a record that would
+				// change what every later line of it reads.
+				o.err = errorf(CodeLost, nil, "two toolset records %s of different content", id)
+				return o.err
 			}
-			o.seen[id] = sum
+			o.seen[id], o.written[sum] = true, true
 		}
 		o.w.Write(line)
 		if err := o.w.WriteByte('\n'); err != nil {
@@ -101,21 +102,33 @@ func checkToolsetRecord(line []byte) (string, error) {
 	return ts.ID, nil
 }
 
-// checkToolsets checks every line of a group a worker sent: a toolset
+// toolsetChecker checks every line of the groups a worker sent: a toolset
 // record as rl's encoder writes it (recordPrefix, which the output
 // recognizes) with the id of its content (checkToolsetRecord), or a line
-// that a reader does not take for a record. Each line is decoded as a
-// reader decodes it (a "record" key anywhere, of any case or escape, makes
-// a record for rl.ReadRollouts): a record that the output would not
-// recognize, and so not deduplicate, is refused.
-func checkToolsets(lines []byte) error {
+// that a reader does not take for a record. A line that may hold a
+// "record" key (mayNameRecord) is decoded as a reader decodes it (a
+// "record" key anywhere, of any case, makes a record for rl.ReadRollouts):
+// a record that the output would not recognize, and so not deduplicate, is
+// refused. Other lines are not decoded, and a record checked once (by its
+// SHA-256) is not checked again: the driver keeps its speed.
+type toolsetChecker map[[32]byte]bool
+
+func (c toolsetChecker) check(lines []byte) error {
 	for len(lines) > 0 {
 		var line []byte
 		line, lines, _ = bytes.Cut(lines, []byte{'\n'})
 		if bytes.HasPrefix(line, recordPrefix) {
+			sum := sha256.Sum256(line)
+			if c[sum] {
+				continue
+			}
 			if _, err := checkToolsetRecord(line); err != nil {
 				return err
 			}
+			c[sum] = true
+			continue
+		}
+		if !mayNameRecord(line) {
 			continue
 		}
 		var head struct {
@@ -129,6 +142,32 @@ func checkToolsets(lines []byte) error {
 		}
 	}
 	return nil
+}
+
+// mayNameRecord reports whether a line may hold a key that encoding/json
+// reads as "record": a \u escape (which may spell any letter), or the
+// word quoted whole, "record" in letters of either case (Go's key matching
+// folds case, and these letters fold to nothing else). Inside a string a
+// quote is escaped, so a word quoted so is a key or a value, never text.
+func mayNameRecord(line []byte) bool {
+	return bytes.Contains(line, []byte(`\u`)) || quotedFold(line, 'r', "record") || quotedFold(line, 'R', "record")
+}
+
+// quotedFold reports whether "word" (ASCII, quotes included) is in b, in
+// any case, at a place whose word starts with the byte first (IndexByte
+// finds those fast).
+func quotedFold(b []byte, first byte, word string) bool {
+	for off := 0; ; {
+		i := bytes.IndexByte(b[off:], first)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if i > 0 && i+len(word) < len(b) && b[i-1] == '"' && b[i+len(word)] == '"' && bytes.EqualFold(b[i:i+len(word)], []byte(word)) {
+			return true
+		}
+		off = i + 1
+	}
 }
 
 func (o *rawOutput) Close() error {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,15 +197,27 @@ func runSynth(ctx context.Context, data []byte, spec *SynthSpec, index int) (*Re
 	return &Result{Index: index, Lines: tarball, Summary: &rl.Summary{}}, nil
 }
 
-// putOnce stores data under name unless the bucket has it.
+// putOnce stores data under name unless the bucket has it with these very
+// bytes (its SHA-256 digest): an object of that name with other bytes (a
+// bad member of the fleet that wrote first) is replaced, not taken for it.
 func (s *store) putOnce(ctx context.Context, o jetstream.ObjectStore, name string, data []byte) error {
+	var info *jetstream.ObjectInfo
 	var err error
-	if retry(ctx, func(ctx context.Context) error { _, err = o.GetInfo(ctx, name); return err }); err == nil {
+	retry(ctx, func(ctx context.Context) error { info, err = o.GetInfo(ctx, name); return err })
+	switch {
+	case err == nil && info.Digest == jetstream.GetObjectDigestValue(digestOf(data)):
 		return nil
-	} else if !errors.Is(err, jetstream.ErrObjectNotFound) {
+	case err != nil && !errors.Is(err, jetstream.ErrObjectNotFound):
 		return err
 	}
 	return s.putObject(ctx, o, name, data)
+}
+
+// digestOf is data's SHA-256, as the object store digests an object.
+func digestOf(data []byte) hash.Hash {
+	h := sha256.New()
+	h.Write(data)
+	return h
 }
 
 func isHex(s string, n int) bool {

@@ -191,10 +191,10 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 
 // runJob runs a job's group.
 func (w *Worker) runJob(ctx context.Context, job *Job) (*Result, error) {
-	if job.Synth != nil {
+	switch job.Kind {
+	case KindSynth:
 		return w.runSynthJob(ctx, job)
-	}
-	if job.SynthLLM != nil {
+	case KindSynthLLM:
 		return runSynthLLM(ctx, job.SynthLLM, job.Index, &w.Endpoints, func(s string) { w.logf("job %s: %s", job.id(), s) })
 	}
 	env, release, err := w.cache.acquire(ctx, w.store, job.Bundle)
@@ -249,7 +249,7 @@ func (w *Worker) storeResult(ctx context.Context, job *Job, res *Result) error {
 	m.Header.Set(headerDigest, job.Digest)
 	m.Header.Set(headerBodySum, body)
 	m.Header.Set(headerSummary, string(sum))
-	if job.Synth != nil || job.SynthLLM != nil {
+	if job.Kind == KindSynth || job.Kind == KindSynthLLM {
 		// An environment is stored by content: a redelivered job that
 		// made the same bytes stores nothing new.
 		name := "env-" + body

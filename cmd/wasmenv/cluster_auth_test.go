@@ -3,6 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,5 +100,102 @@ func TestClusterWithAuthAndRoles(t *testing.T) {
 		if err == nil {
 			t.Errorf("a %s published on %s", strings.ToLower(role), subject)
 		}
+	}
+}
+
+// --nats-tls-ca: `wasmenv cluster --config` with a tls block (a
+// certificate of a CA made here) and nkey users; a worker and a driver
+// that verify the server with the CA run the fleet, and a driver without
+// the CA is refused (the certificate is of an unknown authority).
+func TestClusterWithTLS(t *testing.T) {
+	dir := t.TempDir()
+	ca, caKey := newCA(t)
+	writePEM(t, filepath.Join(dir, "ca.pem"), "CERTIFICATE", ca.Raw)
+	certDER, keyDER := newServerCert(t, ca, caKey)
+	writePEM(t, filepath.Join(dir, "server.pem"), "CERTIFICATE", certDER)
+	writePEM(t, filepath.Join(dir, "server-key.pem"), "EC PRIVATE KEY", keyDER)
+
+	conf, err := os.ReadFile("../../deploy/nats/fleet-auth.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := map[string]string{}
+	for _, role := range []string{"DRIVER", "WORKER", "GATEWAY", "SERVING"} {
+		kp, _ := nkeys.CreateUser()
+		pub, _ := kp.PublicKey()
+		seed, _ := kp.Seed()
+		conf = bytes.ReplaceAll(conf, []byte(role+"_NKEY"), []byte(pub))
+		seeds[role] = filepath.Join(dir, strings.ToLower(role)+".nk")
+		os.WriteFile(seeds[role], seed, 0o600)
+	}
+	conf = append(conf, []byte("\ntls {\n  cert_file: \""+filepath.Join(dir, "server.pem")+"\"\n  key_file: \""+filepath.Join(dir, "server-key.pem")+"\"\n}\n")...)
+	confPath := filepath.Join(dir, "fleet-tls.conf")
+	os.WriteFile(confPath, conf, 0o600)
+	url := startCluster(t, "--config", confPath)
+
+	bundle := buildMini(t)
+	args := []string{"rollout", bundle, "--policy", "oracle", "--group", "2", "--seed", "5", "-q"}
+	local := filepath.Join(dir, "local.jsonl")
+	if _, stderr, code := run(t, "", append(args, "--concurrency", "1", "-o", local)...); code != 0 {
+		t.Fatalf("local: %s", stderr)
+	}
+	want, _ := os.ReadFile(local)
+	if _, stderr, code := run(t, "", append(args, "--nats", url, "--nats-nkey", seeds["DRIVER"], "-o", filepath.Join(dir, "x.jsonl"))...); code == 0 || !strings.Contains(stderr, "certificate") {
+		t.Fatalf("a driver without the CA: %d %s", code, stderr)
+	}
+	tlsFlags := []string{"--nats-tls-ca", filepath.Join(dir, "ca.pem")}
+	startWorkerProcs(t, url, 1, append([]string{"--nats-nkey", seeds["WORKER"]}, tlsFlags...)...)
+	onFleet := filepath.Join(dir, "fleet.jsonl")
+	if _, stderr, code := run(t, "", append(append(args, "--nats", url, "--nats-nkey", seeds["DRIVER"], "-o", onFleet), tlsFlags...)...); code != 0 {
+		t.Fatalf("--nats over TLS: %d %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(onFleet); !bytes.Equal(got, want) {
+		t.Fatalf("the fleet's output over TLS (%d bytes) is not the local run's (%d bytes)", len(got), len(want))
+	}
+}
+
+func newCA(t *testing.T) (*x509.Certificate, *ecdsa.PrivateKey) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "wasmenv test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ca, key
+}
+
+func newServerCert(t *testing.T, ca *x509.Certificate, caKey *ecdsa.PrivateKey) (certDER, keyDER []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	if certDER, err = x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey); err != nil {
+		t.Fatal(err)
+	}
+	if keyDER, err = x509.MarshalECPrivateKey(key); err != nil {
+		t.Fatal(err)
+	}
+	return certDER, keyDER
+}
+
+func writePEM(t *testing.T, path, kind string, der []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: kind, Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -116,7 +116,7 @@ func startCluster(t *testing.T, args ...string) string {
 	}()
 	select {
 	case line := <-ready:
-		if !strings.Contains(line, "JetStream on nats://") {
+		if !strings.Contains(line, "JetStream on nats://") && !strings.Contains(line, "JetStream on tls://") {
 			t.Fatalf("cluster said %q", line)
 		}
 	case <-time.After(30 * time.Second):

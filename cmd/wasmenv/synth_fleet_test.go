@@ -51,15 +51,25 @@ func TestSynthBatchOnFleet(t *testing.T) {
 		t.Fatalf("the batch wrote no sh-times environment")
 	}
 
+	// On the fleet, with a fleet key: jobs, results and their archives signed.
 	url := startCluster(t)
-	startWorkerProcs(t, url, 2)
+	key := filepath.Join(dir, "fleet.key")
+	os.WriteFile(key, []byte(strings.Repeat("0123456789", 4)), 0o600)
+	startWorkerProcs(t, url, 2, "--fleet-key", key)
 	onFleet := filepath.Join(dir, "fleet")
-	stdout, stderr, code := run(t, "", append(append([]string{"synth", "from-db"}, dbs...), append(flags, "--nats", url, "-o", onFleet)...)...)
+	stdout, stderr, code := run(t, "", append(append([]string{"synth", "from-db"}, dbs...), append(flags, "--nats", url, "--fleet-key", key, "-o", onFleet)...)...)
 	if code != 0 || !strings.Contains(stdout, "sh-times (from sh_times.sqlite)") {
 		t.Fatalf("--nats: %d %s %s", code, stdout, stderr)
 	}
 	if got := envTree(t, onFleet); got != want {
 		t.Fatalf("the fleet's environments differ from the local batch's")
+	}
+	// The batch again into the same directory: it replaces nothing.
+	if _, stderr, code := run(t, "", append(append([]string{"synth", "from-db"}, dbs...), append(flags, "--nats", url, "--fleet-key", key, "-o", onFleet)...)...); code == 0 || !strings.Contains(stderr, "exists") {
+		t.Fatalf("a batch over environments it did not write: %d %s", code, stderr)
+	}
+	if got := envTree(t, onFleet); got != want {
+		t.Fatalf("the second batch changed the environments")
 	}
 	if _, stderr, code := run(t, "", "synth", "from-db", dbs[0], dbs[0], "-o", filepath.Join(dir, "x")); code == 0 || !strings.Contains(stderr, "both make") {
 		t.Fatalf("one database twice: %d %s", code, stderr)

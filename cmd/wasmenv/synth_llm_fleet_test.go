@@ -32,8 +32,10 @@ func TestSynthLLMOnFleet(t *testing.T) {
 	url := startCluster(t)
 	srv := llmreplay.New(t, "../../synth/llm/testdata/replay")
 	// The workers' own configuration: the endpoint and the key's variable.
-	startWorkerProcs(t, url, 2, "--allow-endpoint", srv.URL+"/v1", "--api-key-env", "SYNTH_TEST_KEY")
-	stdout, stderr, code := run(t, "", args(srv.URL, onFleet, "--nats", url)...)
+	key := filepath.Join(dir, "fleet.key")
+	os.WriteFile(key, []byte(strings.Repeat("0123456789", 4)), 0o600)
+	startWorkerProcs(t, url, 2, "--allow-endpoint", srv.URL+"/v1", "--api-key-env", "SYNTH_TEST_KEY", "--fleet-key", key)
+	stdout, stderr, code := run(t, "", args(srv.URL, onFleet, "--nats", url, "--fleet-key", key)...)
 	if code != 0 || !strings.Contains(stdout, "2 environments kept of 2") || !strings.Contains(stderr, "2 scenarios") {
 		t.Fatalf("--nats: %d\n%s\n%s", code, stdout, stderr)
 	}
