@@ -44,16 +44,14 @@ def shipped():
 
 
 def answer_of(task):
-    # The oracle's answer (rl/oracle.go, envpkg.Answer.Reply): the value
-    # asked for alone where the rule says so, else the expected value; a
-    # regex rule has no reply of its own; "Done." for a task without one.
+    # The oracle's answer (rl/oracle.go): the value asked for alone where
+    # the rule says so (envpkg.Answer.Reply), else the expected value;
+    # "Done." for a task without one.
     a = task.get("answer")
     if not a:
         return "Done."
     if a.get("alone"):
         return a["alone"]["value"]
-    if a.get("match") == "regex":
-        return ""
     return a["value"]
 
 
