@@ -90,6 +90,14 @@ func (w *Worker) run(ctx context.Context) error {
 		return errorf(CodeUnavailable, err, "advisories")
 	}
 	defer adv.Unsubscribe()
+	// One line at start, so that a worker whose stderr is a file says it
+	// is up, where, and what it may do (issue 38: workers said nothing).
+	endpoints := "none"
+	if len(w.Endpoints.Allow) > 0 {
+		endpoints = strings.Join(w.Endpoints.Allow, ", ")
+	}
+	w.logf("%s ready on %s: %d job slots, fleet key %v, model endpoints %s", w.Name, w.NC.ConnectedUrlRedacted(),
+		max(w.Slots, 1), w.FleetKey != nil, endpoints)
 	var wg sync.WaitGroup
 	for range max(w.Slots, 1) {
 		wg.Add(1)
