@@ -3,13 +3,11 @@ package rl_test
 import (
 	"context"
 	"errors"
-	goruntime "runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/cpuhog"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
@@ -31,22 +29,7 @@ func TestRewardsDoNotDependOnLoad(t *testing.T) {
 	}
 	defer env.Close()
 
-	var stop atomic.Bool
-	var hogs sync.WaitGroup
-	for range 2*goruntime.NumCPU() + 2 {
-		hogs.Add(1)
-		go func() {
-			defer hogs.Done()
-			x := 0
-			for !stop.Load() {
-				for i := range 1 << 16 {
-					x ^= i * x
-				}
-			}
-			_ = x
-		}()
-	}
-	defer func() { stop.Store(true); hogs.Wait() }()
+	defer cpuhog.Start()()
 
 	var out rltest.Collect
 	sum, err := rl.Run(context.Background(), []*runtime.Env{env}, rl.Oracle{}, rl.Config{Group: 4, MaxTurns: 40, Concurrency: 256}, &out)

@@ -3,11 +3,11 @@ package runtime
 import (
 	"context"
 	"fmt"
-	goruntime "runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/internal/cpuhog"
 )
 
 // Issue 35: a tool call's limit counts work. With call_timeout 20 ms, a
@@ -26,22 +26,7 @@ func TestCallLimitsCountWork(t *testing.T) {
 	}
 	defer e.Close()
 
-	var stop atomic.Bool
-	var hogs sync.WaitGroup
-	for range 2*goruntime.NumCPU() + 2 {
-		hogs.Add(1)
-		go func() {
-			defer hogs.Done()
-			x := 0
-			for !stop.Load() {
-				for i := range 1 << 16 {
-					x ^= i * x
-				}
-			}
-			_ = x
-		}()
-	}
-	defer func() { stop.Store(true); hogs.Wait() }()
+	defer cpuhog.Start()()
 
 	count := func(n int) string {
 		return fmt.Sprintf(`WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < %d) SELECT count(*) AS n FROM c`, n)
