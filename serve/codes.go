@@ -30,6 +30,7 @@ const (
 	CodeNoTask         Code = "no_task"
 	CodeNoSession      Code = "no_session"
 	CodeNoUser         Code = "no_user"
+	CodeSimulatedUser  Code = "simulated_user" // a route that cannot talk to the server's simulated user
 	CodeEpisodeDone    Code = "episode_done"
 	CodeResetFailed    Code = "reset_failed"
 	CodeEpisodeFailed  Code = "episode_failed"
@@ -69,6 +70,7 @@ var Codes = []CodeInfo{
 	{CodeNoTask, FaultAgent, []int{http.StatusConflict}},
 	{CodeNoSession, FaultAgent, []int{http.StatusBadRequest}},
 	{CodeNoUser, FaultAgent, []int{http.StatusConflict}},
+	{CodeSimulatedUser, FaultAgent, []int{http.StatusConflict}},
 	{CodeEpisodeDone, FaultAgent, []int{http.StatusConflict}},
 	{CodeResetFailed, FaultEnvironment, []int{http.StatusConflict}},
 	{CodeEpisodeFailed, FaultEnvironment, []int{http.StatusUnprocessableEntity}},

@@ -40,6 +40,9 @@ const nemoGymPrefix = "/nemo-gym/"
 func (s *Server) nemoGymRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /nemo-gym/{env}/seed_session", s.ngSeedSession)
 	m.HandleFunc("POST /nemo-gym/{env}/verify", s.ngVerify)
+	m.HandleFunc("POST /nemo-gym/{env}/reset", s.ngReset) // nemogym_gymnasium.go
+	m.HandleFunc("POST /nemo-gym/{env}/step", s.ngStep)
+	m.HandleFunc("POST /nemo-gym/{env}/close", s.ngClose)
 	m.HandleFunc("POST /nemo-gym/{env}/{tool}", s.ngTool)
 	m.HandleFunc("/nemo-gym/", func(w http.ResponseWriter, r *http.Request) {
 		ngDetail(w, http.StatusNotFound, "Not Found")
@@ -57,13 +60,14 @@ func (s *Server) nemoGymRoutes(m *http.ServeMux) {
 		})
 		m.HandleFunc("POST /seed_session", root(s.ngSeedSession))
 		m.HandleFunc("POST /verify", root(s.ngVerify))
+		m.HandleFunc("POST /close", root(s.ngClose)) // POST /reset and /step: rootGym
 		m.HandleFunc("POST /{tool}", root(s.ngTool))
 	}
 }
 
 // rootPOST are the server's own POST routes at the root: a tool of the
 // NeMoGymRoot environment with one of these names would be hidden.
-var rootPOST = []string{"reset", "step", "mcp", "seed_session", "verify", "aggregate_metrics"}
+var rootPOST = []string{"reset", "step", "close", "mcp", "seed_session", "verify", "aggregate_metrics"}
 
 func (s *Server) checkNeMoGymRoot() error {
 	name := s.opts.NeMoGymRoot
@@ -182,12 +186,36 @@ func (s *Server) ngSeedSession(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var task string
-	var seed int64
+	task, seed, ok := ngTaskSeed(w, env, body)
+	if !ok {
+		return
+	}
+	if s.hidesGoal() {
+		ngError(w, errf(http.StatusConflict, CodeSimulatedUser, "this server plays a simulated user, which simple_agent cannot talk to: use NeMo Gym's gymnasium_agent (POST %s%s/reset, then /step)", nemoGymPrefix, env.Name()))
+		return
+	}
+	ctx, cancel := s.callCtx(r)
+	defer cancel()
+	if old := s.ngSession(r, env.Name()); old != nil {
+		s.ngDelete(old)
+	}
+	eps, err := s.newGroup(ctx, env.Name(), task, seed, 1, 0)
+	if err != nil {
+		ngError(w, err)
+		return
+	}
+	s.setNGCookie(w, env.Name(), eps[0].id)
+	writeJSON(w, http.StatusOK, map[string]any{})
+}
+
+// ngTaskSeed reads the run request's episode choice: "task" (or a
+// "task_id" naming one of the bundle's tasks) and "seed"; false when it
+// wrote the error.
+func ngTaskSeed(w http.ResponseWriter, env *runtime.Env, body map[string]json.RawMessage) (task string, seed int64, ok bool) {
 	if raw, has := body["task"]; has && string(raw) != "null" {
 		if json.Unmarshal(raw, &task) != nil {
 			ngValidation(w, "string_type", []any{"body", "task"}, "Input should be a valid string", json.RawMessage(raw))
-			return
+			return "", 0, false
 		}
 	} else if raw, has := body["task_id"]; has {
 		// NeMo Gym rows name their task in task_id too; it is ours when
@@ -202,21 +230,10 @@ func (s *Server) ngSeedSession(w http.ResponseWriter, r *http.Request) {
 	if raw, has := body["seed"]; has && string(raw) != "null" {
 		if json.Unmarshal(raw, &seed) != nil {
 			ngValidation(w, "int_type", []any{"body", "seed"}, "Input should be a valid integer", json.RawMessage(raw))
-			return
+			return "", 0, false
 		}
 	}
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	if old := s.ngSession(r, env.Name()); old != nil {
-		s.ngDelete(old)
-	}
-	eps, err := s.newGroup(ctx, env.Name(), task, seed, 1, 0)
-	if err != nil {
-		ngError(w, err)
-		return
-	}
-	s.setNGCookie(w, env.Name(), eps[0].id)
-	writeJSON(w, http.StatusOK, map[string]any{})
+	return task, seed, true
 }
 
 func (s *Server) ngDelete(e *episode) {
@@ -353,12 +370,15 @@ func (s *Server) ngVerify(w http.ResponseWriter, r *http.Request) {
 }
 
 // ngResponse is the part of NeMoGymResponse (an OpenAI Responses API
-// response) that verify reads: the output items.
+// response) that verify and step read: the output items.
 type ngResponse struct {
 	Output []struct {
-		Type    string `json:"type"`
-		Role    string `json:"role"`
-		Content []struct {
+		Type      string `json:"type"`
+		Role      string `json:"role"`
+		Name      string `json:"name"`      // of a function_call
+		Arguments string `json:"arguments"` // of a function_call: JSON text
+		CallID    string `json:"call_id"`   // of a function_call
+		Content   []struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		} `json:"content"`

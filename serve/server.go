@@ -219,8 +219,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /v1/episodes/{id}/diff", s.diff)
 	m.HandleFunc("POST /v1/episodes/{id}/reset", s.reset)
 	m.HandleFunc("/v1/episodes/{id}/mcp", s.serveMCP)
-	m.HandleFunc("POST /reset", s.oeReset)
-	m.HandleFunc("POST /step", s.oeStep)
+	m.HandleFunc("POST /reset", s.rootGym(s.oeReset, s.ngReset)) // NeMo Gym's too with NeMoGymRoot
+	m.HandleFunc("POST /step", s.rootGym(s.oeStep, s.ngStep))
 	m.HandleFunc("GET /state", s.oeState)
 	m.HandleFunc("GET /schema", s.oeSchema)
 	m.HandleFunc("GET /metadata", s.oeMetadata)
