@@ -6,8 +6,16 @@ A row is NeMo Gym's run request: responses_create_params (as input what
 `wasmenv rollout` sends, the environment's rules as the system message and
 the task's instruction as the user's; the bundle's tools as Responses API
 function tools)
-plus "task" and "seed", which /seed_session reads to choose the episode.
-Standard library only.
+plus "task" and "seed", which /seed_session (or /reset) reads to choose the
+episode.
+
+When the server plays a simulated user (`wasmenv serve --user`), the
+instruction is the user's private goal and the server never hands it out:
+the rows' input is the rules alone, and the user's opening comes from the
+server's /reset. Such rows are for NeMo Gym's gymnasium_agent (the
+wasmenv_gymnasium_agent of wasmenv_resources_server/configs/wasmenv.yaml),
+which lets the server own the conversation; simple_agent cannot talk to a
+user. Standard library only.
 """
 
 import argparse
@@ -24,14 +32,18 @@ def rows(client, env, seeds):
              for t in client.tools(env)]
     out = []
     for t in client.tasks(env):
-        if not t["instruction"]:
-            raise SystemExit("the server plays a simulated user (--user): NeMo Gym's prompts are fixed in the "
-                             "dataset, so serve without --user for NeMo Gym (docs/INTEGRATIONS.md)")
+        # "" when the server plays the user: the goal stays on the server,
+        # and the user's opening comes from /reset.
+        prompt = opening_messages(rules, t["instruction"]) if t["instruction"] else system_only(rules)
         for seed in range(seeds):
-            out.append({"responses_create_params": {"input": opening_messages(rules, t["instruction"]),
-                                                    "tools": tools},
+            out.append({"responses_create_params": {"input": prompt, "tools": tools},
                         "task": t["id"], "seed": seed})
     return out
+
+
+def system_only(rules):
+    """The input of a row whose user speaks from the server: the rules."""
+    return [{"role": "system", "content": rules}] if rules else []
 
 
 def main(argv=None):
@@ -48,6 +60,9 @@ def main(argv=None):
         for r in data:
             f.write(json.dumps(r) + "\n")
     print("%d rows -> %s" % (len(data), a.output))
+    if data and all(m["role"] == "system" for m in data[0]["responses_create_params"]["input"]):
+        print("the server plays a simulated user: train with wasmenv_gymnasium_agent (gymnasium_agent), "
+              "not simple_agent", file=sys.stderr)
     return 0
 
 

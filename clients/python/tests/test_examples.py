@@ -131,6 +131,11 @@ class ExamplesTest(unittest.TestCase):
         argv = app.command({"host": "127.0.0.1", "port": 0, "bundle": bundle, "env": "mini"}, binary=binary)
         with self.assertRaises(ValueError):
             app.command({"host": "127.0.0.1", "port": 1})
+        # The simulated user's keys become serve's flags (for gymnasium_agent).
+        self.assertEqual(app.command({"host": "h", "port": 1, "bundle": "b", "env": "e", "user": "openai",
+                                      "user_base_url": "http://127.0.0.1:9/v1", "user_model": "m"}, binary="w"),
+                         ["w", "serve", "b", "--nemo-gym-root", "e", "--addr", "h:1", "--user", "openai",
+                          "--user-base-url", "http://127.0.0.1:9/v1", "--user-model", "m"])
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             url = proc.stdout.readline().strip()[len("listening on "):]

@@ -1,5 +1,6 @@
 """Every shipped environment's ground truth, final answer included, played
-through each adapter (TRL, verl, SkyRL, NeMo Gym, OpenEnv) the way its
+through each adapter (TRL, verl, SkyRL, NeMo Gym's simple_agent and
+gymnasium_agent routes, OpenEnv) the way its
 framework drives it, scores 1.0 on every task; an episode where the agent
 does nothing and says so scores below 1.0 wherever doing nothing is not the
 task's right outcome. What `wasmenv rollout --policy oracle` gets, a trainer
@@ -210,6 +211,31 @@ class GroundTruthTest(unittest.TestCase):
                         self.assertEqual(got, 1.0)
                     else:
                         self.check_idle(env, t, got)
+
+    def test_nemo_gym_gymnasium(self):
+        # gymnasium_agent's calls: reset, a step per model response (the
+        # ground truth's calls as function calls, then the answer as a
+        # message), close; the rewards summed as it sums them.
+        for env, t in self.each_task():
+            with self.subTest(env=env, task=t["id"]):
+                for calls, answer in ((t["calls"], answer_of(t)), ([], NOTHING)):
+                    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+                    row = {"responses_create_params": {"input": []}, "task": t["id"], "seed": 0}
+                    self.assertIsNone(json.loads(self.post(opener, "/nemo-gym/%s/reset" % env, row))["observation"])
+                    total = 0.0
+                    outputs = [[{"type": "function_call", "name": c["name"], "arguments": json.dumps(c["arguments"] or {}),
+                                 "call_id": "c%d" % i}] for i, c in enumerate(calls)]
+                    outputs.append([{"type": "message", "role": "assistant",
+                                     "content": [{"type": "output_text", "text": answer}]}])
+                    for output in outputs:
+                        step = json.loads(self.post(opener, "/nemo-gym/%s/step" % env, dict(row, response={"output": output})))
+                        total += step["reward"]
+                    self.post(opener, "/nemo-gym/%s/close" % env, {})
+                    self.assertTrue(step["terminated"])
+                    if calls or answer != NOTHING:
+                        self.assertEqual(total, 1.0)
+                    else:
+                        self.check_idle(env, t, total)
 
     def test_openenv(self):
         opener = urllib.request.build_opener()

@@ -6,15 +6,19 @@ its replies come back, until its stop ends the episode with the task's
 score."""
 
 import asyncio
+import http.cookiejar
 import http.server
 import json
 import os
 import threading
 import types
 import unittest
+import urllib.error
+import urllib.request
 import uuid
 
 from tests.server import REPO, Server, example_bundle
+from tests.test_prompts import example_module
 from wasmenv_client import Client
 from wasmenv_client import skyrl as wsky
 from wasmenv_client import trl as wtrl
@@ -145,6 +149,54 @@ class SimulatedUserTest(unittest.TestCase):
                              {"score": 1.0, "env_fault": 0.0})
             await wverl.aclose()
         asyncio.run(main())
+
+    def test_nemo_gym(self):
+        # make_dataset's row, then NeMo Gym's gymnasium_agent loop
+        # (responses_api_agents/gymnasium_agent/app.py at NVIDIA-NeMo/Gym
+        # 07d6b0d0): reset, the observation appended as the user's message;
+        # per model response a step, tool_outputs appended as
+        # function_call_output and the observation as the user's message;
+        # rewards summed until terminated; close; cookies carried along.
+        mk = example_module("nemo-gym", "make_dataset.py")
+        row = [r for r in mk.rows(self.client, "store", 1) if r["task"] == TASK][0]
+        self.assertEqual(row["responses_create_params"]["input"], [{"role": "system", "content": self.rules}])
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+        def post(path, body):
+            req = urllib.request.Request(self.server.url + "/nemo-gym/store/" + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with opener.open(req, timeout=60) as resp:
+                return json.loads(resp.read())
+
+        with self.assertRaises(urllib.error.HTTPError) as ctx:
+            post("seed_session", row)  # simple_agent cannot talk to the user
+        self.assertEqual(ctx.exception.code, 409)
+        said = lambda text: {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}
+        calls = [{"type": "function_call", "name": n, "arguments": json.dumps(a), "call_id": "call_%d" % i}
+                 for i, (n, a) in enumerate(CALLS)]
+        model = [[said(AGENT[0])], calls[:2], [said(AGENT[1])], calls[2:], [said(AGENT[2])]]
+        reset = post("reset", row)
+        self.assertTrue(reset["info"]["supports_explicit_close"])
+        model_input = row["responses_create_params"]["input"] + [{"role": "user", "content": reset["observation"]}]
+        self.assert_opening(model_input)
+        total, step = 0.0, None
+        for output in model:
+            model_input = model_input + output
+            step = post("step", dict(row, response={"id": "resp", "object": "response", "output": output}))
+            total += step["reward"]
+            if step["terminated"] or step["truncated"]:
+                break
+            for o in step["info"].get("tool_outputs", []):
+                model_input.append({"type": "function_call_output", "call_id": o["call_id"], "output": o["output"]})
+            if step["observation"]:
+                model_input.append({"role": "user", "content": step["observation"]})
+        post("close", {})
+        self.assertEqual((step["terminated"], total), (True, 1.0))
+        self.assertEqual([m["content"] for m in model_input if m.get("role") == "user"][1:],
+                         ["Sure, it's olivia.chen@example.com and the order is #W1002.", "Yes, please cancel it."])
+        self.assertEqual([m["call_id"] for m in model_input if m.get("type") == "function_call_output"],
+                         ["call_0", "call_1", "call_2"])
+        self.assertNotIn(GOAL, json.dumps(model_input))
 
     def test_trl_opening(self):
         Env = wtrl.environment_factory(self.server.url, "store")

@@ -5,9 +5,11 @@ entrypoint (this file) with NEMO_GYM_CONFIG_PATH naming the server's
 section, and reaches it at that section's host and port. This entrypoint
 reads them and replaces itself with
     wasmenv serve BUNDLE --nemo-gym-root ENV --addr HOST:PORT
-whose root routes (/seed_session, /TOOL, /verify, and GET / for liveness)
-are NeMo Gym's. The section names the bundle and the environment; the
-wasmenv binary is $WASMENV_BIN or `wasmenv` on PATH.
+whose root routes (/seed_session, /TOOL, /verify for simple_agent; /reset,
+/step, /close for gymnasium_agent; GET / for liveness) are NeMo Gym's. The
+section names the bundle and the environment, and optionally the simulated
+user (user, user_base_url, user_model); the wasmenv binary is $WASMENV_BIN
+or `wasmenv` on PATH.
 """
 
 import os
@@ -21,8 +23,14 @@ def command(section, binary=None):
     if missing:
         raise ValueError("the wasmenv resources server's config needs %s" % ", ".join(missing))
     binary = binary or os.environ.get("WASMENV_BIN") or shutil.which("wasmenv") or "wasmenv"
-    return [binary, "serve", str(section["bundle"]), "--nemo-gym-root", str(section["env"]),
+    argv = [binary, "serve", str(section["bundle"]), "--nemo-gym-root", str(section["env"]),
             "--addr", "%s:%s" % (section["host"], section["port"])]
+    # The simulated user, as `wasmenv serve --user` plays it (for
+    # gymnasium_agent): user none|scripted|openai, user_base_url, user_model.
+    for key in ("user", "user_base_url", "user_model"):
+        if section.get(key) not in (None, ""):
+            argv += ["--" + key.replace("_", "-"), str(section[key])]
+    return argv
 
 
 def main():
