@@ -71,7 +71,8 @@ type Options struct {
 	// a client named "default" without a quota.
 	Clients []Client
 	// NeMoGymRoot, when set, names the environment whose NeMo Gym routes
-	// are also served at the root (POST /seed_session, /verify, /{tool}):
+	// are also served at the root (POST /seed_session, /verify, /{tool},
+	// /close, and /reset and /step for NeMo Gym's bodies: rootGym):
 	// NeMo Gym's client knows a resources server by host and port only.
 	NeMoGymRoot string
 	// IDPrefix goes between "ep_" and the random part of every episode id

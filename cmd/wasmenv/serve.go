@@ -129,7 +129,7 @@ func serveCmd() *cobra.Command {
 	f.StringVar(&user.UserModel, "user-model", "", "user openai: model")
 	f.Float64Var(&user.Temperature, "user-temperature", 1, "user openai: sampling temperature")
 	f.StringVar(&opts.StopToken, "stop-token", rl.DefaultStopToken, "the user's end-of-conversation token")
-	f.StringVar(&opts.NeMoGymRoot, "nemo-gym-root", "", "also serve this environment's NeMo Gym routes at the root (POST /seed_session, /verify, /TOOL)")
+	f.StringVar(&opts.NeMoGymRoot, "nemo-gym-root", "", "also serve this environment's NeMo Gym routes at the root (POST /seed_session, /verify, /TOOL; /reset, /step, /close for gymnasium_agent)")
 	f.BoolVar(&ropts.PartialCredit, "partial-credit", false, "score by the fraction of checks passed also the environments whose origin gives all or nothing (credit: all, the τ-bench ports)")
 	f.DurationVar(&ropts.SQLTimeout, "sql-timeout", 10*time.Second, "bound on each piece of bundle SQL outside tool calls (setup, checks, diffs)")
 	return cmd
