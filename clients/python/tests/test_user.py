@@ -1,8 +1,10 @@
 """A τ-bench-style task served with a simulated user (`wasmenv serve
 --user openai`, the user a recorded chat model on 127.0.0.1) through the
-adapters: the agent's prompt is the rules and the user's opening, never the
-instruction (the user's private goal); the agent's words go to the user and
-its replies come back, until its stop ends the episode with the task's
+adapters (TRL, verl's interaction, SkyRL, NeMo Gym's gymnasium_agent): the
+agent's prompt is the rules and the user's opening, the first two messages
+of a `wasmenv rollout --user openai` trajectory with the same user, never
+the instruction (the user's private goal); the agent's words go to the user
+and its replies come back, until its stop ends the episode with the task's
 score."""
 
 import asyncio
@@ -10,6 +12,7 @@ import http.cookiejar
 import http.server
 import json
 import os
+import subprocess
 import threading
 import types
 import unittest
@@ -17,7 +20,7 @@ import urllib.error
 import urllib.request
 import uuid
 
-from tests.server import REPO, Server, example_bundle
+from tests.server import REPO, Server, built, example_bundle
 from tests.test_prompts import example_module
 from wasmenv_client import Client
 from wasmenv_client import skyrl as wsky
@@ -75,6 +78,13 @@ class SimulatedUserTest(unittest.TestCase):
                             "--user-model", "gpt-4o-mini")
         cls.client = Client(cls.server.url)
         cls.rules = cls.client.env_info("store")["rules"]
+        # What `wasmenv rollout --user openai` sends the policy first, with
+        # the same recorded user: every adapter's prompt must be this.
+        out = subprocess.run([built()[0], "rollout", example_bundle("store"), "--policy", "oracle", "--group", "1",
+                              "--user", "openai", "--user-base-url", cls.user.url, "--user-model", "gpt-4o-mini",
+                              "--inline-tools", "--tasks", TASK, "-q", "-o", "-"],
+                             capture_output=True, text=True, check=True).stdout
+        cls.want = json.loads(out.splitlines()[0])["messages"][:2]
 
     @classmethod
     def tearDownClass(cls):
@@ -86,6 +96,7 @@ class SimulatedUserTest(unittest.TestCase):
     def assert_opening(self, prompt):
         self.assertEqual(prompt[0], {"role": "system", "content": self.rules})
         self.assertTrue(prompt[1]["content"].startswith("Hi, I placed an order"), prompt)
+        self.assertEqual(prompt[:2], self.want)  # as `wasmenv rollout --user` opens
         self.assertNotIn(GOAL, json.dumps(prompt))
 
     def test_tasks_hide_the_goal(self):
