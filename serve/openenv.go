@@ -247,22 +247,24 @@ var oeSchemas = map[string]any{
 	"action": map[string]any{
 		"title": "WasmenvAction", "type": "object",
 		"properties": map[string]any{
-			"type":      map[string]any{"type": "string", "enum": []string{"call_tool", "list_tools", "final"}, "default": "call_tool"},
+			"type":      map[string]any{"type": "string", "enum": []string{"call_tool", "list_tools", "final", "message"}, "default": "call_tool"},
 			"tool_name": map[string]any{"type": "string", "description": "tool to call (type call_tool)"},
 			"arguments": map[string]any{"type": "object", "description": "tool arguments, checked against the tool's inputSchema"},
 			"answer":    map[string]any{"type": []string{"string", "null"}, "description": "final answer (type final)"},
+			"content":   map[string]any{"type": "string", "description": "what the agent says to the simulated user (type message; a server started with --user)"},
 			"metadata":  map[string]any{"type": "object"},
 		},
 	},
 	"observation": map[string]any{
 		"title": "WasmenvObservation", "type": "object", "additionalProperties": false,
-		"description": "reset: episode_id, env, rules, task?, instruction?; call_tool: tool_name, result, error; list_tools: tools; final: answer",
+		"description": "reset: episode_id, env, rules, task?, instruction?; call_tool: tool_name, result, error; list_tools: tools; final: answer; message: user",
 		"properties": map[string]any{
 			"episode_id":  map[string]any{"type": "string"},
 			"env":         map[string]any{"type": "string"},
 			"rules":       map[string]any{"type": "string"},
 			"task":        map[string]any{"type": "string"},
 			"instruction": map[string]any{"type": "string"},
+			"user":        map[string]any{"type": "string", "description": "the simulated user's reply to a message step"},
 			"tool_name":   map[string]any{"type": "string"},
 			"result": map[string]any{
 				"description": "what the tool returned, its own errors included (is_error); null when error is set. " +

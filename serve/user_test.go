@@ -257,3 +257,20 @@ func TestSimulatedUserFailsCleanly(t *testing.T) {
 		t.Error("instruction hidden without a user")
 	}
 }
+
+// OpenEnv's GET /schema describes the message step a server with a user
+// answers: the action ("type": "message", "content") and the observation
+// ({"user": reply}), so a client that validates against it accepts both.
+func TestSimulatedUserOpenEnvSchema(t *testing.T) {
+	ts := newTestServer(t, Options{User: rl.ScriptedUser{Lines: []string{"Hello.", "Store it, please."}}})
+	act, obs := oeSchema(t, ts, "action"), oeSchema(t, ts, "observation")
+	_, m := ts.do("POST", "/reset", `{"task":"put-d"}`)
+	step := map[string]any{"type": "message", "content": "How can I help?"}
+	conforms(t, act, "a message action", step)
+	_, m = ts.do("POST", "/step", string(mustJSON(t, map[string]any{
+		"episode_id": m["observation"].(map[string]any)["episode_id"], "action": step})))
+	if m["observation"].(map[string]any)["user"] != "Store it, please." {
+		t.Fatalf("message step: %v", m)
+	}
+	conforms(t, obs, "a message step's observation", m["observation"])
+}
