@@ -40,7 +40,7 @@ func (s *Server) mcpServerFor(r *http.Request) *mcp.Server {
 		for _, t := range m.Tools {
 			srv.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}, s.mcpTool(e, t.Name))
 		}
-		if e.hasUser && !hasTool(e.env, MessageUserTool) {
+		if talksToUser(e) {
 			srv.AddTool(messageUserTool, s.mcpMessageUser(e))
 		}
 		e.mcpSrv = srv

@@ -80,10 +80,20 @@ func parseRPC(raw []byte) (rpcRequest, rpcParams, map[string]any) {
 func (s *Server) mcpMethod(ctx context.Context, e *episode, req rpcRequest, p rpcParams) map[string]any {
 	switch req.Method {
 	case "tools/list":
+		if talksToUser(e) {
+			tools := make([]any, 0, len(e.env.Tools())+1)
+			for _, t := range e.env.Tools() {
+				tools = append(tools, t)
+			}
+			return rpcResult(req.ID, map[string]any{"tools": append(tools, messageUserTool)})
+		}
 		return rpcResult(req.ID, map[string]any{"tools": e.env.Tools()})
 	case "tools/call":
 		if p.Name == "" {
 			return rpcError(req.ID, rpcInvalidParams, "Invalid params: missing 'name'")
+		}
+		if p.Name == MessageUserTool && talksToUser(e) {
+			return s.rpcMessageUser(ctx, e, req, p)
 		}
 		res, err := s.doCall(ctx, e, p.Name, p.Arguments)
 		if err != nil {
@@ -126,7 +136,11 @@ func (s *Server) mcpHTTP(ctx context.Context, raw []byte) map[string]any {
 		if err != nil {
 			return rpcError(req.ID, rpcServerError, err.Error())
 		}
-		return rpcResult(req.ID, map[string]any{"session_id": eps[0].id})
+		res := map[string]any{"session_id": eps[0].id}
+		if eps[0].hasUser {
+			res["opening"] = eps[0].opening // the simulated user's first words
+		}
+		return rpcResult(req.ID, res)
 	case "openenv/session/close":
 		if p.SessionID == "" {
 			return rpcError(req.ID, rpcInvalidParams, "Invalid params: 'session_id' is required")

@@ -147,3 +147,29 @@ func (s *Server) mcpMessageUser(e *episode) mcp.ToolHandler {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.Observation}}, Meta: meta}, nil
 	}
 }
+
+// talksToUser reports whether an episode's MCP tools include message_user:
+// it has a simulated user, and the bundle has no tool of that name.
+func talksToUser(e *episode) bool { return e.hasUser && !hasTool(e.env, MessageUserTool) }
+
+// rpcMessageUser is the message step as OpenEnv's MCP tools/call (POST
+// /mcp, GET /mcp), on a locked episode: the result is the user's reply,
+// _meta as on the per-episode MCP endpoint.
+func (s *Server) rpcMessageUser(ctx context.Context, e *episode, req rpcRequest, p rpcParams) map[string]any {
+	var in struct {
+		Content *string `json:"content"`
+	}
+	if json.Unmarshal(p.Arguments, &in) != nil || in.Content == nil {
+		return rpcResult(req.ID, map[string]any{"content": []oeTextContent{{Type: "text", Text: "Error: message_user needs {\"content\": TEXT}"}},
+			"isError": true, "_meta": map[string]any{"outcome": runtime.OutcomeInvalidArgs}})
+	}
+	out, err := s.doStep(ctx, e, &action{Type: "message", Content: in.Content})
+	if err != nil {
+		return rpcError(req.ID, rpcServerError, err.Error())
+	}
+	meta := map[string]any{"outcome": runtime.OutcomeOK, "terminated": out.Terminated, "truncated": out.Truncated}
+	if out.Terminated || out.Truncated {
+		meta["reward"] = out.Reward
+	}
+	return rpcResult(req.ID, map[string]any{"content": []oeTextContent{{Type: "text", Text: out.Observation}}, "isError": false, "_meta": meta})
+}

@@ -274,3 +274,65 @@ func TestSimulatedUserOpenEnvSchema(t *testing.T) {
 	}
 	conforms(t, obs, "a message step's observation", m["observation"])
 }
+
+// OpenEnv's MCP route (POST /mcp, RFC 003) with a simulated user: the
+// session opens with the user's words, tools/list offers message_user,
+// whose result is the user's reply, and the user's stop ends the episode
+// with its reward; the goal is never in an answer.
+func TestSimulatedUserOpenEnvMCP(t *testing.T) {
+	env := storeEnv(t)
+	user, _ := recordedUser(t)
+	ts := newTestServerFor(t, env, Options{User: user})
+	task, _ := env.Bundle.Task(storeTask)
+	var seen []string
+	rpc := func(method string, params map[string]any) map[string]any {
+		t.Helper()
+		code, b := ts.raw(context.Background(), "POST", "/mcp", string(mustJSON(t, map[string]any{
+			"jsonrpc": "2.0", "id": 1, "method": method, "params": params})))
+		seen = append(seen, string(b))
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil || code != http.StatusOK || m["error"] != nil {
+			t.Fatalf("%s: HTTP %d %s", method, code, b)
+		}
+		return m["result"].(map[string]any)
+	}
+	res := rpc("openenv/session/create", map[string]any{"task": storeTask})
+	sid := res["session_id"].(string)
+	if o, _ := res["opening"].(string); !strings.HasPrefix(o, "Hi, I placed an order") {
+		t.Fatalf("session/create: %v", res)
+	}
+	var names []string
+	for _, tool := range rpc("tools/list", map[string]any{"session_id": sid})["tools"].([]any) {
+		names = append(names, tool.(map[string]any)["name"].(string))
+	}
+	if len(names) != len(env.Tools())+1 || names[len(names)-1] != MessageUserTool {
+		t.Fatalf("tools/list: %v", names)
+	}
+	say := func(text string) map[string]any {
+		t.Helper()
+		return rpc("tools/call", map[string]any{"session_id": sid, "name": MessageUserTool, "arguments": map[string]any{"content": text}})
+	}
+	text := func(res map[string]any) string {
+		return res["content"].([]any)[0].(map[string]any)["text"].(string)
+	}
+	if r := say("How can I help?"); text(r) != "Sure, it's olivia.chen@example.com and the order is #W1002." || r["_meta"].(map[string]any)["terminated"] != false {
+		t.Fatalf("first reply: %v", r)
+	}
+	for _, c := range task.Calls {
+		if r := rpc("tools/call", map[string]any{"session_id": sid, "name": c.Name, "arguments": c.Arguments}); r["isError"] != false {
+			t.Fatalf("%s: %v", c.Name, r)
+		}
+	}
+	say("Shall I cancel it?")
+	if r := say("Done: order #W1002 is cancelled."); r["_meta"].(map[string]any)["terminated"] != true || r["_meta"].(map[string]any)["reward"] != 1.0 {
+		t.Fatalf("the user's stop: %v", r)
+	}
+	if r := rpc("tools/call", map[string]any{"session_id": sid, "name": MessageUserTool, "arguments": map[string]any{}}); r["isError"] != true {
+		t.Errorf("message_user without content: %v", r)
+	}
+	for i, b := range seen {
+		if strings.Contains(b, storeGoal) {
+			t.Errorf("answer %d shows the agent the user's goal: %s", i, b)
+		}
+	}
+}
