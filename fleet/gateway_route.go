@@ -60,10 +60,16 @@ func route(r *http.Request, body []byte) gatewayRoute {
 		if id := bodyField(body, "episode_id"); id != "" {
 			return owned(id)
 		}
+		if rt, ok := nemoGymSession(r, true); ok { // NeMo Gym's gymnasium reset at a root
+			return rt
+		}
 		return gatewayRoute{kind: routePlace, n: 1}
 	case p == "/step" && r.Method == http.MethodPost:
 		if id := bodyField(body, "episode_id"); id != "" {
 			return owned(id)
+		}
+		if rt, ok := nemoGymSession(r, false); ok { // NeMo Gym's gymnasium step at a root
+			return rt
 		}
 	case p == "/state" && r.Method == http.MethodGet:
 		if id := r.URL.Query().Get("episode_id"); id != "" {
@@ -84,20 +90,30 @@ func route(r *http.Request, body []byte) gatewayRoute {
 			return gatewayRoute{kind: routePlace, n: 1}
 		}
 	default:
-		// NeMo Gym: the session cookie names the episode.
-		seed := r.Method == http.MethodPost && strings.HasSuffix(p, "/seed_session")
-		for _, c := range r.Cookies() {
-			if strings.HasPrefix(c.Name, "wasmenv_nemo_gym_") && ownerOf(c.Value) != "" {
-				rt := owned(c.Value)
-				rt.placeIfLost = seed
-				return rt
-			}
+		// NeMo Gym: the session cookie names the episode; seed_session
+		// and the gymnasium reset under /nemo-gym/<env>/ make a new one.
+		seed := r.Method == http.MethodPost && (strings.HasSuffix(p, "/seed_session") ||
+			strings.HasPrefix(p, "/nemo-gym/") && strings.HasSuffix(p, "/reset"))
+		if rt, ok := nemoGymSession(r, seed); ok {
+			return rt
 		}
 		if seed {
 			return gatewayRoute{kind: routePlace, n: 1}
 		}
 	}
 	return gatewayRoute{kind: routeAny}
+}
+
+// nemoGymSession routes a request to the owner of its NeMo Gym session
+// cookie's episode; seed: a lost owner is no error (the request makes a
+// new episode). False when the request has no such cookie.
+func nemoGymSession(r *http.Request, seed bool) (gatewayRoute, bool) {
+	for _, c := range r.Cookies() {
+		if strings.HasPrefix(c.Name, "wasmenv_nemo_gym_") && ownerOf(c.Value) != "" {
+			return gatewayRoute{kind: routeOwned, episode: c.Value, owner: ownerOf(c.Value), placeIfLost: seed}, true
+		}
+	}
+	return gatewayRoute{}, false
 }
 
 // bodyField is a top-level string field of a JSON object, or "".

@@ -82,6 +82,32 @@ func TestRoute(t *testing.T) {
 	if got := route(r, nil); got.kind != routeOwned || !got.placeIfLost {
 		t.Errorf("nemo-gym seed with a cookie: %+v", got)
 	}
+	// NeMo Gym's gymnasium_agent: reset seeds like seed_session, step and
+	// close follow the cookie, at the root (where /reset and /step are
+	// also OpenEnv's) as under /nemo-gym/<env>/.
+	gym := `{"responses_create_params":{"input":[]},"task":"put-d"}`
+	for _, c := range []struct {
+		target string
+		cookie bool
+		kind   routeKind
+		place  bool
+	}{
+		{"/reset", true, routeOwned, true},
+		{"/reset", false, routePlace, false},
+		{"/step", true, routeOwned, false},
+		{"/close", true, routeOwned, false},
+		{"/nemo-gym/mini/reset", true, routeOwned, true},
+		{"/nemo-gym/mini/reset", false, routePlace, false},
+		{"/nemo-gym/mini/step", true, routeOwned, false},
+	} {
+		r = httptest.NewRequest("POST", c.target, strings.NewReader(gym))
+		if c.cookie {
+			r.AddCookie(&http.Cookie{Name: "wasmenv_nemo_gym_mini", Value: ep})
+		}
+		if got := route(r, []byte(gym)); got.kind != c.kind || got.placeIfLost != c.place || (c.kind == routeOwned && got.episode != ep) {
+			t.Errorf("gymnasium %s (cookie %v): %+v", c.target, c.cookie, got)
+		}
+	}
 }
 
 // Placement: the live worker with the fewest episodes, counting what was
