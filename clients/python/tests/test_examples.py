@@ -167,6 +167,48 @@ class ExamplesTest(unittest.TestCase):
             r = run_example(os.path.join(EXAMPLES, "nemo-gym", "wasmenv_resources_server", "app.py"))
             self.assertEqual(r.returncode, 2, r.stderr)
 
+    def test_nemo_gym_gymnasium_scripted_user(self):
+        # The entrypoint with user: scripted (`wasmenv serve --user scripted
+        # --nemo-gym-root mini`), driven as gymnasium_agent drives it at the
+        # root: reset opens with the user's line, a function call runs as a
+        # tool, a reply without calls goes to the user, whose stop ends the
+        # episode with the task's score; close; cookies carried along.
+        spec = importlib.util.spec_from_file_location(
+            "gym_app", os.path.join(EXAMPLES, "nemo-gym", "wasmenv_resources_server", "app.py"))
+        app = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(app)
+        binary, bundle = built()
+        argv = app.command({"host": "127.0.0.1", "port": 0, "bundle": bundle, "env": "mini", "user": "scripted"},
+                           binary=binary)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            url = proc.stdout.readline().strip()[len("listening on "):]
+            opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+            def post(p, body):
+                req = urllib.request.Request(url + p, data=json.dumps(body).encode(),
+                                             headers={"Content-Type": "application/json"})
+                with opener.open(req, timeout=30) as resp:
+                    return json.loads(resp.read())
+
+            row = {"responses_create_params": {"input": []}, "task": "put-d", "seed": 0}
+            reset = post("/reset", row)
+            self.assertEqual(reset["observation"], 'Store "date" under key d with counter 4.')
+            call = {"type": "function_call", "name": "put", "call_id": "c1",
+                    "arguments": json.dumps({"key": "d", "value": "date", "n": 4})}
+            step = post("/step", dict(row, response={"output": [call]}))
+            self.assertEqual((step["terminated"], step["info"]["tool_outputs"]),
+                             (False, [{"call_id": "c1", "output": "ok", "outcome": "ok"}]))
+            said = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Stored."}]}
+            step = post("/step", dict(row, response={"output": [said]}))
+            self.assertEqual((step["terminated"], step["reward"], step["observation"]), (True, 1.0, "###STOP###"))
+            self.assertEqual(post("/close", {}), {})
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+            proc.stdout.close()
+            proc.stderr.close()
+
 
 if __name__ == "__main__":
     unittest.main()
