@@ -77,6 +77,34 @@ func (s *Server) ngReset(w http.ResponseWriter, r *http.Request) {
 		"info": map[string]any{"supports_explicit_close": true, "task": e.task}})
 }
 
+// ngTaskSeed reads the run request's episode choice: "task" (or a
+// "task_id" naming one of the bundle's tasks) and "seed"; false when it
+// wrote the error.
+func ngTaskSeed(w http.ResponseWriter, env *runtime.Env, body map[string]json.RawMessage) (task string, seed int64, ok bool) {
+	if raw, has := body["task"]; has && string(raw) != "null" {
+		if json.Unmarshal(raw, &task) != nil {
+			ngValidation(w, "string_type", []any{"body", "task"}, "Input should be a valid string", json.RawMessage(raw))
+			return "", 0, false
+		}
+	} else if raw, has := body["task_id"]; has {
+		// NeMo Gym rows name their task in task_id too; it is ours when
+		// it names one of the bundle's tasks.
+		var id string
+		if json.Unmarshal(raw, &id) == nil {
+			if _, known := env.Bundle.Task(id); known {
+				task = id
+			}
+		}
+	}
+	if raw, has := body["seed"]; has && string(raw) != "null" {
+		if json.Unmarshal(raw, &seed) != nil {
+			ngValidation(w, "int_type", []any{"body", "seed"}, "Input should be a valid integer", json.RawMessage(raw))
+			return "", 0, false
+		}
+	}
+	return task, seed, true
+}
+
 // gymStep is EnvStepResponse.
 type gymStep struct {
 	Observation *string        `json:"observation"`
