@@ -1,7 +1,7 @@
 // Package serve runs many isolated episodes of loaded environments in one
 // process and exposes them over HTTP.
 //
-// Three faces share one episode table:
+// Four faces share one episode table:
 //
 //   - the episode API, JSON over HTTP under /v1 (create a group of identical
 //     episodes, call tools, step Gym-style, score, diff, reset, delete);
@@ -9,7 +9,11 @@
 //     /v1/episodes/{id}/mcp, served by the official MCP Go SDK;
 //   - OpenEnv-compatible routes (/reset, /step, /state, /schema, /metadata
 //     the /ws WebSocket session and /mcp) shaped like OpenEnv's HTTPEnvServer,
-//     with framework errors typed as OpenEnv's ToolError (openenv_call.go).
+//     with framework errors typed as OpenEnv's ToolError (openenv_call.go);
+//   - NeMo Gym's resources-server routes under /nemo-gym/{env}/ (and at the
+//     root with Options.NeMoGymRoot): simple_agent's seed_session, a route
+//     per tool and verify (nemogym.go), and gymnasium_agent's reset, step and
+//     close, where the server owns the conversation (nemogym_gymnasium.go).
 //
 // Every episode is a runtime.Episode guarded by a one-slot lock, so calls on
 // one episode are serialized while different episodes run in parallel.
@@ -32,6 +36,8 @@
 // --user` (user.go): the user opens each episode, a step {"type": "message",
 // "content": ...} is the agent's words to it, and its stop token ends and
 // scores the episode; the task's instruction (the user's goal) is never sent.
+// MCP agents talk to the user with the message_user tool, NeMo Gym's
+// gymnasium_agent with its step (a reply without calls goes to the user).
 //
 // Every tool call, whichever face it came through, runs by one rule
 // (callEpisode, callHeld in errors.go), and every error answer's code is
