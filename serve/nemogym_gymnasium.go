@@ -146,6 +146,10 @@ func (s *Server) ngStep(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := s.callCtx(r)
 	defer cancel()
+	// A wait for the lock that runs out is 503, not the timeout outcome of
+	// callEpisode: a step may be words to the user, which have no outcome
+	// to carry it, and gymnasium_agent fails the rollout on it (no reward),
+	// which is what an environment failure should cost.
 	if err := e.acquire(ctx); err != nil {
 		s.setNGCookie(w, env.Name(), e.id)
 		ngError(w, errf(http.StatusServiceUnavailable, CodeBusy, "the session's episode is busy: %v", err))
