@@ -42,7 +42,10 @@ import (
 //
 // The same rule as `wasmenv rollout`: a reply with calls is a tool turn
 // (its text is not said to the user), a reply without calls is the
-// answer, said to the user when there is one.
+// answer, said to the user when there is one. A call whose outcome is the
+// environment's failure (a trap, a timeout) fails the step with 500, and
+// a call slot that never came free with 503: either way gymnasium_agent
+// fails the rollout, which then gets no reward (the core's rule).
 
 func (s *Server) ngReset(w http.ResponseWriter, r *http.Request) {
 	env, ok := s.ngEnv(w, r)
@@ -182,12 +185,15 @@ func (s *Server) gymStepLocked(ctx context.Context, e *episode, resp *ngResponse
 		outputs := make([]gymToolOutput, 0, len(calls))
 		for _, c := range calls {
 			res, err := s.doStep(ctx, e, &action{Name: c.Name, Arguments: c.arguments()})
-			if isBusy(err) { // the call never ran: the step does not count
-				t := timeoutResult(busySlot)
-				res, err = stepResp{Observation: t.Content, Info: stepInfo{IsError: true, Outcome: t.Outcome, Step: e.steps}}, nil
-			}
-			if err != nil {
+			if err != nil { // a wait for a call slot that ran out too: 503 busy
 				return out, err
+			}
+			if res.Info.Outcome.EnvFault() {
+				// The environment failed, not the agent: the step fails
+				// as simple_agent's tool route does (500), and
+				// gymnasium_agent drops the rollout rather than train on
+				// a reward reached past a broken environment.
+				return out, errf(http.StatusInternalServerError, CodeInternal, "the environment failed on %s (outcome %s): %s", c.Name, res.Info.Outcome, res.Observation)
 			}
 			outputs = append(outputs, gymToolOutput{CallID: c.CallID, Output: res.Observation, Outcome: res.Info.Outcome})
 			last = res

@@ -221,6 +221,15 @@ func TestNeMoGymGymnasiumNoUser(t *testing.T) {
 	if code != http.StatusOK || m["truncated"] != true || m["reward"].(float64) != 1.0 {
 		t.Fatalf("the step limit: HTTP %d %v", code, m)
 	}
+	// An environment failure in a call (a trap) fails the step, as the
+	// tool route's 500 does for simple_agent: gymnasium_agent then drops
+	// the rollout (no reward) instead of training on what follows.
+	c.postJSON("reset", gymRun("put-d"))
+	code, m = c.postJSON("step", gymResponse(t, "put-d", gymCall(t, "c1", "abuse", map[string]any{"mode": "panic"})))
+	if d, _ := m["detail"].(string); code != http.StatusInternalServerError || !strings.Contains(d, "trap") {
+		t.Fatalf("a trap: HTTP %d %v", code, m)
+	}
+	c.postJSON("close", `{}`)
 	// A final answer ends a fresh episode.
 	c.postJSON("reset", gymRun("put-d"))
 	c.postJSON("step", gymResponse(t, "put-d", gymCall(t, "c1", "put", map[string]any{"key": "d", "value": "date", "n": 4})))
