@@ -43,6 +43,7 @@ func (s *Server) nemoGymRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /nemo-gym/{env}/reset", s.ngReset) // nemogym_gymnasium.go
 	m.HandleFunc("POST /nemo-gym/{env}/step", s.ngStep)
 	m.HandleFunc("POST /nemo-gym/{env}/close", s.ngClose)
+	m.HandleFunc("POST /nemo-gym/{env}/aggregate_metrics", s.ngAggregateMetrics) // nemogym_metrics.go
 	m.HandleFunc("POST /nemo-gym/{env}/{tool}", s.ngTool)
 	m.HandleFunc("/nemo-gym/", func(w http.ResponseWriter, r *http.Request) {
 		ngDetail(w, http.StatusNotFound, "Not Found")
@@ -61,6 +62,7 @@ func (s *Server) nemoGymRoutes(m *http.ServeMux) {
 		m.HandleFunc("POST /seed_session", root(s.ngSeedSession))
 		m.HandleFunc("POST /verify", root(s.ngVerify))
 		m.HandleFunc("POST /close", root(s.ngClose)) // POST /reset and /step: rootGym
+		m.HandleFunc("POST /aggregate_metrics", root(s.ngAggregateMetrics))
 		m.HandleFunc("POST /{tool}", root(s.ngTool))
 	}
 }
