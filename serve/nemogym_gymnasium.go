@@ -28,7 +28,7 @@ import (
 //	POST step    body: the run request plus "response", the model's
 //	             Responses API output. Its function calls run as tool
 //	             steps, their outputs in info.tool_outputs ({call_id,
-//	             output}); a response without calls is the agent's words:
+//	             output, outcome}); a response without calls is the agent's words:
 //	             with a user, a message step whose observation is the
 //	             user's reply (the user's stop terminates the episode),
 //	             without one the final answer. Answers EnvStepResponse
