@@ -254,6 +254,7 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 	if cr := g.createTool(t); cr != nil {
 		out = append(out, cr)
 	}
+	out = append(out, g.actionTools(t)...)
 	up := g.newTool("update_"+n.sing, Update, t, fmt.Sprintf("Changes fields of the %s with the given %s; fields left out keep their value. Returns the updated %s.",
 		plainWords(n.sing), keyDesc, plainWords(n.sing)))
 	up.Params = g.keyParams(t)
@@ -298,7 +299,21 @@ func jsonNames(n *tableNames, cols []string) []string {
 
 func (g *gen) createTool(t *dbmodel.Table) *Tool {
 	n := g.names[t.Name]
+	params, ok := g.createParams(t)
+	if !ok {
+		return nil
+	}
 	cr := g.newTool("create_"+n.sing, Create, t, fmt.Sprintf("Creates %s and returns it.", dbmodel.Article(plainWords(n.sing))))
+	cr.Params = params
+	return cr
+}
+
+// createParams are the parameters of a tool that inserts a row of t (a
+// create, or an action that adds a line); false when a required column
+// cannot be given (a BLOB).
+func (g *gen) createParams(t *dbmodel.Table) ([]Param, bool) {
+	n := g.names[t.Name]
+	var params []Param
 	for _, c := range t.Columns {
 		if c.Generated || !c.Writable() {
 			continue
@@ -307,7 +322,7 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 		if c.Kind == dbmodel.Blob {
 			if required {
 				g.m.Skip("table %s: no create tool: column %s is a required BLOB, and tools take JSON arguments", t.Name, c.Name)
-				return nil
+				return nil, false
 			}
 			continue
 		}
@@ -323,9 +338,9 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 			p.Stamp, p.StampLayout = true, cmp.Or(c.TimeLayout, defaultLayout(derefOr(c.Default)))
 			p.Doc += " Left out, the time of the call."
 		}
-		cr.Params = append(cr.Params, p)
+		params = append(params, p)
 	}
-	return cr
+	return params, true
 }
 
 func derefOr(s *string) string {

@@ -29,6 +29,8 @@ func (g *gen) render(t *dbmodel.Table, tools []*Tool) ([]byte, error) {
 			g.renderUpdate(&b, tool)
 		case Delete:
 			g.renderDelete(&b, tool)
+		case DomainAction:
+			g.renderAction(&b, tool)
 		}
 		b.WriteString("}\n\n")
 		fmt.Fprintf(&b, "// %sArgs are the arguments of %s.\ntype %sArgs struct {\n", tool.goName, tool.Name, tool.goName)
