@@ -149,3 +149,28 @@ func TestDomainActions(t *testing.T) {
 		t.Errorf("two units taken from product 5's 5: %s", r.Content)
 	}
 }
+
+// TestActionsAreGated: the smoke stage tries every domain action with a
+// call that must succeed and one its rules must refuse, and leaves out an
+// action that cannot show both.
+func TestActionsAreGated(t *testing.T) {
+	dir := t.TempDir()
+	res, err := synth.FromDB(context.Background(), shopDB(t, dir), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, s := range res.Smoke {
+		tl := res.Spec.Tool(s.Tool)
+		if tl == nil || tl.Kind != toolgen.DomainAction {
+			continue
+		}
+		n++
+		if !s.Passed || s.Outcome != runtime.OutcomeOK || len(s.Refused) == 0 || !strings.Contains(s.RefusedWith, "nothing was changed") {
+			t.Errorf("%s: passed %v, call %s → %s; refused %s → %q (%s)", s.Tool, s.Passed, s.Args, s.Outcome, s.Refused, s.RefusedWith, s.Detail)
+		}
+	}
+	if n < 5 {
+		t.Errorf("%d actions checked, want the shop's 5 or more", n)
+	}
+}

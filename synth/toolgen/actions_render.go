@@ -82,7 +82,7 @@ func (g *gen) renderConsume(b *bytes.Buffer, t *Tool) {
 	qty, ref := argExpr(*qp, false), argExpr(*rp, false)
 	qtyWords := plainWords(g.names[tbl.Name].cols[a.Column])
 	stockWords := plainWords(pn.cols[a.Stock.Column])
-	fmt.Fprintf(b, "\tif %s <= 0 {\n\t\treturn nil, fmt.Errorf(\"cannot add the %s: the %s must be positive, not %%v\", %s)\n\t}\n", qty, what, qtyWords, qty)
+	fmt.Fprintf(b, "\tif %s <= 0 {\n\t\treturn nil, fmt.Errorf(\"cannot add the %s: the %s must be positive, not %%v; nothing was changed\", %s)\n\t}\n", qty, what, qtyWords, qty)
 	sc := dbmodel.Quote(a.Stock.Column)
 	fmt.Fprintf(b, "\tstock, err := current(fmt.Sprintf(\"%s: %s %%v does not exist\", %s), %s, %s)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n",
 		rp.Name, plainWords(pn.sing), ref, q("SELECT "+sc+" AS stock, "+sc+" IS NULL AS untracked FROM "+dbmodel.Quote(a.Stock.Table)+" WHERE "+dbmodel.Quote(a.Stock.Key)+" = ?"), ref)
