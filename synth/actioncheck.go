@@ -79,6 +79,11 @@ func checkAction(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, t *t
 		return r, nil
 	}
 	refuse := ok
+	if a := t.Action; a.Rule == toolgen.RuleLines {
+		if refuse, err = refuseLines(t, ok, src); err != nil {
+			return r, err
+		}
+	}
 	if a := t.Action; a.Rule == toolgen.RuleConsume {
 		refuse = maps(ok)
 		stock, err := stockOf(src, a, ok[paramOf(t, a.Stock.Ref)])
@@ -173,6 +178,8 @@ func actionCandidates(spec *toolgen.Spec, t *toolgen.Tool, src *sqlite3.Conn) ([
 		rows, err = queryRows(src, "SELECT * FROM "+dbmodel.Quote(tb.Name)+" WHERE "+col+" IS NULL LIMIT 5")
 	case toolgen.RuleConsume:
 		return consumeCandidates(spec, t, src)
+	case toolgen.RuleLines:
+		return linesCandidates(spec, t, src)
 	}
 	if err != nil {
 		return nil, err

@@ -19,11 +19,12 @@ import (
 // customer's gift card, loans returned once.
 const shopSchema = `
 CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
-CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT NOT NULL UNIQUE, title TEXT NOT NULL, price REAL NOT NULL, units_in_stock INTEGER);
+CREATE TABLE products (id INTEGER PRIMARY KEY, sku TEXT NOT NULL UNIQUE, title TEXT NOT NULL, unit_price REAL NOT NULL, units_in_stock INTEGER);
 CREATE TABLE orders (id INTEGER PRIMARY KEY, order_number TEXT NOT NULL UNIQUE, customer_id INTEGER NOT NULL REFERENCES customers(id),
-  status TEXT NOT NULL CHECK (status IN ('pending', 'shipped', 'cancelled')), placed_at TEXT NOT NULL, shipped_at TEXT, cancelled_at TEXT);
+  status TEXT NOT NULL CHECK (status IN ('pending', 'shipped', 'cancelled')), placed_at TEXT NOT NULL, shipped_at TEXT, cancelled_at TEXT,
+  total REAL NOT NULL DEFAULT 0);
 CREATE TABLE order_lines (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), product_id INTEGER NOT NULL REFERENCES products(id),
-  quantity INTEGER NOT NULL CHECK (quantity > 0));
+  unit_price REAL NOT NULL, quantity INTEGER NOT NULL CHECK (quantity > 0));
 CREATE TABLE gift_cards (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, customer_id INTEGER NOT NULL REFERENCES customers(id), balance REAL);
 CREATE TABLE payments (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), card_id INTEGER NOT NULL REFERENCES gift_cards(id), amount REAL NOT NULL);
 CREATE TABLE loans (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), loaned_at TEXT NOT NULL, return_date TEXT);
@@ -35,9 +36,10 @@ WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 40)
 INSERT INTO orders SELECT i, 'ORD-' || (1000+i), 1 + i % 30, CASE i % 3 WHEN 0 THEN 'pending' WHEN 1 THEN 'shipped' ELSE 'cancelled' END,
   '2024-01-' || printf('%02d', 1 + i % 28) || ' 10:00:00',
   CASE i % 3 WHEN 1 THEN '2024-02-' || printf('%02d', 1 + i % 28) || ' 09:00:00' END,
-  CASE i % 3 WHEN 2 THEN '2024-02-' || printf('%02d', 1 + i % 28) || ' 11:00:00' END FROM n;
+  CASE i % 3 WHEN 2 THEN '2024-02-' || printf('%02d', 1 + i % 28) || ' 11:00:00' END, 0 FROM n;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 80)
-INSERT INTO order_lines SELECT i, 1 + i % 40, 1 + i % 20, 1 + i % 3 FROM n;
+INSERT INTO order_lines SELECT i, 1 + i % 40, 1 + i % 20, 2.5 * (1 + i % 20), 1 + i % 3 FROM n;
+UPDATE orders SET total = (SELECT sum(unit_price * quantity) FROM order_lines WHERE order_id = orders.id);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 30)
 INSERT INTO gift_cards SELECT i, 'GC-' || i, i, CASE WHEN i % 5 = 0 THEN NULL ELSE 10.0 * (i % 4) END FROM n;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 40)
@@ -172,5 +174,68 @@ func TestActionsAreGated(t *testing.T) {
 	}
 	if n < 5 {
 		t.Errorf("%d actions checked, want the shop's 5 or more", n)
+	}
+}
+
+// TestPlaceWithLines: an order is placed with its lines in one call; each
+// line's price is the product's, the total is their sum (the data shows
+// it is), the stock of every line is taken, and a call whose lines ask
+// for more than a product has (together) or name no product leaves
+// nothing behind.
+func TestPlaceWithLines(t *testing.T) {
+	dir := t.TempDir()
+	res, err := synth.FromDB(context.Background(), shopDB(t, dir), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := res.Spec.Tool("place_order")
+	if tl == nil || tl.Action.Lines == nil || tl.Action.Lines.Total != "total" || tl.Action.Stock == nil {
+		t.Fatalf("place_order: %+v", tl)
+	}
+	if tl.Param("total") != nil || tl.Param("lines") == nil {
+		t.Errorf("the total is computed, the lines are asked: %+v", tl.Params)
+	}
+	env, err := runtime.LoadBundle(context.Background(), res.Bundle, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer env.Close()
+	ep, err := env.NewEpisode("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ep.Close()
+	const order = `"order_number": "ORD-9", "customer_id": 4, "status": "pending", "placed_at": "2024-05-01 10:00:00"`
+	for _, c := range []struct {
+		args    string
+		outcome runtime.Outcome
+		want    string
+	}{
+		// product 5 has 5 in stock: 3 + 3 in two lines is too many
+		{`{` + order + `, "lines": [{"product_id": 5, "quantity": 3}, {"product_id": 5, "quantity": 3}]}`, runtime.OutcomeToolError, "less than the 6 the lines ask"},
+		{`{` + order + `, "lines": [{"product_id": 5, "quantity": 1}, {"product_id": 999, "quantity": 1}]}`, runtime.OutcomeToolError, "line 2: product 999 does not exist"},
+		{`{` + order + `, "lines": []}`, runtime.OutcomeToolError, "at least one"},
+		{`{` + order + `, "lines": [{"product_id": 5, "quantity": 2}, {"product_id": 4, "quantity": 1}]}`, runtime.OutcomeOK, `"total":35`},
+	} {
+		r, err := ep.Call(context.Background(), "place_order", json.RawMessage(c.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Outcome != c.outcome || !strings.Contains(r.Content, c.want) {
+			t.Errorf("place_order %s: %s %q, want %s containing %q", c.args, r.Outcome, r.Content, c.outcome, c.want)
+		}
+	}
+	d, err := ep.Diff()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One order, two lines at the products' prices, two stocks taken.
+	if len(d) != 3 || len(d["orders"]) != 1 || len(d["order_lines"]) != 2 || len(d["products"]) != 2 {
+		t.Errorf("diff: %v", d)
+	}
+	for _, l := range d["order_lines"] {
+		if !strings.Contains(string(l), `"unit_price":12.5`) && !strings.Contains(string(l), `"unit_price":10`) {
+			t.Errorf("a line's price is its product's: %s", l)
+		}
 	}
 }

@@ -52,6 +52,9 @@ type Options struct {
 
 	Compiler compiler.Options
 	Runtime  runtime.Options
+	// totals are the parent columns the source shows to be the sum of
+	// their lines (lineTotals): place_ actions compute them.
+	totals map[string]toolgen.Total
 	// Log receives progress (a bar on a terminal); nil is silent.
 	Log io.Writer
 }
@@ -161,6 +164,9 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	step("model", start)
+	if opts.totals, err = lineTotals(conn, m); err != nil {
+		return nil, interrupted(conn, err)
+	}
 	// Build and smoke-test; a tool that fails its smoke test is left out
 	// (and named) and the rest built again, once: the run fails only when
 	// nothing usable is left.

@@ -49,6 +49,11 @@ type Action struct {
 	Stock *Stock `json:"stock,omitempty"`
 	// Owners are the consume's ownership checks.
 	Owners []Owner `json:"owners,omitempty"`
+	// Copies are a consume's line columns set from the stock parent's
+	// column of the same name (the unit price at the time of the sale).
+	Copies []string `json:"copies,omitempty"`
+	// Lines are what a RuleLines action writes with the parent.
+	Lines *Lines `json:"lines,omitempty"`
 }
 
 // Stamped is a column set to the time of the call.
@@ -108,6 +113,7 @@ func (g *gen) actionTools(t *dbmodel.Table) []*Tool {
 			}
 		}
 	}
+	out = append(out, g.linesTools(t)...)
 	for _, a := range g.consumes(t) {
 		params, ok := g.createParams(t)
 		if !ok {
@@ -118,11 +124,21 @@ func (g *gen) actionTools(t *dbmodel.Table) []*Tool {
 		for _, o := range a.Owners {
 			need[o.Ref] = true
 		}
-		for i := range params {
-			if need[params[i].Column] {
-				params[i].Required = true
+		for _, c := range copiedFrom(t, g.m.Table(a.Stock.Table)) {
+			if c != a.Column { // the amount drawn is asked, not copied
+				a.Copies = append(a.Copies, c)
 			}
 		}
+		var keep []Param
+		for _, p := range params {
+			if need[p.Column] {
+				p.Required = true
+			}
+			if !contains(a.Copies, p.Column) {
+				keep = append(keep, p)
+			}
+		}
+		params = keep
 		tl := g.newTool("add_"+n.sing+"_from_"+g.names[a.Stock.Table].sing, DomainAction, t, g.actionDoc(t, a))
 		tl.Params, tl.Action = params, a
 		out = append(out, tl)
@@ -293,8 +309,30 @@ func (g *gen) actionDoc(t *dbmodel.Table, a *Action) string {
 	pn := g.names[a.Stock.Table]
 	doc := fmt.Sprintf("Adds %s and takes its %s from the %s's %s, in one step. Refused when the %s is not positive or the %s has less %s than asked.",
 		dbmodel.Article(what), col, plainWords(pn.sing), plainWords(pn.cols[a.Stock.Column]), col, plainWords(pn.sing), plainWords(pn.cols[a.Stock.Column]))
+	for _, c := range a.Copies {
+		doc += fmt.Sprintf(" Its %s is the %s's own.", plainWords(n.cols[c]), plainWords(pn.sing))
+	}
 	for _, o := range a.Owners {
 		doc += fmt.Sprintf(" Refused when the %s and the %s belong to different %s.", plainWords(pn.sing), plainWords(g.names[o.Other].sing), plainWords(g.names[o.Table].id))
 	}
 	return doc + " Returns the new " + what + "."
+}
+
+// copiedFrom lists l's columns that take the value of the column of the
+// same name and kind in item (a line's unit_price from its product's).
+func copiedFrom(l, item *dbmodel.Table) []string {
+	var out []string
+	for _, c := range l.Columns {
+		if l.IsKey(c.Name) || l.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || !c.Writable() {
+			continue
+		}
+		for _, ic := range item.Columns {
+			// Same name as SQL reads it (case-insensitive): the action
+			// selects the item's column by the line's column name.
+			if strings.EqualFold(ic.Name, c.Name) && !item.IsKey(ic.Name) && ic.Kind == c.Kind {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
 }

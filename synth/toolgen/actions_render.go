@@ -14,8 +14,12 @@ import (
 // failure after the first write leaves nothing behind.
 func (g *gen) renderAction(b *bytes.Buffer, t *Tool) {
 	a := t.Action
-	if a.Rule == RuleConsume {
+	switch a.Rule {
+	case RuleConsume:
 		g.renderConsume(b, t)
+		return
+	case RuleLines:
+		g.renderLines(b, t)
 		return
 	}
 	tbl := g.m.Table(t.Table)
@@ -84,8 +88,14 @@ func (g *gen) renderConsume(b *bytes.Buffer, t *Tool) {
 	stockWords := plainWords(pn.cols[a.Stock.Column])
 	fmt.Fprintf(b, "\tif %s <= 0 {\n\t\treturn nil, fmt.Errorf(\"cannot add the %s: the %s must be positive, not %%v; nothing was changed\", %s)\n\t}\n", qty, what, qtyWords, qty)
 	sc := dbmodel.Quote(a.Stock.Column)
+	sel := sc + " AS stock, " + sc + " IS NULL AS untracked"
+	var extra [][2]string
+	for i, c := range a.Copies {
+		sel += fmt.Sprintf(", %s AS c%d", dbmodel.Quote(c), i)
+		extra = append(extra, [2]string{c, fmt.Sprintf("stock.Value(\"c%d\")", i)})
+	}
 	fmt.Fprintf(b, "\tstock, err := current(fmt.Sprintf(\"%s: %s %%v does not exist\", %s), %s, %s)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n",
-		rp.Name, plainWords(pn.sing), ref, q("SELECT "+sc+" AS stock, "+sc+" IS NULL AS untracked FROM "+dbmodel.Quote(a.Stock.Table)+" WHERE "+dbmodel.Quote(a.Stock.Key)+" = ?"), ref)
+		rp.Name, plainWords(pn.sing), ref, q("SELECT "+sel+" FROM "+dbmodel.Quote(a.Stock.Table)+" WHERE "+dbmodel.Quote(a.Stock.Key)+" = ?"), ref)
 	fmt.Fprintf(b, "\tif !stock.Bool(\"untracked\") && stock.Float(\"stock\") < float64(%s) {\n\t\treturn nil, fmt.Errorf(\"cannot add the %s: the %s %%v has %s %%v, less than the %%v asked; nothing was changed\", %s, stock.Value(\"stock\"), %s)\n\t}\n",
 		qty, what, plainWords(pn.sing), stockWords, ref, qty)
 	for _, o := range a.Owners {
@@ -98,5 +108,5 @@ func (g *gen) renderConsume(b *bytes.Buffer, t *Tool) {
 	fmt.Fprintf(b, "\tif _, err := sdk.Exec(%s, %s, %s); err != nil {\n\t\treturn nil, explain(err, %s)\n\t}\n",
 		q("UPDATE "+dbmodel.Quote(a.Stock.Table)+" SET "+sc+" = "+sc+" - ? WHERE "+dbmodel.Quote(a.Stock.Key)+" = ? AND "+sc+" IS NOT NULL"), qty, ref,
 		q("cannot take the "+qtyWords+" from the "+plainWords(pn.sing)))
-	g.renderCreate(b, t)
+	g.renderCreate(b, t, extra...)
 }

@@ -19,6 +19,9 @@ type Options struct {
 	// Drop names tools to leave out (a tool that failed its smoke test);
 	// the others keep their names.
 	Drop map[string]bool
+	// Totals are the parent columns the data shows to be the sum of their
+	// lines, by parent table: a place_ action computes them.
+	Totals map[string]Total
 }
 
 // tableNames holds the identifiers used for one table.

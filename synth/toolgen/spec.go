@@ -65,8 +65,10 @@ type Param struct {
 	// column's own (dbmodel.Column.TimeLayout), else CURRENT_TIMESTAMP's.
 	StampLayout string `json:"stamp_layout,omitempty"`
 	Doc         string `json:"doc"`
-	goName      string
-	goType      string
+	// Items are the fields of each element of an OpLines parameter.
+	Items  []Param `json:"items,omitempty"`
+	goName string
+	goType string
 }
 
 // Tool is one generated tool.
