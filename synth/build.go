@@ -55,7 +55,7 @@ func (s *stage) failed() map[string]bool {
 func buildStage(ctx context.Context, src string, opts Options, m *dbmodel.Model, schema, seed string, drop map[string]bool, step func(string, time.Time)) (*stage, error) {
 	start := time.Now()
 	s := &stage{}
-	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals})
+	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Toolset: opts.Toolset})
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,10 @@ type Options struct {
 	MaxChain   int      // most calls per task (0: 5; 1 allows only one-call reads)
 	WriteShare *float64 // share of write tasks, 0 to 1 (nil: 0.5; 0: reads only)
 	ReadOnly   bool     // generate no create/update/delete tools
+	// Toolset is toolgen.ToolsetCRUD ("" too: every table's tools) or
+	// toolgen.ToolsetDomain (the actions and the lookups a person's
+	// question needs, within toolgen's limits).
+	Toolset string
 	// MaxRows caps the rows a table brings into the seed (default
 	// emit.DefaultMaxRows); larger tables are sampled with the rows
 	// their kept rows refer to.

@@ -141,6 +141,7 @@ func (g *gen) actionTools(t *dbmodel.Table) []*Tool {
 		params = keep
 		tl := g.newTool("add_"+n.sing+"_from_"+g.names[a.Stock.Table].sing, DomainAction, t, g.actionDoc(t, a))
 		tl.Params, tl.Action = params, a
+		g.acted[t.Name] = true
 		out = append(out, tl)
 	}
 	return out

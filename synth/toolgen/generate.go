@@ -19,6 +19,8 @@ type Options struct {
 	// Drop names tools to leave out (a tool that failed its smoke test);
 	// the others keep their names.
 	Drop map[string]bool
+	// Toolset is ToolsetCRUD ("" too) or ToolsetDomain.
+	Toolset string
 	// Totals are the parent columns the data shows to be the sum of their
 	// lines, by parent table: a place_ action computes them.
 	Totals map[string]Total
@@ -34,10 +36,21 @@ type tableNames struct {
 
 // Generate derives the toolset of a model and renders its Go source.
 func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
+	domain := false
+	switch opts.Toolset {
+	case "", ToolsetCRUD:
+	case ToolsetDomain:
+		domain = true
+	default:
+		return nil, fmt.Errorf("toolgen: unknown toolset %q (want %s or %s)", opts.Toolset, ToolsetCRUD, ToolsetDomain)
+	}
 	if opts.MaxFilters == 0 {
 		opts.MaxFilters = 12
+		if domain {
+			opts.MaxFilters = 6 // the filters people use; every one is schema in every prompt
+		}
 	}
-	g := &gen{m: m, opts: opts, names: map[string]*tableNames{}, toolNames: namer{}}
+	g := &gen{m: m, opts: opts, names: map[string]*tableNames{}, toolNames: namer{}, acted: map[string]bool{}, domain: domain}
 	tn := namer{}
 	for i, t := range append(slices.Clip(m.Tables), m.Views...) {
 		id := tn.unique(ident(t.Name), fmt.Sprintf("table%c", 'a'+i%26))
@@ -73,6 +86,9 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 			spec.Tools = append(spec.Tools, l)
 		}
 	}
+	if domain {
+		spec.Tools = g.selectDomain(spec.Tools)
+	}
 	for _, t := range append(slices.Clip(m.Tables), m.Views...) {
 		var mine []*Tool
 		for _, tool := range spec.Tools {
@@ -97,6 +113,8 @@ type gen struct {
 	opts      Options
 	names     map[string]*tableNames
 	toolNames namer
+	domain    bool            // the domain toolset
+	acted     map[string]bool // tables an action adds rows to
 }
 
 func (g *gen) newTool(snake string, kind Kind, t *dbmodel.Table, doc string) *Tool {
@@ -262,7 +280,7 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 		plainWords(n.sing), keyDesc, plainWords(n.sing)))
 	up.Params = g.keyParams(t)
 	for _, c := range t.Columns {
-		if !t.IsKey(c.Name) && c.Kind != dbmodel.Blob && c.Writable() {
+		if !t.IsKey(c.Name) && c.Kind != dbmodel.Blob && c.Writable() && !(g.domain && Stamp(c)) {
 			up.Params = append(up.Params, g.param(t, c, OpSet, n.cols[c.Name], false))
 		}
 	}

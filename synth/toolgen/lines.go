@@ -95,6 +95,7 @@ func (g *gen) linesTools(t *dbmodel.Table) []*Tool {
 		}
 		tl := g.newTool("place_"+n.sing, DomainAction, t, g.linesDoc(t, a))
 		tl.Params, tl.Action = append(keep, lp), a
+		g.acted[t.Name], g.acted[l.Name] = true, true
 		return []*Tool{tl}
 	}
 	return nil

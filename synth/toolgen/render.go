@@ -239,8 +239,12 @@ func (g *gen) sel(table string) string {
 	for _, c := range t.Columns {
 		blob = blob || c.Kind == dbmodel.Blob && !t.IsKey(c.Name)
 	}
+	labels := ""
+	if g.domain {
+		labels = g.labels(t)
+	}
 	if !blob {
-		return "*"
+		return "*" + labels
 	}
 	var cols []string
 	for _, c := range t.Columns {
@@ -250,7 +254,7 @@ func (g *gen) sel(table string) string {
 			cols = append(cols, dbmodel.Quote(c.Name))
 		}
 	}
-	return strings.Join(cols, ", ")
+	return strings.Join(cols, ", ") + labels
 }
 
 // table returns the table or view named name.
