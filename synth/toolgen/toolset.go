@@ -46,7 +46,9 @@ func (g *gen) domainRank(t *Tool) int {
 			return -1
 		}
 		return 2
-	case List:
+	case Children:
+		// How a person gets from a row to its rows (my orders, the
+		// order's lines): one call, the tasks' walks follow them.
 		if link(tb) {
 			return -1
 		}
@@ -56,19 +58,18 @@ func (g *gen) domainRank(t *Tool) int {
 			return -1
 		}
 		return 4
-	case Children:
-		// A list's reference filter does the same; these come last.
+	case List:
 		if link(tb) {
 			return -1
 		}
-		return 7
+		return 5
+	case Parent:
+		return 6
 	case Create:
 		if link(tb) || tb.MaintainedBy != "" || g.actionWrites(tb.Name) {
 			return -1
 		}
-		return 6
-	case Parent:
-		return 5
+		return 7
 	}
 	return -1 // deletes: a person cancels or returns, the action says how
 }
