@@ -37,6 +37,10 @@ type Options struct {
 	MaxChain   int      // most calls per task (0: 5; 1 allows only one-call reads)
 	WriteShare *float64 // share of write tasks, 0 to 1 (nil: 0.5; 0: reads only)
 	ReadOnly   bool     // generate no create/update/delete tools
+	// Toolset is toolgen.ToolsetCRUD ("" too: every table's tools) or
+	// toolgen.ToolsetDomain (the actions and the lookups a person's
+	// question needs, within toolgen's limits).
+	Toolset string
 	// MaxRows caps the rows a table brings into the seed (default
 	// emit.DefaultMaxRows); larger tables are sampled with the rows
 	// their kept rows refer to.
@@ -52,6 +56,9 @@ type Options struct {
 
 	Compiler compiler.Options
 	Runtime  runtime.Options
+	// totals are the parent columns the source shows to be the sum of
+	// their lines (lineTotals): place_ actions compute them.
+	totals map[string]toolgen.Total
 	// Log receives progress (a bar on a terminal); nil is silent.
 	Log io.Writer
 }
@@ -161,6 +168,9 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	step("model", start)
+	if opts.totals, err = lineTotals(conn, m); err != nil {
+		return nil, interrupted(conn, err)
+	}
 	// Build and smoke-test; a tool that fails its smoke test is left out
 	// (and named) and the rest built again, once: the run fails only when
 	// nothing usable is left.

@@ -20,6 +20,10 @@ type SmokeResult struct {
 	Outcome runtime.Outcome `json:"outcome"`
 	Passed  bool            `json:"passed"`
 	Detail  string          `json:"detail,omitempty"`
+	// Refused and RefusedWith are a domain action's second call, one its
+	// rules must refuse (checkAction), and the refusal it got.
+	Refused     json.RawMessage `json:"refused,omitempty"`
+	RefusedWith string          `json:"refused_with,omitempty"`
 }
 
 // Smoke calls every tool once, in a fresh episode, with values taken from
@@ -30,6 +34,14 @@ type SmokeResult struct {
 func Smoke(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, src *sqlite3.Conn) ([]SmokeResult, error) {
 	var out []SmokeResult
 	for _, t := range spec.Tools {
+		if t.Kind == toolgen.DomainAction {
+			r, err := checkAction(ctx, env, spec, t, src)
+			if err != nil {
+				return nil, fmt.Errorf("smoke %s: %w", t.Name, err)
+			}
+			out = append(out, r)
+			continue
+		}
 		args, err := smokeArgs(spec, t, src)
 		if err != nil {
 			return nil, fmt.Errorf("smoke %s: %w", t.Name, err)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/gates"
 	"github.com/wasmenv/wasmenv/synth/graph"
 	"github.com/wasmenv/wasmenv/synth/tasks"
@@ -28,6 +29,9 @@ type Summary struct {
 	Tools         int            `json:"tools"`
 	ToolsPerTable map[string]int `json:"tools_per_table"`
 	ToolsByKind   map[string]int `json:"tools_by_kind"`
+	// SchemaBytes is the size of the tools' OpenAI schemas, the JSON the
+	// rollout sends with every prompt.
+	SchemaBytes int `json:"schema_bytes"`
 	// ToolsCovered counts the tools some kept task calls.
 	ToolsCovered int         `json:"tools_covered_by_tasks"`
 	SmokePassed  int         `json:"smoke_passed"`
@@ -52,6 +56,7 @@ func (s *Summary) fill(r *Result, st tasks.Stats) {
 		}
 	}
 	s.Tools = len(r.Spec.Tools)
+	s.SchemaBytes = SchemaBytes(r.Bundle)
 	for _, t := range r.Spec.Tools {
 		tbl := t.Table
 		if t.Kind == "parent" {
@@ -149,4 +154,17 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SchemaBytes is the size of a bundle's tools as the rollout sends them
+// (envpkg.OpenAIToolsFor, JSON).
+func SchemaBytes(b *envpkg.Bundle) int {
+	if b == nil {
+		return 0
+	}
+	data, err := json.Marshal(envpkg.OpenAIToolsFor(b.Manifest.Tools))
+	if err != nil {
+		return 0
+	}
+	return len(data)
 }

@@ -164,6 +164,9 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 			nHops, c.aggregate = 0, true
 		}
 	}
+	if write && nHops == 0 && w.hasActions() && len(w.actionsOn(cur)) == 0 {
+		nHops = 1 + rng.IntN(2) // walk toward a row an action is for
+	}
 	for range nHops {
 		calls, ents, ids := len(c.calls), len(c.entities), len(c.ids)
 		next, err := w.hop(c, cur)
@@ -180,6 +183,11 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 			break
 		}
 		cur = next
+		if write && len(w.actionsOn(cur)) > 0 && rng.IntN(3) > 0 {
+			// A row the domain has an action for: what the user wants
+			// done is that action (the rest of the walk would pass it by).
+			break
+		}
 	}
 	if ctx := w.splitContext(cur); ctx != "" {
 		c.intro = strings.TrimSpace(c.intro + " " + ctx)

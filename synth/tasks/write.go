@@ -23,6 +23,20 @@ import (
 // finishWrite ends with a change to cur (update or delete) or a new row
 // referring to it (create).
 func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error) {
+	if len(w.actionsOn(cur)) > 0 && w.rng.IntN(4) > 0 {
+		// What a person does in the domain, where the schema has it.
+		mark := len(c.calls)
+		t, kind, err := w.act(c, cur)
+		if !errors.Is(err, errDeadEnd) {
+			return t, kind, err
+		}
+		for _, call := range c.calls[mark:] {
+			if tl := w.spec.Tool(call.Name); tl != nil && tl.Kind.Writes() {
+				return envpkg.Task{}, "", err // the episode has the write: this chain is done
+			}
+		}
+		c.calls = c.calls[:mark]
+	}
 	if person(cur.table) && len(c.entities) > 1 && !cur.mine && !cur.person {
 		// "the hire date of the employee of order 10386": a person's
 		// record is changed starting from that person.

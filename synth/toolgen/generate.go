@@ -19,6 +19,11 @@ type Options struct {
 	// Drop names tools to leave out (a tool that failed its smoke test);
 	// the others keep their names.
 	Drop map[string]bool
+	// Toolset is ToolsetCRUD ("" too) or ToolsetDomain.
+	Toolset string
+	// Totals are the parent columns the data shows to be the sum of their
+	// lines, by parent table: a place_ action computes them.
+	Totals map[string]Total
 }
 
 // tableNames holds the identifiers used for one table.
@@ -31,10 +36,21 @@ type tableNames struct {
 
 // Generate derives the toolset of a model and renders its Go source.
 func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
+	domain := false
+	switch opts.Toolset {
+	case "", ToolsetCRUD:
+	case ToolsetDomain:
+		domain = true
+	default:
+		return nil, fmt.Errorf("toolgen: unknown toolset %q (want %s or %s)", opts.Toolset, ToolsetCRUD, ToolsetDomain)
+	}
 	if opts.MaxFilters == 0 {
 		opts.MaxFilters = 12
+		if domain {
+			opts.MaxFilters = 6 // the filters people use; every one is schema in every prompt
+		}
 	}
-	g := &gen{m: m, opts: opts, names: map[string]*tableNames{}, toolNames: namer{}}
+	g := &gen{m: m, opts: opts, names: map[string]*tableNames{}, toolNames: namer{}, acted: map[string]bool{}, domain: domain}
 	tn := namer{}
 	for i, t := range append(slices.Clip(m.Tables), m.Views...) {
 		id := tn.unique(ident(t.Name), fmt.Sprintf("table%c", 'a'+i%26))
@@ -70,6 +86,9 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 			spec.Tools = append(spec.Tools, l)
 		}
 	}
+	if domain {
+		spec.Tools = g.selectDomain(spec.Tools)
+	}
 	for _, t := range append(slices.Clip(m.Tables), m.Views...) {
 		var mine []*Tool
 		for _, tool := range spec.Tools {
@@ -94,6 +113,8 @@ type gen struct {
 	opts      Options
 	names     map[string]*tableNames
 	toolNames namer
+	domain    bool            // the domain toolset
+	acted     map[string]bool // tables an action adds rows to
 }
 
 func (g *gen) newTool(snake string, kind Kind, t *dbmodel.Table, doc string) *Tool {
@@ -254,11 +275,12 @@ func (g *gen) tableTools(t *dbmodel.Table) []*Tool {
 	if cr := g.createTool(t); cr != nil {
 		out = append(out, cr)
 	}
+	out = append(out, g.actionTools(t)...)
 	up := g.newTool("update_"+n.sing, Update, t, fmt.Sprintf("Changes fields of the %s with the given %s; fields left out keep their value. Returns the updated %s.",
 		plainWords(n.sing), keyDesc, plainWords(n.sing)))
 	up.Params = g.keyParams(t)
 	for _, c := range t.Columns {
-		if !t.IsKey(c.Name) && c.Kind != dbmodel.Blob && c.Writable() {
+		if !t.IsKey(c.Name) && c.Kind != dbmodel.Blob && c.Writable() && !(g.domain && Stamp(c)) {
 			up.Params = append(up.Params, g.param(t, c, OpSet, n.cols[c.Name], false))
 		}
 	}
@@ -298,7 +320,21 @@ func jsonNames(n *tableNames, cols []string) []string {
 
 func (g *gen) createTool(t *dbmodel.Table) *Tool {
 	n := g.names[t.Name]
+	params, ok := g.createParams(t)
+	if !ok {
+		return nil
+	}
 	cr := g.newTool("create_"+n.sing, Create, t, fmt.Sprintf("Creates %s and returns it.", dbmodel.Article(plainWords(n.sing))))
+	cr.Params = params
+	return cr
+}
+
+// createParams are the parameters of a tool that inserts a row of t (a
+// create, or an action that adds a line); false when a required column
+// cannot be given (a BLOB).
+func (g *gen) createParams(t *dbmodel.Table) ([]Param, bool) {
+	n := g.names[t.Name]
+	var params []Param
 	for _, c := range t.Columns {
 		if c.Generated || !c.Writable() {
 			continue
@@ -307,7 +343,7 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 		if c.Kind == dbmodel.Blob {
 			if required {
 				g.m.Skip("table %s: no create tool: column %s is a required BLOB, and tools take JSON arguments", t.Name, c.Name)
-				return nil
+				return nil, false
 			}
 			continue
 		}
@@ -323,9 +359,9 @@ func (g *gen) createTool(t *dbmodel.Table) *Tool {
 			p.Stamp, p.StampLayout = true, cmp.Or(c.TimeLayout, defaultLayout(derefOr(c.Default)))
 			p.Doc += " Left out, the time of the call."
 		}
-		cr.Params = append(cr.Params, p)
+		params = append(params, p)
 	}
-	return cr
+	return params, true
 }
 
 func derefOr(s *string) string {

@@ -16,10 +16,14 @@ const (
 	Update   Kind = "update"
 	Delete   Kind = "delete"
 	View     Kind = "view" // rows of a view, with filters (read-only)
+	// DomainAction is a thing a person does in the domain (cancel, return,
+	// add a line that takes stock): one transaction that checks its rules
+	// (Tool.Action) before it writes.
+	DomainAction Kind = "action"
 )
 
 // Writes reports whether tools of this kind change the state.
-func (k Kind) Writes() bool { return k == Create || k == Update || k == Delete }
+func (k Kind) Writes() bool { return k == Create || k == Update || k == Delete || k == DomainAction }
 
 // Op is how a parameter is used.
 type Op string
@@ -61,8 +65,10 @@ type Param struct {
 	// column's own (dbmodel.Column.TimeLayout), else CURRENT_TIMESTAMP's.
 	StampLayout string `json:"stamp_layout,omitempty"`
 	Doc         string `json:"doc"`
-	goName      string
-	goType      string
+	// Items are the fields of each element of an OpLines parameter.
+	Items  []Param `json:"items,omitempty"`
+	goName string
+	goType string
 }
 
 // Tool is one generated tool.
@@ -76,6 +82,8 @@ type Tool struct {
 	// Via is the reference a Children or Parent tool follows.
 	Via    *dbmodel.ForeignKey `json:"via,omitempty"`
 	Parent string              `json:"parent,omitempty"` // Children: the parent table
+	// Action is what a DomainAction checks and moves.
+	Action *Action `json:"action,omitempty"`
 	goName string
 }
 

@@ -1,0 +1,58 @@
+package synth
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// crudRules is the system message of a CRUD toolset.
+const crudRules = "Identify rows the way the user names them (find_* tools take names, emails and codes); internal ids come from earlier tool results. Change only what the user asks for."
+
+// Policy is a domain toolset's system message, like τ-bench's wiki: whom
+// the agent serves and how it finds them, what it checks before a change,
+// and what it must refuse. Every rule it states is one an action enforces
+// (the action refuses) or a task's checks verify (nothing else changed; a
+// condition that does not hold changes nothing); the refusals are quoted
+// from the actions' own descriptions, so the policy and the tools cannot
+// disagree. The text comes from table and column names only through the
+// tools' descriptions (dbmodel.CommentText), never from row data.
+func Policy(name string, spec *toolgen.Spec) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "You are the assistant of %s. You act for the user on their records, through the tools only.\n\n", dbmodel.CommentText(name))
+	var finds []string
+	for _, t := range spec.Tools {
+		if t.Kind == toolgen.Find && len(t.Params) == 1 {
+			finds = append(finds, t.Name+" ("+t.Params[0].Name+")")
+		}
+	}
+	b.WriteString("Identifying: find the user, and the rows they speak of, by what they tell you")
+	if len(finds) > 0 {
+		b.WriteString(": " + strings.Join(finds, ", "))
+	}
+	b.WriteString(". Never guess or make up an id: ids come from earlier tool results. If what the user gives matches no row, or more than one, say so and change nothing.\n\n")
+	b.WriteString("Before a change: look the row up first and check that it is the one the user means and in the state they expect. Make exactly the changes asked for, with the values the user gave, and nothing else; never delete a record. When the user makes a change depend on a condition (\"if it is still pending\"), check it; when it does not hold, change nothing and tell them what you found.\n\n")
+	var rules []string
+	for _, t := range spec.Tools {
+		if t.Kind != toolgen.DomainAction {
+			continue
+		}
+		var refused []string
+		for _, s := range strings.SplitAfter(t.Doc, ". ") {
+			if s = strings.TrimSpace(s); strings.HasPrefix(s, "Refused") {
+				refused = append(refused, strings.TrimSuffix(strings.TrimPrefix(s, "Refused "), "."))
+			}
+		}
+		if len(refused) > 0 {
+			rules = append(rules, fmt.Sprintf("- %s: not allowed %s.", t.Name, strings.Join(refused, "; nor ")))
+		}
+	}
+	if len(rules) > 0 {
+		b.WriteString("Use the actions for what they do (they keep the rows that move together in step); do not make their changes field by field. You must refuse, and change nothing, when a rule forbids the change:\n")
+		b.WriteString(strings.Join(rules, "\n"))
+		b.WriteString("\nWhen an action refuses, tell the user why, with the fact that stops it (the state the row is in and since when, the stock left).\n")
+	}
+	return strings.TrimSpace(b.String())
+}
