@@ -108,6 +108,17 @@ type Column struct {
 	// never write it; the seed leaves it out.
 	Computed int64  `json:"computed,omitempty"`
 	Expr     string `json:"expr,omitempty"`
+	// Opaque says what kind of value no person says the column holds ("a
+	// GUID", "a hash", "a token", "a long float"), "" for sayable values
+	// (opaque.go).
+	Opaque string `json:"opaque,omitempty"`
+	// Derived says how the data computes the column from others of its
+	// row ("quantity * unit_price", "score scaled"), "" when it does not.
+	Derived string `json:"derived,omitempty"`
+	// ReferencedBy names the columns ("orders.customer_id") whose
+	// references, declared or inferred, point to this one: editing it
+	// would break them.
+	ReferencedBy []string `json:"referenced_by,omitempty"`
 }
 
 // Writable reports whether tools and the seed may write the column.
