@@ -135,6 +135,12 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 			m.skip("table %s: %v", t.Name, err)
 		}
 		chooseNaturalKeys(t)
+		if err := chooseComboKey(conn, t); err != nil {
+			if Fatal(err) {
+				return nil, fmt.Errorf("dbmodel: table %s: %w", CommentText(t.Name), err)
+			}
+			m.skip("table %s: %v", t.Name, err)
+		}
 	}
 	return m, nil
 }

@@ -69,6 +69,9 @@ type Table struct {
 	// MaintainedBy names the trigger that writes this table (an audit
 	// log): tools read it but do not offer to write it by hand.
 	MaintainedBy string `json:"maintained_by,omitempty"`
+	// ComboKey, for a table no single column names, is two columns a
+	// person says that together tell every row apart (combo.go).
+	ComboKey []string `json:"combo_key,omitempty"`
 	// Label is the column that names a row in prose (a natural key, or a
 	// name-like column), "" when none.
 	Label string `json:"label,omitempty"`

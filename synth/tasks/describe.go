@@ -256,7 +256,7 @@ func nameCombo(t *dbmodel.Table) []string {
 	case name != "" && city != "" && !t.IsNatural(name):
 		return []string{name, city}
 	}
-	return nil
+	return t.ComboKey // two columns the data says tell rows apart, or nil
 }
 
 // fullName is the name of a person row, or "".
