@@ -185,15 +185,20 @@ func nameMatch(m *Model, col string, t, p *Table, pk string, sameName bool) (int
 	if p == t {
 		return 0, "" // self references need a declaration (parent_id → which table?)
 	}
+	base := refBase(col)
+	pn, ps := squash(p.Name), squash(Singular(p.Name))
+	namesTable := base != "" && (squash(base) == pn || squash(base) == ps)
 	if sameName && strings.EqualFold(col, pk) && p.IsKey(pk) && squash(pk) != "id" && squash(pk) != "code" && squash(pk) != "key" {
+		if namesTable {
+			// film_id is the key of film and of film_text, and names film.
+			return scoreSameKeyName + 1, fmt.Sprintf("same name as %s.%s, and names the table", p.Name, pk)
+		}
 		return scoreSameKeyName, fmt.Sprintf("same name as %s.%s", p.Name, pk)
 	}
-	base := refBase(col)
 	if base == "" {
 		return 0, ""
 	}
-	pn, ps := squash(p.Name), squash(Singular(p.Name))
-	if squash(base) == pn || squash(base) == ps {
+	if namesTable {
 		return scoreNamesTable, fmt.Sprintf("%s names table %s", col, p.Name)
 	}
 	// A role before the table's name: home_team_id, origin_airport_code.
