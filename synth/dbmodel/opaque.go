@@ -205,7 +205,13 @@ func markDerived(t *Table, cols []*Column, rows [][]any) {
 		if c.Derived != "" || !varied(ci) {
 			continue
 		}
-		tol := 0.5*math.Pow(10, -float64(prec(ci))) + 1e-9
+		// A whole number must match exactly (a total); a decimal within
+		// its last digit (a ratio or a z-score rounded where it was
+		// stored).
+		tol := 1e-9
+		if prec(ci) > 0 {
+			tol = math.Pow(10, -float64(prec(ci)))
+		}
 		match := func(f func(k int) (float64, bool)) bool {
 			n := 0
 			for k, cv := range series[ci] {
@@ -213,7 +219,7 @@ func markDerived(t *Table, cols []*Column, rows [][]any) {
 				if math.IsNaN(cv) || !ok || math.IsNaN(e) || math.IsInf(e, 0) {
 					continue
 				}
-				if math.Abs(cv-e) > 2*tol+1e-9*math.Abs(e) {
+				if math.Abs(cv-e) > tol+1e-9*math.Abs(e) {
 					return false
 				}
 				n++
