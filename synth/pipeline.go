@@ -251,8 +251,12 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	if len(kept) == 0 && opts.Tasks > 0 {
-		return res, fmt.Errorf("%w in %d attempts (%d dead ends, %d dropped by the gates): a task starts from a row a user can name, "+
-			"by a UNIQUE name, email or code column or a text primary key, and follows references from there", ErrNoTasks, st.Attempts, st.DeadEnds, st.Gates.Checked-st.Gates.Kept)
+		// One line that says why, not how many times it was tried.
+		why := dbmodel.WhyNoStart(m)
+		if why == "" {
+			why = fmt.Sprintf("rows can be named, but no request made from them passed the gates (%d dropped) or reached a value to ask or change", st.Gates.Checked-st.Gates.Kept)
+		}
+		return res, fmt.Errorf("%w: %s", ErrNoTasks, why)
 	}
 	return res, nil
 }

@@ -7,6 +7,14 @@
 // human-readable columns such as names and emails, and numbers users quote),
 // and its views.
 //
+// What a database does not declare is recovered where names and data
+// together make it certain (recover.go): a key for a table without one, a
+// reference named for its parent whose every value is a key there. What no
+// person says or sets is marked from the data's shape (opaque.go): GUIDs,
+// hashes, tokens, long floats, and columns computed from others of the
+// row; so is every column a reference points to (ReferencedBy). A table
+// that no single column names may get two that do together (combo.go).
+//
 // Everything the database says about itself is data: declared types,
 // DEFAULTs and CHECKs are kept only when they are one clean expression;
 // references the data breaks or that point nowhere are dropped. What is left

@@ -125,71 +125,6 @@ func isBoolList(vals []string) bool {
 	return vals[0] == "0" && vals[1] == "1" || vals[0] == "1" && vals[1] == "0"
 }
 
-// inferForeignKeys adds references found by name and
-// confirmed by the data: every non-NULL value of the column exists in the
-// parent's key.
-func inferForeignKeys(conn *sqlite3.Conn, m *Model) error {
-	for _, t := range m.Tables {
-		for _, c := range t.Columns {
-			if t.ForeignKeyOf(c.Name) != nil || (t.IsKey(c.Name) && len(t.PrimaryKey) == 1) || c.Kind == Real || c.Kind == Blob {
-				continue
-			}
-			for _, p := range m.Tables {
-				if len(p.PrimaryKey) != 1 || p.RowID {
-					continue
-				}
-				pk := p.Column(p.PrimaryKey[0])
-				reason := nameMatch(m, c.Name, t, p, pk.Name)
-				if reason == "" || (pk.Kind != c.Kind && !(c.Kind == Text || pk.Kind == Text)) {
-					continue
-				}
-				ok, n, err := valuesContained(conn, t.Name, c.Name, p.Name, pk.Name)
-				if err != nil {
-					return err
-				}
-				if ok {
-					t.ForeignKeys = append(t.ForeignKeys, ForeignKey{Columns: []string{c.Name}, RefTable: p.Name,
-						RefColumns: []string{pk.Name}, Inferred: true,
-						Reason: fmt.Sprintf("%s; all %d values found in %s.%s", reason, n, p.Name, pk.Name)})
-					break
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// nameMatch says why column col of t could reference p's key, or "".
-func nameMatch(m *Model, col string, t, p *Table, pk string) string {
-	lc := strings.ToLower(col)
-	if p == t {
-		return "" // self references need a declaration (parent_id → which table?)
-	}
-	if strings.EqualFold(col, pk) && !strings.EqualFold(pk, "id") {
-		return fmt.Sprintf("same name as %s.%s", p.Name, pk)
-	}
-	base := ""
-	for _, suf := range []string{"_id", "id", "_code", "_key"} {
-		if strings.HasSuffix(lc, suf) && len(lc) > len(suf) {
-			base = strings.TrimSuffix(lc[:len(lc)-len(suf)], "_")
-			break
-		}
-	}
-	if base == "" {
-		return ""
-	}
-	pn := strings.ToLower(p.Name)
-	if base == pn || base == strings.ToLower(Singular(p.Name)) {
-		return fmt.Sprintf("%s names table %s", col, p.Name)
-	}
-	// user_id when the people are called members: a column named for a
-	// person refers to the database's only table of people.
-	if personWord(base) && personWord(strings.ToLower(Singular(p.Name))) && onlyPeople(m, p) {
-		return fmt.Sprintf("%s names a person and %s is the only table of people", col, p.Name)
-	}
-	return ""
-}
-
 var personWords = []string{"user", "customer", "member", "person", "people", "client", "account", "patron", "patient", "student", "subscriber", "player", "guest", "passenger"}
 
 func personWord(w string) bool {
@@ -238,7 +173,7 @@ func chooseNaturalKeys(t *Table) {
 		// Text, or an integer a user quotes: an invoice or order number
 		// (not the surrogate key, which stays internal).
 		quotedNumber := c.Kind == Integer && numberName(c.Name) && !(t.IsKey(c.Name) && len(t.PrimaryKey) == 1) && !c.Bool
-		if c.Kind != Text && !quotedNumber || t.ForeignKeyOf(c.Name) != nil || c.Enum != nil || freeTextName(c.Name) {
+		if c.Kind != Text && !quotedNumber || t.ForeignKeyOf(c.Name) != nil || c.Enum != nil || freeTextName(c.Name) || c.ByMachine() {
 			continue
 		}
 		// A declared UNIQUE column counts; a column that merely happens to be
@@ -271,7 +206,7 @@ func chooseNaturalKeys(t *Table) {
 	// is text: order numbers, SKUs and ticket ids are what users quote,
 	// unlike integer surrogate keys.
 	if len(t.NaturalKeys) == 0 && len(t.PrimaryKey) == 1 && !t.RowID {
-		if c := t.Column(t.PrimaryKey[0]); c.Kind == Text && !c.Generated || documentKey(t, c) {
+		if c := t.Column(t.PrimaryKey[0]); c.Sayable() && (c.Kind == Text && !c.Generated || documentKey(t, c)) {
 			t.NaturalKeys = []string{c.Name}
 			t.KeyIsNatural = true
 		}
@@ -282,7 +217,7 @@ func chooseNaturalKeys(t *Table) {
 	}
 	for _, want := range []string{"name", "title", "full_name", "label", "subject"} {
 		for _, c := range t.Columns {
-			if c.Kind == Text && strings.EqualFold(c.Name, want) {
+			if c.Kind == Text && strings.EqualFold(c.Name, want) && c.Sayable() {
 				t.Label = c.Name
 				return
 			}

@@ -23,6 +23,9 @@ type Options struct {
 	MaxEnum int
 	// NoInferFK turns off foreign-key inference.
 	NoInferFK bool
+	// IgnoreDeclaredReferences reads the database as if it declared no
+	// foreign keys: to measure how many references inference recovers.
+	IgnoreDeclaredReferences bool
 	// Progress, if set, is told after each table is read (done of total).
 	Progress func(done, total int)
 	// Context, when set, ends reading when it is done.
@@ -114,6 +117,7 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 		}
 		m.Views = append(m.Views, v)
 	}
+	recoverKeys(m)
 	if err := checkReferences(conn, m); err != nil {
 		return nil, fmt.Errorf("dbmodel: %w", err)
 	}
@@ -122,8 +126,21 @@ func Read(conn *sqlite3.Conn, opts Options) (*Model, error) {
 			return nil, fmt.Errorf("dbmodel: %w", err)
 		}
 	}
+	markReferenced(m)
 	for _, t := range m.Tables {
+		if err := readOpaque(conn, t); err != nil {
+			if Fatal(err) {
+				return nil, fmt.Errorf("dbmodel: table %s: %w", CommentText(t.Name), err)
+			}
+			m.skip("table %s: %v", t.Name, err)
+		}
 		chooseNaturalKeys(t)
+		if err := chooseComboKey(conn, t); err != nil {
+			if Fatal(err) {
+				return nil, fmt.Errorf("dbmodel: table %s: %w", CommentText(t.Name), err)
+			}
+			m.skip("table %s: %v", t.Name, err)
+		}
 	}
 	return m, nil
 }
@@ -270,6 +287,9 @@ func readTable(conn *sqlite3.Conn, m *Model, name string, opts Options) (*Table,
 	fks, err := queryRows(conn, `SELECT id, seq, "table", "from", "to" FROM pragma_foreign_key_list(?) ORDER BY id, seq`, name)
 	if err != nil {
 		return nil, err
+	}
+	if opts.IgnoreDeclaredReferences {
+		fks = nil
 	}
 	for _, r := range fks {
 		id, ref, from := asInt(r[0]), asString(r[2]), asString(r[3])

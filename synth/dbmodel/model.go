@@ -69,6 +69,9 @@ type Table struct {
 	// MaintainedBy names the trigger that writes this table (an audit
 	// log): tools read it but do not offer to write it by hand.
 	MaintainedBy string `json:"maintained_by,omitempty"`
+	// ComboKey, for a table no single column names, is two columns a
+	// person says that together tell every row apart (combo.go).
+	ComboKey []string `json:"combo_key,omitempty"`
 	// Label is the column that names a row in prose (a natural key, or a
 	// name-like column), "" when none.
 	Label string `json:"label,omitempty"`
@@ -108,6 +111,17 @@ type Column struct {
 	// never write it; the seed leaves it out.
 	Computed int64  `json:"computed,omitempty"`
 	Expr     string `json:"expr,omitempty"`
+	// Opaque says what kind of value no person says the column holds ("a
+	// GUID", "a hash", "a token", "a long float"), "" for sayable values
+	// (opaque.go).
+	Opaque string `json:"opaque,omitempty"`
+	// Derived says how the data computes the column from others of its
+	// row ("quantity * unit_price", "score scaled"), "" when it does not.
+	Derived string `json:"derived,omitempty"`
+	// ReferencedBy names the columns ("orders.customer_id") whose
+	// references, declared or inferred, point to this one: editing it
+	// would break them.
+	ReferencedBy []string `json:"referenced_by,omitempty"`
 }
 
 // Writable reports whether tools and the seed may write the column.

@@ -130,6 +130,15 @@ func CleanDefault(d string) (string, bool) {
 		if literalDefaultRE.MatchString(d) {
 			return d, true
 		}
+	case '"':
+		// DEFAULT "" or "none": a DEFAULT names no column, so SQLite read
+		// the double-quoted word as a string (its legacy double-quoted
+		// strings); a database built without them refuses it. The same
+		// string, single-quoted.
+		if j := skipQuoted(d, 0); j == len(d)-1 {
+			inner := strings.ReplaceAll(d[1:j], `""`, `"`)
+			return "'" + strings.ReplaceAll(inner, "'", "''") + "'", true
+		}
 	}
 	switch strings.ToUpper(d) {
 	case "NULL", "TRUE", "FALSE", "CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME":

@@ -12,7 +12,8 @@ func TestSQLTextIsData(t *testing.T) {
 	}
 	for in, want := range map[string]string{"'a;b'": "'a;b'", "0": "0", "-1.5e3": "-1.5e3", "NULL": "NULL", "current_timestamp": "current_timestamp",
 		"(1 + 2)": "(1 + 2)", "x'00ff'": "x'00ff'", "abc": "(abc)", "1 /* c */": "1", "(1\n)": "(1\n)", "'it''s'": "'it''s'",
-		"1); DROP TABLE t; --": "", "(1": "", "1)": "", "'open": "", "/* unclosed": ""} {
+		"1); DROP TABLE t; --": "", "(1": "", "1)": "", "'open": "", "/* unclosed": "",
+		`""`: "''", `"none"`: "'none'", `"it's"`: "'it''s'", `"a""b"`: `'a"b'`, `"a" || "b"`: `("a" || "b")`} {
 		got, ok := CleanDefault(in)
 		if ok != (want != "") || got != want {
 			t.Errorf("CleanDefault(%q) = %q, %v; want %q", in, got, ok, want)

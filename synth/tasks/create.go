@@ -78,6 +78,13 @@ func (w *walker) create(c *chain, cur *entity) (envpkg.Task, error) {
 	vals := map[string]any{}
 	for _, p := range tool.Params {
 		v := tmpl[p.Column]
+		if col := child.Column(p.Column); col != nil && col.ByMachine() && p.Column != fkCol {
+			// A GUID, a hash or a computed value is no one's to say.
+			if p.Required {
+				return envpkg.Task{}, errDeadEnd
+			}
+			continue
+		}
 		if v == nil || !p.Required && incidental(p.Column) {
 			if p.Required {
 				return envpkg.Task{}, errDeadEnd

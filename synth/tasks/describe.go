@@ -130,8 +130,8 @@ func namingColumns(t *dbmodel.Table) []*dbmodel.Column {
 		if t.IsKey(c.Name) || t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool {
 			continue // a natural key would name the row directly, without its parent
 		}
-		if bookkeeping(c.Name) {
-			continue // the application's stamp: "the earliest payment" is not the one stamped first
+		if bookkeeping(c.Name) || c.ByMachine() {
+			continue // the application's stamp: "the earliest payment" is not the one stamped first; nor a GUID or a z-score
 		}
 		l := strings.ToLower(c.Name)
 		switch {
@@ -256,7 +256,7 @@ func nameCombo(t *dbmodel.Table) []string {
 	case name != "" && city != "" && !t.IsNatural(name):
 		return []string{name, city}
 	}
-	return nil
+	return t.ComboKey // two columns the data says tell rows apart, or nil
 }
 
 // fullName is the name of a person row, or "".

@@ -89,7 +89,10 @@ func settable(t *dbmodel.Table, tool *toolgen.Tool) []toolgen.Param {
 	var out []toolgen.Param
 	for _, p := range tool.Params {
 		col := t.Column(p.Column)
-		if p.Op == toolgen.OpSet && col != nil && !col.Unique && t.ForeignKeyOf(col.Name) == nil && !t.IsNatural(col.Name) && !incidental(col.Name) && !identity(t, col.Name) {
+		// (Nor what a machine makes, a GUID, a hash, a computed total or
+		// z-score, nor a value other rows refer to by.)
+		if p.Op == toolgen.OpSet && col != nil && !col.Unique && t.ForeignKeyOf(col.Name) == nil && !t.IsNatural(col.Name) && !incidental(col.Name) && !identity(t, col.Name) &&
+			!col.ByMachine() && len(col.ReferencedBy) == 0 {
 			out = append(out, p)
 		}
 	}

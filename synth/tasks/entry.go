@@ -3,6 +3,7 @@ package tasks
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -48,7 +49,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 			}
 		}
 		if combo := nameCombo(t); combo != nil {
-			if list := w.toolFor(toolgen.List, t.Name); list != nil && containsParam(list, combo[0]) != nil && containsParam(list, combo[1]) != nil {
+			if list := w.toolFor(toolgen.List, t.Name); list != nil && comboArgs(list, combo[0], "") != nil && comboArgs(list, combo[1], "") != nil {
 				starts = append(starts, start{t: t, tool: list, combo: combo})
 			}
 		}
@@ -132,7 +133,11 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 	}
 	va, vb := stmt.ColumnText(0), stmt.ColumnText(1)
 	stmt.Close()
-	out, err := w.call(c, list.Name, map[string]any{containsParam(list, combo[0]).Name: va, containsParam(list, combo[1]).Name: vb})
+	args := comboArgs(list, combo[0], va)
+	for k, v := range comboArgs(list, combo[1], vb) {
+		args[k] = v
+	}
+	out, err := w.call(c, list.Name, args)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +148,7 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 	e := &entity{table: t, row: items[0], tool: list.Name}
 	city := strings.EqualFold(combo[1], "city") || strings.EqualFold(combo[1], "town")
 	switch {
-	case person(t) && w.rng.IntN(2) == 0:
+	case person(t) && !slices.Equal(combo, t.ComboKey) && w.rng.IntN(2) == 0:
 		e.desc, e.person, e.mine, c.me = "me", true, true, true
 		c.persona = fmt.Sprintf("You are %s %s, %s.", va, vb, article(noun(t)))
 		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")
@@ -153,12 +158,39 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 		}
 	case city:
 		e.desc = "the " + noun(t) + " " + quoted(va) + " in " + vb
+	case slices.Equal(combo, t.ComboKey):
+		// Two columns the data says tell rows apart, each said with its
+		// name: "the reading with station Oslo and day 2024-01-03".
+		e.desc = "the " + noun(t) + " with " + attrWords(combo[0]) + " " + show(va) + " and " + attrWords(combo[1]) + " " + show(vb)
 	default:
 		e.desc = "the " + noun(t) + " " + va + " " + vb
 	}
 	c.entities = append(c.entities, e)
 	c.noteIDs(w, e)
 	return e, nil
+}
+
+// comboArgs are list's arguments that pick col = v: its text filter, or
+// a date range of that one day; nil when list has neither.
+func comboArgs(list *toolgen.Tool, col, v string) map[string]any {
+	if p := containsParam(list, col); p != nil {
+		return map[string]any{p.Name: v}
+	}
+	var lo, hi *toolgen.Param
+	for i := range list.Params {
+		if p := &list.Params[i]; p.Column == col && p.Type == "string" {
+			switch p.Op {
+			case toolgen.OpMin:
+				lo = p
+			case toolgen.OpMax:
+				hi = p
+			}
+		}
+	}
+	if lo == nil || hi == nil {
+		return nil
+	}
+	return map[string]any{lo.Name: v, hi.Name: v}
 }
 
 // containsParam is list's text filter on col (a substring, or equality

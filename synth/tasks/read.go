@@ -238,7 +238,7 @@ func secret(col string) bool {
 func askable(t *dbmodel.Table) []*dbmodel.Column {
 	var out []*dbmodel.Column
 	for _, c := range t.Columns {
-		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) || secret(c.Name) {
+		if t.IsKey(c.Name) && !t.IsNatural(c.Name) || t.ForeignKeyOf(c.Name) != nil || c.Kind == dbmodel.Blob || c.Bool || bookkeeping(c.Name) || secret(c.Name) || !c.Sayable() {
 			continue
 		}
 		out = append(out, c)

@@ -1,0 +1,127 @@
+package dbmodel
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A database imported from CSV files: no declared types, keys or
+// references. Its keys and references are recovered where names and data
+// make them certain, and nowhere else.
+func TestRecoverKeysAndReferencesFromCSV(t *testing.T) {
+	path := makeDB(t, `
+CREATE TABLE teams (TeamID, team_name, city);
+CREATE TABLE players (id, name, team_id, position);
+CREATE TABLE games (game_no, home_team_id, away_team_id, played_on, venue_code);
+CREATE TABLE venues (code, title);
+CREATE TABLE notes (id, body);
+CREATE TABLE scores (player_id, game_no, points);
+INSERT INTO teams VALUES ('T1', 'Hawks', 'Oslo'), ('T2', 'Owls', 'Bergen'), ('T3', 'Crows', 'Oslo');
+INSERT INTO players VALUES ('1', 'Ana', 'T1', 'G'), ('2', 'Bo', 'T1', 'F'), ('3', 'Cy', 'T2', 'C'), ('4', 'Di', 'T3', 'G');
+INSERT INTO games VALUES ('100', 'T1', 'T2', '2024-01-01', 'V1'), ('101', 'T2', 'T3', '2024-01-08', 'V2'), ('102', 'T3', 'T1', '2024-01-15', 'V1');
+INSERT INTO venues VALUES ('V1', 'Arena'), ('V2', 'Dome');
+INSERT INTO notes VALUES ('1', 'x'), ('1', 'y');
+INSERT INTO scores VALUES ('1', '100', 12), ('3', '100', 7), ('4', '101', 3);
+`)
+	m, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(table string) []string { return m.Table(table).PrimaryKey }
+	if !slices.Equal(key("teams"), []string{"TeamID"}) || !slices.Equal(key("players"), []string{"id"}) || !slices.Equal(key("games"), []string{"game_no"}) {
+		t.Errorf("recovered keys: teams %v, players %v, games %v", key("teams"), key("players"), key("games"))
+	}
+	if !m.Table("notes").RowID {
+		t.Errorf("notes: id repeats, so it is no key; got %v", key("notes"))
+	}
+	if !m.Table("scores").RowID {
+		t.Errorf("scores: no column is named as its key; got %v", key("scores"))
+	}
+	want := map[string]string{
+		"players.team_id":    "teams.TeamID",
+		"games.home_team_id": "teams.TeamID",
+		"games.away_team_id": "teams.TeamID",
+		"games.venue_code":   "venues.code",
+		"scores.player_id":   "players.id",
+		"scores.game_no":     "games.game_no",
+		"players.position":   "",
+		"games.played_on":    "",
+		"teams.city":         "",
+		"notes.id":           "",
+		"venues.title":       "",
+		"players.name":       "",
+		"teams.team_name":    "",
+		"scores.points":      "",
+		"games.game_no":      "",
+		"teams.TeamID":       "",
+		"players.id":         "",
+		"venues.code":        "",
+		"notes.body":         "",
+	}
+	for _, tb := range m.Tables {
+		for _, c := range tb.Columns {
+			got := ""
+			if fk := tb.ForeignKeyOf(c.Name); fk != nil {
+				got = fk.RefTable + "." + fk.RefColumns[0]
+			}
+			w, ok := want[tb.Name+"."+c.Name]
+			if !ok && c.Name == RowIDColumn {
+				continue
+			}
+			if got != w {
+				t.Errorf("%s.%s refers to %q, want %q", tb.Name, c.Name, got, w)
+			}
+		}
+	}
+	if c := m.Table("teams").Column("TeamID"); len(c.ReferencedBy) != 3 {
+		t.Errorf("teams.TeamID referenced by %v, want the three references", c.ReferencedBy)
+	}
+	if !slices.ContainsFunc(m.Skipped, func(s string) bool { return strings.Contains(s, "TeamID is set and unique") }) {
+		t.Errorf("the recovered key is not reported: %q", m.Skipped)
+	}
+}
+
+// Two tables share one key (a 1:1 extension): the extension's key refers
+// to the base table, named for it; the base's key refers to nothing.
+func TestSharedKeyExtension(t *testing.T) {
+	path := makeDB(t, `
+CREATE TABLE person (person_id INTEGER PRIMARY KEY, name TEXT);
+CREATE TABLE employee (person_id INTEGER PRIMARY KEY, salary INTEGER);
+INSERT INTO person VALUES (1, 'Ana'), (2, 'Bo'), (3, 'Cy');
+INSERT INTO employee VALUES (1, 100), (3, 300);
+`)
+	m, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fk := m.Table("employee").ForeignKeyOf("person_id"); fk == nil || fk.RefTable != "person" {
+		t.Errorf("employee.person_id: %+v, want a reference to person", fk)
+	}
+	if fk := m.Table("person").ForeignKeyOf("person_id"); fk != nil {
+		t.Errorf("person.person_id refers to %s: the base table refers to nothing", fk.RefTable)
+	}
+}
+
+// A name that fits two tables whose keys both hold the values is not
+// guessed: no reference, and the reason said.
+func TestAmbiguousReferenceNotGuessed(t *testing.T) {
+	path := makeDB(t, `
+CREATE TABLE city (id INTEGER PRIMARY KEY, name TEXT);
+CREATE TABLE cities (id INTEGER PRIMARY KEY, label TEXT);
+CREATE TABLE shops (id INTEGER PRIMARY KEY, city_id INTEGER);
+INSERT INTO city VALUES (1, 'a'), (2, 'b');
+INSERT INTO cities VALUES (1, 'a'), (2, 'b');
+INSERT INTO shops VALUES (1, 1), (2, 2);
+`)
+	m, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fk := m.Table("shops").ForeignKeyOf("city_id"); fk != nil {
+		t.Errorf("shops.city_id guessed as a reference to %s", fk.RefTable)
+	}
+	if !slices.ContainsFunc(m.Skipped, func(s string) bool { return strings.Contains(s, "city_id") && strings.Contains(s, "alike") }) {
+		t.Errorf("the undecided reference is not reported: %q", m.Skipped)
+	}
+}
