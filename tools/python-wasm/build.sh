@@ -56,7 +56,7 @@ SITE
 			../src/configure --host=wasm32-wasip1 --build="$(../src/config.guess)" \
 			--with-build-python="$build/native/python" --disable-test-modules \
 			--without-ensurepip >configure.log 2>&1; } &&
-		make -j"$jobs" >make.log 2>&1)
+		make -j"$jobs" OPT="-DNDEBUG -O2" >make.log 2>&1) # no -g: the reactor is stripped anyway
 fi
 
 # 4. The reactor: libpython and the built-in modules linked with glue.c instead of
@@ -68,6 +68,8 @@ if [ ! -f out/python.wasm ] || [ "$here/glue.c" -nt out/python.wasm ]; then
 fi
 
 # 5. The stdlib subset, stored uncompressed in a deterministic zip.
-"$build/native/python" "$here/pack_stdlib.py" "$build/src/Lib" "$build/wasi" out/stdlib.zip
+rm -rf out/stdlib
+"$build/native/python" "$here/pack_stdlib.py" tree "$build/src/Lib" out/stdlib
+python3 "$here/pack_stdlib.py" zip out/stdlib out/stdlib.zip
 ls -l out
 sha256sum out/python.wasm out/stdlib.zip

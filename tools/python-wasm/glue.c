@@ -79,8 +79,8 @@ static void fail(const char *what, PyStatus st) {
 	abort();
 }
 
-// start runs inside _initialize: a failure aborts, which the runtime reports
-// with this module's stderr.
+// start runs inside _initialize (after wasi-libc's preopens, a constructor of
+// priority 51): a failure aborts, which the runtime reports with stderr.
 __attribute__((constructor)) static void start(void) {
 	PyImport_AppendInittab("_wasmenv", init_host_module);
 	PyConfig config;
@@ -88,6 +88,7 @@ __attribute__((constructor)) static void start(void) {
 	config.site_import = 0;
 	config.write_bytecode = 0;
 	config.install_signal_handlers = 0;
+	config.pathconfig_warnings = 0;
 	config.module_search_paths_set = 1;
 	config.safe_path = 1;
 	// str hashes (and so set order) must not depend on the instance.
@@ -99,7 +100,7 @@ __attribute__((constructor)) static void start(void) {
 		if (PyStatus_Exception(st))
 			fail("search path", st);
 	}
-	PyStatus st = PyConfig_SetString(&config, &config.home, L"/lib");
+	PyStatus st = PyConfig_SetString(&config, &config.home, L"/"); // the stdlib is /lib/python3.13
 	if (PyStatus_Exception(st))
 		fail("home", st);
 	st = Py_InitializeFromConfig(&config);

@@ -182,3 +182,10 @@ def _describe():
     if errors:
         return CALL_OK + json.dumps({"errors": errors}).encode()
     return CALL_OK + json.dumps({"tools": tools}, separators=(",", ":")).encode()
+
+
+# At run time (the runtime wrote the manifest's tool names) the tool modules
+# are imported now, inside _initialize, so that a call does not pay for it
+# and a broken file fails the load, not a call.
+if os.path.exists(NAMES_FILE):
+    _load()
