@@ -271,6 +271,7 @@ func TestHostilePythonStoppedAtRun(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := call(t, ep, c.tool, c.args)
+		t.Logf("%s: %s", c.tool, r.Content)
 		if !r.IsError || !strings.Contains(r.Content, c.want) {
 			t.Errorf("%s: %+v, want an error with %q", c.tool, r, c.want)
 		}

@@ -70,27 +70,37 @@ def _guard(mod):
     import inspect
     if any(g[0] is mod for g in _guarded):
         return
-    _guarded.append((mod, "module", dict(vars(mod))))
+    _guarded.append(_entry(mod, "module", vars(mod)))
     for obj in list(vars(mod).values()):
         if inspect.isfunction(obj) and obj.__module__ == mod.__name__:
-            _guarded.append((obj, "function", (obj.__defaults__, obj.__kwdefaults__, dict(obj.__dict__))))
+            _guarded.append((obj, "function", (obj.__defaults__, obj.__kwdefaults__, dict(obj.__dict__)), 0, (), ()))
         elif inspect.isclass(obj) and obj.__module__ == mod.__name__:
-            _guarded.append((obj, "class", dict(vars(obj))))
+            _guarded.append(_entry(obj, "class", vars(obj)))
+
+
+def _entry(obj, kind, d):
+    # The keys and values in order: the check after each call compares them
+    # as tuples, in C (identity first), a few microseconds for all modules.
+    return (obj, kind, dict(d), len(d), tuple(d), tuple(d.values()))
 
 
 def _changed():
     """The first guarded object whose state differs from its saved state, put back."""
     bad = None
-    for obj, kind, saved in _guarded:
+    for obj, kind, saved, n, keys, values in _guarded:
         if kind == "function":
             d, kd, attrs = saved
-            if obj.__defaults__ is not d or obj.__kwdefaults__ is not kd or not _same(obj.__dict__, attrs):
-                obj.__defaults__, obj.__kwdefaults__ = d, kd
-                obj.__dict__.clear()
-                obj.__dict__.update(attrs)
-                bad = bad or f"function {obj.__qualname__}"
+            fattrs = obj.__dict__
+            if obj.__defaults__ is d and obj.__kwdefaults__ is kd and (not fattrs if not attrs else _same(fattrs, attrs)):
+                continue
+            obj.__defaults__, obj.__kwdefaults__ = d, kd
+            fattrs.clear()
+            fattrs.update(attrs)
+            bad = bad or f"function {obj.__qualname__}"
             continue
         current = vars(obj)
+        if len(current) == n and tuple(current.values()) == values and tuple(current) == keys:
+            continue
         if _same(current, saved):
             continue
         bad = bad or f"{kind} {obj.__name__}"
