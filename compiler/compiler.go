@@ -91,6 +91,9 @@ func build(ctx context.Context, dir string, opts Options) (*envpkg.Bundle, []byt
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(src.pyTools) > 0 {
+		return buildPython(ctx, dir, opts, src)
+	}
 	if err := checkSourceSize(dir, src.tools, opts.maxSourceBytes()); err != nil {
 		return nil, nil, err
 	}

@@ -60,6 +60,7 @@ type source struct {
 	tasks    []envpkg.Task
 	taskPos  []taskPos         // where each task is, parallel to tasks
 	tools    map[string][]byte // tools/*.go by base name
+	pyTools  map[string][]byte // tools/*.py by base name (a Python environment; python.go)
 }
 
 // Error is a problem in an environment source, with its place.
@@ -89,7 +90,7 @@ func (l ErrorList) Error() string {
 }
 
 func loadSource(dir string) (*source, error) {
-	s := &source{dir: dir, tools: map[string][]byte{}}
+	s := &source{dir: dir, tools: map[string][]byte{}, pyTools: map[string][]byte{}}
 	envPath := filepath.Join(dir, "env.yaml")
 	raw, err := os.ReadFile(envPath)
 	if err != nil {
@@ -187,9 +188,17 @@ func loadSource(dir string) (*source, error) {
 				return nil, err
 			}
 		}
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".py") {
+			if s.pyTools[e.Name()], err = os.ReadFile(filepath.Join(toolDir, e.Name())); err != nil {
+				return nil, err
+			}
+		}
 	}
-	if len(s.tools) == 0 {
-		return nil, errAt(toolDir, "no .go files")
+	switch {
+	case len(s.tools) > 0 && len(s.pyTools) > 0:
+		return nil, errAt(toolDir, "both .go and .py files: an environment's tools are written in one language")
+	case len(s.tools) == 0 && len(s.pyTools) == 0:
+		return nil, errAt(toolDir, "no .go or .py files")
 	}
 	if s.tasks, s.taskPos, err = loadTasks(dir); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/wasmenv/wasmenv/internal/pywasm"
 	"github.com/wasmenv/wasmenv/sdk/wire"
 )
 
@@ -38,6 +39,10 @@ type engineConfig struct {
 	module      []byte
 	memoryPages uint32 // 64 KiB pages
 	cacheDir    string // compiled-code cache; "" = none
+	// mounts are read-only directories of the guest's file system (a
+	// Python environment's interpreter, stdlib and sources; python.go).
+	// Compiled Go tool modules get none.
+	mounts []pywasm.Mount
 }
 
 // hostFunc is one function of the "wasmenv" host module the guest imports

@@ -24,7 +24,8 @@ import (
 type wazeroEngine struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
-	fallback bool // no loop checks: interrupt through the context
+	fallback bool            // no loop checks: interrupt through the context
+	fs       wazero.FSConfig // nil: no files (Go tool modules)
 }
 
 func newWazeroEngine(ctx context.Context, cfg engineConfig) (engine, error) {
@@ -41,7 +42,7 @@ func newWazeroEngine(ctx context.Context, cfg engineConfig) (engine, error) {
 			rc = rc.WithCompilationCache(cache)
 		}
 	}
-	e := &wazeroEngine{rt: wazero.NewRuntimeWithConfig(ctx, rc), fallback: fallback}
+	e := &wazeroEngine{rt: wazero.NewRuntimeWithConfig(ctx, rc), fallback: fallback, fs: guestFS(cfg.mounts)}
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, e.rt); err != nil {
 		e.rt.Close(ctx)
 		return nil, err
@@ -126,6 +127,9 @@ func (e *wazeroEngine) instantiate(ctx context.Context, inst *instance) (guest, 
 			ns := inst.clockNanos()
 			return ns / 1e9, int32(ns % 1e9)
 		}, sys.ClockResolution(1000))
+	if e.fs != nil {
+		cfg = cfg.WithFSConfig(e.fs)
+	}
 	mod, err := e.rt.InstantiateModule(ctx, e.compiled, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("instantiate tool module: %w", err)

@@ -182,6 +182,10 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	if err := envpkg.CheckModule(b.Module); err != nil {
 		return nil, err
 	}
+	module, mounts, err := guestCode(b)
+	if err != nil {
+		return nil, err
+	}
 	m := &b.Manifest
 	e := &Env{
 		Bundle:      b,
@@ -265,9 +269,10 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 		dir = ""
 	}
 	eng, err := newEngine(ctx, opts.Engine, engineConfig{
-		module:      b.Module,
+		module:      module,
 		memoryPages: uint32(e.limits.MemoryMB) * 16, // 64 KiB pages
 		cacheDir:    dir,
+		mounts:      mounts,
 	})
 	if err != nil {
 		return nil, err

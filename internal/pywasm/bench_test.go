@@ -1,0 +1,70 @@
+package pywasm_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// BenchmarkPythonToolCall times pylibrary's tools through the runtime
+// (sandboxed CPython, episode database) and reports the same function
+// under native CPython (testdata/native: the sdk's API over sqlite3) as
+// native-ns/op, when a python3 is on PATH.
+func BenchmarkPythonToolCall(b *testing.B) {
+	cases := []struct{ name, tool, args string }{
+		{"point-read", "find_member", `{"email":"ada@example.org"}`},
+		{"search", "search_books", `{"text":"the"}`},
+		{"loans-join", "list_loans", `{"member_id":"m2","include_returned":true}`},
+	}
+	e := library(b)
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			ep := episode(b, e, "")
+			ctx := context.Background()
+			args := []byte(c.args)
+			for b.Loop() {
+				if r, err := ep.Call(ctx, c.tool, args); err != nil || r.IsError {
+					b.Fatal(r, err)
+				}
+			}
+			if ns, ok := nativeNs(c.tool, c.args); ok {
+				b.ReportMetric(ns, "native-ns/op")
+			}
+		})
+	}
+}
+
+// BenchmarkPythonEpisodeReset is the reset of an episode that borrowed a
+// book (one row updated, one inserted).
+func BenchmarkPythonEpisodeReset(b *testing.B) {
+	e := library(b)
+	ep := episode(b, e, "")
+	for b.Loop() {
+		b.StopTimer()
+		if r := call(b, ep, "borrow_book", `{"member_id":"m1","book_id":"b4"}`); r.IsError {
+			b.Fatal(r)
+		}
+		b.StartTimer()
+		if err := ep.Reset(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func nativeNs(tool, args string) (float64, bool) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		return 0, false
+	}
+	env, _ := filepath.Abs(libraryDir)
+	out, err := exec.Command(py, filepath.Join("testdata", "native", "bench.py"), env, tool, args, "20000").Output()
+	if err != nil {
+		return 0, false
+	}
+	ns, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	return ns, err == nil && os.Getenv("WASMENV_NO_NATIVE") == ""
+}
