@@ -95,7 +95,7 @@ func serveBenchCmd() *cobra.Command {
 	f.StringVar(&o.URL, "url", "", "benchmark this running server instead of starting one")
 	f.StringVar(&o.Token, "token", "", "bearer token for the server")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
-	f.BoolVar(&ownProcess, "server-process", false, "run the server as a `wasmenv serve` process of its own and report its CPU per call apart (Linux)")
+	f.BoolVar(&ownProcess, "server-process", false, "run the server as a process of its own (wasmenv serve) and report its CPU per call apart (Linux)")
 	f.StringVar(&serverExe, "server-exe", "", "with --server-process: the wasmenv executable to serve with (default: this one; an older build compares before and after)")
 	return cmd
 }
