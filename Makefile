@@ -47,17 +47,20 @@ stage-learner-test:
 
 .PHONY: $(addprefix stage-,$(TEST_STAGES))
 
-# Every benchmark figure in docs/BENCHMARKS.md, in one run (about 8 minutes on
-# 2 cores): runtime vs copy/deserialize baselines and wazero vs wasmtime, the
-# τ-bench side by side, a synthesized episode against a ported one and replay
-# against in-process (issue 35), and the HTTP load test.
+# Every benchmark figure in docs/BENCHMARKS.md, in one run (about 12 minutes on
+# 2 cores): runtime vs copy/deserialize baselines and wazero vs wasmtime (with
+# the step path against host SQL), the τ-bench side by side with `wasmenv
+# replay` end to end, a synthesized episode against a ported one and replay
+# against in-process (issue 35), and the HTTP load test with the server in a
+# process of its own (its CPU per call) at 16 and 1,000 episodes.
 bench:
 	go build -tags wasmtime -o /tmp/wasmenv-bench ./cmd/wasmenv
 	/tmp/wasmenv-bench build bench/testdata/benchenv -o /tmp/benchenv.wasm
 	/tmp/wasmenv-bench bench /tmp/benchenv.wasm --json docs/img/bench.json --plots docs/img > docs/img/bench.txt
-	go run ./bench/taubench/cmd/taubench -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results.json
-	go run ./bench/taubench/cmd/taubench -env envs/taubench-airline -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results-airline.json
+	go run ./bench/taubench/cmd/taubench -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results.json -replay-exe /tmp/wasmenv-bench
+	go run ./bench/taubench/cmd/taubench -env envs/taubench-airline -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results-airline.json -replay-exe /tmp/wasmenv-bench
 	go test -run '^$$' -bench BenchmarkEpisode -benchtime 2000x -count 3 ./envs/ > docs/img/episode-bench.txt
 	go test -run '^$$' -bench BenchmarkReplay -benchtime 2000x -count 3 ./cmd/wasmenv/ > docs/img/replay-bench.txt
 	/tmp/wasmenv-bench build testdata/envs/mini -o /tmp/mini.wasm
-	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --episodes 1000 --calls 1000000 --duration 3m --json > docs/img/serve-bench.json
+	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 16 --calls 200000 --duration 1m --json > docs/img/serve-bench-16.json
+	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 1000 --calls 300000 --duration 2m --json > docs/img/serve-bench.json

@@ -58,6 +58,11 @@ type Episode struct {
 	fullScan     bool
 	trackedScans int       // views read on the tracked path, ever (for the tests)
 	directRows   []sideRow // scanDirect's scratch
+	// stateHash is the state hash of the current state once StateHash or
+	// DiffAndHash made it, so that Score after DiffAndHash (`wasmenv
+	// replay`) does not read the written rows again; "" until then and
+	// from anything that may change the state (a call, a write, a reset).
+	stateHash string
 }
 
 type guestStmt struct {
@@ -137,6 +142,7 @@ func (ep *Episode) Reset() error {
 	ep.pcg.Seed(uint64(ep.seed), 0x9e3779b97f4a7c15)
 	ep.calls = 0
 	clear(ep.touched)
+	ep.stateHash = ""
 	return nil
 }
 
@@ -171,6 +177,7 @@ func (ep *Episode) Call(ctx context.Context, name string, args []byte) (res Resu
 	if ep.lost {
 		return Result{}, ErrStateLost
 	}
+	ep.stateHash = ""  // the call may write
 	defer ep.enter()() // after afterCall
 	defer ep.afterCall(&res, &err)
 	e := ep.env

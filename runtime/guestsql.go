@@ -242,6 +242,9 @@ func (ep *Episode) execGuestSQL(c *toolCall, out []byte, req []byte) []byte {
 	for _, t := range gs.writes {
 		ep.touched[t] = true
 	}
+	if len(gs.writes) > 0 {
+		ep.stateHash = ""
+	}
 	out = append(out, wire.StatusOK)
 	if op == wire.OpExec {
 		for stmt.Step() {

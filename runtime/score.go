@@ -84,8 +84,10 @@ func (ep *Episode) score(ctx context.Context, answer *string, hash bool) (Score,
 	}
 	var err error
 	if hash || t.Reward == envpkg.RewardState {
-		if s.StateHash, err = ep.StateHash(); err != nil {
-			return Score{}, err
+		if s.StateHash = ep.stateHash; s.StateHash == "" {
+			if s.StateHash, err = ep.StateHash(); err != nil {
+				return Score{}, err
+			}
 		}
 	}
 	if t.Reward == envpkg.RewardState {

@@ -400,6 +400,8 @@ func (ep *Episode) DiffAndHash() (d Diff, h string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
-	h, err = ep.hashDiff(d, canons)
+	if h, err = ep.hashDiff(d, canons); err == nil {
+		ep.stateHash = h
+	}
 	return d, h, err
 }

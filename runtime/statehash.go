@@ -26,6 +26,9 @@ func (ep *Episode) StateHash() (h string, err error) {
 	}
 	defer ep.enter()()
 	err = ep.bundleSQL(context.Background(), func() error { h, err = ep.streamHash(); return err })
+	if err == nil {
+		ep.stateHash = h
+	}
 	return h, err
 }
 

@@ -20,6 +20,8 @@ type Report struct {
 	StateRepeat int       `json:"state_repeat"`
 	Python      *PyResult `json:"python"`
 	Go          *GoResult `json:"go"`
+	// EndToEnd is `wasmenv replay` as a process, with -replay-exe.
+	EndToEnd *EndToEnd `json:"end_to_end,omitempty"`
 }
 
 // Machine describes where the run happened.
@@ -155,13 +157,28 @@ func (r *Report) markdown(w io.Writer, h string) {
 		}
 		row("per episode, with Diff and StateHash timed apart (two diffs)", pb.Reset.P50NS+pb.Hash.P50NS, calls+gb.Diff.P50NS+gb.Hash.P50NS)
 	}
+	if e := r.EndToEnd; e != nil && r.Episodes > 0 {
+		// Issue 35's unit: τ-bench's reset + calls + hash per episode (the
+		// median pass's reset + calls, plus the hash p50) against the
+		// `wasmenv replay` process's cost per episode once started.
+		py := medianOf(pb.TotalNS)/int64(r.Episodes) + pb.Hash.P50NS
+		row(fmt.Sprintf("**end to end: `wasmenv replay` (a process; per episode, wall), τ-bench reset + calls + hash** (%d episodes)", e.Copies*e.Episodes), py, e.PerEpisodeWallNS)
+		row("end to end, `wasmenv replay` CPU per episode (user + system)", py, e.PerEpisodeCPUNS)
+	}
 	if gb.Diff != nil {
 		fmt.Fprintf(w, "| state diff p50 / p99 (wasmenv only) | | %s / %s | |\n", dur(gb.Diff.P50NS), dur(gb.Diff.P99NS))
 	}
 	if gb.NewEpisode != nil {
 		fmt.Fprintf(w, "| new episode p50 / p99 (wasmenv only) | | %s / %s | |\n", dur(gb.NewEpisode.P50NS), dur(gb.NewEpisode.P99NS))
 	}
-	fmt.Fprintf(w, "\nPer-pass totals (reset + calls, all episodes): Python %s; wasmenv %s.\n\n", durs(pb.TotalNS), durs(gb.TotalNS))
+	fmt.Fprintf(w, "\nPer-pass totals (reset + calls, all episodes): Python %s; wasmenv %s.\n", durs(pb.TotalNS), durs(gb.TotalNS))
+	if e := r.EndToEnd; e != nil {
+		fmt.Fprintf(w, "\nEnd to end: `wasmenv replay BUNDLE --input FILE` run three times as a process of its own: an empty input %s (process start, bundle load; CPU %s), "+
+			"the %d episodes once %s (CPU %s; every task's ground-truth hash is made on its first score), %d times %s (CPU %s); "+
+			"per episode is the slope between the last two. %d of %d output lines scored 1.\n",
+			dur(e.WallNS[0]), dur(e.CPUNS[0]), e.Episodes, dur(e.WallNS[1]), dur(e.CPUNS[1]), e.Copies, dur(e.WallNS[2]), dur(e.CPUNS[2]), e.Rewards, e.Lines)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "%s## Calls by tool\n\n", h)
 	fmt.Fprintf(w, "| tool | calls per pass | Python p50 | wasmenv p50 | Python p99 | wasmenv p99 | wasmenv is (p50) |\n|---|--:|--:|--:|--:|--:|--:|\n")
 	names := make([]string, 0, len(gb.Tools))

@@ -212,3 +212,52 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("Summarize([7]) = %+v", one)
 	}
 }
+
+// TestEndToEndReplaysEveryEpisode runs the end-to-end figure's `wasmenv
+// replay` process on a few reference episodes: every output line must
+// score 1, and the three runs must all have happened.
+func TestEndToEndReplaysEveryEpisode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the wasmenv command")
+	}
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "wasmenv")
+	build := exec.Command("go", "build", "-o", exe, "../../cmd/wasmenv")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	bundle := filepath.Join(dir, "retail.wasm")
+	if out, err := exec.Command(exe, "build", envDir, "-o", bundle).CombinedOutput(); err != nil {
+		t.Fatalf("wasmenv build: %v\n%s", err, out)
+	}
+	eps := loadRefs(t)[:8]
+	r, err := RunEndToEnd(context.Background(), exe, bundle, eps, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lines != 16 || r.Rewards != 16 {
+		t.Fatalf("%d lines, %d with reward 1; want 16 and 16", r.Lines, r.Rewards)
+	}
+	for i, w := range r.WallNS {
+		if w <= 0 {
+			t.Fatalf("run %d has no wall time: %v", i, r.WallNS)
+		}
+	}
+	if _, err := RunEndToEnd(context.Background(), exe, bundle, eps, 1); err == nil {
+		t.Fatal("one copy accepted: the slope needs two runs with episodes")
+	}
+}
+
+func TestCountRewards(t *testing.T) {
+	out := []byte(`{"id":"a","score":{"reward":1}}
+{"id":"b","score":{"reward":0}}
+{"id":"c","error":"line 3: boom","score":{"reward":1}}
+{"id":"d"}
+`)
+	if r, l, err := countRewards(out); err != nil || r != 1 || l != 4 {
+		t.Fatalf("got %d rewards of %d lines, %v; want 1 of 4", r, l, err)
+	}
+	if _, _, err := countRewards([]byte("{not json\n")); err == nil {
+		t.Fatal("a broken line was counted")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"syscall"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/compiler"
@@ -17,7 +18,8 @@ import (
 // the same episodes (every task's ground truth with its answer, the tasks
 // in turn) replayed in-process (reset, calls, diff and hash, score) and
 // through replay's JSONL path (a line parsed, the same work, its result
-// encoded), per episode.
+// encoded), per episode. cpu-ns/op is the process's CPU time per episode,
+// which moves less than ns/op on a loaded machine.
 func BenchmarkReplay(b *testing.B) {
 	ctx := context.Background()
 	for _, name := range []string{"taubench-retail", "airline"} {
@@ -55,6 +57,7 @@ func BenchmarkReplay(b *testing.B) {
 					ep.Close()
 				}
 			}()
+			defer reportCPU(b)()
 			for i := range b.N {
 				t := &bundle.Tasks[i%len(bundle.Tasks)]
 				inProcess(ctx, b, env, eps, t)
@@ -67,6 +70,7 @@ func BenchmarkReplay(b *testing.B) {
 				in.WriteByte('\n')
 			}
 			b.ResetTimer()
+			defer reportCPU(b)()
 			if failed, _, err := replay(ctx, env, &in, io.Discard); err != nil || failed > 0 {
 				b.Fatal(failed, err)
 			}
@@ -102,5 +106,18 @@ func inProcess(ctx context.Context, b *testing.B, env *runtime.Env, eps map[stri
 	}
 	if _, err := ep.Score(ctx, answer); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// reportCPU starts counting the process's CPU time; the function it returns
+// reports it per op as cpu-ns/op.
+func reportCPU(b *testing.B) func() {
+	var ru0 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	return func() {
+		var ru1 syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		cpu := ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano()
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -15,18 +15,31 @@ func init() { register(serveBenchCmd) }
 
 func serveBenchCmd() *cobra.Command {
 	var o loadgen.Options
-	var asJSON bool
+	var asJSON, ownProcess bool
+	var serverExe string
 	cmd := &cobra.Command{
 		Use:   "serve-bench [BUNDLE]",
 		Short: "Load-test `wasmenv serve` over loopback HTTP and check for leaks",
 		Long: "Start a server for BUNDLE on 127.0.0.1 in this process (or use --url), create\n" +
 			"--episodes episodes as one group, and have one client worker per episode call\n" +
 			"--tool until --calls calls are done or --duration passes. Prints calls/s and\n" +
+			"CPU per call (with --server-process, the server's apart from the client's) and\n" +
 			"client-side latency percentiles, then deletes the episodes and checks that no\n" +
 			"goroutines, file descriptors or episodes leaked. Exit status 1 on a leak or error.",
 		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var envs []*runtime.Env
+			if ownProcess || serverExe != "" {
+				if len(args) == 0 || o.URL != "" {
+					return fmt.Errorf("--server-process takes a BUNDLE and no --url")
+				}
+				p, err := startServerProcess(cmd.Context(), serverExe, args[0], o.Episodes, cmd.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				defer p.stop()
+				o.URL, o.ServerCPU = p.url, p.cpu
+			}
 			if o.URL == "" {
 				if len(args) == 0 {
 					return fmt.Errorf("give a BUNDLE, or --url of a running server")
@@ -49,7 +62,12 @@ func serveBenchCmd() *cobra.Command {
 			} else {
 				fmt.Fprintf(w, "%d episodes, %d calls in %.2fs: %.0f calls/s, %d errors\n",
 					res.Episodes, res.Calls, res.Seconds, res.CallsPerSec, res.Errors)
-				fmt.Fprintf(w, "CPU (client + server, one process): %.1fs, %.1f µs per call\n", res.CPUSeconds, res.CPUPerCall)
+				if o.ServerCPU != nil {
+					fmt.Fprintf(w, "CPU of the load generator: %.1fs, %.1f µs per call\n", res.CPUSeconds, res.CPUPerCall)
+					fmt.Fprintf(w, "CPU of the server process: %.1fs, %.1f µs per call\n", res.ServerCPUSeconds, res.ServerCPUPerCall)
+				} else {
+					fmt.Fprintf(w, "CPU (client + server, one process): %.1fs, %.1f µs per call\n", res.CPUSeconds, res.CPUPerCall)
+				}
 				l := res.Latency
 				fmt.Fprintf(w, "latency (client) ms: mean %.3f  p50 %.3f  p90 %.3f  p99 %.3f  p99.9 %.3f\n", l.Mean, l.P50, l.P90, l.P99, l.P999)
 				if s := res.Server; s != nil {
@@ -77,5 +95,7 @@ func serveBenchCmd() *cobra.Command {
 	f.StringVar(&o.URL, "url", "", "benchmark this running server instead of starting one")
 	f.StringVar(&o.Token, "token", "", "bearer token for the server")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	f.BoolVar(&ownProcess, "server-process", false, "run the server as a process of its own (wasmenv serve) and report its CPU per call apart (Linux)")
+	f.StringVar(&serverExe, "server-exe", "", "with --server-process: the wasmenv executable to serve with (default: this one; an older build compares before and after)")
 	return cmd
 }

@@ -93,3 +93,28 @@ func TestRunReportsEveryFigure(t *testing.T) {
 		}
 	}
 }
+
+func TestVersusHostSQL(t *testing.T) {
+	r := &Report{Baselines: map[string]*Figures{}}
+	if r.VersusHostSQL() != nil {
+		t.Fatal("ratios without a serdes baseline")
+	}
+	r.StepToolNs = map[string]Latency{"get_order": {P50: 3000}}
+	r.StepWriteNs, r.ResetNs = Latency{P50: 4000}, Latency{P50: 2000}
+	r.Throughput = map[string]float64{"1000": 100_000}
+	r.Baselines["serdes"] = &Figures{StepToolNs: map[string]Latency{"get_order": {P50: 1500}},
+		StepWriteNs: Latency{P50: 2000}, ResetNs: Latency{P50: 200_000}, Throughput: map[string]float64{"1000": 25_000}}
+	got := map[string]float64{}
+	for _, x := range r.VersusHostSQL() {
+		got[x.Figure] = x.Ratio
+	}
+	want := map[string]float64{"point read (get_order) p50": 2, "write p50": 2, "reset p50": 0.01, "steps/s, N=1000 (higher is better)": 4}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("%s: got %v, want %v (all: %v)", k, got[k], v, got)
+		}
+	}
+}

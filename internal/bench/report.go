@@ -158,4 +158,47 @@ func (r *Report) WriteTable(out io.Writer) {
 		}
 	}
 	tw.Flush()
+	if v := r.VersusHostSQL(); len(v) > 0 {
+		fmt.Fprintf(out, "\nwasmenv (wazero) against unsandboxed host SQL (serdes), same run:\n")
+		for _, x := range v {
+			fmt.Fprintf(out, "  %s: %s / %s = %.2fx\n", x.Figure, x.Wasmenv, x.Host, x.Ratio)
+		}
+	}
+}
+
+// HostSQLRatio is one of issue 35's step-path figures: wasmenv's over the
+// same step as the tool's SQL run on the host (the serdes baseline): for a
+// latency lower is better, for throughput (steps/s) higher.
+type HostSQLRatio struct {
+	Figure, Wasmenv, Host string
+	Ratio                 float64
+}
+
+// VersusHostSQL compares wasmenv with the serdes baseline on the point read
+// (get_order), the single-row write and steps/s at the largest N; nil
+// without a serdes baseline.
+func (r *Report) VersusHostSQL() []HostSQLRatio {
+	h := r.Baselines["serdes"]
+	if h == nil {
+		return nil
+	}
+	var out []HostSQLRatio
+	lat := func(name string, w, b Latency) {
+		if w.P50 > 0 && b.P50 > 0 {
+			out = append(out, HostSQLRatio{name + " p50", fmtNs(w.P50), fmtNs(b.P50), float64(w.P50) / float64(b.P50)})
+		}
+	}
+	if w, ok := r.StepToolNs["get_order"]; ok {
+		lat("point read (get_order)", w, h.StepToolNs["get_order"])
+	}
+	lat("write", r.StepWriteNs, h.StepWriteNs)
+	lat("reset", r.ResetNs, h.ResetNs)
+	for _, n := range []string{"1000", "100", "10", "1"} {
+		w, b := r.Throughput[n], h.Throughput[n]
+		if w > 0 && b > 0 {
+			out = append(out, HostSQLRatio{"steps/s, N=" + n + " (higher is better)", strconv.FormatFloat(w, 'f', 0, 64), strconv.FormatFloat(b, 'f', 0, 64), w / b})
+			break
+		}
+	}
+	return out
 }

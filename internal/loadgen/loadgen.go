@@ -32,26 +32,34 @@ type Options struct {
 	// 127.0.0.1 in this process; Envs is then unused.
 	URL   string
 	Token string
+	// ServerCPU, when set, reads the CPU seconds (user + system) of the
+	// server's process, a server in another process (URL): read before and
+	// after the calls, it gives Result.ServerCPUPerCall, the server's own
+	// cost apart from the load generator's.
+	ServerCPU func() (float64, error)
 }
 
 // Result is what Run measured. Latency is seen by the client: from
 // sending a call to having read its response.
 type Result struct {
-	Episodes      int                   `json:"episodes"`
-	Calls         int64                 `json:"calls"`
-	Errors        int64                 `json:"errors"`
-	Seconds       float64               `json:"seconds"`
-	CallsPerSec   float64               `json:"calls_per_s"`
-	CPUSeconds    float64               `json:"cpu_s"`           // process CPU (client and server) during the calls
-	CPUPerCall    float64               `json:"cpu_us_per_call"` // CPUSeconds / Calls, in µs
-	Latency       serve.LatencySnapshot `json:"latency_ms"`
-	Server        *serve.Snapshot       `json:"server,omitempty"`
-	GoroutinesIn  int                   `json:"goroutines_before"`
-	GoroutinesOut int                   `json:"goroutines_after"`
-	FDsIn         int                   `json:"fds_before"`
-	FDsOut        int                   `json:"fds_after"`
-	EpisodesLeft  int                   `json:"episodes_left"`
-	Leaks         []string              `json:"leaks,omitempty"`
+	Episodes    int     `json:"episodes"`
+	Calls       int64   `json:"calls"`
+	Errors      int64   `json:"errors"`
+	Seconds     float64 `json:"seconds"`
+	CallsPerSec float64 `json:"calls_per_s"`
+	CPUSeconds  float64 `json:"cpu_s"`           // process CPU (client and server) during the calls
+	CPUPerCall  float64 `json:"cpu_us_per_call"` // CPUSeconds / Calls, in µs
+	// The server process's CPU during the calls, with Options.ServerCPU.
+	ServerCPUSeconds float64               `json:"server_cpu_s,omitempty"`
+	ServerCPUPerCall float64               `json:"server_cpu_us_per_call,omitempty"` // in µs
+	Latency          serve.LatencySnapshot `json:"latency_ms"`
+	Server           *serve.Snapshot       `json:"server,omitempty"`
+	GoroutinesIn     int                   `json:"goroutines_before"`
+	GoroutinesOut    int                   `json:"goroutines_after"`
+	FDsIn            int                   `json:"fds_before"`
+	FDsOut           int                   `json:"fds_after"`
+	EpisodesLeft     int                   `json:"episodes_left"`
+	Leaks            []string              `json:"leaks,omitempty"`
 }
 
 // Run runs a closed-loop load test over loopback HTTP: Episodes workers,
@@ -129,6 +137,10 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 		err = fmt.Errorf("create episodes: HTTP %d: %s", code, b)
 	}
 
+	var srvCPU0 float64
+	if err == nil && o.ServerCPU != nil {
+		srvCPU0, err = o.ServerCPU()
+	}
 	if err == nil {
 		body, _ := json.Marshal(map[string]any{"name": o.Tool, "arguments": json.RawMessage(o.Args)})
 		var left atomic.Int64
@@ -167,8 +179,14 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 		res.Seconds = time.Since(start).Seconds()
 		res.CPUSeconds = cpuSeconds() - cpu0
 		res.Calls, res.Errors = done.Load(), errs.Load()
+		if o.ServerCPU != nil {
+			var c float64
+			c, err = o.ServerCPU()
+			res.ServerCPUSeconds = c - srvCPU0
+		}
 		if res.Calls > 0 {
 			res.CPUPerCall = res.CPUSeconds / float64(res.Calls) * 1e6
+			res.ServerCPUPerCall = res.ServerCPUSeconds / float64(res.Calls) * 1e6
 		}
 		res.CallsPerSec = float64(res.Calls) / res.Seconds
 		q := lat.Quantiles(0.5, 0.9, 0.99, 0.999)

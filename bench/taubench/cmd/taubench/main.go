@@ -31,6 +31,8 @@ import (
 	"time"
 
 	"github.com/wasmenv/wasmenv/bench/taubench"
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/runtime"
 )
 
 func main() {
@@ -53,6 +55,8 @@ func run() error {
 	jsonOut := flag.String("json", "", "raw figures as JSON (optional)")
 	render := flag.String("render", "", "only render the markdown from a JSON file written by -json")
 	engine := flag.String("engine", "", "WebAssembly engine: wazero (default) or wasmtime (a build with -tags wasmtime)")
+	replayExe := flag.String("replay-exe", "", "also time `wasmenv replay` of the episodes end to end, as a process, with this wasmenv executable")
+	replayCopies := flag.Int("replay-copies", 11, "with -replay-exe: copies of the reference episodes in the largest replay input")
 	isolated := flag.Int("isolated", 0, "only time each wasmenv call on its own, best of N runs (no Python), and print per tool the median of those bests")
 	flag.Parse()
 	if *render != "" {
@@ -117,6 +121,12 @@ func run() error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "wasmenv verification: %s\n", rep.Go.Verify.String())
+	if *replayExe != "" {
+		fmt.Fprintf(os.Stderr, "wasmenv replay end to end: %d copies of the episodes...\n", *replayCopies)
+		if rep.EndToEnd, err = endToEnd(ctx, *replayExe, *bundle, env, eps, *replayCopies); err != nil {
+			return err
+		}
+	}
 	rep.Machine.LoadEnd = loadavg()
 
 	if *jsonOut != "" {
@@ -284,4 +294,21 @@ func loadavg() string {
 		return "unknown"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// endToEnd runs taubench.RunEndToEnd on the bundle file, written to a
+// temporary file when the environment was built in memory.
+func endToEnd(ctx context.Context, exe, bundle string, env *runtime.Env, eps []taubench.RefEpisode, copies int) (*taubench.EndToEnd, error) {
+	if bundle == "" {
+		dir, err := os.MkdirTemp("", "taubench-bundle")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		bundle = filepath.Join(dir, env.Bundle.Manifest.Name+".wasm")
+		if err := envpkg.Write(bundle, env.Bundle); err != nil {
+			return nil, err
+		}
+	}
+	return taubench.RunEndToEnd(ctx, exe, bundle, eps, copies)
 }

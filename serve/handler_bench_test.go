@@ -1,0 +1,64 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/runtime"
+)
+
+// BenchmarkCallHandler is the server's own work for one tool call of
+// serve-bench (`get {"key":"a"}` on mini) without the HTTP transport: the
+// handler from routing to the encoded response, on a request already
+// parsed. Against serve-bench's server CPU per call (--server-process) it
+// splits the handler's share from net/http's reading, writing and
+// connection bookkeeping (issue 35, docs/BENCHMARKS.md).
+func BenchmarkCallHandler(b *testing.B) {
+	srv, err := New([]*runtime.Env{miniEnv(b)}, Options{IdleTimeout: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/episodes", strings.NewReader(`{}`)))
+	var cr struct {
+		Episodes []string `json:"episodes"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &cr); err != nil || len(cr.Episodes) != 1 {
+		b.Fatalf("create: HTTP %d %s", rec.Code, rec.Body)
+	}
+	path := "/v1/episodes/" + cr.Episodes[0] + "/call"
+	body := []byte(`{"name":"get","arguments":{"key":"a"}}`)
+	w := &discardWriter{h: http.Header{}}
+	b.ReportAllocs()
+	for b.Loop() {
+		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+		clear(w.h)
+		w.code, w.n = 0, 0
+		srv.ServeHTTP(w, req)
+		if w.code != http.StatusOK || w.n == 0 {
+			b.Fatalf("HTTP %d, %d bytes", w.code, w.n)
+		}
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps the status and the size.
+type discardWriter struct {
+	h    http.Header
+	code int
+	n    int
+}
+
+func (w *discardWriter) Header() http.Header  { return w.h }
+func (w *discardWriter) WriteHeader(code int) { w.code = code }
+func (w *discardWriter) Write(p []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	w.n += len(p)
+	return len(p), nil
+}
