@@ -11,4 +11,11 @@ type Difficulty struct {
 	Conditional bool `json:"conditional,omitempty"` // what to do depends on a value the agent must look up
 	// Level sums the above into 1 (one lookup) to 5.
 	Level int `json:"level"`
+	// PassRate is measured, not estimated: the share of the retention
+	// gate's attempts (synth/retain) in which an agent solved the task, out
+	// of Attempts. Hard marks a task no attempt solved that the examiner
+	// found the agent's fault, not the environment's.
+	PassRate *float64 `json:"pass_rate,omitempty"`
+	Attempts int      `json:"attempts,omitempty"`
+	Hard     bool     `json:"hard,omitempty"`
 }

@@ -26,6 +26,7 @@ func arenaCmd() *cobra.Command {
 	var cfg arena.Config
 	var sources, train []string
 	var diagnose, diagModel, trainer string
+	var rf retainFlags // synth_retain.go
 	writeShare := -1.0
 	cmd := &cobra.Command{
 		Use:   "arena --arena NAME=DB|BUNDLE[:CATEGORY]... --policy P --out DIR",
@@ -61,6 +62,9 @@ func arenaCmd() *cobra.Command {
 			if cfg.Policy, _, err = rolloutPolicy(&f); err != nil {
 				return err
 			}
+			if cfg.Retain, err = rf.config(); err != nil {
+				return err
+			}
 			cfg.PolicyID = fmt.Sprintf("%s model=%q base-url=%q temperature=%g", f.policy, f.model, f.baseURL, f.temperature)
 			switch diagnose {
 			case "procedural":
@@ -87,6 +91,7 @@ func arenaCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
+	rf.add(fl)
 	fl.StringArrayVar(&sources, "arena", nil, "arena environment NAME=DB (SQLite) or NAME=BUNDLE.wasm, with :CATEGORY (repeat)")
 	fl.StringArrayVar(&train, "train", nil, "training bundles handed to the trainer with the targeted ones (repeat)")
 	fl.StringVar(&cfg.Out, "out", "", "the run's folder (resumes when it exists)")

@@ -28,6 +28,7 @@ func synthFromDBCmd() *cobra.Command {
 	var writeShare float64
 	var llmModel string
 	var fl synthFleetFlags // synth_fleet.go
+	var rf retainFlags     // synth_retain.go
 	cmd := &cobra.Command{
 		Use:   "from-db DB.sqlite|BUNDLE.wasm|ENVDIR|JSONDIR -o OUTDIR [--bundle FILE]",
 		Short: "Turn a SQLite database (or a directory of JSON collections) into an environment with tasks",
@@ -39,7 +40,14 @@ func synthFromDBCmd() *cobra.Command {
 			"(docs/SCALING.md).",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			gate, err := rf.config()
+			if err != nil {
+				return err
+			}
 			if len(args) > 1 || fl.nats != "" {
+				if gate != nil {
+					return fmt.Errorf("--retain-k runs on one database at a time, not on a batch or the fleet")
+				}
 				return runSynthBatch(cmd, args, opts, writeShare, llmModel, &fl)
 			}
 			opts.Log = os.Stderr
@@ -53,6 +61,11 @@ func synthFromDBCmd() *cobra.Command {
 			}
 			if err != nil {
 				return err
+			}
+			if gate != nil {
+				if err := retainFromDB(cmd.Context(), gate, opts.Out, opts.Bundle, res.Bundle, opts.Runtime, cmd.OutOrStdout()); err != nil {
+					return err
+				}
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s", opts.Out)
 			if opts.Bundle != "" {
@@ -72,6 +85,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.Float64Var(&writeShare, "write-share", 0.5, "share of write tasks (0: reads only)")
 	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
 	f.StringVar(&opts.Toolset, "toolset", "crud", "crud: every table's get, find, list, follow, create, update and delete; domain: the domain actions and the lookups a person's question needs, at most 40 tools and 24 KB of schemas")
+	rf.add(f)
 	f.StringVar(&llmModel, "llm", "", "rewrite instructions with this chat model at $OPENAI_BASE_URL (a rewrite is kept only if it keeps every value the task needs)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")

@@ -21,7 +21,7 @@ func TestSynthLLMOnFleet(t *testing.T) {
 	args := func(url, out string, more ...string) []string {
 		return append([]string{"synth", "llm", "--base-url", url + "/v1", "--model", "Qwen/Qwen2.5-Coder-32B-Instruct",
 			"--api-key-env", "SYNTH_TEST_KEY", "-o", out, "--seed-domain", "public libraries", "--seed-domain", "healthcare clinics",
-			"--scenarios", "3", "--tasks", "2", "--probe-rounds", "1"}, more...)
+			"--scenarios", "3", "--tasks", "2", "--probe-rounds", "1", "--retain-k", "0"}, more...)
 	}
 	dir := t.TempDir()
 	local, onFleet := filepath.Join(dir, "local"), filepath.Join(dir, "fleet")

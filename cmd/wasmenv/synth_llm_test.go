@@ -67,7 +67,7 @@ func TestSynthLLMEndToEnd(t *testing.T) {
 	out := t.TempDir()
 	stdout, stderr, code := run(t, "", "synth", "llm", "--base-url", srv.URL+"/v1", "--model", "Qwen/Qwen2.5-Coder-32B-Instruct",
 		"--api-key-env", "SYNTH_TEST_KEY", "-o", out, "--seed-domain", "public libraries", "--seed-domain", "healthcare clinics",
-		"--scenarios", "3", "--tasks", "2", "--probe-rounds", "1", "--jobs", "2")
+		"--scenarios", "3", "--tasks", "2", "--probe-rounds", "1", "--jobs", "2", "--retain-k", "0")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

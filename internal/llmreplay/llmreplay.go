@@ -30,6 +30,10 @@ const Key = "test-key"
 type Entry struct {
 	File  string   `json:"file"`
 	Match []string `json:"match"`
+	// Key, when set, selects the response by the whole request (see RequestKey):
+	// a recorded conversation replays exactly. Entries with the same key
+	// are served in turn, the least used first.
+	Key string `json:"key,omitempty"`
 }
 
 // Server replays recorded chat completions on 127.0.0.1.
@@ -141,7 +145,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		text.WriteString("\n")
 	}
 	best, bestN, tie := -1, 0, false
+	keyed := false
+	if k := RequestKey(body); k != "" {
+		for i, e := range s.Index {
+			if e.Key == k && (best < 0 || s.used[e.File] < s.used[s.Index[best].File]) {
+				best, keyed = i, true
+			}
+		}
+	}
 	for i, e := range s.Index {
+		if keyed {
+			break
+		}
 		ok := true
 		for _, m := range e.Match {
 			if !strings.Contains(text.String(), m) {

@@ -13,6 +13,7 @@ import (
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/synth"
+	"github.com/wasmenv/wasmenv/synth/retain"
 )
 
 // Source is one arena environment: a database that `synth from-db` turns
@@ -50,7 +51,11 @@ type Config struct {
 	Train func(ctx context.Context, round int, targeted []string) error
 
 	Synth synth.Options // compiler and runtime options for from-db; Out, Bundle, Tasks, Seed are set per use
-	Log   io.Writer
+	// Retain, when set, runs the retention gate (synth/retain) on each
+	// round's fresh evaluation tasks: tasks an agent cannot do for the
+	// environment's fault are dropped before the policy is evaluated.
+	Retain *retain.Config
+	Log    io.Writer
 }
 
 func (c *Config) defaults() error {

@@ -12,6 +12,7 @@ import (
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth"
+	"github.com/wasmenv/wasmenv/synth/retain"
 )
 
 // RoundResult is round-N/round.json: written last, so its presence means
@@ -93,6 +94,9 @@ func runRound(ctx context.Context, cfg *Config, n int, prev []RoundResult) (*Rou
 		path, err := cfg.synthesize(ctx, s, filepath.Join(dir, "eval"), cfg.EvalTasks, evalSeed)
 		if err != nil {
 			return nil, err
+		}
+		if err := cfg.retain(ctx, path); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
 		b, err := envpkg.Read(path)
 		if err != nil {
@@ -333,6 +337,24 @@ func (c *Config) synthesize(ctx context.Context, s Source, dir string, n int, se
 		return "", fmt.Errorf("synth %s: %w", s.Name, err)
 	}
 	return path, nil
+}
+
+// retain runs the retention gate (Config.Retain) on a fresh evaluation
+// draw once: a bundle with its report beside it was gated by an earlier
+// run.
+func (c *Config) retain(ctx context.Context, path string) error {
+	if c.Retain == nil {
+		return nil
+	}
+	if _, err := os.Stat(path + retain.ReportSuffix); err == nil {
+		return nil
+	}
+	rep, kept, err := retain.GateBundle(ctx, path, *c.Retain, c.Synth.Runtime)
+	if err != nil {
+		return err
+	}
+	c.logf("retention gate: %s: %d of %d tasks kept, attempts solved %.0f%%", filepath.Base(path), len(kept), len(rep.Tasks), 100*rep.PassRate())
+	return nil
 }
 
 // unseen drops the candidates that ask what an evaluation task asked (same

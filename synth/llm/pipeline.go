@@ -43,6 +43,12 @@ type Config struct {
 	ProbeRounds int
 	// PassRate is the probe pass rate an environment needs (EnvScaler: 0.85).
 	PassRate float64
+	// RetainK turns the retention gate on (synth/retain, Agent-World: 4):
+	// the model plays each task this many times as the agent before the
+	// environment is kept. 0: no gate.
+	RetainK int
+	// RetainMaxTurns bounds each of the gate's attempts (0: rl's 20).
+	RetainMaxTurns int
 	// Jobs is how many scenarios run at once (default 4).
 	Jobs int
 	// Compiler options for every build. Their zero caps are the

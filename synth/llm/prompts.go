@@ -70,7 +70,7 @@ func LoadPrompts(dir string) (*Prompts, error) {
 	p := &Prompts{system: map[string]*template.Template{}, user: map[string]*template.Template{},
 		schema: map[string]*jsonschema.Schema{}, schemaRaw: map[string]json.RawMessage{}, text: map[string]string{}}
 	funcs := template.FuncMap{"json": toJSON, "indent": indentJSON}
-	for _, st := range Stages {
+	for _, st := range promptedStages {
 		tb, err := read(st + ".tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("prompt %s: %w", st, err)

@@ -12,7 +12,7 @@ func TestPromptsAreEditableFiles(t *testing.T) {
 	if err := WritePrompts(dir); err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range Stages {
+	for _, st := range promptedStages {
 		for _, f := range []string{st + ".tmpl", st + ".schema.json"} {
 			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 				t.Error(err)
@@ -57,7 +57,7 @@ func TestEveryDefaultPromptRenders(t *testing.T) {
 		r.p.cfg.AuthAssumed = auth
 		data := with(r.base(), "Seeds", []string{"a"}, "N", 2, "Existing", []string{"b"}, "Test", toolTest{Tool: "t"}, "Observed", "ok", "Code", "",
 			"Round", 1, "ToolSchemas", []any{}, "Results", []probeResult{})
-		for _, st := range Stages {
+		for _, st := range promptedStages {
 			msgs, err := p.messages(st, data)
 			if err != nil {
 				t.Errorf("%s (auth assumed %v): %v", st, auth, err)

@@ -2,6 +2,8 @@ package llm
 
 import (
 	"fmt"
+
+	"github.com/wasmenv/wasmenv/synth/retain"
 	"io"
 	"sort"
 	"strings"
@@ -104,6 +106,8 @@ type EnvReport struct {
 	Dropped   []Dropped             `json:"dropped,omitempty"` // tasks, tests, statements left out
 	Repairs   []string              `json:"repairs,omitempty"` // per failed attempt: the problems fed back to the model
 	GateNotes []string              `json:"gates,omitempty"`
+	// Retention is the retention gate's outcome (nil: the gate was off).
+	Retention *retain.Report `json:"retention,omitempty"`
 }
 
 // BatchReport is the outcome of a whole run (AWM's Table 1 is the model).

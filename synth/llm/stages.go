@@ -50,6 +50,7 @@ var pipelineStages = []stage{
 	{StageVerifiers, (*envRun).runVerifiers},
 	{StageProbe, (*envRun).runProbe},
 	{StageChecker, nil},
+	{StageRetention, (*envRun).runRetention},
 }
 
 // Stages lists every stage in pipeline order.
@@ -57,6 +58,19 @@ var Stages = func() []string {
 	names := make([]string, len(pipelineStages))
 	for i, s := range pipelineStages {
 		names[i] = s.name
+	}
+	return names
+}()
+
+// promptedStages are the stages with a prompt template and schema: all
+// but the retention gate, whose agent sees the environment itself
+// (synth/retain has the examiner's prompt).
+var promptedStages = func() []string {
+	var names []string
+	for _, s := range Stages {
+		if s != StageRetention {
+			names = append(names, s)
+		}
 	}
 	return names
 }()

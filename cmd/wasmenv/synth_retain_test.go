@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
+	"github.com/wasmenv/wasmenv/synth/retain"
+)
+
+// TestSynthFromDBRetentionGate runs synth from-db with the retention gate
+// against a chat model's recorded answers (agent and examiner, served by a
+// real HTTP server): two tasks solved keep pass rate 1; the third, which
+// the agent did not finish and the examiner found the agent's fault, is
+// kept and marked hard; the bundle and tasks.jsonl agree.
+func TestSynthFromDBRetentionGate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	srv := llmreplay.New(t, "../../synth/retain/testdata/fromdb-store")
+	t.Setenv("SYNTH_TEST_KEY", llmreplay.Key)
+	dir := t.TempDir()
+	out, bundle := filepath.Join(dir, "store"), filepath.Join(dir, "store.wasm")
+	stdout, stderr, code := run(t, "", "synth", "from-db", "../../envs/store", "-o", out, "--bundle", bundle,
+		"--tasks", "3", "--seed", "1", "--retain-k", "1", "--retain-model", "claude (via relay)",
+		"--retain-base-url", srv.URL+"/v1", "--retain-api-key-env", "SYNTH_TEST_KEY", "--retain-max-turns", "10")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 67% of attempts solved)") || !strings.Contains(stdout, "hard ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	var rep retain.Report
+	if b, err := os.ReadFile(filepath.Join(out, "retention.json")); err != nil || json.Unmarshal(b, &rep) != nil {
+		t.Fatalf("retention.json: %v", err)
+	}
+	hard := ""
+	for _, r := range rep.Tasks {
+		if r.Fate == retain.Hard {
+			if r.Fault != retain.AgentFault || r.Solved != 0 || r.Reason == "" {
+				t.Errorf("%+v", r)
+			}
+			hard = r.ID
+		}
+	}
+	b, err := envpkg.Read(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(readText(t, filepath.Join(out, "tasks.jsonl"))), "\n")
+	if len(b.Tasks) != 3 || len(lines) != 3 || hard == "" {
+		t.Fatalf("bundle %d tasks, tasks.jsonl %d, hard %q", len(b.Tasks), len(lines), hard)
+	}
+	for _, task := range b.Tasks {
+		d := task.Difficulty
+		if d == nil || d.PassRate == nil || d.Attempts != 1 || d.Hard != (task.ID == hard) || (*d.PassRate == 0) != d.Hard {
+			t.Errorf("%s: %+v", task.ID, d)
+		}
+	}
+	if st := srv.Stats(); st.Answered != len(srv.Index) {
+		t.Errorf("%d answers for %d recorded", st.Answered, len(srv.Index))
+	}
+}
+
+func readText(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestRetainFlagsNeedAModel(t *testing.T) {
+	_, stderr, code := run(t, "", "synth", "from-db", "../../envs/store", "-o", t.TempDir(), "--retain-k", "2")
+	if code != 1 || !strings.Contains(stderr, "--retain-model") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

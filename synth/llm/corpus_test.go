@@ -1,0 +1,189 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	replay "github.com/wasmenv/wasmenv/internal/llmreplay"
+	"github.com/wasmenv/wasmenv/synth/retain"
+)
+
+// corpusDir holds the environments a chat model made through the relay
+// (internal/relay), every exchange recorded under corpus/recording.
+const corpusDir = "corpus"
+
+// corpusRun is one recorded `synth llm` run: the settings it ran with.
+type corpusRun struct {
+	scenarios string // file of scenarios under corpusDir
+	auth      bool   // --auth assumed
+}
+
+var corpusRuns = []corpusRun{{"scenarios-assumed.jsonl", true}, {"scenarios-tools.jsonl", false}}
+
+// corpusConfig is the command line the recorded runs used:
+// --tasks 5 --probe-rounds 1 --retain-k 2 --retain-max-turns 12.
+func corpusConfig(url, out string, run corpusRun, scenarios []Scenario) Config {
+	return Config{
+		Client:           &Client{BaseURL: url + "/v1", Model: "claude (via relay)", APIKey: replay.Key, Backoff: time.Millisecond},
+		OutDir:           out,
+		Scenarios:        scenarios,
+		TasksPerScenario: 5,
+		ProbeRounds:      1,
+		AuthAssumed:      run.auth,
+		RetainK:          2,
+		RetainMaxTurns:   12,
+		Jobs:             2,
+	}
+}
+
+func readCorpusScenarios(t *testing.T, name string) []Scenario {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpusDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Scenario
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var s Scenario
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestRelayedCorpusReplays runs `synth llm` end to end, with the retention
+// gate, on the recorded answers of a chat model (served by a real HTTP
+// server, no model), and finds the environments of corpus/ exactly: each
+// stage's answer executed and gated again, each task played again by the
+// recorded agent. With -update it writes them (the corpus's one command:
+// go test ./synth/llm -run TestRelayedCorpusReplays -update).
+func TestRelayedCorpusReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	srv := replay.New(t, filepath.Join(corpusDir, "recording"))
+	for _, run := range corpusRuns {
+		scenarios := readCorpusScenarios(t, run.scenarios)
+		out := t.TempDir()
+		rep, err := Run(context.Background(), corpusConfig(srv.URL, out, run, scenarios))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, env := range rep.Envs {
+			if !env.Kept {
+				t.Errorf("%s: dropped: %s", env.Scenario.Name, env.Reason)
+				continue
+			}
+			if env.Retention == nil || env.Retention.K != 2 {
+				t.Errorf("%s: the retention gate did not run: %+v", env.Scenario.Name, env.Retention)
+				continue
+			}
+			checkRetention(t, env, filepath.Join(out, env.Scenario.Name))
+			compareCorpusEnv(t, filepath.Join(out, env.Scenario.Name), filepath.Join(corpusDir, env.Scenario.Name))
+			if *update {
+				b, _ := json.MarshalIndent(env, "", "  ")
+				b = bytes.ReplaceAll(b, []byte(out+string(filepath.Separator)), nil)
+				if err := os.WriteFile(filepath.Join(corpusDir, env.Scenario.Name, "report.json"), append(b, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	// Every recorded answer was asked for again.
+	st := srv.Stats()
+	for _, e := range srv.Index {
+		if st.Used[e.File] == 0 {
+			t.Errorf("recorded answer %s was not asked for", e.File)
+		}
+	}
+}
+
+// compareCorpusEnv compares (or, with -update, copies) an environment's
+// source files.
+func compareCorpusEnv(t *testing.T, got, want string) {
+	t.Helper()
+	var files []string
+	filepath.WalkDir(got, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(got, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	for _, rel := range files {
+		b, err := os.ReadFile(filepath.Join(got, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(want, rel)
+		if *update {
+			os.MkdirAll(filepath.Dir(dst), 0o755)
+			if err := os.WriteFile(dst, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if w, err := os.ReadFile(dst); err != nil || !bytes.Equal(w, b) {
+			t.Errorf("%s differs from the replayed run (regenerate: go test ./synth/llm -run TestRelayedCorpusReplays -update)", dst)
+		}
+	}
+}
+
+// checkRetention checks what the gate decided on a replayed run: tasks
+// the agent solved carry their measured pass rate (of 2 attempts) in their
+// difficulty; a task no attempt solved was examined and, at the
+// environment's fault, dropped with the reason, and is not written.
+func checkRetention(t *testing.T, env EnvReport, dir string) {
+	t.Helper()
+	name := env.Scenario.Name
+	kept := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "tasks.jsonl"))), "\n") {
+		var task envpkg.Task
+		if err := json.Unmarshal([]byte(line), &task); err != nil {
+			t.Fatal(err)
+		}
+		kept[task.ID] = true
+		if d := task.Difficulty; d == nil || d.PassRate == nil || d.Attempts != 2 {
+			t.Errorf("%s/%s: no measured pass rate: %+v", name, task.ID, d)
+		}
+	}
+	for _, res := range env.Retention.Tasks {
+		switch res.Fate {
+		case retain.Dropped:
+			if kept[res.ID] || res.Fault != retain.EnvFault || res.Reason == "" || res.Solved != 0 {
+				t.Errorf("%s/%s: dropped, yet written, solved, or without an environment fault and reason: %+v", name, res.ID, res)
+			}
+		case retain.Kept:
+			if !kept[res.ID] || res.Solved == 0 || res.PassRate != float64(res.Solved)/float64(res.Attempts) {
+				t.Errorf("%s/%s: %+v", name, res.ID, res)
+			}
+		}
+	}
+	if len(env.Retention.Dropped()) == 0 || len(kept) == 0 || env.Tasks != len(kept) {
+		t.Errorf("%s: the recorded gate dropped some tasks and kept the rest; got %d dropped, %d kept (report says %d)",
+			name, len(env.Retention.Dropped()), len(kept), env.Tasks)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

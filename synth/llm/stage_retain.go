@@ -1,0 +1,91 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/internal/chatapi"
+	"github.com/wasmenv/wasmenv/rl/openai"
+	"github.com/wasmenv/wasmenv/synth/retain"
+)
+
+// StageRetention is the retention gate's name in reports: it runs after
+// the probe, on the bundle the probe kept.
+const StageRetention = "retention"
+
+// runRetention is Agent-World's retention gate (synth/retain): the model
+// plays each kept task Config.RetainK times as the agent, through rl's
+// agent loop, seeing only the rules, the tools and the instruction. Tasks
+// the examiner finds at the environment's fault are dropped with their
+// reason; the others carry their pass rate as difficulty, and the bundle
+// is built again from them. An environment left with no task is dropped.
+// The gate's report is stored like a stage's output, so a resumed run
+// does not play again.
+func (r *envRun) runRetention(ctx context.Context) error {
+	k := r.p.cfg.RetainK
+	if k == 0 {
+		return nil
+	}
+	tasksJSON, err := json.Marshal(r.final)
+	if err != nil {
+		return err
+	}
+	key := r.p.store.key(StageRetention, r.sc.Name, r.p.cfg.Client.Model, k, sortedKeys(r.code), r.code, string(tasksJSON))
+	var rep retain.Report
+	ok, err := r.p.store.get(key, &rep)
+	if err != nil {
+		return err
+	}
+	cached := ok && rep.K == k
+	if !cached {
+		env, _, probs, err := r.build(ctx, r.code, r.final)
+		if err != nil {
+			return err
+		}
+		if len(probs) > 0 {
+			return fmt.Errorf("%w: the final build fails: %s", errQuality, strings.Join(probs, "; "))
+		}
+		c := r.p.cfg.Client
+		client := chatapi.New(c.BaseURL, c.APIKey, 0)
+		client.Timeout, client.Retries, client.Backoff, client.OnRetry = c.Timeout, c.Retries, c.Backoff, c.OnRetry
+		if c.limit != nil {
+			client.Limit = c.limit
+		}
+		temp := c.Temperature
+		got, err := retain.Run(ctx, env, retain.Config{K: k, Seed: 1, MaxTurns: r.p.cfg.RetainMaxTurns,
+			Agent:    &openai.Policy{Client: client, Model: c.Model, Temperature: &temp, MaxTokens: c.MaxTokens},
+			Examiner: &retain.LLMExaminer{Client: client, Model: c.Model}, Concurrency: r.p.cfg.Jobs})
+		env.Close()
+		if err != nil {
+			return err
+		}
+		rep = *got
+		if err := r.p.store.put(key, rep); err != nil {
+			return err
+		}
+	}
+	r.rep.Retention = &rep
+	r.ledger.add(StageRetention, 1, true, cached, Usage{PromptTokens: rep.PromptTokens, CompletionTokens: rep.CompletionTokens}, 0)
+	for _, d := range rep.Dropped() {
+		r.drop([]Dropped{{What: "task " + d.ID, Reason: fmt.Sprintf("retention gate: no attempt of %d solved it; %s fault: %s", d.Attempts, d.Fault, d.Reason)}})
+	}
+	r.final = rep.Apply(r.final)
+	if len(r.final) == 0 {
+		return fmt.Errorf("%w: the retention gate dropped every task", errQuality)
+	}
+	env, b, probs, err := r.build(ctx, r.code, r.final)
+	if err != nil {
+		return err
+	}
+	if env != nil {
+		env.Close()
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("%w: the build after the retention gate fails: %s", errQuality, strings.Join(probs, "; "))
+	}
+	r.bundle = b
+	r.rep.Tasks = len(r.final)
+	return nil
+}
