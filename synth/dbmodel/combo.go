@@ -62,7 +62,7 @@ func WhyNoStart(m *Model) string {
 	rows := int64(0)
 	for _, t := range m.Tables {
 		rows += t.Rows
-		if t.Rows > 0 && (len(t.NaturalKeys) > 0 || len(t.ComboKey) > 0 || t.Label != "") {
+		if t.Rows > 0 && (len(t.NaturalKeys) > 0 || len(t.ComboKey) > 0) {
 			return ""
 		}
 	}

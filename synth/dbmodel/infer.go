@@ -202,6 +202,19 @@ func chooseNaturalKeys(t *Table) {
 			}
 		}
 	}
+	// A table whose names are in no list above (another language's
+	// "titel", "bezeichnung") is named by the data: a short text column,
+	// set and unique on every row, that is no date, place, free text or
+	// machine value, the first in table order.
+	if len(t.NaturalKeys) == 0 {
+		for _, c := range t.Columns {
+			if c.Kind == Text && !t.IsKey(c.Name) && t.ForeignKeyOf(c.Name) == nil && c.Enum == nil && t.Rows >= 2 && c.Nulls == 0 && c.Distinct == t.Rows &&
+				c.MaxLen <= 40 && c.TimeLayout == "" && !freeTextName(c.Name) && !placeName(c.Name) && !dateName(c.Name) && !partialName(c.Name) && !c.ByMachine() {
+				t.NaturalKeys = []string{c.Name}
+				break
+			}
+		}
+	}
 	// A table with nothing else to go by is named by its key when the key
 	// is text: order numbers, SKUs and ticket ids are what users quote,
 	// unlike integer surrogate keys.

@@ -350,6 +350,7 @@ func readStats(conn *sqlite3.Conn, t *Table, q string, opts Options) error {
 		v := r[1+i*8 : 1+(i+1)*8]
 		c.Nulls, c.Distinct = asInt(v[0]), asInt(v[1])
 		nInt, nReal, nText, nBlob, nNonBool, maxLen := asInt(v[2]), asInt(v[3]), asInt(v[4]), asInt(v[5]), asInt(v[6]), asInt(v[7])
+		c.MaxLen = maxLen
 		nonNull := t.Rows - c.Nulls
 		switch {
 		case nonNull == 0:

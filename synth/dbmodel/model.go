@@ -103,6 +103,8 @@ type Column struct {
 	// Statistics over the data.
 	Nulls    int64 `json:"nulls"`
 	Distinct int64 `json:"distinct"`
+	// MaxLen is the longest value's length (characters for text).
+	MaxLen int64 `json:"max_len,omitempty"`
 	// Generated marks a rowid alias (INTEGER PRIMARY KEY): left out of
 	// create tools, SQLite assigns it.
 	Generated bool `json:"generated,omitempty"`

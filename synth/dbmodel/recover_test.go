@@ -125,3 +125,25 @@ INSERT INTO shops VALUES (1, 1), (2, 2);
 		t.Errorf("the undecided reference is not reported: %q", m.Skipped)
 	}
 }
+
+// A table whose names are in another language is named by the data: the
+// first short text column unique on every row; a first name unique by
+// chance is not one.
+func TestNaturalKeyFromDataInAnyLanguage(t *testing.T) {
+	path := makeDB(t, `
+CREATE TABLE film (film_id INTEGER PRIMARY KEY, titel TEXT, studio TEXT, brutto INTEGER);
+CREATE TABLE gast (gast_id INTEGER PRIMARY KEY, first_name TEXT, land TEXT);
+INSERT INTO film VALUES (1, 'Nordlicht', 'UFA', 10), (2, 'Der Hafen', 'UFA', 20), (3, 'Am Fluss', 'Bavaria', 30);
+INSERT INTO gast VALUES (1, 'Ana', 'DE'), (2, 'Bo', 'DE'), (3, 'Cy', 'AT');
+`)
+	m, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Table("film").NaturalKeys; !slices.Equal(got, []string{"titel"}) {
+		t.Errorf("film natural keys %v, want [titel]", got)
+	}
+	if got := m.Table("gast").NaturalKeys; len(got) != 0 {
+		t.Errorf("gast natural keys %v: a first name unique by chance names no one", got)
+	}
+}
