@@ -89,8 +89,8 @@ func (w *walker) mark(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, stri
 		for _, m := range a.Moves {
 			if v := cur.row[m.Column]; v != nil && sayable(v) && m.Column != cur.namedBy {
 				return envpkg.Task{Instruction: oneOf(w.rng,
-					fmt.Sprintf("Please %s. If that was already done, change nothing and tell me its %s.", phrase, attrWords(m.Column)),
-					fmt.Sprintf("Could you %s? If it already is, leave it and tell me its %s.", phrase, attrWords(m.Column))),
+					fmt.Sprintf("Please %s. If that was already done, change nothing and tell me when it was done.", phrase),
+					fmt.Sprintf("Could you %s? If it already is, leave it and tell me since when.", phrase)),
 					Checks: keepChecks(w.spec.Model), Answer: c.answer(cur.table, m.Column, v)}, "refuse-action", nil
 			}
 		}
@@ -213,8 +213,8 @@ func (w *walker) consume(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 		// Refused by the stock rule: the user learns how many there are.
 		c.distractors = append(c.distractors, fmt.Sprint(qty))
 		return envpkg.Task{Instruction: oneOf(w.rng,
-			fmt.Sprintf("Please %s. If there isn't enough, add nothing and tell me the %s there is.", ask, attrWords(a.Stock.Column)),
-			fmt.Sprintf("Could you %s? If that is more than there is, leave it and tell me the %s.", ask, attrWords(a.Stock.Column))),
+			fmt.Sprintf("Please %s. If there isn't enough, add nothing and tell me the %s's %s.", ask, noun(item), attrWords(a.Stock.Column)),
+			fmt.Sprintf("Could you %s? If that is more than there is, leave it and tell me the %s's %s.", ask, noun(item), attrWords(a.Stock.Column))),
 			Checks: keepChecks(w.spec.Model), Answer: c.answer(item, a.Stock.Column, stock)}, "refuse-stock", nil
 	}
 	args := map[string]any{refParam: argValue(cur.row[cur.table.PrimaryKey[0]], "")}
