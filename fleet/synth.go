@@ -38,6 +38,7 @@ type SynthSpec struct {
 	MaxChain    int      `json:"max_chain,omitempty"`
 	WriteShare  *float64 `json:"write_share,omitempty"`
 	ReadOnly    bool     `json:"read_only,omitempty"`
+	Toolset     string   `json:"toolset,omitempty"` // synth.Options.Toolset: "domain" or "crud" ("" is crud)
 	MaxRows     int      `json:"max_rows,omitempty"`
 	StateReward bool     `json:"state_reward,omitempty"`
 }
@@ -185,7 +186,7 @@ func runSynth(ctx context.Context, data []byte, spec *SynthSpec, index int) (*Re
 	}
 	out := filepath.Join(dir, "out", spec.EnvName())
 	_, err = synth.FromDB(ctx, src, synth.Options{Out: out, Name: spec.Name, Tasks: spec.Tasks, Seed: spec.Seed,
-		MaxChain: spec.MaxChain, WriteShare: spec.WriteShare, ReadOnly: spec.ReadOnly, MaxRows: spec.MaxRows,
+		MaxChain: spec.MaxChain, WriteShare: spec.WriteShare, ReadOnly: spec.ReadOnly, Toolset: spec.Toolset, MaxRows: spec.MaxRows,
 		StateReward: spec.StateReward})
 	if err != nil {
 		return nil, err

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/wasmenv/wasmenv/synth"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
@@ -82,5 +84,63 @@ func TestPolicyIsTheSystemMessage(t *testing.T) {
 		if tl.Kind == toolgen.DomainAction && !strings.Contains(rules, "- "+tl.Name+": ") {
 			t.Errorf("the policy leaves out %s", tl.Name)
 		}
+	}
+}
+
+// musicSchema: invoices with lines priced from their tracks and a total
+// the data shows to be their sum.
+const musicSchema = `
+CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+CREATE TABLE tracks (id INTEGER PRIMARY KEY, name TEXT NOT NULL, unit_price REAL NOT NULL);
+CREATE TABLE invoices (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), invoice_date TEXT NOT NULL, total REAL NOT NULL);
+CREATE TABLE invoice_lines (id INTEGER PRIMARY KEY, invoice_id INTEGER NOT NULL REFERENCES invoices(id), track_id INTEGER NOT NULL REFERENCES tracks(id),
+  unit_price REAL NOT NULL, quantity INTEGER NOT NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 20)
+INSERT INTO customers SELECT i, 'fan' || i || '@example.org', 'Fan ' || char(64+i) FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 40)
+INSERT INTO tracks SELECT i, 'Song ' || char(64 + i % 26) || i, 0.99 + (i % 2) FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 30)
+INSERT INTO invoices SELECT i, 1 + i % 20, '2024-01-' || printf('%02d', 1 + i % 28) || ' 00:00:00', 0 FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 60)
+INSERT INTO invoice_lines SELECT i, 1 + i % 30, 1 + i % 40, 0.99 + ((1 + i % 40) % 2), 1 + i % 2 FROM n;
+UPDATE invoices SET total = (SELECT sum(unit_price * quantity) FROM invoice_lines WHERE invoice_id = invoices.id);
+`
+
+// TestPlaceTasks: a parent placed with its lines is a task of several
+// steps (the person, each item by its name, the action) that changes
+// several rows (the parent and each line), checked on every one.
+func TestPlaceTasks(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "music.sqlite")
+	conn, err := sqlite3.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec(musicSchema); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 40, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed := 0
+	for _, task := range res.Tasks {
+		if last := task.Calls[len(task.Calls)-1]; last.Name != "place_invoice" {
+			continue
+		}
+		placed++
+		changes := 0
+		for _, c := range task.Checks {
+			if !c.Guard {
+				changes++
+			}
+		}
+		if len(task.Calls) < 4 || changes < 3 {
+			t.Errorf("%s: %d calls, %d changes checked: %s", task.ID, len(task.Calls), changes, task.Instruction)
+		}
+	}
+	if placed == 0 {
+		t.Errorf("no task places an invoice among %d", len(res.Tasks))
 	}
 }

@@ -84,7 +84,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.IntVar(&opts.MaxChain, "max-chain", 5, "most tool calls per task")
 	f.Float64Var(&writeShare, "write-share", 0.5, "share of write tasks (0: reads only)")
 	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
-	f.StringVar(&opts.Toolset, "toolset", "crud", "crud: every table's get, find, list, follow, create, update and delete; domain: the domain actions and the lookups a person's question needs, at most 40 tools and 24 KB of schemas")
+	f.StringVar(&opts.Toolset, "toolset", toolgen.ToolsetDomain, "domain: the domain actions and the lookups a person's question needs, at most 40 tools and 24 KB of schemas, and a policy as the system message; crud: every table's get, find, list, follow, create, update and delete")
 	rf.add(f)
 	f.StringVar(&llmModel, "llm", "", "rewrite instructions with this chat model at $OPENAI_BASE_URL (a rewrite is kept only if it keeps every value the task needs)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")

@@ -52,7 +52,7 @@ func runSynthBatch(cmd *cobra.Command, args []string, opts synth.Options, writeS
 		sources = append(sources, src)
 	}
 	refs, specs, err := fleet.PlanSynth(sources, fleet.SynthSpec{Name: opts.Name, Tasks: opts.Tasks, Seed: opts.Seed,
-		MaxChain: opts.MaxChain, WriteShare: &writeShare, ReadOnly: opts.ReadOnly, MaxRows: opts.MaxRows, StateReward: opts.StateReward})
+		MaxChain: opts.MaxChain, WriteShare: &writeShare, ReadOnly: opts.ReadOnly, Toolset: opts.Toolset, MaxRows: opts.MaxRows, StateReward: opts.StateReward})
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ func TestSynthFromDBAndGraph(t *testing.T) {
 	dir := t.TempDir()
 	out, bundle := filepath.Join(dir, "store-synth"), filepath.Join(dir, "store-synth.wasm")
 	stdout, stderr, code := run(t, "", "synth", "from-db", "../../envs/store", "-o", out, "--bundle", bundle, "--tasks", "40", "--seed", "2")
-	if code != 0 || !strings.Contains(stdout, "kept 40") || !strings.Contains(stdout, "smoke tests passed 100/100") {
+	if code != 0 || !strings.Contains(stdout, "kept 40") || !strings.Contains(stdout, "smoke tests passed 40/40") {
 		t.Fatalf("from-db: %d\n%s\n%s", code, stdout, stderr)
 	}
 	for _, f := range []string{"env.yaml", "schema.sql", "seed.sql", "tasks.jsonl", "tools/orders_tools.go", "graph.dot", "synth-summary.json"} {
@@ -38,7 +38,7 @@ func TestSynthFromDBAndGraph(t *testing.T) {
 		Nodes []struct{ Tool string }     `json:"nodes"`
 		Edges []struct{ Strength string } `json:"edges"`
 	}
-	if code != 0 || json.Unmarshal([]byte(stdout), &g) != nil || len(g.Nodes) != 100 {
+	if code != 0 || json.Unmarshal([]byte(stdout), &g) != nil || len(g.Nodes) < 100 { // the CRUD toolset's 100 tools and the domain actions
 		t.Fatalf("graph json: %d %.300s", code, stdout)
 	}
 	// A database where no row can be named: the tools are written, and a

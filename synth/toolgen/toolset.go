@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 )
@@ -38,6 +39,13 @@ func (g *gen) domainRank(t *Tool) int {
 	}
 	switch t.Kind {
 	case DomainAction:
+		if a := t.Action; a.Rule == RuleStatus && !eventValue(a.Value) {
+			// A move to a state that is not an event ("pending",
+			// "available") is rarely what a person asks: after the
+			// lookups, so that a status of eight values does not fill
+			// the toolset.
+			return 5
+		}
 		return 0
 	case Find:
 		return 1
@@ -227,4 +235,16 @@ func (g *gen) labels(t *dbmodel.Table) string {
 		}
 	}
 	return out
+}
+
+// eventValue: a status value that says something happened to the row
+// (shipped, cancelled, paid, closed, done): the states people move rows
+// to. The participle's -ed is the general case.
+func eventValue(v string) bool {
+	l := norm(v)
+	switch l {
+	case "paid", "done", "lost", "sent", "won", "complete", "closed", "open", "active", "inactive":
+		return true
+	}
+	return strings.HasSuffix(l, "ed")
 }

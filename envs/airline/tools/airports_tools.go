@@ -4,7 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/wasmenv/wasmenv/sdk"
 )
@@ -52,67 +51,6 @@ type ListAirportsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateAirport creates an airport and returns it.
-func CreateAirport(a CreateAirportArgs) (any, error) {
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"iata\""), append(args, a.Iata)
-	sql := "INSERT INTO \"airports\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"airports\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the airport")
-	}
-	_ = res
-	return one("airport", "created row not found", "SELECT * FROM \"airports\" WHERE \"iata\" = ?", a.Iata)
-}
-
-// CreateAirportArgs are the arguments of create_airport.
-type CreateAirportArgs struct {
-	// The airport's iata.
-	Iata string `json:"iata"`
-}
-
-// DeleteAirport deletes the airport with the given iata. Refused while other rows refer to it.
-func DeleteAirport(a DeleteAirportArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"flights\" WHERE \"destination\" = (SELECT \"iata\" FROM \"airports\" WHERE \"iata\" = ?)", a.Iata); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete airport %s: %d flights refer to it; delete or change those first", fmt.Sprintf("iata %v", a.Iata), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"flights\" WHERE \"origin\" = (SELECT \"iata\" FROM \"airports\" WHERE \"iata\" = ?)", a.Iata); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete airport %s: %d flights refer to it; delete or change those first", fmt.Sprintf("iata %v", a.Iata), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"reservations\" WHERE \"destination\" = (SELECT \"iata\" FROM \"airports\" WHERE \"iata\" = ?)", a.Iata); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete airport %s: %d reservations refer to it; delete or change those first", fmt.Sprintf("iata %v", a.Iata), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"reservations\" WHERE \"origin\" = (SELECT \"iata\" FROM \"airports\" WHERE \"iata\" = ?)", a.Iata); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete airport %s: %d reservations refer to it; delete or change those first", fmt.Sprintf("iata %v", a.Iata), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"airports\" WHERE \"iata\" = ?", a.Iata)
-	if err != nil {
-		return nil, explain(err, "cannot delete the airport")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("airport %s not found", fmt.Sprintf("iata %v", a.Iata))
-	}
-	return fmt.Sprintf("deleted airport %s", fmt.Sprintf("iata %v", a.Iata)), nil
-}
-
-// DeleteAirportArgs are the arguments of delete_airport.
-type DeleteAirportArgs struct {
-	// The airport's iata.
-	Iata string `json:"iata"`
-}
-
 // GetDestinationOfFlight returns the airport that a flight refers to (through destination).
 func GetDestinationOfFlight(a GetDestinationOfFlightArgs) (any, error) {
 	ref, err := sdk.QueryRow("SELECT \"destination\" AS ref FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
@@ -131,64 +69,4 @@ func GetDestinationOfFlight(a GetDestinationOfFlightArgs) (any, error) {
 type GetDestinationOfFlightArgs struct {
 	// The flight's flight number.
 	FlightNumber string `json:"flight_number"`
-}
-
-// GetOriginOfFlight returns the airport that a flight refers to (through origin).
-func GetOriginOfFlight(a GetOriginOfFlightArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"origin\" AS ref FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("flight %s not found", fmt.Sprintf("flight_number %v", a.FlightNumber))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("flight %s has no origin", fmt.Sprintf("flight_number %v", a.FlightNumber))
-	}
-	return one("airport", fmt.Sprintf("airport %v not found", ref.Value("ref")), "SELECT * FROM \"airports\" WHERE \"iata\" = ?", ref.Value("ref"))
-}
-
-// GetOriginOfFlightArgs are the arguments of get_origin_of_flight.
-type GetOriginOfFlightArgs struct {
-	// The flight's flight number.
-	FlightNumber string `json:"flight_number"`
-}
-
-// GetDestinationOfReservation returns the airport that a reservation refers to (through destination).
-func GetDestinationOfReservation(a GetDestinationOfReservationArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"destination\" AS ref FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("reservation %s not found", fmt.Sprintf("reservation_id %v", a.ReservationId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("reservation %s has no destination", fmt.Sprintf("reservation_id %v", a.ReservationId))
-	}
-	return one("airport", fmt.Sprintf("airport %v not found", ref.Value("ref")), "SELECT * FROM \"airports\" WHERE \"iata\" = ?", ref.Value("ref"))
-}
-
-// GetDestinationOfReservationArgs are the arguments of get_destination_of_reservation.
-type GetDestinationOfReservationArgs struct {
-	// The reservation's reservation id.
-	ReservationId string `json:"reservation_id"`
-}
-
-// GetOriginOfReservation returns the airport that a reservation refers to (through origin).
-func GetOriginOfReservation(a GetOriginOfReservationArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"origin\" AS ref FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("reservation %s not found", fmt.Sprintf("reservation_id %v", a.ReservationId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("reservation %s has no origin", fmt.Sprintf("reservation_id %v", a.ReservationId))
-	}
-	return one("airport", fmt.Sprintf("airport %v not found", ref.Value("ref")), "SELECT * FROM \"airports\" WHERE \"iata\" = ?", ref.Value("ref"))
-}
-
-// GetOriginOfReservationArgs are the arguments of get_origin_of_reservation.
-type GetOriginOfReservationArgs struct {
-	// The reservation's reservation id.
-	ReservationId string `json:"reservation_id"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetFlightDate returns the flight date with the given flight_number and date.
 func GetFlightDate(a GetFlightDateArgs) (any, error) {
-	return one("flight date", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT * FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
+	return one("flight date", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\" FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
 }
 
 // GetFlightDateArgs are the arguments of get_flight_date.
@@ -20,130 +20,6 @@ type GetFlightDateArgs struct {
 	FlightNumber string `json:"flight_number"`
 	// The flight date's date.
 	Date string `json:"date"`
-}
-
-// ListFlightDates lists flight dates matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListFlightDates(a ListFlightDatesArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.FlightNumber != nil {
-		where = append(where, "\"flight_number\" = ?")
-		args = append(args, *a.FlightNumber)
-	}
-	if a.MinDate != nil {
-		where = append(where, "\"date\" >= ?")
-		args = append(args, *a.MinDate)
-	}
-	if a.MaxDate != nil {
-		where = append(where, "\"date\" <= ?")
-		args = append(args, *a.MaxDate)
-	}
-	if a.Status != nil {
-		where = append(where, "\"status\" = ?")
-		args = append(args, *a.Status)
-	}
-	if a.MinActualDepartureTimeEst != nil {
-		where = append(where, "\"actual_departure_time_est\" >= ?")
-		args = append(args, *a.MinActualDepartureTimeEst)
-	}
-	if a.MaxActualDepartureTimeEst != nil {
-		where = append(where, "\"actual_departure_time_est\" <= ?")
-		args = append(args, *a.MaxActualDepartureTimeEst)
-	}
-	if a.MinActualArrivalTimeEst != nil {
-		where = append(where, "\"actual_arrival_time_est\" >= ?")
-		args = append(args, *a.MinActualArrivalTimeEst)
-	}
-	if a.MaxActualArrivalTimeEst != nil {
-		where = append(where, "\"actual_arrival_time_est\" <= ?")
-		args = append(args, *a.MaxActualArrivalTimeEst)
-	}
-	if a.MinEstimatedDepartureTimeEst != nil {
-		where = append(where, "\"estimated_departure_time_est\" >= ?")
-		args = append(args, *a.MinEstimatedDepartureTimeEst)
-	}
-	if a.MaxEstimatedDepartureTimeEst != nil {
-		where = append(where, "\"estimated_departure_time_est\" <= ?")
-		args = append(args, *a.MaxEstimatedDepartureTimeEst)
-	}
-	if a.MinEstimatedArrivalTimeEst != nil {
-		where = append(where, "\"estimated_arrival_time_est\" >= ?")
-		args = append(args, *a.MinEstimatedArrivalTimeEst)
-	}
-	if a.MaxEstimatedArrivalTimeEst != nil {
-		where = append(where, "\"estimated_arrival_time_est\" <= ?")
-		args = append(args, *a.MaxEstimatedArrivalTimeEst)
-	}
-	order := "\"flight_number\", \"date\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "actual_arrival_time_est":
-			order = "\"actual_arrival_time_est\""
-		case "actual_departure_time_est":
-			order = "\"actual_departure_time_est\""
-		case "date":
-			order = "\"date\""
-		case "estimated_arrival_time_est":
-			order = "\"estimated_arrival_time_est\""
-		case "estimated_departure_time_est":
-			order = "\"estimated_departure_time_est\""
-		case "price_basic_economy":
-			order = "\"price_basic_economy\""
-		case "price_business":
-			order = "\"price_business\""
-		case "price_economy":
-			order = "\"price_economy\""
-		case "seats_basic_economy":
-			order = "\"seats_basic_economy\""
-		case "seats_business":
-			order = "\"seats_business\""
-		case "seats_economy":
-			order = "\"seats_economy\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"flight_number\", \"date\""
-	}
-	return listPage("*", "\"flight_dates\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListFlightDatesArgs are the arguments of list_flight_dates.
-type ListFlightDatesArgs struct {
-	// The flight date's flight number.
-	FlightNumber *string `json:"flight_number"`
-	// Only rows whose date is at least this.
-	MinDate *string `json:"min_date"`
-	// Only rows whose date is at most this.
-	MaxDate *string `json:"max_date"`
-	// The flight date's status.
-	Status *string `json:"status" enum:"available,landed,cancelled,delayed,on time,flying"`
-	// Only rows whose actual departure time est is at least this.
-	MinActualDepartureTimeEst *string `json:"min_actual_departure_time_est"`
-	// Only rows whose actual departure time est is at most this.
-	MaxActualDepartureTimeEst *string `json:"max_actual_departure_time_est"`
-	// Only rows whose actual arrival time est is at least this.
-	MinActualArrivalTimeEst *string `json:"min_actual_arrival_time_est"`
-	// Only rows whose actual arrival time est is at most this.
-	MaxActualArrivalTimeEst *string `json:"max_actual_arrival_time_est"`
-	// Only rows whose estimated departure time est is at least this.
-	MinEstimatedDepartureTimeEst *string `json:"min_estimated_departure_time_est"`
-	// Only rows whose estimated departure time est is at most this.
-	MaxEstimatedDepartureTimeEst *string `json:"max_estimated_departure_time_est"`
-	// Only rows whose estimated arrival time est is at least this.
-	MinEstimatedArrivalTimeEst *string `json:"min_estimated_arrival_time_est"`
-	// Only rows whose estimated arrival time est is at most this.
-	MaxEstimatedArrivalTimeEst *string `json:"max_estimated_arrival_time_est"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"actual_arrival_time_est,actual_departure_time_est,date,estimated_arrival_time_est,estimated_departure_time_est,price_basic_economy,price_business,price_economy,seats_basic_economy,seats_business,seats_economy"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListFlightDatesOfFlight lists the flight dates of the given flight (flight_dates.flight_number refers to flights), paginated. Returns {items, total, offset}.
@@ -158,7 +34,7 @@ func ListFlightDatesOfFlight(a ListFlightDatesOfFlightArgs) (any, error) {
 	where = append(where, "\"flight_number\" = ?")
 	args = append(args, a.FlightNumber)
 	order := "\"flight_number\", \"date\""
-	return listPage("*", "\"flight_dates\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\"", "\"flight_dates\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListFlightDatesOfFlightArgs are the arguments of list_flight_dates_of_flight.
@@ -171,90 +47,96 @@ type ListFlightDatesOfFlightArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateFlightDate creates a flight date and returns it.
-func CreateFlightDate(a CreateFlightDateArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"flights\"", "\"flight_number\"", a.FlightNumber); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("flight_number: flight %v does not exist", a.FlightNumber)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"flight_number\""), append(args, a.FlightNumber)
-	cols, args = append(cols, "\"date\""), append(args, a.Date)
-	cols, args = append(cols, "\"status\""), append(args, a.Status)
-	if a.ActualDepartureTimeEst != nil {
-		cols, args = append(cols, "\"actual_departure_time_est\""), append(args, *a.ActualDepartureTimeEst)
-	}
-	if a.ActualArrivalTimeEst != nil {
-		cols, args = append(cols, "\"actual_arrival_time_est\""), append(args, *a.ActualArrivalTimeEst)
-	}
-	if a.EstimatedDepartureTimeEst != nil {
-		cols, args = append(cols, "\"estimated_departure_time_est\""), append(args, *a.EstimatedDepartureTimeEst)
-	}
-	if a.EstimatedArrivalTimeEst != nil {
-		cols, args = append(cols, "\"estimated_arrival_time_est\""), append(args, *a.EstimatedArrivalTimeEst)
-	}
-	if a.SeatsBasicEconomy != nil {
-		cols, args = append(cols, "\"seats_basic_economy\""), append(args, *a.SeatsBasicEconomy)
-	}
-	if a.SeatsEconomy != nil {
-		cols, args = append(cols, "\"seats_economy\""), append(args, *a.SeatsEconomy)
-	}
-	if a.SeatsBusiness != nil {
-		cols, args = append(cols, "\"seats_business\""), append(args, *a.SeatsBusiness)
-	}
-	if a.PriceBasicEconomy != nil {
-		cols, args = append(cols, "\"price_basic_economy\""), append(args, *a.PriceBasicEconomy)
-	}
-	if a.PriceEconomy != nil {
-		cols, args = append(cols, "\"price_economy\""), append(args, *a.PriceEconomy)
-	}
-	if a.PriceBusiness != nil {
-		cols, args = append(cols, "\"price_business\""), append(args, *a.PriceBusiness)
-	}
-	sql := "INSERT INTO \"flight_dates\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"flight_dates\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
+// MarkFlightDateAvailable marks the flight date as available (sets its status). Refused when it is already available. Returns the updated flight date.
+func MarkFlightDateAvailable(a MarkFlightDateAvailableArgs) (any, error) {
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "available", a.FlightNumber, a.Date)
 	if err != nil {
-		return nil, explain(err, "cannot create the flight date")
+		return nil, err
 	}
-	_ = res
-	return one("flight date", "created row not found", "SELECT * FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the flight date %s as available: it is already available (status %v); nothing was changed", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"flight_dates\" SET \"status\" = ? WHERE \"flight_number\" = ? AND \"date\" = ?", "available", a.FlightNumber, a.Date); err != nil {
+		return nil, explain(err, "cannot mark the flight date as available")
+	}
+	return one("flight date", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\" FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
 }
 
-// CreateFlightDateArgs are the arguments of create_flight_date.
-type CreateFlightDateArgs struct {
+// MarkFlightDateAvailableArgs are the arguments of mark_flight_date_available.
+type MarkFlightDateAvailableArgs struct {
 	// The flight date's flight number.
 	FlightNumber string `json:"flight_number"`
 	// The flight date's date.
 	Date string `json:"date"`
-	// The flight date's status.
-	Status string `json:"status" enum:"available,landed,cancelled,delayed,on time,flying"`
-	// The flight date's actual departure time est.
-	ActualDepartureTimeEst *string `json:"actual_departure_time_est"`
-	// The flight date's actual arrival time est.
-	ActualArrivalTimeEst *string `json:"actual_arrival_time_est"`
-	// The flight date's estimated departure time est.
-	EstimatedDepartureTimeEst *string `json:"estimated_departure_time_est"`
-	// The flight date's estimated arrival time est.
-	EstimatedArrivalTimeEst *string `json:"estimated_arrival_time_est"`
-	// The flight date's seats basic economy.
-	SeatsBasicEconomy *int64 `json:"seats_basic_economy"`
-	// The flight date's seats economy.
-	SeatsEconomy *int64 `json:"seats_economy"`
-	// The flight date's seats business.
-	SeatsBusiness *int64 `json:"seats_business"`
-	// The flight date's price basic economy.
-	PriceBasicEconomy *int64 `json:"price_basic_economy"`
-	// The flight date's price economy.
-	PriceEconomy *int64 `json:"price_economy"`
-	// The flight date's price business.
-	PriceBusiness *int64 `json:"price_business"`
+}
+
+// MarkFlightDateLanded marks the flight date as landed (sets its status). Refused when it is already landed. Returns the updated flight date.
+func MarkFlightDateLanded(a MarkFlightDateLandedArgs) (any, error) {
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "landed", a.FlightNumber, a.Date)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the flight date %s as landed: it is already landed (status %v); nothing was changed", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"flight_dates\" SET \"status\" = ? WHERE \"flight_number\" = ? AND \"date\" = ?", "landed", a.FlightNumber, a.Date); err != nil {
+		return nil, explain(err, "cannot mark the flight date as landed")
+	}
+	return one("flight date", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\" FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
+}
+
+// MarkFlightDateLandedArgs are the arguments of mark_flight_date_landed.
+type MarkFlightDateLandedArgs struct {
+	// The flight date's flight number.
+	FlightNumber string `json:"flight_number"`
+	// The flight date's date.
+	Date string `json:"date"`
+}
+
+// MarkFlightDateCancelled marks the flight date as cancelled (sets its status). Refused when it is already cancelled. Returns the updated flight date.
+func MarkFlightDateCancelled(a MarkFlightDateCancelledArgs) (any, error) {
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "cancelled", a.FlightNumber, a.Date)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the flight date %s as cancelled: it is already cancelled (status %v); nothing was changed", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"flight_dates\" SET \"status\" = ? WHERE \"flight_number\" = ? AND \"date\" = ?", "cancelled", a.FlightNumber, a.Date); err != nil {
+		return nil, explain(err, "cannot mark the flight date as cancelled")
+	}
+	return one("flight date", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\" FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
+}
+
+// MarkFlightDateCancelledArgs are the arguments of mark_flight_date_cancelled.
+type MarkFlightDateCancelledArgs struct {
+	// The flight date's flight number.
+	FlightNumber string `json:"flight_number"`
+	// The flight date's date.
+	Date string `json:"date"`
+}
+
+// MarkFlightDateDelayed marks the flight date as delayed (sets its status). Refused when it is already delayed. Returns the updated flight date.
+func MarkFlightDateDelayed(a MarkFlightDateDelayedArgs) (any, error) {
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "delayed", a.FlightNumber, a.Date)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the flight date %s as delayed: it is already delayed (status %v); nothing was changed", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"flight_dates\" SET \"status\" = ? WHERE \"flight_number\" = ? AND \"date\" = ?", "delayed", a.FlightNumber, a.Date); err != nil {
+		return nil, explain(err, "cannot mark the flight date as delayed")
+	}
+	return one("flight date", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\" FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
+}
+
+// MarkFlightDateDelayedArgs are the arguments of mark_flight_date_delayed.
+type MarkFlightDateDelayedArgs struct {
+	// The flight date's flight number.
+	FlightNumber string `json:"flight_number"`
+	// The flight date's date.
+	Date string `json:"date"`
 }
 
 // UpdateFlightDate changes fields of the flight date with the given flight_number and date; fields left out keep their value. Returns the updated flight date.
@@ -305,7 +187,7 @@ func UpdateFlightDate(a UpdateFlightDateArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("flight date %s not found", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date))
 	}
-	return one("flight date", "updated row not found", "SELECT * FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
+	return one("flight date", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\" FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
 }
 
 // UpdateFlightDateArgs are the arguments of update_flight_date.
@@ -336,24 +218,4 @@ type UpdateFlightDateArgs struct {
 	PriceEconomy *int64 `json:"price_economy"`
 	// The flight date's price business.
 	PriceBusiness *int64 `json:"price_business"`
-}
-
-// DeleteFlightDate deletes the flight date with the given flight_number and date. Refused while other rows refer to it.
-func DeleteFlightDate(a DeleteFlightDateArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
-	if err != nil {
-		return nil, explain(err, "cannot delete the flight date")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("flight date %s not found", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date))
-	}
-	return fmt.Sprintf("deleted flight date %s", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)), nil
-}
-
-// DeleteFlightDateArgs are the arguments of delete_flight_date.
-type DeleteFlightDateArgs struct {
-	// The flight date's flight number.
-	FlightNumber string `json:"flight_number"`
-	// The flight date's date.
-	Date string `json:"date"`
 }

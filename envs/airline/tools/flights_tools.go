@@ -9,109 +9,15 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetFlightOfFlightDate returns the flight that a flight date refers to (through flight number).
-func GetFlightOfFlightDate(a GetFlightOfFlightDateArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"flight_number\" AS ref FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("flight date %s not found", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("flight date %s has no flight number", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date))
-	}
-	return one("flight", fmt.Sprintf("flight %v not found", ref.Value("ref")), "SELECT * FROM \"flights\" WHERE \"flight_number\" = ?", ref.Value("ref"))
-}
-
-// GetFlightOfFlightDateArgs are the arguments of get_flight_of_flight_date.
-type GetFlightOfFlightDateArgs struct {
-	// The flight date's flight number.
-	FlightNumber string `json:"flight_number"`
-	// The flight date's date.
-	Date string `json:"date"`
-}
-
 // GetFlight returns the flight with the given flight_number.
 func GetFlight(a GetFlightArgs) (any, error) {
-	return one("flight", fmt.Sprintf("flight_number %v", a.FlightNumber)+" not found", "SELECT * FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
+	return one("flight", fmt.Sprintf("flight_number %v", a.FlightNumber)+" not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"origin\") AS \"origin_iata\" FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
 }
 
 // GetFlightArgs are the arguments of get_flight.
 type GetFlightArgs struct {
 	// The flight's flight number.
 	FlightNumber string `json:"flight_number"`
-}
-
-// ListFlights lists flights matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListFlights(a ListFlightsArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.Origin != nil {
-		where = append(where, "\"origin\" = ?")
-		args = append(args, *a.Origin)
-	}
-	if a.Destination != nil {
-		where = append(where, "\"destination\" = ?")
-		args = append(args, *a.Destination)
-	}
-	if a.MinScheduledDepartureTimeEst != nil {
-		where = append(where, "\"scheduled_departure_time_est\" >= ?")
-		args = append(args, *a.MinScheduledDepartureTimeEst)
-	}
-	if a.MaxScheduledDepartureTimeEst != nil {
-		where = append(where, "\"scheduled_departure_time_est\" <= ?")
-		args = append(args, *a.MaxScheduledDepartureTimeEst)
-	}
-	if a.MinScheduledArrivalTimeEst != nil {
-		where = append(where, "\"scheduled_arrival_time_est\" >= ?")
-		args = append(args, *a.MinScheduledArrivalTimeEst)
-	}
-	if a.MaxScheduledArrivalTimeEst != nil {
-		where = append(where, "\"scheduled_arrival_time_est\" <= ?")
-		args = append(args, *a.MaxScheduledArrivalTimeEst)
-	}
-	order := "\"flight_number\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "flight_number":
-			order = "\"flight_number\""
-		case "scheduled_arrival_time_est":
-			order = "\"scheduled_arrival_time_est\""
-		case "scheduled_departure_time_est":
-			order = "\"scheduled_departure_time_est\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"flight_number\""
-	}
-	return listPage("*", "\"flights\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListFlightsArgs are the arguments of list_flights.
-type ListFlightsArgs struct {
-	// The flight's origin. An internal id: look it up with another tool.
-	Origin *string `json:"origin"`
-	// The flight's destination. An internal id: look it up with another tool.
-	Destination *string `json:"destination"`
-	// Only rows whose scheduled departure time est is at least this.
-	MinScheduledDepartureTimeEst *string `json:"min_scheduled_departure_time_est"`
-	// Only rows whose scheduled departure time est is at most this.
-	MaxScheduledDepartureTimeEst *string `json:"max_scheduled_departure_time_est"`
-	// Only rows whose scheduled arrival time est is at least this.
-	MinScheduledArrivalTimeEst *string `json:"min_scheduled_arrival_time_est"`
-	// Only rows whose scheduled arrival time est is at most this.
-	MaxScheduledArrivalTimeEst *string `json:"max_scheduled_arrival_time_est"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"flight_number,scheduled_arrival_time_est,scheduled_departure_time_est"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListFlightsByDestination lists the flights whose destination is the given airport (flights.destination refers to airports), paginated. Returns {items, total, offset}.
@@ -126,7 +32,7 @@ func ListFlightsByDestination(a ListFlightsByDestinationArgs) (any, error) {
 	where = append(where, "\"destination\" = ?")
 	args = append(args, a.Destination)
 	order := "\"flight_number\""
-	return listPage("*", "\"flights\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"origin\") AS \"origin_iata\"", "\"flights\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListFlightsByDestinationArgs are the arguments of list_flights_by_destination.
@@ -151,7 +57,7 @@ func ListFlightsByOrigin(a ListFlightsByOriginArgs) (any, error) {
 	where = append(where, "\"origin\" = ?")
 	args = append(args, a.Origin)
 	order := "\"flight_number\""
-	return listPage("*", "\"flights\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"origin\") AS \"origin_iata\"", "\"flights\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListFlightsByOriginArgs are the arguments of list_flights_by_origin.
@@ -162,55 +68,6 @@ type ListFlightsByOriginArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateFlight creates a flight and returns it.
-func CreateFlight(a CreateFlightArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"airports\"", "\"iata\"", a.Origin); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("origin: airport %v does not exist", a.Origin)
-		}
-	}
-	if true {
-		if ok, err := exists("\"airports\"", "\"iata\"", a.Destination); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("destination: airport %v does not exist", a.Destination)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"flight_number\""), append(args, a.FlightNumber)
-	cols, args = append(cols, "\"origin\""), append(args, a.Origin)
-	cols, args = append(cols, "\"destination\""), append(args, a.Destination)
-	cols, args = append(cols, "\"scheduled_departure_time_est\""), append(args, a.ScheduledDepartureTimeEst)
-	cols, args = append(cols, "\"scheduled_arrival_time_est\""), append(args, a.ScheduledArrivalTimeEst)
-	sql := "INSERT INTO \"flights\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"flights\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the flight")
-	}
-	_ = res
-	return one("flight", "created row not found", "SELECT * FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
-}
-
-// CreateFlightArgs are the arguments of create_flight.
-type CreateFlightArgs struct {
-	// The flight's flight number.
-	FlightNumber string `json:"flight_number"`
-	// The flight's origin. An internal id: look it up with another tool.
-	Origin string `json:"origin"`
-	// The flight's destination. An internal id: look it up with another tool.
-	Destination string `json:"destination"`
-	// The flight's scheduled departure time est.
-	ScheduledDepartureTimeEst string `json:"scheduled_departure_time_est"`
-	// The flight's scheduled arrival time est.
-	ScheduledArrivalTimeEst string `json:"scheduled_arrival_time_est"`
 }
 
 // UpdateFlight changes fields of the flight with the given flight_number; fields left out keep their value. Returns the updated flight.
@@ -254,7 +111,7 @@ func UpdateFlight(a UpdateFlightArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("flight %s not found", fmt.Sprintf("flight_number %v", a.FlightNumber))
 	}
-	return one("flight", "updated row not found", "SELECT * FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
+	return one("flight", "updated row not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"origin\") AS \"origin_iata\" FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
 }
 
 // UpdateFlightArgs are the arguments of update_flight.
@@ -269,54 +126,4 @@ type UpdateFlightArgs struct {
 	ScheduledDepartureTimeEst *string `json:"scheduled_departure_time_est"`
 	// The flight's scheduled arrival time est.
 	ScheduledArrivalTimeEst *string `json:"scheduled_arrival_time_est"`
-}
-
-// DeleteFlight deletes the flight with the given flight_number. Refused while other rows refer to it.
-func DeleteFlight(a DeleteFlightArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"flight_dates\" WHERE \"flight_number\" = (SELECT \"flight_number\" FROM \"flights\" WHERE \"flight_number\" = ?)", a.FlightNumber); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete flight %s: %d flight dates refer to it; delete or change those first", fmt.Sprintf("flight_number %v", a.FlightNumber), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"reservation_flights\" WHERE \"flight_number\" = (SELECT \"flight_number\" FROM \"flights\" WHERE \"flight_number\" = ?)", a.FlightNumber); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete flight %s: %d reservation flights refer to it; delete or change those first", fmt.Sprintf("flight_number %v", a.FlightNumber), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
-	if err != nil {
-		return nil, explain(err, "cannot delete the flight")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("flight %s not found", fmt.Sprintf("flight_number %v", a.FlightNumber))
-	}
-	return fmt.Sprintf("deleted flight %s", fmt.Sprintf("flight_number %v", a.FlightNumber)), nil
-}
-
-// DeleteFlightArgs are the arguments of delete_flight.
-type DeleteFlightArgs struct {
-	// The flight's flight number.
-	FlightNumber string `json:"flight_number"`
-}
-
-// GetFlightOfReservationFlight returns the flight that a reservation flight refers to (through flight number).
-func GetFlightOfReservationFlight(a GetFlightOfReservationFlightArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"flight_number\" AS ref FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("reservation flight %s not found", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("reservation flight %s has no flight number", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg))
-	}
-	return one("flight", fmt.Sprintf("flight %v not found", ref.Value("ref")), "SELECT * FROM \"flights\" WHERE \"flight_number\" = ?", ref.Value("ref"))
-}
-
-// GetFlightOfReservationFlightArgs are the arguments of get_flight_of_reservation_flight.
-type GetFlightOfReservationFlightArgs struct {
-	// The reservation flight's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The reservation flight's leg.
-	Leg int64 `json:"leg"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetPassenger returns the passenger with the given reservation_id and seat.
 func GetPassenger(a GetPassengerArgs) (any, error) {
-	return one("passenger", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat)+" not found", "SELECT * FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
+	return one("passenger", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat)+" not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"passengers\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
 }
 
 // GetPassengerArgs are the arguments of get_passenger.
@@ -20,72 +20,6 @@ type GetPassengerArgs struct {
 	ReservationId string `json:"reservation_id"`
 	// The passenger's seat.
 	Seat int64 `json:"seat"`
-}
-
-// ListPassengers lists passengers matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListPassengers(a ListPassengersArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.ReservationId != nil {
-		where = append(where, "\"reservation_id\" = ?")
-		args = append(args, *a.ReservationId)
-	}
-	if a.MinSeat != nil {
-		where = append(where, "\"seat\" >= ?")
-		args = append(args, *a.MinSeat)
-	}
-	if a.MaxSeat != nil {
-		where = append(where, "\"seat\" <= ?")
-		args = append(args, *a.MaxSeat)
-	}
-	if a.FirstNameContains != nil {
-		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
-	}
-	if a.LastNameContains != nil {
-		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
-	}
-	order := "\"reservation_id\", \"seat\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "first_name":
-			order = "\"first_name\""
-		case "last_name":
-			order = "\"last_name\""
-		case "seat":
-			order = "\"seat\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"reservation_id\", \"seat\""
-	}
-	return listPage("*", "\"passengers\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListPassengersArgs are the arguments of list_passengers.
-type ListPassengersArgs struct {
-	// The passenger's reservation id.
-	ReservationId *string `json:"reservation_id"`
-	// Only rows whose seat is at least this.
-	MinSeat *int64 `json:"min_seat"`
-	// Only rows whose seat is at most this.
-	MaxSeat *int64 `json:"max_seat"`
-	// Only rows whose first name contains this text (case-insensitive).
-	FirstNameContains *string `json:"first_name_contains"`
-	// Only rows whose last name contains this text (case-insensitive).
-	LastNameContains *string `json:"last_name_contains"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"first_name,last_name,seat"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListPassengersOfReservation lists the passengers of the given reservation (passengers.reservation_id refers to reservations), paginated. Returns {items, total, offset}.
@@ -100,7 +34,7 @@ func ListPassengersOfReservation(a ListPassengersOfReservationArgs) (any, error)
 	where = append(where, "\"reservation_id\" = ?")
 	args = append(args, a.ReservationId)
 	order := "\"reservation_id\", \"seat\""
-	return listPage("*", "\"passengers\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"passengers\".\"reservation_id\") AS \"reservation_reservation_id\"", "\"passengers\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListPassengersOfReservationArgs are the arguments of list_passengers_of_reservation.
@@ -111,48 +45,6 @@ type ListPassengersOfReservationArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreatePassenger creates a passenger and returns it.
-func CreatePassenger(a CreatePassengerArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"reservations\"", "\"reservation_id\"", a.ReservationId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("reservation_id: reservation %v does not exist", a.ReservationId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"reservation_id\""), append(args, a.ReservationId)
-	cols, args = append(cols, "\"seat\""), append(args, a.Seat)
-	cols, args = append(cols, "\"first_name\""), append(args, a.FirstName)
-	cols, args = append(cols, "\"last_name\""), append(args, a.LastName)
-	cols, args = append(cols, "\"dob\""), append(args, a.Dob)
-	sql := "INSERT INTO \"passengers\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"passengers\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the passenger")
-	}
-	_ = res
-	return one("passenger", "created row not found", "SELECT * FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
-}
-
-// CreatePassengerArgs are the arguments of create_passenger.
-type CreatePassengerArgs struct {
-	// The passenger's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The passenger's seat.
-	Seat int64 `json:"seat"`
-	// The passenger's first name.
-	FirstName string `json:"first_name"`
-	// The passenger's last name.
-	LastName string `json:"last_name"`
-	// The passenger's dob.
-	Dob string `json:"dob"`
 }
 
 // UpdatePassenger changes fields of the passenger with the given reservation_id and seat; fields left out keep their value. Returns the updated passenger.
@@ -179,7 +71,7 @@ func UpdatePassenger(a UpdatePassengerArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("passenger %s not found", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
 	}
-	return one("passenger", "updated row not found", "SELECT * FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
+	return one("passenger", "updated row not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"passengers\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
 }
 
 // UpdatePassengerArgs are the arguments of update_passenger.
@@ -194,24 +86,4 @@ type UpdatePassengerArgs struct {
 	LastName *string `json:"last_name"`
 	// The passenger's dob.
 	Dob *string `json:"dob"`
-}
-
-// DeletePassenger deletes the passenger with the given reservation_id and seat. Refused while other rows refer to it.
-func DeletePassenger(a DeletePassengerArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
-	if err != nil {
-		return nil, explain(err, "cannot delete the passenger")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("passenger %s not found", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
-	}
-	return fmt.Sprintf("deleted passenger %s", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat)), nil
-}
-
-// DeletePassengerArgs are the arguments of delete_passenger.
-type DeletePassengerArgs struct {
-	// The passenger's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The passenger's seat.
-	Seat int64 `json:"seat"`
 }

@@ -11,77 +11,13 @@ import (
 
 // GetPaymentMethod returns the payment method with the given id.
 func GetPaymentMethod(a GetPaymentMethodArgs) (any, error) {
-	return one("payment method", fmt.Sprintf("id %v", a.Id)+" not found", "SELECT * FROM \"payment_methods\" WHERE \"id\" = ?", a.Id)
+	return one("payment method", fmt.Sprintf("id %v", a.Id)+" not found", "SELECT *, (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"payment_methods\".\"user_id\") AS \"user_email\" FROM \"payment_methods\" WHERE \"id\" = ?", a.Id)
 }
 
 // GetPaymentMethodArgs are the arguments of get_payment_method.
 type GetPaymentMethodArgs struct {
 	// The payment method's id.
 	Id string `json:"id"`
-}
-
-// ListPaymentMethods lists payment methods matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListPaymentMethods(a ListPaymentMethodsArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.UserId != nil {
-		where = append(where, "\"user_id\" = ?")
-		args = append(args, *a.UserId)
-	}
-	if a.Source != nil {
-		where = append(where, "\"source\" = ?")
-		args = append(args, *a.Source)
-	}
-	if a.Brand != nil {
-		where = append(where, "\"brand\" = ?")
-		args = append(args, *a.Brand)
-	}
-	if a.MinAmount != nil {
-		where = append(where, "\"amount\" >= ?")
-		args = append(args, *a.MinAmount)
-	}
-	if a.MaxAmount != nil {
-		where = append(where, "\"amount\" <= ?")
-		args = append(args, *a.MaxAmount)
-	}
-	order := "\"id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "amount":
-			order = "\"amount\""
-		case "id":
-			order = "\"id\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"id\""
-	}
-	return listPage("*", "\"payment_methods\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListPaymentMethodsArgs are the arguments of list_payment_methods.
-type ListPaymentMethodsArgs struct {
-	// The payment method's user id. An internal id: look it up with another tool.
-	UserId *string `json:"user_id"`
-	// The payment method's source.
-	Source *string `json:"source" enum:"credit_card,gift_card,certificate"`
-	// The payment method's brand.
-	Brand *string `json:"brand" enum:"mastercard,visa"`
-	// Only rows whose amount is at least this.
-	MinAmount *int64 `json:"min_amount"`
-	// Only rows whose amount is at most this.
-	MaxAmount *int64 `json:"max_amount"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"amount,id"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListPaymentMethodsOfUser lists the payment methods of the given user (payment_methods.user_id refers to users), paginated. Returns {items, total, offset}.
@@ -96,7 +32,7 @@ func ListPaymentMethodsOfUser(a ListPaymentMethodsOfUserArgs) (any, error) {
 	where = append(where, "\"user_id\" = ?")
 	args = append(args, a.UserId)
 	order := "\"id\""
-	return listPage("*", "\"payment_methods\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"payment_methods\".\"user_id\") AS \"user_email\"", "\"payment_methods\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListPaymentMethodsOfUserArgs are the arguments of list_payment_methods_of_user.
@@ -107,57 +43,6 @@ type ListPaymentMethodsOfUserArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreatePaymentMethod creates a payment method and returns it.
-func CreatePaymentMethod(a CreatePaymentMethodArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"users\"", "\"user_id\"", a.UserId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("user_id: user %v does not exist", a.UserId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"id\""), append(args, a.Id)
-	cols, args = append(cols, "\"user_id\""), append(args, a.UserId)
-	cols, args = append(cols, "\"source\""), append(args, a.Source)
-	if a.Brand != nil {
-		cols, args = append(cols, "\"brand\""), append(args, *a.Brand)
-	}
-	if a.LastFour != nil {
-		cols, args = append(cols, "\"last_four\""), append(args, *a.LastFour)
-	}
-	if a.Amount != nil {
-		cols, args = append(cols, "\"amount\""), append(args, *a.Amount)
-	}
-	sql := "INSERT INTO \"payment_methods\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"payment_methods\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the payment method")
-	}
-	_ = res
-	return one("payment method", "created row not found", "SELECT * FROM \"payment_methods\" WHERE \"id\" = ?", a.Id)
-}
-
-// CreatePaymentMethodArgs are the arguments of create_payment_method.
-type CreatePaymentMethodArgs struct {
-	// The payment method's id.
-	Id string `json:"id"`
-	// The payment method's user id. An internal id: look it up with another tool.
-	UserId string `json:"user_id"`
-	// The payment method's source.
-	Source string `json:"source" enum:"credit_card,gift_card,certificate"`
-	// The payment method's brand.
-	Brand *string `json:"brand" enum:"mastercard,visa"`
-	// The payment method's last four.
-	LastFour *string `json:"last_four"`
-	// The payment method's amount.
-	Amount *int64 `json:"amount"`
 }
 
 // UpdatePaymentMethod changes fields of the payment method with the given id; fields left out keep their value. Returns the updated payment method.
@@ -197,7 +82,7 @@ func UpdatePaymentMethod(a UpdatePaymentMethodArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("payment method %s not found", fmt.Sprintf("id %v", a.Id))
 	}
-	return one("payment method", "updated row not found", "SELECT * FROM \"payment_methods\" WHERE \"id\" = ?", a.Id)
+	return one("payment method", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"payment_methods\".\"user_id\") AS \"user_email\" FROM \"payment_methods\" WHERE \"id\" = ?", a.Id)
 }
 
 // UpdatePaymentMethodArgs are the arguments of update_payment_method.
@@ -214,49 +99,4 @@ type UpdatePaymentMethodArgs struct {
 	LastFour *string `json:"last_four"`
 	// The payment method's amount.
 	Amount *int64 `json:"amount"`
-}
-
-// DeletePaymentMethod deletes the payment method with the given id. Refused while other rows refer to it.
-func DeletePaymentMethod(a DeletePaymentMethodArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"payments\" WHERE \"payment_id\" = (SELECT \"id\" FROM \"payment_methods\" WHERE \"id\" = ?)", a.Id); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete payment method %s: %d payments refer to it; delete or change those first", fmt.Sprintf("id %v", a.Id), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"payment_methods\" WHERE \"id\" = ?", a.Id)
-	if err != nil {
-		return nil, explain(err, "cannot delete the payment method")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("payment method %s not found", fmt.Sprintf("id %v", a.Id))
-	}
-	return fmt.Sprintf("deleted payment method %s", fmt.Sprintf("id %v", a.Id)), nil
-}
-
-// DeletePaymentMethodArgs are the arguments of delete_payment_method.
-type DeletePaymentMethodArgs struct {
-	// The payment method's id.
-	Id string `json:"id"`
-}
-
-// GetPaymentOfPayment returns the payment method that a payment refers to (through payment id).
-func GetPaymentOfPayment(a GetPaymentOfPaymentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"payment_id\" AS ref FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("payment %s has no payment id", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
-	}
-	return one("payment method", fmt.Sprintf("payment method %v not found", ref.Value("ref")), "SELECT * FROM \"payment_methods\" WHERE \"id\" = ?", ref.Value("ref"))
-}
-
-// GetPaymentOfPaymentArgs are the arguments of get_payment_of_payment.
-type GetPaymentOfPaymentArgs struct {
-	// The payment's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The payment's seq.
-	Seq int64 `json:"seq"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetPayment returns the payment with the given reservation_id and seq.
 func GetPayment(a GetPaymentArgs) (any, error) {
-	return one("payment", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq)+" not found", "SELECT * FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
+	return one("payment", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq)+" not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
 }
 
 // GetPaymentArgs are the arguments of get_payment.
@@ -20,76 +20,6 @@ type GetPaymentArgs struct {
 	ReservationId string `json:"reservation_id"`
 	// The payment's seq.
 	Seq int64 `json:"seq"`
-}
-
-// ListPayments lists payments matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListPayments(a ListPaymentsArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.ReservationId != nil {
-		where = append(where, "\"reservation_id\" = ?")
-		args = append(args, *a.ReservationId)
-	}
-	if a.MinSeq != nil {
-		where = append(where, "\"seq\" >= ?")
-		args = append(args, *a.MinSeq)
-	}
-	if a.MaxSeq != nil {
-		where = append(where, "\"seq\" <= ?")
-		args = append(args, *a.MaxSeq)
-	}
-	if a.PaymentId != nil {
-		where = append(where, "\"payment_id\" = ?")
-		args = append(args, *a.PaymentId)
-	}
-	if a.MinAmount != nil {
-		where = append(where, "\"amount\" >= ?")
-		args = append(args, *a.MinAmount)
-	}
-	if a.MaxAmount != nil {
-		where = append(where, "\"amount\" <= ?")
-		args = append(args, *a.MaxAmount)
-	}
-	order := "\"reservation_id\", \"seq\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "amount":
-			order = "\"amount\""
-		case "seq":
-			order = "\"seq\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"reservation_id\", \"seq\""
-	}
-	return listPage("*", "\"payments\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListPaymentsArgs are the arguments of list_payments.
-type ListPaymentsArgs struct {
-	// The payment's reservation id.
-	ReservationId *string `json:"reservation_id"`
-	// Only rows whose seq is at least this.
-	MinSeq *int64 `json:"min_seq"`
-	// Only rows whose seq is at most this.
-	MaxSeq *int64 `json:"max_seq"`
-	// The payment's payment id. An internal id: look it up with another tool.
-	PaymentId *string `json:"payment_id"`
-	// Only rows whose amount is at least this.
-	MinAmount *int64 `json:"min_amount"`
-	// Only rows whose amount is at most this.
-	MaxAmount *int64 `json:"max_amount"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"amount,seq"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListPaymentsByPayment lists the payments whose payment is the given payment method (payments.payment_id refers to payment_methods), paginated. Returns {items, total, offset}.
@@ -104,7 +34,7 @@ func ListPaymentsByPayment(a ListPaymentsByPaymentArgs) (any, error) {
 	where = append(where, "\"payment_id\" = ?")
 	args = append(args, a.PaymentId)
 	order := "\"reservation_id\", \"seq\""
-	return listPage("*", "\"payments\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\"", "\"payments\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListPaymentsByPaymentArgs are the arguments of list_payments_by_payment.
@@ -129,7 +59,7 @@ func ListPaymentsOfReservation(a ListPaymentsOfReservationArgs) (any, error) {
 	where = append(where, "\"reservation_id\" = ?")
 	args = append(args, a.ReservationId)
 	order := "\"reservation_id\", \"seq\""
-	return listPage("*", "\"payments\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\"", "\"payments\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListPaymentsOfReservationArgs are the arguments of list_payments_of_reservation.
@@ -142,8 +72,26 @@ type ListPaymentsOfReservationArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreatePayment creates a payment and returns it.
-func CreatePayment(a CreatePaymentArgs) (any, error) {
+// AddPaymentFromPaymentMethod adds a payment and takes its amount from the payment method's amount, in one step. Refused when the amount is not positive or the payment method has less amount than asked. Refused when the payment method and the reservation belong to different users. Returns the new payment.
+func AddPaymentFromPaymentMethod(a AddPaymentFromPaymentMethodArgs) (any, error) {
+	if a.Amount <= 0 {
+		return nil, fmt.Errorf("cannot add the payment: the amount must be positive, not %v; nothing was changed", a.Amount)
+	}
+	stock, err := current(fmt.Sprintf("payment_id: payment method %v does not exist", a.PaymentId), "SELECT \"amount\" AS stock, \"amount\" IS NULL AS untracked FROM \"payment_methods\" WHERE \"id\" = ?", a.PaymentId)
+	if err != nil {
+		return nil, err
+	}
+	if !stock.Bool("untracked") && stock.Float("stock") < float64(a.Amount) {
+		return nil, fmt.Errorf("cannot add the payment: the payment method %v has amount %v, less than the %v asked; nothing was changed", a.PaymentId, stock.Value("stock"), a.Amount)
+	}
+	if same, err := sdk.QueryRow("SELECT (SELECT \"user_id\" FROM \"payment_methods\" WHERE \"id\" = ?) IS (SELECT \"user_id\" FROM \"reservations\" WHERE \"reservation_id\" = ?) AS same", a.PaymentId, a.ReservationId); err != nil {
+		return nil, err
+	} else if !same.Bool("same") {
+		return nil, fmt.Errorf("cannot add the payment: the payment method %v and the reservation %v belong to different users; nothing was changed", a.PaymentId, a.ReservationId)
+	}
+	if _, err := sdk.Exec("UPDATE \"payment_methods\" SET \"amount\" = \"amount\" - ? WHERE \"id\" = ? AND \"amount\" IS NOT NULL", a.Amount, a.PaymentId); err != nil {
+		return nil, explain(err, "cannot take the amount from the payment method")
+	}
 	if true {
 		if ok, err := exists("\"reservations\"", "\"reservation_id\"", a.ReservationId); err != nil {
 			return nil, err
@@ -173,11 +121,11 @@ func CreatePayment(a CreatePaymentArgs) (any, error) {
 		return nil, explain(err, "cannot create the payment")
 	}
 	_ = res
-	return one("payment", "created row not found", "SELECT * FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
+	return one("payment", "created row not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
 }
 
-// CreatePaymentArgs are the arguments of create_payment.
-type CreatePaymentArgs struct {
+// AddPaymentFromPaymentMethodArgs are the arguments of add_payment_from_payment_method.
+type AddPaymentFromPaymentMethodArgs struct {
 	// The payment's reservation id.
 	ReservationId string `json:"reservation_id"`
 	// The payment's seq.
@@ -216,7 +164,7 @@ func UpdatePayment(a UpdatePaymentArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
 	}
-	return one("payment", "updated row not found", "SELECT * FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
+	return one("payment", "updated row not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
 }
 
 // UpdatePaymentArgs are the arguments of update_payment.
@@ -229,24 +177,4 @@ type UpdatePaymentArgs struct {
 	PaymentId *string `json:"payment_id"`
 	// The payment's amount.
 	Amount *int64 `json:"amount"`
-}
-
-// DeletePayment deletes the payment with the given reservation_id and seq. Refused while other rows refer to it.
-func DeletePayment(a DeletePaymentArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
-	if err != nil {
-		return nil, explain(err, "cannot delete the payment")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
-	}
-	return fmt.Sprintf("deleted payment %s", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq)), nil
-}
-
-// DeletePaymentArgs are the arguments of delete_payment.
-type DeletePaymentArgs struct {
-	// The payment's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The payment's seq.
-	Seq int64 `json:"seq"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetReservationFlight returns the reservation flight with the given reservation_id and leg.
 func GetReservationFlight(a GetReservationFlightArgs) (any, error) {
-	return one("reservation flight", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg)+" not found", "SELECT * FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
+	return one("reservation flight", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg)+" not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"reservation_flights\".\"flight_number\") AS \"flight_flight_number\", (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"reservation_flights\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
 }
 
 // GetReservationFlightArgs are the arguments of get_reservation_flight.
@@ -20,90 +20,6 @@ type GetReservationFlightArgs struct {
 	ReservationId string `json:"reservation_id"`
 	// The reservation flight's leg.
 	Leg int64 `json:"leg"`
-}
-
-// ListReservationFlights lists reservation flights matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListReservationFlights(a ListReservationFlightsArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.ReservationId != nil {
-		where = append(where, "\"reservation_id\" = ?")
-		args = append(args, *a.ReservationId)
-	}
-	if a.MinLeg != nil {
-		where = append(where, "\"leg\" >= ?")
-		args = append(args, *a.MinLeg)
-	}
-	if a.MaxLeg != nil {
-		where = append(where, "\"leg\" <= ?")
-		args = append(args, *a.MaxLeg)
-	}
-	if a.FlightNumber != nil {
-		where = append(where, "\"flight_number\" = ?")
-		args = append(args, *a.FlightNumber)
-	}
-	if a.MinDate != nil {
-		where = append(where, "\"date\" >= ?")
-		args = append(args, *a.MinDate)
-	}
-	if a.MaxDate != nil {
-		where = append(where, "\"date\" <= ?")
-		args = append(args, *a.MaxDate)
-	}
-	if a.MinPrice != nil {
-		where = append(where, "\"price\" >= ?")
-		args = append(args, *a.MinPrice)
-	}
-	if a.MaxPrice != nil {
-		where = append(where, "\"price\" <= ?")
-		args = append(args, *a.MaxPrice)
-	}
-	order := "\"reservation_id\", \"leg\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "date":
-			order = "\"date\""
-		case "leg":
-			order = "\"leg\""
-		case "price":
-			order = "\"price\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"reservation_id\", \"leg\""
-	}
-	return listPage("*", "\"reservation_flights\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListReservationFlightsArgs are the arguments of list_reservation_flights.
-type ListReservationFlightsArgs struct {
-	// The reservation flight's reservation id.
-	ReservationId *string `json:"reservation_id"`
-	// Only rows whose leg is at least this.
-	MinLeg *int64 `json:"min_leg"`
-	// Only rows whose leg is at most this.
-	MaxLeg *int64 `json:"max_leg"`
-	// The reservation flight's flight number.
-	FlightNumber *string `json:"flight_number"`
-	// Only rows whose date is at least this.
-	MinDate *string `json:"min_date"`
-	// Only rows whose date is at most this.
-	MaxDate *string `json:"max_date"`
-	// Only rows whose price is at least this.
-	MinPrice *int64 `json:"min_price"`
-	// Only rows whose price is at most this.
-	MaxPrice *int64 `json:"max_price"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"date,leg,price"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListReservationFlightsOfFlight lists the reservation flights of the given flight (reservation_flights.flight_number refers to flights), paginated. Returns {items, total, offset}.
@@ -118,7 +34,7 @@ func ListReservationFlightsOfFlight(a ListReservationFlightsOfFlightArgs) (any, 
 	where = append(where, "\"flight_number\" = ?")
 	args = append(args, a.FlightNumber)
 	order := "\"reservation_id\", \"leg\""
-	return listPage("*", "\"reservation_flights\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"reservation_flights\".\"flight_number\") AS \"flight_flight_number\", (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"reservation_flights\".\"reservation_id\") AS \"reservation_reservation_id\"", "\"reservation_flights\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListReservationFlightsOfFlightArgs are the arguments of list_reservation_flights_of_flight.
@@ -143,7 +59,7 @@ func ListReservationFlightsOfReservation(a ListReservationFlightsOfReservationAr
 	where = append(where, "\"reservation_id\" = ?")
 	args = append(args, a.ReservationId)
 	order := "\"reservation_id\", \"leg\""
-	return listPage("*", "\"reservation_flights\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"reservation_flights\".\"flight_number\") AS \"flight_flight_number\", (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"reservation_flights\".\"reservation_id\") AS \"reservation_reservation_id\"", "\"reservation_flights\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListReservationFlightsOfReservationArgs are the arguments of list_reservation_flights_of_reservation.
@@ -154,55 +70,6 @@ type ListReservationFlightsOfReservationArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateReservationFlight creates a reservation flight and returns it.
-func CreateReservationFlight(a CreateReservationFlightArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"reservations\"", "\"reservation_id\"", a.ReservationId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("reservation_id: reservation %v does not exist", a.ReservationId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"flights\"", "\"flight_number\"", a.FlightNumber); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("flight_number: flight %v does not exist", a.FlightNumber)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"reservation_id\""), append(args, a.ReservationId)
-	cols, args = append(cols, "\"leg\""), append(args, a.Leg)
-	cols, args = append(cols, "\"flight_number\""), append(args, a.FlightNumber)
-	cols, args = append(cols, "\"date\""), append(args, a.Date)
-	cols, args = append(cols, "\"price\""), append(args, a.Price)
-	sql := "INSERT INTO \"reservation_flights\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"reservation_flights\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the reservation flight")
-	}
-	_ = res
-	return one("reservation flight", "created row not found", "SELECT * FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
-}
-
-// CreateReservationFlightArgs are the arguments of create_reservation_flight.
-type CreateReservationFlightArgs struct {
-	// The reservation flight's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The reservation flight's leg.
-	Leg int64 `json:"leg"`
-	// The reservation flight's flight number.
-	FlightNumber string `json:"flight_number"`
-	// The reservation flight's date.
-	Date string `json:"date"`
-	// The reservation flight's price.
-	Price int64 `json:"price"`
 }
 
 // UpdateReservationFlight changes fields of the reservation flight with the given reservation_id and leg; fields left out keep their value. Returns the updated reservation flight.
@@ -236,7 +103,7 @@ func UpdateReservationFlight(a UpdateReservationFlightArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("reservation flight %s not found", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg))
 	}
-	return one("reservation flight", "updated row not found", "SELECT * FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
+	return one("reservation flight", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"reservation_flights\".\"flight_number\") AS \"flight_flight_number\", (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"reservation_flights\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
 }
 
 // UpdateReservationFlightArgs are the arguments of update_reservation_flight.
@@ -251,24 +118,4 @@ type UpdateReservationFlightArgs struct {
 	Date *string `json:"date"`
 	// The reservation flight's price.
 	Price *int64 `json:"price"`
-}
-
-// DeleteReservationFlight deletes the reservation flight with the given reservation_id and leg. Refused while other rows refer to it.
-func DeleteReservationFlight(a DeleteReservationFlightArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
-	if err != nil {
-		return nil, explain(err, "cannot delete the reservation flight")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("reservation flight %s not found", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg))
-	}
-	return fmt.Sprintf("deleted reservation flight %s", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg)), nil
-}
-
-// DeleteReservationFlightArgs are the arguments of delete_reservation_flight.
-type DeleteReservationFlightArgs struct {
-	// The reservation flight's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The reservation flight's leg.
-	Leg int64 `json:"leg"`
 }

@@ -9,75 +9,9 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetReservationOfPassenger returns the reservation that a passenger refers to (through reservation id).
-func GetReservationOfPassenger(a GetReservationOfPassengerArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("passenger %s not found", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("passenger %s has no reservation id", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
-	}
-	return one("reservation", fmt.Sprintf("reservation %v not found", ref.Value("ref")), "SELECT * FROM \"reservations\" WHERE \"reservation_id\" = ?", ref.Value("ref"))
-}
-
-// GetReservationOfPassengerArgs are the arguments of get_reservation_of_passenger.
-type GetReservationOfPassengerArgs struct {
-	// The passenger's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The passenger's seat.
-	Seat int64 `json:"seat"`
-}
-
-// GetReservationOfPayment returns the reservation that a payment refers to (through reservation id).
-func GetReservationOfPayment(a GetReservationOfPaymentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("payment %s has no reservation id", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
-	}
-	return one("reservation", fmt.Sprintf("reservation %v not found", ref.Value("ref")), "SELECT * FROM \"reservations\" WHERE \"reservation_id\" = ?", ref.Value("ref"))
-}
-
-// GetReservationOfPaymentArgs are the arguments of get_reservation_of_payment.
-type GetReservationOfPaymentArgs struct {
-	// The payment's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The payment's seq.
-	Seq int64 `json:"seq"`
-}
-
-// GetReservationOfReservationFlight returns the reservation that a reservation flight refers to (through reservation id).
-func GetReservationOfReservationFlight(a GetReservationOfReservationFlightArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("reservation flight %s not found", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("reservation flight %s has no reservation id", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg))
-	}
-	return one("reservation", fmt.Sprintf("reservation %v not found", ref.Value("ref")), "SELECT * FROM \"reservations\" WHERE \"reservation_id\" = ?", ref.Value("ref"))
-}
-
-// GetReservationOfReservationFlightArgs are the arguments of get_reservation_of_reservation_flight.
-type GetReservationOfReservationFlightArgs struct {
-	// The reservation flight's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The reservation flight's leg.
-	Leg int64 `json:"leg"`
-}
-
 // GetReservation returns the reservation with the given reservation_id.
 func GetReservation(a GetReservationArgs) (any, error) {
-	return one("reservation", fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT * FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
+	return one("reservation", fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
 }
 
 // GetReservationArgs are the arguments of get_reservation.
@@ -114,30 +48,6 @@ func ListReservations(a ListReservationsArgs) (any, error) {
 		where = append(where, "\"created_at\" >= ?")
 		args = append(args, *a.MinCreatedAt)
 	}
-	if a.MaxCreatedAt != nil {
-		where = append(where, "\"created_at\" <= ?")
-		args = append(args, *a.MaxCreatedAt)
-	}
-	if a.MinTotalBaggages != nil {
-		where = append(where, "\"total_baggages\" >= ?")
-		args = append(args, *a.MinTotalBaggages)
-	}
-	if a.MaxTotalBaggages != nil {
-		where = append(where, "\"total_baggages\" <= ?")
-		args = append(args, *a.MaxTotalBaggages)
-	}
-	if a.MinNonfreeBaggages != nil {
-		where = append(where, "\"nonfree_baggages\" >= ?")
-		args = append(args, *a.MinNonfreeBaggages)
-	}
-	if a.MaxNonfreeBaggages != nil {
-		where = append(where, "\"nonfree_baggages\" <= ?")
-		args = append(args, *a.MaxNonfreeBaggages)
-	}
-	if a.Insurance != nil {
-		where = append(where, "\"insurance\" = ?")
-		args = append(args, *a.Insurance)
-	}
 	order := "\"reservation_id\""
 	if a.SortBy != nil {
 		switch *a.SortBy {
@@ -157,7 +67,7 @@ func ListReservations(a ListReservationsArgs) (any, error) {
 		}
 		order += ", " + "\"reservation_id\""
 	}
-	return listPage("*", "\"reservations\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\"", "\"reservations\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListReservationsArgs are the arguments of list_reservations.
@@ -174,18 +84,6 @@ type ListReservationsArgs struct {
 	Cabin *string `json:"cabin" enum:"basic_economy,economy,business"`
 	// Only rows whose created at is at least this.
 	MinCreatedAt *string `json:"min_created_at"`
-	// Only rows whose created at is at most this.
-	MaxCreatedAt *string `json:"max_created_at"`
-	// Only rows whose total baggages is at least this.
-	MinTotalBaggages *int64 `json:"min_total_baggages"`
-	// Only rows whose total baggages is at most this.
-	MaxTotalBaggages *int64 `json:"max_total_baggages"`
-	// Only rows whose nonfree baggages is at least this.
-	MinNonfreeBaggages *int64 `json:"min_nonfree_baggages"`
-	// Only rows whose nonfree baggages is at most this.
-	MaxNonfreeBaggages *int64 `json:"max_nonfree_baggages"`
-	// The reservation's insurance.
-	Insurance *string `json:"insurance" enum:"yes,no"`
 	// Sort by this field (default: the key).
 	SortBy *string `json:"sort_by" enum:"created_at,nonfree_baggages,reservation_id,total_baggages"`
 	// Sort in descending order.
@@ -208,7 +106,7 @@ func ListReservationsByDestination(a ListReservationsByDestinationArgs) (any, er
 	where = append(where, "\"destination\" = ?")
 	args = append(args, a.Destination)
 	order := "\"reservation_id\""
-	return listPage("*", "\"reservations\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\"", "\"reservations\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListReservationsByDestinationArgs are the arguments of list_reservations_by_destination.
@@ -233,7 +131,7 @@ func ListReservationsByOrigin(a ListReservationsByOriginArgs) (any, error) {
 	where = append(where, "\"origin\" = ?")
 	args = append(args, a.Origin)
 	order := "\"reservation_id\""
-	return listPage("*", "\"reservations\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\"", "\"reservations\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListReservationsByOriginArgs are the arguments of list_reservations_by_origin.
@@ -258,7 +156,7 @@ func ListReservationsOfUser(a ListReservationsOfUserArgs) (any, error) {
 	where = append(where, "\"user_id\" = ?")
 	args = append(args, a.UserId)
 	order := "\"reservation_id\""
-	return listPage("*", "\"reservations\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\"", "\"reservations\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListReservationsOfUserArgs are the arguments of list_reservations_of_user.
@@ -269,81 +167,6 @@ type ListReservationsOfUserArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateReservation creates a reservation and returns it.
-func CreateReservation(a CreateReservationArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"users\"", "\"user_id\"", a.UserId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("user_id: user %v does not exist", a.UserId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"airports\"", "\"iata\"", a.Origin); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("origin: airport %v does not exist", a.Origin)
-		}
-	}
-	if true {
-		if ok, err := exists("\"airports\"", "\"iata\"", a.Destination); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("destination: airport %v does not exist", a.Destination)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"reservation_id\""), append(args, a.ReservationId)
-	cols, args = append(cols, "\"user_id\""), append(args, a.UserId)
-	cols, args = append(cols, "\"origin\""), append(args, a.Origin)
-	cols, args = append(cols, "\"destination\""), append(args, a.Destination)
-	cols, args = append(cols, "\"flight_type\""), append(args, a.FlightType)
-	cols, args = append(cols, "\"cabin\""), append(args, a.Cabin)
-	if a.CreatedAt != nil {
-		cols, args = append(cols, "\"created_at\""), append(args, *a.CreatedAt)
-	} else {
-		cols, args = append(cols, "\"created_at\""), append(args, now("2006-01-02T15:04:05"))
-	}
-	cols, args = append(cols, "\"total_baggages\""), append(args, a.TotalBaggages)
-	cols, args = append(cols, "\"nonfree_baggages\""), append(args, a.NonfreeBaggages)
-	cols, args = append(cols, "\"insurance\""), append(args, a.Insurance)
-	sql := "INSERT INTO \"reservations\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"reservations\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the reservation")
-	}
-	_ = res
-	return one("reservation", "created row not found", "SELECT * FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
-}
-
-// CreateReservationArgs are the arguments of create_reservation.
-type CreateReservationArgs struct {
-	// The reservation's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The reservation's user id. An internal id: look it up with another tool.
-	UserId string `json:"user_id"`
-	// The reservation's origin. An internal id: look it up with another tool.
-	Origin string `json:"origin"`
-	// The reservation's destination. An internal id: look it up with another tool.
-	Destination string `json:"destination"`
-	// The reservation's flight type.
-	FlightType string `json:"flight_type" enum:"one_way,round_trip"`
-	// The reservation's cabin.
-	Cabin string `json:"cabin" enum:"basic_economy,economy,business"`
-	// The reservation's created at. Left out, the time of the call.
-	CreatedAt *string `json:"created_at"`
-	// The reservation's total baggages.
-	TotalBaggages int64 `json:"total_baggages"`
-	// The reservation's nonfree baggages.
-	NonfreeBaggages int64 `json:"nonfree_baggages"`
-	// The reservation's insurance.
-	Insurance string `json:"insurance" enum:"yes,no"`
 }
 
 // UpdateReservation changes fields of the reservation with the given reservation_id; fields left out keep their value. Returns the updated reservation.
@@ -386,9 +209,6 @@ func UpdateReservation(a UpdateReservationArgs) (any, error) {
 	if a.Cabin != nil {
 		sets, args = append(sets, "\"cabin\" = ?"), append(args, *a.Cabin)
 	}
-	if a.CreatedAt != nil {
-		sets, args = append(sets, "\"created_at\" = ?"), append(args, *a.CreatedAt)
-	}
 	if a.TotalBaggages != nil {
 		sets, args = append(sets, "\"total_baggages\" = ?"), append(args, *a.TotalBaggages)
 	}
@@ -409,7 +229,7 @@ func UpdateReservation(a UpdateReservationArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("reservation %s not found", fmt.Sprintf("reservation_id %v", a.ReservationId))
 	}
-	return one("reservation", "updated row not found", "SELECT * FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
+	return one("reservation", "updated row not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
 }
 
 // UpdateReservationArgs are the arguments of update_reservation.
@@ -426,45 +246,10 @@ type UpdateReservationArgs struct {
 	FlightType *string `json:"flight_type" enum:"one_way,round_trip"`
 	// The reservation's cabin.
 	Cabin *string `json:"cabin" enum:"basic_economy,economy,business"`
-	// The reservation's created at.
-	CreatedAt *string `json:"created_at"`
 	// The reservation's total baggages.
 	TotalBaggages *int64 `json:"total_baggages"`
 	// The reservation's nonfree baggages.
 	NonfreeBaggages *int64 `json:"nonfree_baggages"`
 	// The reservation's insurance.
 	Insurance *string `json:"insurance" enum:"yes,no"`
-}
-
-// DeleteReservation deletes the reservation with the given reservation_id. Refused while other rows refer to it.
-func DeleteReservation(a DeleteReservationArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"passengers\" WHERE \"reservation_id\" = (SELECT \"reservation_id\" FROM \"reservations\" WHERE \"reservation_id\" = ?)", a.ReservationId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete reservation %s: %d passengers refer to it; delete or change those first", fmt.Sprintf("reservation_id %v", a.ReservationId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"payments\" WHERE \"reservation_id\" = (SELECT \"reservation_id\" FROM \"reservations\" WHERE \"reservation_id\" = ?)", a.ReservationId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete reservation %s: %d payments refer to it; delete or change those first", fmt.Sprintf("reservation_id %v", a.ReservationId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"reservation_flights\" WHERE \"reservation_id\" = (SELECT \"reservation_id\" FROM \"reservations\" WHERE \"reservation_id\" = ?)", a.ReservationId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete reservation %s: %d reservation flights refer to it; delete or change those first", fmt.Sprintf("reservation_id %v", a.ReservationId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the reservation")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("reservation %s not found", fmt.Sprintf("reservation_id %v", a.ReservationId))
-	}
-	return fmt.Sprintf("deleted reservation %s", fmt.Sprintf("reservation_id %v", a.ReservationId)), nil
-}
-
-// DeleteReservationArgs are the arguments of delete_reservation.
-type DeleteReservationArgs struct {
-	// The reservation's reservation id.
-	ReservationId string `json:"reservation_id"`
 }

@@ -28,6 +28,16 @@ func one(table, missing, sql string, args ...any) (any, error) {
 	return row, nil
 }
 
+// current reads the row a domain action is about (its state, a
+// parent's stock), or "<what> not found".
+func current(missing, sql string, args ...any) (sdk.Row, error) {
+	row, err := sdk.QueryRow(sql, args...)
+	if errors.Is(err, sdk.ErrNoRows) {
+		return row, errors.New(missing)
+	}
+	return row, err
+}
+
 // oneFold returns the row whose col equals v, ignoring case. SQLite's
 // NOCASE folds ASCII letters only, so after a miss a value with other
 // letters is looked for among the rows of its length whose ASCII prefix

@@ -11,7 +11,7 @@ import (
 
 // GetAlbum returns the album with the given album_id.
 func GetAlbum(a GetAlbumArgs) (any, error) {
-	return one("album", fmt.Sprintf("album_id %v", a.AlbumId)+" not found", "SELECT * FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
+	return one("album", fmt.Sprintf("album_id %v", a.AlbumId)+" not found", "SELECT *, (SELECT p.\"Name\" FROM \"Artist\" AS p WHERE p.\"ArtistId\" = \"Album\".\"ArtistId\") AS \"artist_name\" FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
 }
 
 // GetAlbumArgs are the arguments of get_album.
@@ -22,7 +22,7 @@ type GetAlbumArgs struct {
 
 // FindAlbumByTitle finds the album whose title is the given value (case-insensitive). Use it to start from what a user says.
 func FindAlbumByTitle(a FindAlbumByTitleArgs) (any, error) {
-	return oneFold(fmt.Sprintf("title %v", a.Title)+" not found", "*", "\"Album\"", "\"Title\"", "Title", a.Title)
+	return oneFold(fmt.Sprintf("title %v", a.Title)+" not found", "*, (SELECT p.\"Name\" FROM \"Artist\" AS p WHERE p.\"ArtistId\" = \"Album\".\"ArtistId\") AS \"artist_name\"", "\"Album\"", "\"Title\"", "Title", a.Title)
 }
 
 // FindAlbumByTitleArgs are the arguments of find_album_by_title.
@@ -58,7 +58,7 @@ func ListAlbum(a ListAlbumArgs) (any, error) {
 		}
 		order += ", " + "\"AlbumId\""
 	}
-	return listPage("*", "\"Album\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"Artist\" AS p WHERE p.\"ArtistId\" = \"Album\".\"ArtistId\") AS \"artist_name\"", "\"Album\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListAlbumArgs are the arguments of list_album.
@@ -89,7 +89,7 @@ func ListAlbumOfArtist(a ListAlbumOfArtistArgs) (any, error) {
 	where = append(where, "\"ArtistId\" = ?")
 	args = append(args, a.ArtistId)
 	order := "\"AlbumId\""
-	return listPage("*", "\"Album\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"Artist\" AS p WHERE p.\"ArtistId\" = \"Album\".\"ArtistId\") AS \"artist_name\"", "\"Album\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListAlbumOfArtistArgs are the arguments of list_album_of_artist.
@@ -100,38 +100,6 @@ type ListAlbumOfArtistArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateAlbum creates an album and returns it.
-func CreateAlbum(a CreateAlbumArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"Artist\"", "\"ArtistId\"", a.ArtistId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("artist_id: artist %v does not exist", a.ArtistId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"Title\""), append(args, a.Title)
-	cols, args = append(cols, "\"ArtistId\""), append(args, a.ArtistId)
-	sql := "INSERT INTO \"Album\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Album\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the album")
-	}
-	return one("album", "created row not found", "SELECT * FROM \"Album\" WHERE \"AlbumId\" = ?", res.LastInsertID)
-}
-
-// CreateAlbumArgs are the arguments of create_album.
-type CreateAlbumArgs struct {
-	// The album's title.
-	Title string `json:"title"`
-	// The album's artist id. An internal id: look it up with another tool.
-	ArtistId int64 `json:"artist_id"`
 }
 
 // UpdateAlbum changes fields of the album with the given album_id; fields left out keep their value. Returns the updated album.
@@ -162,7 +130,7 @@ func UpdateAlbum(a UpdateAlbumArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("album %s not found", fmt.Sprintf("album_id %v", a.AlbumId))
 	}
-	return one("album", "updated row not found", "SELECT * FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
+	return one("album", "updated row not found", "SELECT *, (SELECT p.\"Name\" FROM \"Artist\" AS p WHERE p.\"ArtistId\" = \"Album\".\"ArtistId\") AS \"artist_name\" FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
 }
 
 // UpdateAlbumArgs are the arguments of update_album.
@@ -173,47 +141,4 @@ type UpdateAlbumArgs struct {
 	Title *string `json:"title"`
 	// The album's artist id. An internal id: look it up with another tool.
 	ArtistId *int64 `json:"artist_id"`
-}
-
-// DeleteAlbum deletes the album with the given album_id. Refused while other rows refer to it.
-func DeleteAlbum(a DeleteAlbumArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"Track\" WHERE \"AlbumId\" = (SELECT \"AlbumId\" FROM \"Album\" WHERE \"AlbumId\" = ?)", a.AlbumId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete album %s: %d track refer to it; delete or change those first", fmt.Sprintf("album_id %v", a.AlbumId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the album")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("album %s not found", fmt.Sprintf("album_id %v", a.AlbumId))
-	}
-	return fmt.Sprintf("deleted album %s", fmt.Sprintf("album_id %v", a.AlbumId)), nil
-}
-
-// DeleteAlbumArgs are the arguments of delete_album.
-type DeleteAlbumArgs struct {
-	// The album's album id. An internal id: look it up with another tool.
-	AlbumId int64 `json:"album_id"`
-}
-
-// GetAlbumOfTrack returns the album that a track refers to (through album id).
-func GetAlbumOfTrack(a GetAlbumOfTrackArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"AlbumId\" AS ref FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("track %s not found", fmt.Sprintf("track_id %v", a.TrackId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("track %s has no album id", fmt.Sprintf("track_id %v", a.TrackId))
-	}
-	return one("album", fmt.Sprintf("album %v not found", ref.Value("ref")), "SELECT * FROM \"Album\" WHERE \"AlbumId\" = ?", ref.Value("ref"))
-}
-
-// GetAlbumOfTrackArgs are the arguments of get_album_of_track.
-type GetAlbumOfTrackArgs struct {
-	// The track's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
 }

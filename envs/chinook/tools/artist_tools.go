@@ -9,26 +9,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetArtistOfAlbum returns the artist that an album refers to (through artist id).
-func GetArtistOfAlbum(a GetArtistOfAlbumArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"ArtistId\" AS ref FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("album %s not found", fmt.Sprintf("album_id %v", a.AlbumId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("album %s has no artist id", fmt.Sprintf("album_id %v", a.AlbumId))
-	}
-	return one("artist", fmt.Sprintf("artist %v not found", ref.Value("ref")), "SELECT * FROM \"Artist\" WHERE \"ArtistId\" = ?", ref.Value("ref"))
-}
-
-// GetArtistOfAlbumArgs are the arguments of get_artist_of_album.
-type GetArtistOfAlbumArgs struct {
-	// The album's album id. An internal id: look it up with another tool.
-	AlbumId int64 `json:"album_id"`
-}
-
 // GetArtist returns the artist with the given artist_id.
 func GetArtist(a GetArtistArgs) (any, error) {
 	return one("artist", fmt.Sprintf("artist_id %v", a.ArtistId)+" not found", "SELECT * FROM \"Artist\" WHERE \"ArtistId\" = ?", a.ArtistId)
@@ -91,30 +71,6 @@ type ListArtistArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateArtist creates an artist and returns it.
-func CreateArtist(a CreateArtistArgs) (any, error) {
-	var cols []string
-	var args []any
-	if a.Name != nil {
-		cols, args = append(cols, "\"Name\""), append(args, *a.Name)
-	}
-	sql := "INSERT INTO \"Artist\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Artist\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the artist")
-	}
-	return one("artist", "created row not found", "SELECT * FROM \"Artist\" WHERE \"ArtistId\" = ?", res.LastInsertID)
-}
-
-// CreateArtistArgs are the arguments of create_artist.
-type CreateArtistArgs struct {
-	// The artist's name.
-	Name *string `json:"name"`
-}
-
 // UpdateArtist changes fields of the artist with the given artist_id; fields left out keep their value. Returns the updated artist.
 func UpdateArtist(a UpdateArtistArgs) (any, error) {
 	var sets []string
@@ -142,27 +98,4 @@ type UpdateArtistArgs struct {
 	ArtistId int64 `json:"artist_id"`
 	// The artist's name.
 	Name *string `json:"name"`
-}
-
-// DeleteArtist deletes the artist with the given artist_id. Refused while other rows refer to it.
-func DeleteArtist(a DeleteArtistArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"Album\" WHERE \"ArtistId\" = (SELECT \"ArtistId\" FROM \"Artist\" WHERE \"ArtistId\" = ?)", a.ArtistId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete artist %s: %d album refer to it; delete or change those first", fmt.Sprintf("artist_id %v", a.ArtistId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Artist\" WHERE \"ArtistId\" = ?", a.ArtistId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the artist")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("artist %s not found", fmt.Sprintf("artist_id %v", a.ArtistId))
-	}
-	return fmt.Sprintf("deleted artist %s", fmt.Sprintf("artist_id %v", a.ArtistId)), nil
-}
-
-// DeleteArtistArgs are the arguments of delete_artist.
-type DeleteArtistArgs struct {
-	// The artist's artist id. An internal id: look it up with another tool.
-	ArtistId int64 `json:"artist_id"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetCustomer returns the customer with the given customer_id.
 func GetCustomer(a GetCustomerArgs) (any, error) {
-	return one("customer", fmt.Sprintf("customer_id %v", a.CustomerId)+" not found", "SELECT * FROM \"Customer\" WHERE \"CustomerId\" = ?", a.CustomerId)
+	return one("customer", fmt.Sprintf("customer_id %v", a.CustomerId)+" not found", "SELECT *, (SELECT p.\"Email\" FROM \"Employee\" AS p WHERE p.\"EmployeeId\" = \"Customer\".\"SupportRepId\") AS \"support_rep_email\" FROM \"Customer\" WHERE \"CustomerId\" = ?", a.CustomerId)
 }
 
 // GetCustomerArgs are the arguments of get_customer.
@@ -22,91 +22,13 @@ type GetCustomerArgs struct {
 
 // FindCustomerByEmail finds the customer whose email is the given value (case-insensitive). Use it to start from what a user says.
 func FindCustomerByEmail(a FindCustomerByEmailArgs) (any, error) {
-	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*", "\"Customer\"", "\"Email\"", "Email", a.Email)
+	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*, (SELECT p.\"Email\" FROM \"Employee\" AS p WHERE p.\"EmployeeId\" = \"Customer\".\"SupportRepId\") AS \"support_rep_email\"", "\"Customer\"", "\"Email\"", "Email", a.Email)
 }
 
 // FindCustomerByEmailArgs are the arguments of find_customer_by_email.
 type FindCustomerByEmailArgs struct {
 	// The customer's email.
 	Email string `json:"email"`
-}
-
-// ListCustomer lists customer matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListCustomer(a ListCustomerArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.FirstNameContains != nil {
-		where = append(where, "(instr(lower(\"FirstName\"), ?) > 0 OR instr(upper(\"FirstName\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
-	}
-	if a.LastNameContains != nil {
-		where = append(where, "(instr(lower(\"LastName\"), ?) > 0 OR instr(upper(\"LastName\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
-	}
-	if a.CityContains != nil {
-		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
-	}
-	if a.CountryContains != nil {
-		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
-	}
-	if a.EmailContains != nil {
-		where = append(where, "(instr(lower(\"Email\"), ?) > 0 OR instr(upper(\"Email\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
-	}
-	if a.SupportRepId != nil {
-		where = append(where, "\"SupportRepId\" = ?")
-		args = append(args, *a.SupportRepId)
-	}
-	order := "\"CustomerId\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "city":
-			order = "\"City\""
-		case "country":
-			order = "\"Country\""
-		case "customer_id":
-			order = "\"CustomerId\""
-		case "email":
-			order = "\"Email\""
-		case "first_name":
-			order = "\"FirstName\""
-		case "last_name":
-			order = "\"LastName\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"CustomerId\""
-	}
-	return listPage("*", "\"Customer\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListCustomerArgs are the arguments of list_customer.
-type ListCustomerArgs struct {
-	// Only rows whose first name contains this text (case-insensitive).
-	FirstNameContains *string `json:"first_name_contains"`
-	// Only rows whose last name contains this text (case-insensitive).
-	LastNameContains *string `json:"last_name_contains"`
-	// Only rows whose city contains this text (case-insensitive).
-	CityContains *string `json:"city_contains"`
-	// Only rows whose country contains this text (case-insensitive).
-	CountryContains *string `json:"country_contains"`
-	// Only rows whose email contains this text (case-insensitive).
-	EmailContains *string `json:"email_contains"`
-	// The customer's support rep id. An internal id: look it up with another tool.
-	SupportRepId *int64 `json:"support_rep_id"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"city,country,customer_id,email,first_name,last_name"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListCustomerBySupportRep lists the customer whose support rep is the given employee (Customer.SupportRepId refers to Employee), paginated. Returns {items, total, offset}.
@@ -121,7 +43,7 @@ func ListCustomerBySupportRep(a ListCustomerBySupportRepArgs) (any, error) {
 	where = append(where, "\"SupportRepId\" = ?")
 	args = append(args, a.SupportRepId)
 	order := "\"CustomerId\""
-	return listPage("*", "\"Customer\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Email\" FROM \"Employee\" AS p WHERE p.\"EmployeeId\" = \"Customer\".\"SupportRepId\") AS \"support_rep_email\"", "\"Customer\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListCustomerBySupportRepArgs are the arguments of list_customer_by_support_rep.
@@ -132,86 +54,6 @@ type ListCustomerBySupportRepArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateCustomer creates a customer and returns it.
-func CreateCustomer(a CreateCustomerArgs) (any, error) {
-	if a.SupportRepId != nil {
-		if ok, err := exists("\"Employee\"", "\"EmployeeId\"", *a.SupportRepId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("support_rep_id: employee %v does not exist", *a.SupportRepId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"FirstName\""), append(args, a.FirstName)
-	cols, args = append(cols, "\"LastName\""), append(args, a.LastName)
-	if a.Company != nil {
-		cols, args = append(cols, "\"Company\""), append(args, *a.Company)
-	}
-	if a.Address != nil {
-		cols, args = append(cols, "\"Address\""), append(args, *a.Address)
-	}
-	if a.City != nil {
-		cols, args = append(cols, "\"City\""), append(args, *a.City)
-	}
-	if a.State != nil {
-		cols, args = append(cols, "\"State\""), append(args, *a.State)
-	}
-	if a.Country != nil {
-		cols, args = append(cols, "\"Country\""), append(args, *a.Country)
-	}
-	if a.PostalCode != nil {
-		cols, args = append(cols, "\"PostalCode\""), append(args, *a.PostalCode)
-	}
-	if a.Phone != nil {
-		cols, args = append(cols, "\"Phone\""), append(args, *a.Phone)
-	}
-	if a.Fax != nil {
-		cols, args = append(cols, "\"Fax\""), append(args, *a.Fax)
-	}
-	cols, args = append(cols, "\"Email\""), append(args, a.Email)
-	if a.SupportRepId != nil {
-		cols, args = append(cols, "\"SupportRepId\""), append(args, *a.SupportRepId)
-	}
-	sql := "INSERT INTO \"Customer\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Customer\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the customer")
-	}
-	return one("customer", "created row not found", "SELECT * FROM \"Customer\" WHERE \"CustomerId\" = ?", res.LastInsertID)
-}
-
-// CreateCustomerArgs are the arguments of create_customer.
-type CreateCustomerArgs struct {
-	// The customer's first name.
-	FirstName string `json:"first_name"`
-	// The customer's last name.
-	LastName string `json:"last_name"`
-	// The customer's company.
-	Company *string `json:"company"`
-	// The customer's address.
-	Address *string `json:"address"`
-	// The customer's city.
-	City *string `json:"city"`
-	// The customer's state.
-	State *string `json:"state"`
-	// The customer's country.
-	Country *string `json:"country"`
-	// The customer's postal code.
-	PostalCode *string `json:"postal_code"`
-	// The customer's phone.
-	Phone *string `json:"phone"`
-	// The customer's fax.
-	Fax *string `json:"fax"`
-	// The customer's email.
-	Email string `json:"email"`
-	// The customer's support rep id. An internal id: look it up with another tool.
-	SupportRepId *int64 `json:"support_rep_id"`
 }
 
 // UpdateCustomer changes fields of the customer with the given customer_id; fields left out keep their value. Returns the updated customer.
@@ -272,7 +114,7 @@ func UpdateCustomer(a UpdateCustomerArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
 	}
-	return one("customer", "updated row not found", "SELECT * FROM \"Customer\" WHERE \"CustomerId\" = ?", a.CustomerId)
+	return one("customer", "updated row not found", "SELECT *, (SELECT p.\"Email\" FROM \"Employee\" AS p WHERE p.\"EmployeeId\" = \"Customer\".\"SupportRepId\") AS \"support_rep_email\" FROM \"Customer\" WHERE \"CustomerId\" = ?", a.CustomerId)
 }
 
 // UpdateCustomerArgs are the arguments of update_customer.
@@ -303,47 +145,4 @@ type UpdateCustomerArgs struct {
 	Email *string `json:"email"`
 	// The customer's support rep id. An internal id: look it up with another tool.
 	SupportRepId *int64 `json:"support_rep_id"`
-}
-
-// DeleteCustomer deletes the customer with the given customer_id. Refused while other rows refer to it.
-func DeleteCustomer(a DeleteCustomerArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"Invoice\" WHERE \"CustomerId\" = (SELECT \"CustomerId\" FROM \"Customer\" WHERE \"CustomerId\" = ?)", a.CustomerId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete customer %s: %d invoice refer to it; delete or change those first", fmt.Sprintf("customer_id %v", a.CustomerId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Customer\" WHERE \"CustomerId\" = ?", a.CustomerId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the customer")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
-	}
-	return fmt.Sprintf("deleted customer %s", fmt.Sprintf("customer_id %v", a.CustomerId)), nil
-}
-
-// DeleteCustomerArgs are the arguments of delete_customer.
-type DeleteCustomerArgs struct {
-	// The customer's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-}
-
-// GetCustomerOfInvoice returns the customer that an invoice refers to (through customer id).
-func GetCustomerOfInvoice(a GetCustomerOfInvoiceArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"CustomerId\" AS ref FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("invoice %s not found", fmt.Sprintf("invoice_id %v", a.InvoiceId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("invoice %s has no customer id", fmt.Sprintf("invoice_id %v", a.InvoiceId))
-	}
-	return one("customer", fmt.Sprintf("customer %v not found", ref.Value("ref")), "SELECT * FROM \"Customer\" WHERE \"CustomerId\" = ?", ref.Value("ref"))
-}
-
-// GetCustomerOfInvoiceArgs are the arguments of get_customer_of_invoice.
-type GetCustomerOfInvoiceArgs struct {
-	// The invoice's invoice id.
-	InvoiceId int64 `json:"invoice_id"`
 }

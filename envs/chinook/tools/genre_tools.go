@@ -31,70 +31,6 @@ type FindGenreByNameArgs struct {
 	Name string `json:"name"`
 }
 
-// ListGenre lists genre matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListGenre(a ListGenreArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.NameContains != nil {
-		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
-	}
-	order := "\"GenreId\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "genre_id":
-			order = "\"GenreId\""
-		case "name":
-			order = "\"Name\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"GenreId\""
-	}
-	return listPage("*", "\"Genre\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListGenreArgs are the arguments of list_genre.
-type ListGenreArgs struct {
-	// Only rows whose name contains this text (case-insensitive).
-	NameContains *string `json:"name_contains"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"genre_id,name"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
-}
-
-// CreateGenre creates a genre and returns it.
-func CreateGenre(a CreateGenreArgs) (any, error) {
-	var cols []string
-	var args []any
-	if a.Name != nil {
-		cols, args = append(cols, "\"Name\""), append(args, *a.Name)
-	}
-	sql := "INSERT INTO \"Genre\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Genre\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the genre")
-	}
-	return one("genre", "created row not found", "SELECT * FROM \"Genre\" WHERE \"GenreId\" = ?", res.LastInsertID)
-}
-
-// CreateGenreArgs are the arguments of create_genre.
-type CreateGenreArgs struct {
-	// The genre's name.
-	Name *string `json:"name"`
-}
-
 // UpdateGenre changes fields of the genre with the given genre_id; fields left out keep their value. Returns the updated genre.
 func UpdateGenre(a UpdateGenreArgs) (any, error) {
 	var sets []string
@@ -122,47 +58,4 @@ type UpdateGenreArgs struct {
 	GenreId int64 `json:"genre_id"`
 	// The genre's name.
 	Name *string `json:"name"`
-}
-
-// DeleteGenre deletes the genre with the given genre_id. Refused while other rows refer to it.
-func DeleteGenre(a DeleteGenreArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"Track\" WHERE \"GenreId\" = (SELECT \"GenreId\" FROM \"Genre\" WHERE \"GenreId\" = ?)", a.GenreId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete genre %s: %d track refer to it; delete or change those first", fmt.Sprintf("genre_id %v", a.GenreId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Genre\" WHERE \"GenreId\" = ?", a.GenreId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the genre")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("genre %s not found", fmt.Sprintf("genre_id %v", a.GenreId))
-	}
-	return fmt.Sprintf("deleted genre %s", fmt.Sprintf("genre_id %v", a.GenreId)), nil
-}
-
-// DeleteGenreArgs are the arguments of delete_genre.
-type DeleteGenreArgs struct {
-	// The genre's genre id. An internal id: look it up with another tool.
-	GenreId int64 `json:"genre_id"`
-}
-
-// GetGenreOfTrack returns the genre that a track refers to (through genre id).
-func GetGenreOfTrack(a GetGenreOfTrackArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"GenreId\" AS ref FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("track %s not found", fmt.Sprintf("track_id %v", a.TrackId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("track %s has no genre id", fmt.Sprintf("track_id %v", a.TrackId))
-	}
-	return one("genre", fmt.Sprintf("genre %v not found", ref.Value("ref")), "SELECT * FROM \"Genre\" WHERE \"GenreId\" = ?", ref.Value("ref"))
-}
-
-// GetGenreOfTrackArgs are the arguments of get_genre_of_track.
-type GetGenreOfTrackArgs struct {
-	// The track's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
 }

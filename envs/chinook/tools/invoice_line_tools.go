@@ -11,85 +11,13 @@ import (
 
 // GetInvoiceLine returns the invoice line with the given invoice_line_id.
 func GetInvoiceLine(a GetInvoiceLineArgs) (any, error) {
-	return one("invoice line", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId)+" not found", "SELECT * FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
+	return one("invoice line", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId)+" not found", "SELECT *, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\" FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
 }
 
 // GetInvoiceLineArgs are the arguments of get_invoice_line.
 type GetInvoiceLineArgs struct {
 	// The invoice line's invoice line id. An internal id: look it up with another tool.
 	InvoiceLineId int64 `json:"invoice_line_id"`
-}
-
-// ListInvoiceLine lists invoice line matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListInvoiceLine(a ListInvoiceLineArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.InvoiceId != nil {
-		where = append(where, "\"InvoiceId\" = ?")
-		args = append(args, *a.InvoiceId)
-	}
-	if a.TrackId != nil {
-		where = append(where, "\"TrackId\" = ?")
-		args = append(args, *a.TrackId)
-	}
-	if a.MinUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" >= ?")
-		args = append(args, *a.MinUnitPrice)
-	}
-	if a.MaxUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" <= ?")
-		args = append(args, *a.MaxUnitPrice)
-	}
-	if a.MinQuantity != nil {
-		where = append(where, "\"Quantity\" >= ?")
-		args = append(args, *a.MinQuantity)
-	}
-	if a.MaxQuantity != nil {
-		where = append(where, "\"Quantity\" <= ?")
-		args = append(args, *a.MaxQuantity)
-	}
-	order := "\"InvoiceLineId\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "invoice_line_id":
-			order = "\"InvoiceLineId\""
-		case "quantity":
-			order = "\"Quantity\""
-		case "unit_price":
-			order = "\"UnitPrice\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"InvoiceLineId\""
-	}
-	return listPage("*", "\"InvoiceLine\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListInvoiceLineArgs are the arguments of list_invoice_line.
-type ListInvoiceLineArgs struct {
-	// The invoice line's invoice id.
-	InvoiceId *int64 `json:"invoice_id"`
-	// The invoice line's track id. An internal id: look it up with another tool.
-	TrackId *int64 `json:"track_id"`
-	// Only rows whose unit price is at least this.
-	MinUnitPrice *float64 `json:"min_unit_price"`
-	// Only rows whose unit price is at most this.
-	MaxUnitPrice *float64 `json:"max_unit_price"`
-	// Only rows whose quantity is at least this.
-	MinQuantity *int64 `json:"min_quantity"`
-	// Only rows whose quantity is at most this.
-	MaxQuantity *int64 `json:"max_quantity"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"invoice_line_id,quantity,unit_price"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListInvoiceLineOfTrack lists the invoice line of the given track (InvoiceLine.TrackId refers to Track), paginated. Returns {items, total, offset}.
@@ -104,7 +32,7 @@ func ListInvoiceLineOfTrack(a ListInvoiceLineOfTrackArgs) (any, error) {
 	where = append(where, "\"TrackId\" = ?")
 	args = append(args, a.TrackId)
 	order := "\"InvoiceLineId\""
-	return listPage("*", "\"InvoiceLine\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\"", "\"InvoiceLine\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListInvoiceLineOfTrackArgs are the arguments of list_invoice_line_of_track.
@@ -129,7 +57,7 @@ func ListInvoiceLineOfInvoice(a ListInvoiceLineOfInvoiceArgs) (any, error) {
 	where = append(where, "\"InvoiceId\" = ?")
 	args = append(args, a.InvoiceId)
 	order := "\"InvoiceLineId\""
-	return listPage("*", "\"InvoiceLine\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\"", "\"InvoiceLine\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListInvoiceLineOfInvoiceArgs are the arguments of list_invoice_line_of_invoice.
@@ -140,51 +68,6 @@ type ListInvoiceLineOfInvoiceArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateInvoiceLine creates an invoice line and returns it.
-func CreateInvoiceLine(a CreateInvoiceLineArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"Invoice\"", "\"InvoiceId\"", a.InvoiceId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("invoice_id: invoice %v does not exist", a.InvoiceId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"Track\"", "\"TrackId\"", a.TrackId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("track_id: track %v does not exist", a.TrackId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"InvoiceId\""), append(args, a.InvoiceId)
-	cols, args = append(cols, "\"TrackId\""), append(args, a.TrackId)
-	cols, args = append(cols, "\"UnitPrice\""), append(args, a.UnitPrice)
-	cols, args = append(cols, "\"Quantity\""), append(args, a.Quantity)
-	sql := "INSERT INTO \"InvoiceLine\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"InvoiceLine\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the invoice line")
-	}
-	return one("invoice line", "created row not found", "SELECT * FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", res.LastInsertID)
-}
-
-// CreateInvoiceLineArgs are the arguments of create_invoice_line.
-type CreateInvoiceLineArgs struct {
-	// The invoice line's invoice id.
-	InvoiceId int64 `json:"invoice_id"`
-	// The invoice line's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
-	// The invoice line's unit price.
-	UnitPrice float64 `json:"unit_price"`
-	// The invoice line's quantity.
-	Quantity int64 `json:"quantity"`
 }
 
 // UpdateInvoiceLine changes fields of the invoice line with the given invoice_line_id; fields left out keep their value. Returns the updated invoice line.
@@ -228,7 +111,7 @@ func UpdateInvoiceLine(a UpdateInvoiceLineArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("invoice line %s not found", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
 	}
-	return one("invoice line", "updated row not found", "SELECT * FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
+	return one("invoice line", "updated row not found", "SELECT *, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\" FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
 }
 
 // UpdateInvoiceLineArgs are the arguments of update_invoice_line.
@@ -243,22 +126,4 @@ type UpdateInvoiceLineArgs struct {
 	UnitPrice *float64 `json:"unit_price"`
 	// The invoice line's quantity.
 	Quantity *int64 `json:"quantity"`
-}
-
-// DeleteInvoiceLine deletes the invoice line with the given invoice_line_id. Refused while other rows refer to it.
-func DeleteInvoiceLine(a DeleteInvoiceLineArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the invoice line")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("invoice line %s not found", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
-	}
-	return fmt.Sprintf("deleted invoice line %s", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId)), nil
-}
-
-// DeleteInvoiceLineArgs are the arguments of delete_invoice_line.
-type DeleteInvoiceLineArgs struct {
-	// The invoice line's invoice line id. An internal id: look it up with another tool.
-	InvoiceLineId int64 `json:"invoice_line_id"`
 }

@@ -11,95 +11,13 @@ import (
 
 // GetInvoice returns the invoice with the given invoice_id.
 func GetInvoice(a GetInvoiceArgs) (any, error) {
-	return one("invoice", fmt.Sprintf("invoice_id %v", a.InvoiceId)+" not found", "SELECT * FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
+	return one("invoice", fmt.Sprintf("invoice_id %v", a.InvoiceId)+" not found", "SELECT *, (SELECT p.\"Email\" FROM \"Customer\" AS p WHERE p.\"CustomerId\" = \"Invoice\".\"CustomerId\") AS \"customer_email\" FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
 }
 
 // GetInvoiceArgs are the arguments of get_invoice.
 type GetInvoiceArgs struct {
 	// The invoice's invoice id.
 	InvoiceId int64 `json:"invoice_id"`
-}
-
-// ListInvoice lists invoice matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListInvoice(a ListInvoiceArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.CustomerId != nil {
-		where = append(where, "\"CustomerId\" = ?")
-		args = append(args, *a.CustomerId)
-	}
-	if a.MinInvoiceDate != nil {
-		where = append(where, "\"InvoiceDate\" >= ?")
-		args = append(args, *a.MinInvoiceDate)
-	}
-	if a.MaxInvoiceDate != nil {
-		where = append(where, "\"InvoiceDate\" <= ?")
-		args = append(args, *a.MaxInvoiceDate)
-	}
-	if a.BillingCityContains != nil {
-		where = append(where, "(instr(lower(\"BillingCity\"), ?) > 0 OR instr(upper(\"BillingCity\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.BillingCityContains), strings.ToUpper(*a.BillingCityContains))
-	}
-	if a.BillingCountryContains != nil {
-		where = append(where, "(instr(lower(\"BillingCountry\"), ?) > 0 OR instr(upper(\"BillingCountry\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.BillingCountryContains), strings.ToUpper(*a.BillingCountryContains))
-	}
-	if a.MinTotal != nil {
-		where = append(where, "\"Total\" >= ?")
-		args = append(args, *a.MinTotal)
-	}
-	if a.MaxTotal != nil {
-		where = append(where, "\"Total\" <= ?")
-		args = append(args, *a.MaxTotal)
-	}
-	order := "\"InvoiceId\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "billing_city":
-			order = "\"BillingCity\""
-		case "billing_country":
-			order = "\"BillingCountry\""
-		case "invoice_date":
-			order = "\"InvoiceDate\""
-		case "invoice_id":
-			order = "\"InvoiceId\""
-		case "total":
-			order = "\"Total\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"InvoiceId\""
-	}
-	return listPage("*", "\"Invoice\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListInvoiceArgs are the arguments of list_invoice.
-type ListInvoiceArgs struct {
-	// The invoice's customer id. An internal id: look it up with another tool.
-	CustomerId *int64 `json:"customer_id"`
-	// Only rows whose invoice date is at least this.
-	MinInvoiceDate *string `json:"min_invoice_date"`
-	// Only rows whose invoice date is at most this.
-	MaxInvoiceDate *string `json:"max_invoice_date"`
-	// Only rows whose billing city contains this text (case-insensitive).
-	BillingCityContains *string `json:"billing_city_contains"`
-	// Only rows whose billing country contains this text (case-insensitive).
-	BillingCountryContains *string `json:"billing_country_contains"`
-	// Only rows whose total is at least this.
-	MinTotal *float64 `json:"min_total"`
-	// Only rows whose total is at most this.
-	MaxTotal *float64 `json:"max_total"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"billing_city,billing_country,invoice_date,invoice_id,total"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListInvoiceOfCustomer lists the invoice of the given customer (Invoice.CustomerId refers to Customer), paginated. Returns {items, total, offset}.
@@ -114,7 +32,7 @@ func ListInvoiceOfCustomer(a ListInvoiceOfCustomerArgs) (any, error) {
 	where = append(where, "\"CustomerId\" = ?")
 	args = append(args, a.CustomerId)
 	order := "\"InvoiceId\""
-	return listPage("*", "\"Invoice\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Email\" FROM \"Customer\" AS p WHERE p.\"CustomerId\" = \"Invoice\".\"CustomerId\") AS \"customer_email\"", "\"Invoice\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListInvoiceOfCustomerArgs are the arguments of list_invoice_of_customer.
@@ -127,14 +45,23 @@ type ListInvoiceOfCustomerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateInvoice creates an invoice and returns it.
-func CreateInvoice(a CreateInvoiceArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"Customer\"", "\"CustomerId\"", a.CustomerId); err != nil {
+// PlaceInvoice places an invoice with its invoice line in one step: each line names a track and a quantity. Each line's unit price is the track's own. The total is the sum of the lines. Refused when a line's track does not exist or its quantity is not positive. Returns the new invoice and its lines.
+func PlaceInvoice(a PlaceInvoiceArgs) (any, error) {
+	if len(a.Lines) == 0 {
+		return nil, fmt.Errorf("cannot place the invoice: give at least one invoice line; nothing was changed")
+	}
+	items := make([]sdk.Row, len(a.Lines))
+	total := 0.0
+	for i, l := range a.Lines {
+		item, err := current(fmt.Sprintf("cannot place the invoice: line %d: track %v does not exist; nothing was changed", i+1, l.TrackId), "SELECT \"UnitPrice\" AS c0, 1 AS found FROM \"Track\" WHERE \"TrackId\" = ?", l.TrackId)
+		if err != nil {
 			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("customer_id: customer %v does not exist", a.CustomerId)
 		}
+		items[i] = item
+		if l.Quantity <= 0 {
+			return nil, fmt.Errorf("cannot place the invoice: line %d: the quantity must be positive, not %v; nothing was changed", i+1, l.Quantity)
+		}
+		total += item.Float("c0") * float64(l.Quantity)
 	}
 	var cols []string
 	var args []any
@@ -155,20 +82,35 @@ func CreateInvoice(a CreateInvoiceArgs) (any, error) {
 	if a.BillingPostalCode != nil {
 		cols, args = append(cols, "\"BillingPostalCode\""), append(args, *a.BillingPostalCode)
 	}
-	cols, args = append(cols, "\"Total\""), append(args, a.Total)
-	sql := "INSERT INTO \"Invoice\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Invoice\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
+	cols, args = append(cols, "\"Total\""), append(args, float64(int64(total*100+0.5))/100)
+	res, err := sdk.Exec("INSERT INTO \"Invoice\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...)
 	if err != nil {
-		return nil, explain(err, "cannot create the invoice")
+		return nil, explain(err, "cannot place the invoice")
 	}
-	return one("invoice", "created row not found", "SELECT * FROM \"Invoice\" WHERE \"InvoiceId\" = ?", res.LastInsertID)
+	id := res.LastInsertID
+	for i, l := range a.Lines {
+		cols, args := []string{"\"InvoiceId\""}, []any{id}
+		cols, args = append(cols, "\"UnitPrice\""), append(args, items[i].Value("c0"))
+		a := l
+		cols, args = append(cols, "\"TrackId\""), append(args, a.TrackId)
+		cols, args = append(cols, "\"Quantity\""), append(args, a.Quantity)
+		if _, err := sdk.Exec("INSERT INTO \"InvoiceLine\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...); err != nil {
+			return nil, explain(err, fmt.Sprintf("cannot place the invoice: line %d", i+1))
+		}
+	}
+	parent, err := one("invoice", "placed row not found", "SELECT *, (SELECT p.\"Email\" FROM \"Customer\" AS p WHERE p.\"CustomerId\" = \"Invoice\".\"CustomerId\") AS \"customer_email\" FROM \"Invoice\" WHERE \"InvoiceId\" = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := sdk.Query("SELECT *, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\" FROM \"InvoiceLine\" WHERE \"InvoiceId\" = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"invoice": parent, "lines": lines}, nil
 }
 
-// CreateInvoiceArgs are the arguments of create_invoice.
-type CreateInvoiceArgs struct {
+// PlaceInvoiceArgs are the arguments of place_invoice.
+type PlaceInvoiceArgs struct {
 	// The invoice's customer id. An internal id: look it up with another tool.
 	CustomerId int64 `json:"customer_id"`
 	// The invoice's invoice date.
@@ -183,8 +125,16 @@ type CreateInvoiceArgs struct {
 	BillingCountry *string `json:"billing_country"`
 	// The invoice's billing postal code.
 	BillingPostalCode *string `json:"billing_postal_code"`
-	// The invoice's total.
-	Total float64 `json:"total"`
+	// The invoice line, at least one.
+	Lines []PlaceInvoiceLine `json:"lines"`
+}
+
+// PlaceInvoiceLine is one line of place_invoice.
+type PlaceInvoiceLine struct {
+	// The invoice line's track id. An internal id: look it up with another tool.
+	TrackId int64 `json:"track_id"`
+	// The invoice line's quantity.
+	Quantity int64 `json:"quantity"`
 }
 
 // UpdateInvoice changes fields of the invoice with the given invoice_id; fields left out keep their value. Returns the updated invoice.
@@ -233,7 +183,7 @@ func UpdateInvoice(a UpdateInvoiceArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("invoice %s not found", fmt.Sprintf("invoice_id %v", a.InvoiceId))
 	}
-	return one("invoice", "updated row not found", "SELECT * FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
+	return one("invoice", "updated row not found", "SELECT *, (SELECT p.\"Email\" FROM \"Customer\" AS p WHERE p.\"CustomerId\" = \"Invoice\".\"CustomerId\") AS \"customer_email\" FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
 }
 
 // UpdateInvoiceArgs are the arguments of update_invoice.
@@ -256,47 +206,4 @@ type UpdateInvoiceArgs struct {
 	BillingPostalCode *string `json:"billing_postal_code"`
 	// The invoice's total.
 	Total *float64 `json:"total"`
-}
-
-// DeleteInvoice deletes the invoice with the given invoice_id. Refused while other rows refer to it.
-func DeleteInvoice(a DeleteInvoiceArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"InvoiceLine\" WHERE \"InvoiceId\" = (SELECT \"InvoiceId\" FROM \"Invoice\" WHERE \"InvoiceId\" = ?)", a.InvoiceId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete invoice %s: %d invoice line refer to it; delete or change those first", fmt.Sprintf("invoice_id %v", a.InvoiceId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the invoice")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("invoice %s not found", fmt.Sprintf("invoice_id %v", a.InvoiceId))
-	}
-	return fmt.Sprintf("deleted invoice %s", fmt.Sprintf("invoice_id %v", a.InvoiceId)), nil
-}
-
-// DeleteInvoiceArgs are the arguments of delete_invoice.
-type DeleteInvoiceArgs struct {
-	// The invoice's invoice id.
-	InvoiceId int64 `json:"invoice_id"`
-}
-
-// GetInvoiceOfInvoiceLine returns the invoice that an invoice line refers to (through invoice id).
-func GetInvoiceOfInvoiceLine(a GetInvoiceOfInvoiceLineArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"InvoiceId\" AS ref FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("invoice line %s not found", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("invoice line %s has no invoice id", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
-	}
-	return one("invoice", fmt.Sprintf("invoice %v not found", ref.Value("ref")), "SELECT * FROM \"Invoice\" WHERE \"InvoiceId\" = ?", ref.Value("ref"))
-}
-
-// GetInvoiceOfInvoiceLineArgs are the arguments of get_invoice_of_invoice_line.
-type GetInvoiceOfInvoiceLineArgs struct {
-	// The invoice line's invoice line id. An internal id: look it up with another tool.
-	InvoiceLineId int64 `json:"invoice_line_id"`
 }

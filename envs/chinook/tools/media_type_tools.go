@@ -31,70 +31,6 @@ type FindMediaTypeByNameArgs struct {
 	Name string `json:"name"`
 }
 
-// ListMediaType lists media type matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListMediaType(a ListMediaTypeArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.NameContains != nil {
-		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
-	}
-	order := "\"MediaTypeId\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "media_type_id":
-			order = "\"MediaTypeId\""
-		case "name":
-			order = "\"Name\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"MediaTypeId\""
-	}
-	return listPage("*", "\"MediaType\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListMediaTypeArgs are the arguments of list_media_type.
-type ListMediaTypeArgs struct {
-	// Only rows whose name contains this text (case-insensitive).
-	NameContains *string `json:"name_contains"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"media_type_id,name"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
-}
-
-// CreateMediaType creates a media type and returns it.
-func CreateMediaType(a CreateMediaTypeArgs) (any, error) {
-	var cols []string
-	var args []any
-	if a.Name != nil {
-		cols, args = append(cols, "\"Name\""), append(args, *a.Name)
-	}
-	sql := "INSERT INTO \"MediaType\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"MediaType\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the media type")
-	}
-	return one("media type", "created row not found", "SELECT * FROM \"MediaType\" WHERE \"MediaTypeId\" = ?", res.LastInsertID)
-}
-
-// CreateMediaTypeArgs are the arguments of create_media_type.
-type CreateMediaTypeArgs struct {
-	// The media type's name.
-	Name *string `json:"name"`
-}
-
 // UpdateMediaType changes fields of the media type with the given media_type_id; fields left out keep their value. Returns the updated media type.
 func UpdateMediaType(a UpdateMediaTypeArgs) (any, error) {
 	var sets []string
@@ -122,47 +58,4 @@ type UpdateMediaTypeArgs struct {
 	MediaTypeId int64 `json:"media_type_id"`
 	// The media type's name.
 	Name *string `json:"name"`
-}
-
-// DeleteMediaType deletes the media type with the given media_type_id. Refused while other rows refer to it.
-func DeleteMediaType(a DeleteMediaTypeArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"Track\" WHERE \"MediaTypeId\" = (SELECT \"MediaTypeId\" FROM \"MediaType\" WHERE \"MediaTypeId\" = ?)", a.MediaTypeId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete media type %s: %d track refer to it; delete or change those first", fmt.Sprintf("media_type_id %v", a.MediaTypeId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"MediaType\" WHERE \"MediaTypeId\" = ?", a.MediaTypeId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the media type")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("media type %s not found", fmt.Sprintf("media_type_id %v", a.MediaTypeId))
-	}
-	return fmt.Sprintf("deleted media type %s", fmt.Sprintf("media_type_id %v", a.MediaTypeId)), nil
-}
-
-// DeleteMediaTypeArgs are the arguments of delete_media_type.
-type DeleteMediaTypeArgs struct {
-	// The media type's media type id. An internal id: look it up with another tool.
-	MediaTypeId int64 `json:"media_type_id"`
-}
-
-// GetMediaTypeOfTrack returns the media type that a track refers to (through media type id).
-func GetMediaTypeOfTrack(a GetMediaTypeOfTrackArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"MediaTypeId\" AS ref FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("track %s not found", fmt.Sprintf("track_id %v", a.TrackId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("track %s has no media type id", fmt.Sprintf("track_id %v", a.TrackId))
-	}
-	return one("media type", fmt.Sprintf("media type %v not found", ref.Value("ref")), "SELECT * FROM \"MediaType\" WHERE \"MediaTypeId\" = ?", ref.Value("ref"))
-}
-
-// GetMediaTypeOfTrackArgs are the arguments of get_media_type_of_track.
-type GetMediaTypeOfTrackArgs struct {
-	// The track's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
 }

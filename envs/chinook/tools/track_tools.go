@@ -9,51 +9,9 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetTrackOfInvoiceLine returns the track that an invoice line refers to (through track id).
-func GetTrackOfInvoiceLine(a GetTrackOfInvoiceLineArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"TrackId\" AS ref FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("invoice line %s not found", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("invoice line %s has no track id", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
-	}
-	return one("track", fmt.Sprintf("track %v not found", ref.Value("ref")), "SELECT * FROM \"Track\" WHERE \"TrackId\" = ?", ref.Value("ref"))
-}
-
-// GetTrackOfInvoiceLineArgs are the arguments of get_track_of_invoice_line.
-type GetTrackOfInvoiceLineArgs struct {
-	// The invoice line's invoice line id. An internal id: look it up with another tool.
-	InvoiceLineId int64 `json:"invoice_line_id"`
-}
-
-// GetTrackOfPlaylistTrack returns the track that a playlist track refers to (through track id).
-func GetTrackOfPlaylistTrack(a GetTrackOfPlaylistTrackArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"TrackId\" AS ref FROM \"PlaylistTrack\" WHERE \"PlaylistId\" = ? AND \"TrackId\" = ?", a.PlaylistId, a.TrackId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("playlist track %s not found", fmt.Sprintf("playlist_id %v, track_id %v", a.PlaylistId, a.TrackId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("playlist track %s has no track id", fmt.Sprintf("playlist_id %v, track_id %v", a.PlaylistId, a.TrackId))
-	}
-	return one("track", fmt.Sprintf("track %v not found", ref.Value("ref")), "SELECT * FROM \"Track\" WHERE \"TrackId\" = ?", ref.Value("ref"))
-}
-
-// GetTrackOfPlaylistTrackArgs are the arguments of get_track_of_playlist_track.
-type GetTrackOfPlaylistTrackArgs struct {
-	// The playlist track's playlist id. An internal id: look it up with another tool.
-	PlaylistId int64 `json:"playlist_id"`
-	// The playlist track's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
-}
-
 // GetTrack returns the track with the given track_id.
 func GetTrack(a GetTrackArgs) (any, error) {
-	return one("track", fmt.Sprintf("track_id %v", a.TrackId)+" not found", "SELECT * FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
+	return one("track", fmt.Sprintf("track_id %v", a.TrackId)+" not found", "SELECT *, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\" FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
 }
 
 // GetTrackArgs are the arguments of get_track.
@@ -90,22 +48,6 @@ func ListTrack(a ListTrackArgs) (any, error) {
 		where = append(where, "\"Milliseconds\" <= ?")
 		args = append(args, *a.MaxMilliseconds)
 	}
-	if a.MinBytes != nil {
-		where = append(where, "\"Bytes\" >= ?")
-		args = append(args, *a.MinBytes)
-	}
-	if a.MaxBytes != nil {
-		where = append(where, "\"Bytes\" <= ?")
-		args = append(args, *a.MaxBytes)
-	}
-	if a.MinUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" >= ?")
-		args = append(args, *a.MinUnitPrice)
-	}
-	if a.MaxUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" <= ?")
-		args = append(args, *a.MaxUnitPrice)
-	}
 	order := "\"TrackId\""
 	if a.SortBy != nil {
 		switch *a.SortBy {
@@ -127,7 +69,7 @@ func ListTrack(a ListTrackArgs) (any, error) {
 		}
 		order += ", " + "\"TrackId\""
 	}
-	return listPage("*", "\"Track\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\"", "\"Track\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListTrackArgs are the arguments of list_track.
@@ -144,14 +86,6 @@ type ListTrackArgs struct {
 	MinMilliseconds *int64 `json:"min_milliseconds"`
 	// Only rows whose milliseconds is at most this.
 	MaxMilliseconds *int64 `json:"max_milliseconds"`
-	// Only rows whose bytes is at least this.
-	MinBytes *int64 `json:"min_bytes"`
-	// Only rows whose bytes is at most this.
-	MaxBytes *int64 `json:"max_bytes"`
-	// Only rows whose unit price is at least this.
-	MinUnitPrice *float64 `json:"min_unit_price"`
-	// Only rows whose unit price is at most this.
-	MaxUnitPrice *float64 `json:"max_unit_price"`
 	// Sort by this field (default: the key).
 	SortBy *string `json:"sort_by" enum:"bytes,milliseconds,name,track_id,unit_price"`
 	// Sort in descending order.
@@ -174,7 +108,7 @@ func ListTrackOfMediaType(a ListTrackOfMediaTypeArgs) (any, error) {
 	where = append(where, "\"MediaTypeId\" = ?")
 	args = append(args, a.MediaTypeId)
 	order := "\"TrackId\""
-	return listPage("*", "\"Track\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\"", "\"Track\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListTrackOfMediaTypeArgs are the arguments of list_track_of_media_type.
@@ -199,7 +133,7 @@ func ListTrackOfGenre(a ListTrackOfGenreArgs) (any, error) {
 	where = append(where, "\"GenreId\" = ?")
 	args = append(args, a.GenreId)
 	order := "\"TrackId\""
-	return listPage("*", "\"Track\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\"", "\"Track\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListTrackOfGenreArgs are the arguments of list_track_of_genre.
@@ -224,7 +158,7 @@ func ListTrackOfAlbum(a ListTrackOfAlbumArgs) (any, error) {
 	where = append(where, "\"AlbumId\" = ?")
 	args = append(args, a.AlbumId)
 	order := "\"TrackId\""
-	return listPage("*", "\"Track\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\"", "\"Track\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListTrackOfAlbumArgs are the arguments of list_track_of_album.
@@ -235,78 +169,6 @@ type ListTrackOfAlbumArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateTrack creates a track and returns it.
-func CreateTrack(a CreateTrackArgs) (any, error) {
-	if a.AlbumId != nil {
-		if ok, err := exists("\"Album\"", "\"AlbumId\"", *a.AlbumId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("album_id: album %v does not exist", *a.AlbumId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"MediaType\"", "\"MediaTypeId\"", a.MediaTypeId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("media_type_id: media type %v does not exist", a.MediaTypeId)
-		}
-	}
-	if a.GenreId != nil {
-		if ok, err := exists("\"Genre\"", "\"GenreId\"", *a.GenreId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("genre_id: genre %v does not exist", *a.GenreId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"Name\""), append(args, a.Name)
-	if a.AlbumId != nil {
-		cols, args = append(cols, "\"AlbumId\""), append(args, *a.AlbumId)
-	}
-	cols, args = append(cols, "\"MediaTypeId\""), append(args, a.MediaTypeId)
-	if a.GenreId != nil {
-		cols, args = append(cols, "\"GenreId\""), append(args, *a.GenreId)
-	}
-	if a.Composer != nil {
-		cols, args = append(cols, "\"Composer\""), append(args, *a.Composer)
-	}
-	cols, args = append(cols, "\"Milliseconds\""), append(args, a.Milliseconds)
-	if a.Bytes != nil {
-		cols, args = append(cols, "\"Bytes\""), append(args, *a.Bytes)
-	}
-	cols, args = append(cols, "\"UnitPrice\""), append(args, a.UnitPrice)
-	sql := "INSERT INTO \"Track\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Track\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the track")
-	}
-	return one("track", "created row not found", "SELECT * FROM \"Track\" WHERE \"TrackId\" = ?", res.LastInsertID)
-}
-
-// CreateTrackArgs are the arguments of create_track.
-type CreateTrackArgs struct {
-	// The track's name.
-	Name string `json:"name"`
-	// The track's album id. An internal id: look it up with another tool.
-	AlbumId *int64 `json:"album_id"`
-	// The track's media type id. An internal id: look it up with another tool.
-	MediaTypeId int64 `json:"media_type_id"`
-	// The track's genre id. An internal id: look it up with another tool.
-	GenreId *int64 `json:"genre_id"`
-	// The track's composer.
-	Composer *string `json:"composer"`
-	// The track's milliseconds.
-	Milliseconds int64 `json:"milliseconds"`
-	// The track's bytes.
-	Bytes *int64 `json:"bytes"`
-	// The track's unit price.
-	UnitPrice float64 `json:"unit_price"`
 }
 
 // UpdateTrack changes fields of the track with the given track_id; fields left out keep their value. Returns the updated track.
@@ -369,7 +231,7 @@ func UpdateTrack(a UpdateTrackArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("track %s not found", fmt.Sprintf("track_id %v", a.TrackId))
 	}
-	return one("track", "updated row not found", "SELECT * FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
+	return one("track", "updated row not found", "SELECT *, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\" FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
 }
 
 // UpdateTrackArgs are the arguments of update_track.
@@ -392,32 +254,4 @@ type UpdateTrackArgs struct {
 	Bytes *int64 `json:"bytes"`
 	// The track's unit price.
 	UnitPrice *float64 `json:"unit_price"`
-}
-
-// DeleteTrack deletes the track with the given track_id. Refused while other rows refer to it.
-func DeleteTrack(a DeleteTrackArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"InvoiceLine\" WHERE \"TrackId\" = (SELECT \"TrackId\" FROM \"Track\" WHERE \"TrackId\" = ?)", a.TrackId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete track %s: %d invoice line refer to it; delete or change those first", fmt.Sprintf("track_id %v", a.TrackId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"PlaylistTrack\" WHERE \"TrackId\" = (SELECT \"TrackId\" FROM \"Track\" WHERE \"TrackId\" = ?)", a.TrackId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete track %s: %d playlist track refer to it; delete or change those first", fmt.Sprintf("track_id %v", a.TrackId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the track")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("track %s not found", fmt.Sprintf("track_id %v", a.TrackId))
-	}
-	return fmt.Sprintf("deleted track %s", fmt.Sprintf("track_id %v", a.TrackId)), nil
-}
-
-// DeleteTrackArgs are the arguments of delete_track.
-type DeleteTrackArgs struct {
-	// The track's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
 }

@@ -91,46 +91,6 @@ type ListCountriesOfRegionArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateCountry creates a country and returns it.
-func CreateCountry(a CreateCountryArgs) (any, error) {
-	if a.RegionId != nil {
-		if ok, err := exists("\"regions\"", "\"region_id\"", *a.RegionId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("region_id: region %v does not exist", *a.RegionId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"country_id\""), append(args, a.CountryId)
-	if a.CountryName != nil {
-		cols, args = append(cols, "\"country_name\""), append(args, *a.CountryName)
-	}
-	if a.RegionId != nil {
-		cols, args = append(cols, "\"region_id\""), append(args, *a.RegionId)
-	}
-	sql := "INSERT INTO \"countries\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"countries\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the country")
-	}
-	_ = res
-	return one("country", "created row not found", "SELECT * FROM \"countries\" WHERE \"country_id\" = ?", a.CountryId)
-}
-
-// CreateCountryArgs are the arguments of create_country.
-type CreateCountryArgs struct {
-	// The country's country id.
-	CountryId string `json:"country_id"`
-	// The country's country name.
-	CountryName *string `json:"country_name"`
-	// The country's region id. An internal id: look it up with another tool.
-	RegionId *int64 `json:"region_id"`
-}
-
 // UpdateCountry changes fields of the country with the given country_id; fields left out keep their value. Returns the updated country.
 func UpdateCountry(a UpdateCountryArgs) (any, error) {
 	if a.RegionId != nil {
@@ -170,47 +130,4 @@ type UpdateCountryArgs struct {
 	CountryName *string `json:"country_name"`
 	// The country's region id. An internal id: look it up with another tool.
 	RegionId *int64 `json:"region_id"`
-}
-
-// DeleteCountry deletes the country with the given country_id. Refused while other rows refer to it.
-func DeleteCountry(a DeleteCountryArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"locations\" WHERE \"country_id\" = (SELECT \"country_id\" FROM \"countries\" WHERE \"country_id\" = ?)", a.CountryId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete country %s: %d locations refer to it; delete or change those first", fmt.Sprintf("country_id %v", a.CountryId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"countries\" WHERE \"country_id\" = ?", a.CountryId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the country")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("country %s not found", fmt.Sprintf("country_id %v", a.CountryId))
-	}
-	return fmt.Sprintf("deleted country %s", fmt.Sprintf("country_id %v", a.CountryId)), nil
-}
-
-// DeleteCountryArgs are the arguments of delete_country.
-type DeleteCountryArgs struct {
-	// The country's country id.
-	CountryId string `json:"country_id"`
-}
-
-// GetCountryOfLocation returns the country that a location refers to (through country id).
-func GetCountryOfLocation(a GetCountryOfLocationArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"country_id\" AS ref FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("location %s not found", fmt.Sprintf("location_id %v", a.LocationId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("location %s has no country id", fmt.Sprintf("location_id %v", a.LocationId))
-	}
-	return one("country", fmt.Sprintf("country %v not found", ref.Value("ref")), "SELECT * FROM \"countries\" WHERE \"country_id\" = ?", ref.Value("ref"))
-}
-
-// GetCountryOfLocationArgs are the arguments of get_country_of_location.
-type GetCountryOfLocationArgs struct {
-	// The location's location id. An internal id: look it up with another tool.
-	LocationId int64 `json:"location_id"`
 }

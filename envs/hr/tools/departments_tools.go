@@ -11,7 +11,7 @@ import (
 
 // GetDepartment returns the department with the given department_id.
 func GetDepartment(a GetDepartmentArgs) (any, error) {
-	return one("department", fmt.Sprintf("department_id %v", a.DepartmentId)+" not found", "SELECT * FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
+	return one("department", fmt.Sprintf("department_id %v", a.DepartmentId)+" not found", "SELECT *, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\" FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
 }
 
 // GetDepartmentArgs are the arguments of get_department.
@@ -22,7 +22,7 @@ type GetDepartmentArgs struct {
 
 // FindDepartmentByDepartmentName finds the department whose department name is the given value (case-insensitive). Use it to start from what a user says.
 func FindDepartmentByDepartmentName(a FindDepartmentByDepartmentNameArgs) (any, error) {
-	return oneFold(fmt.Sprintf("department_name %v", a.DepartmentName)+" not found", "*", "\"departments\"", "\"department_name\"", "department_name", a.DepartmentName)
+	return oneFold(fmt.Sprintf("department_name %v", a.DepartmentName)+" not found", "*, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\"", "\"departments\"", "\"department_name\"", "department_name", a.DepartmentName)
 }
 
 // FindDepartmentByDepartmentNameArgs are the arguments of find_department_by_department_name.
@@ -62,7 +62,7 @@ func ListDepartments(a ListDepartmentsArgs) (any, error) {
 		}
 		order += ", " + "\"department_id\""
 	}
-	return listPage("*", "\"departments\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\"", "\"departments\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListDepartmentsArgs are the arguments of list_departments.
@@ -95,7 +95,7 @@ func ListDepartmentsOfLocation(a ListDepartmentsOfLocationArgs) (any, error) {
 	where = append(where, "\"location_id\" = ?")
 	args = append(args, a.LocationId)
 	order := "\"department_id\""
-	return listPage("*", "\"departments\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\"", "\"departments\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListDepartmentsOfLocationArgs are the arguments of list_departments_of_location.
@@ -120,7 +120,7 @@ func ListDepartmentsByManager(a ListDepartmentsByManagerArgs) (any, error) {
 	where = append(where, "\"manager_id\" = ?")
 	args = append(args, a.ManagerId)
 	order := "\"department_id\""
-	return listPage("*", "\"departments\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\"", "\"departments\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListDepartmentsByManagerArgs are the arguments of list_departments_by_manager.
@@ -131,52 +131,6 @@ type ListDepartmentsByManagerArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateDepartment creates a department and returns it.
-func CreateDepartment(a CreateDepartmentArgs) (any, error) {
-	if a.ManagerId != nil {
-		if ok, err := exists("\"employees\"", "\"employee_id\"", *a.ManagerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("manager_id: employee %v does not exist", *a.ManagerId)
-		}
-	}
-	if a.LocationId != nil {
-		if ok, err := exists("\"locations\"", "\"location_id\"", *a.LocationId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("location_id: location %v does not exist", *a.LocationId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"department_name\""), append(args, a.DepartmentName)
-	if a.ManagerId != nil {
-		cols, args = append(cols, "\"manager_id\""), append(args, *a.ManagerId)
-	}
-	if a.LocationId != nil {
-		cols, args = append(cols, "\"location_id\""), append(args, *a.LocationId)
-	}
-	sql := "INSERT INTO \"departments\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"departments\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the department")
-	}
-	return one("department", "created row not found", "SELECT * FROM \"departments\" WHERE \"department_id\" = ?", res.LastInsertID)
-}
-
-// CreateDepartmentArgs are the arguments of create_department.
-type CreateDepartmentArgs struct {
-	// The department's department name.
-	DepartmentName string `json:"department_name"`
-	// The department's manager id. An internal id: look it up with another tool.
-	ManagerId *int64 `json:"manager_id"`
-	// The department's location id. An internal id: look it up with another tool.
-	LocationId *int64 `json:"location_id"`
 }
 
 // UpdateDepartment changes fields of the department with the given department_id; fields left out keep their value. Returns the updated department.
@@ -217,7 +171,7 @@ func UpdateDepartment(a UpdateDepartmentArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("department %s not found", fmt.Sprintf("department_id %v", a.DepartmentId))
 	}
-	return one("department", "updated row not found", "SELECT * FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
+	return one("department", "updated row not found", "SELECT *, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\" FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
 }
 
 // UpdateDepartmentArgs are the arguments of update_department.
@@ -230,74 +184,4 @@ type UpdateDepartmentArgs struct {
 	ManagerId *int64 `json:"manager_id"`
 	// The department's location id. An internal id: look it up with another tool.
 	LocationId *int64 `json:"location_id"`
-}
-
-// DeleteDepartment deletes the department with the given department_id. Refused while other rows refer to it.
-func DeleteDepartment(a DeleteDepartmentArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"employees\" WHERE \"department_id\" = (SELECT \"department_id\" FROM \"departments\" WHERE \"department_id\" = ?)", a.DepartmentId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete department %s: %d employees refer to it; delete or change those first", fmt.Sprintf("department_id %v", a.DepartmentId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"job_history\" WHERE \"department_id\" = (SELECT \"department_id\" FROM \"departments\" WHERE \"department_id\" = ?)", a.DepartmentId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete department %s: %d job history refer to it; delete or change those first", fmt.Sprintf("department_id %v", a.DepartmentId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the department")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("department %s not found", fmt.Sprintf("department_id %v", a.DepartmentId))
-	}
-	return fmt.Sprintf("deleted department %s", fmt.Sprintf("department_id %v", a.DepartmentId)), nil
-}
-
-// DeleteDepartmentArgs are the arguments of delete_department.
-type DeleteDepartmentArgs struct {
-	// The department's department id. An internal id: look it up with another tool.
-	DepartmentId int64 `json:"department_id"`
-}
-
-// GetDepartmentOfEmployee returns the department that an employee refers to (through department id).
-func GetDepartmentOfEmployee(a GetDepartmentOfEmployeeArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"department_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("employee %s has no department id", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	}
-	return one("department", fmt.Sprintf("department %v not found", ref.Value("ref")), "SELECT * FROM \"departments\" WHERE \"department_id\" = ?", ref.Value("ref"))
-}
-
-// GetDepartmentOfEmployeeArgs are the arguments of get_department_of_employee.
-type GetDepartmentOfEmployeeArgs struct {
-	// The employee's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-}
-
-// GetDepartmentOfJobHistory returns the department that a job history refers to (through department id).
-func GetDepartmentOfJobHistory(a GetDepartmentOfJobHistoryArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"department_id\" AS ref FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("job history %s has no department id", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	}
-	return one("department", fmt.Sprintf("department %v not found", ref.Value("ref")), "SELECT * FROM \"departments\" WHERE \"department_id\" = ?", ref.Value("ref"))
-}
-
-// GetDepartmentOfJobHistoryArgs are the arguments of get_department_of_job_history.
-type GetDepartmentOfJobHistoryArgs struct {
-	// The job history's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The job history's start date.
-	StartDate string `json:"start_date"`
 }

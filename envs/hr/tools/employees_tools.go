@@ -20,7 +20,7 @@ func GetManagerOfDepartment(a GetManagerOfDepartmentArgs) (any, error) {
 	if ref.IsNull("ref") {
 		return nil, fmt.Errorf("department %s has no manager id", fmt.Sprintf("department_id %v", a.DepartmentId))
 	}
-	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT * FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
+	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
 }
 
 // GetManagerOfDepartmentArgs are the arguments of get_manager_of_department.
@@ -31,7 +31,7 @@ type GetManagerOfDepartmentArgs struct {
 
 // GetEmployee returns the employee with the given employee_id.
 func GetEmployee(a GetEmployeeArgs) (any, error) {
-	return one("employee", fmt.Sprintf("employee_id %v", a.EmployeeId)+" not found", "SELECT * FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
+	return one("employee", fmt.Sprintf("employee_id %v", a.EmployeeId)+" not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
 }
 
 // GetEmployeeArgs are the arguments of get_employee.
@@ -42,7 +42,7 @@ type GetEmployeeArgs struct {
 
 // FindEmployeeByEmail finds the employee whose email is the given value (case-insensitive). Use it to start from what a user says.
 func FindEmployeeByEmail(a FindEmployeeByEmailArgs) (any, error) {
-	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*", "\"employees\"", "\"email\"", "email", a.Email)
+	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\"", "\"employees\"", "\"email\"", "email", a.Email)
 }
 
 // FindEmployeeByEmailArgs are the arguments of find_employee_by_email.
@@ -53,7 +53,7 @@ type FindEmployeeByEmailArgs struct {
 
 // FindEmployeeByPhoneNumber finds the employee whose phone number is the given value (case-insensitive). Use it to start from what a user says.
 func FindEmployeeByPhoneNumber(a FindEmployeeByPhoneNumberArgs) (any, error) {
-	return oneFold(fmt.Sprintf("phone_number %v", a.PhoneNumber)+" not found", "*", "\"employees\"", "\"phone_number\"", "phone_number", a.PhoneNumber)
+	return oneFold(fmt.Sprintf("phone_number %v", a.PhoneNumber)+" not found", "*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\"", "\"employees\"", "\"phone_number\"", "phone_number", a.PhoneNumber)
 }
 
 // FindEmployeeByPhoneNumberArgs are the arguments of find_employee_by_phone_number.
@@ -90,30 +90,6 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 		where = append(where, "\"hire_date\" <= ?")
 		args = append(args, *a.MaxHireDate)
 	}
-	if a.JobId != nil {
-		where = append(where, "\"job_id\" = ?")
-		args = append(args, *a.JobId)
-	}
-	if a.MinSalary != nil {
-		where = append(where, "\"salary\" >= ?")
-		args = append(args, *a.MinSalary)
-	}
-	if a.MaxSalary != nil {
-		where = append(where, "\"salary\" <= ?")
-		args = append(args, *a.MaxSalary)
-	}
-	if a.MinCommissionPct != nil {
-		where = append(where, "\"commission_pct\" >= ?")
-		args = append(args, *a.MinCommissionPct)
-	}
-	if a.MaxCommissionPct != nil {
-		where = append(where, "\"commission_pct\" <= ?")
-		args = append(args, *a.MaxCommissionPct)
-	}
-	if a.ManagerId != nil {
-		where = append(where, "\"manager_id\" = ?")
-		args = append(args, *a.ManagerId)
-	}
 	order := "\"employee_id\""
 	if a.SortBy != nil {
 		switch *a.SortBy {
@@ -141,7 +117,7 @@ func ListEmployees(a ListEmployeesArgs) (any, error) {
 		}
 		order += ", " + "\"employee_id\""
 	}
-	return listPage("*", "\"employees\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\"", "\"employees\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListEmployeesArgs are the arguments of list_employees.
@@ -158,18 +134,6 @@ type ListEmployeesArgs struct {
 	MinHireDate *string `json:"min_hire_date"`
 	// Only rows whose hire date is at most this.
 	MaxHireDate *string `json:"max_hire_date"`
-	// The employee's job id. An internal id: look it up with another tool.
-	JobId *string `json:"job_id"`
-	// Only rows whose salary is at least this.
-	MinSalary *float64 `json:"min_salary"`
-	// Only rows whose salary is at most this.
-	MaxSalary *float64 `json:"max_salary"`
-	// Only rows whose commission pct is at least this.
-	MinCommissionPct *float64 `json:"min_commission_pct"`
-	// Only rows whose commission pct is at most this.
-	MaxCommissionPct *float64 `json:"max_commission_pct"`
-	// The employee's manager id. An internal id: look it up with another tool.
-	ManagerId *int64 `json:"manager_id"`
 	// Sort by this field (default: the key).
 	SortBy *string `json:"sort_by" enum:"commission_pct,email,employee_id,first_name,hire_date,last_name,phone_number,salary"`
 	// Sort in descending order.
@@ -192,7 +156,7 @@ func ListEmployeesOfDepartment(a ListEmployeesOfDepartmentArgs) (any, error) {
 	where = append(where, "\"department_id\" = ?")
 	args = append(args, a.DepartmentId)
 	order := "\"employee_id\""
-	return listPage("*", "\"employees\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\"", "\"employees\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListEmployeesOfDepartmentArgs are the arguments of list_employees_of_department.
@@ -217,7 +181,7 @@ func ListEmployeesByManager(a ListEmployeesByManagerArgs) (any, error) {
 	where = append(where, "\"manager_id\" = ?")
 	args = append(args, a.ManagerId)
 	order := "\"employee_id\""
-	return listPage("*", "\"employees\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\"", "\"employees\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListEmployeesByManagerArgs are the arguments of list_employees_by_manager.
@@ -228,26 +192,6 @@ type ListEmployeesByManagerArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// GetManagerOfEmployee returns the employee that an employee refers to (through manager id).
-func GetManagerOfEmployee(a GetManagerOfEmployeeArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"manager_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("employee %s has no manager id", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	}
-	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT * FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
-}
-
-// GetManagerOfEmployeeArgs are the arguments of get_manager_of_employee.
-type GetManagerOfEmployeeArgs struct {
-	// The employee's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
 }
 
 // ListEmployeesOfJob lists the employees of the given job (employees.job_id refers to jobs), paginated. Returns {items, total, offset}.
@@ -262,7 +206,7 @@ func ListEmployeesOfJob(a ListEmployeesOfJobArgs) (any, error) {
 	where = append(where, "\"job_id\" = ?")
 	args = append(args, a.JobId)
 	order := "\"employee_id\""
-	return listPage("*", "\"employees\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\"", "\"employees\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListEmployeesOfJobArgs are the arguments of list_employees_of_job.
@@ -273,88 +217,6 @@ type ListEmployeesOfJobArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateEmployee creates an employee and returns it.
-func CreateEmployee(a CreateEmployeeArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"jobs\"", "\"job_id\"", a.JobId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("job_id: job %v does not exist", a.JobId)
-		}
-	}
-	if a.ManagerId != nil {
-		if ok, err := exists("\"employees\"", "\"employee_id\"", *a.ManagerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("manager_id: employee %v does not exist", *a.ManagerId)
-		}
-	}
-	if a.DepartmentId != nil {
-		if ok, err := exists("\"departments\"", "\"department_id\"", *a.DepartmentId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("department_id: department %v does not exist", *a.DepartmentId)
-		}
-	}
-	var cols []string
-	var args []any
-	if a.FirstName != nil {
-		cols, args = append(cols, "\"first_name\""), append(args, *a.FirstName)
-	}
-	cols, args = append(cols, "\"last_name\""), append(args, a.LastName)
-	cols, args = append(cols, "\"email\""), append(args, a.Email)
-	if a.PhoneNumber != nil {
-		cols, args = append(cols, "\"phone_number\""), append(args, *a.PhoneNumber)
-	}
-	cols, args = append(cols, "\"hire_date\""), append(args, a.HireDate)
-	cols, args = append(cols, "\"job_id\""), append(args, a.JobId)
-	if a.Salary != nil {
-		cols, args = append(cols, "\"salary\""), append(args, *a.Salary)
-	}
-	if a.CommissionPct != nil {
-		cols, args = append(cols, "\"commission_pct\""), append(args, *a.CommissionPct)
-	}
-	if a.ManagerId != nil {
-		cols, args = append(cols, "\"manager_id\""), append(args, *a.ManagerId)
-	}
-	if a.DepartmentId != nil {
-		cols, args = append(cols, "\"department_id\""), append(args, *a.DepartmentId)
-	}
-	sql := "INSERT INTO \"employees\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"employees\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the employee")
-	}
-	return one("employee", "created row not found", "SELECT * FROM \"employees\" WHERE \"employee_id\" = ?", res.LastInsertID)
-}
-
-// CreateEmployeeArgs are the arguments of create_employee.
-type CreateEmployeeArgs struct {
-	// The employee's first name.
-	FirstName *string `json:"first_name"`
-	// The employee's last name.
-	LastName string `json:"last_name"`
-	// The employee's email.
-	Email string `json:"email"`
-	// The employee's phone number.
-	PhoneNumber *string `json:"phone_number"`
-	// The employee's hire date.
-	HireDate string `json:"hire_date"`
-	// The employee's job id. An internal id: look it up with another tool.
-	JobId string `json:"job_id"`
-	// The employee's salary.
-	Salary *float64 `json:"salary"`
-	// The employee's commission pct.
-	CommissionPct *float64 `json:"commission_pct"`
-	// The employee's manager id. An internal id: look it up with another tool.
-	ManagerId *int64 `json:"manager_id"`
-	// The employee's department id. An internal id: look it up with another tool.
-	DepartmentId *int64 `json:"department_id"`
 }
 
 // UpdateEmployee changes fields of the employee with the given employee_id; fields left out keep their value. Returns the updated employee.
@@ -423,7 +285,7 @@ func UpdateEmployee(a UpdateEmployeeArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
 	}
-	return one("employee", "updated row not found", "SELECT * FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
+	return one("employee", "updated row not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
 }
 
 // UpdateEmployeeArgs are the arguments of update_employee.
@@ -450,59 +312,4 @@ type UpdateEmployeeArgs struct {
 	ManagerId *int64 `json:"manager_id"`
 	// The employee's department id. An internal id: look it up with another tool.
 	DepartmentId *int64 `json:"department_id"`
-}
-
-// DeleteEmployee deletes the employee with the given employee_id. Refused while other rows refer to it.
-func DeleteEmployee(a DeleteEmployeeArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"departments\" WHERE \"manager_id\" = (SELECT \"employee_id\" FROM \"employees\" WHERE \"employee_id\" = ?)", a.EmployeeId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete employee %s: %d departments refer to it; delete or change those first", fmt.Sprintf("employee_id %v", a.EmployeeId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"employees\" WHERE \"manager_id\" = (SELECT \"employee_id\" FROM \"employees\" WHERE \"employee_id\" = ?)", a.EmployeeId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete employee %s: %d employees refer to it; delete or change those first", fmt.Sprintf("employee_id %v", a.EmployeeId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"job_history\" WHERE \"employee_id\" = (SELECT \"employee_id\" FROM \"employees\" WHERE \"employee_id\" = ?)", a.EmployeeId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete employee %s: %d job history refer to it; delete or change those first", fmt.Sprintf("employee_id %v", a.EmployeeId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the employee")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	}
-	return fmt.Sprintf("deleted employee %s", fmt.Sprintf("employee_id %v", a.EmployeeId)), nil
-}
-
-// DeleteEmployeeArgs are the arguments of delete_employee.
-type DeleteEmployeeArgs struct {
-	// The employee's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-}
-
-// GetEmployeeOfJobHistory returns the employee that a job history refers to (through employee id).
-func GetEmployeeOfJobHistory(a GetEmployeeOfJobHistoryArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"employee_id\" AS ref FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("job history %s has no employee id", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	}
-	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT * FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
-}
-
-// GetEmployeeOfJobHistoryArgs are the arguments of get_employee_of_job_history.
-type GetEmployeeOfJobHistoryArgs struct {
-	// The job history's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The job history's start date.
-	StartDate string `json:"start_date"`
 }

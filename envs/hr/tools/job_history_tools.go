@@ -11,7 +11,7 @@ import (
 
 // GetJobHistory returns the job history with the given employee_id and start_date.
 func GetJobHistory(a GetJobHistoryArgs) (any, error) {
-	return one("job history", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate)+" not found", "SELECT * FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
+	return one("job history", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate)+" not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"job_history\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"job_history\".\"job_id\") AS \"job_job_title\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"job_history\".\"employee_id\") AS \"employee_email\" FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
 }
 
 // GetJobHistoryArgs are the arguments of get_job_history.
@@ -50,10 +50,6 @@ func ListJobHistory(a ListJobHistoryArgs) (any, error) {
 		where = append(where, "\"job_id\" = ?")
 		args = append(args, *a.JobId)
 	}
-	if a.DepartmentId != nil {
-		where = append(where, "\"department_id\" = ?")
-		args = append(args, *a.DepartmentId)
-	}
 	order := "\"employee_id\", \"start_date\""
 	if a.SortBy != nil {
 		switch *a.SortBy {
@@ -69,7 +65,7 @@ func ListJobHistory(a ListJobHistoryArgs) (any, error) {
 		}
 		order += ", " + "\"employee_id\", \"start_date\""
 	}
-	return listPage("*", "\"job_history\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"job_history\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"job_history\".\"job_id\") AS \"job_job_title\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"job_history\".\"employee_id\") AS \"employee_email\"", "\"job_history\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListJobHistoryArgs are the arguments of list_job_history.
@@ -86,8 +82,6 @@ type ListJobHistoryArgs struct {
 	MaxEndDate *string `json:"max_end_date"`
 	// The job history's job id. An internal id: look it up with another tool.
 	JobId *string `json:"job_id"`
-	// The job history's department id. An internal id: look it up with another tool.
-	DepartmentId *int64 `json:"department_id"`
 	// Sort by this field (default: the key).
 	SortBy *string `json:"sort_by" enum:"end_date,start_date"`
 	// Sort in descending order.
@@ -110,7 +104,7 @@ func ListJobHistoryOfDepartment(a ListJobHistoryOfDepartmentArgs) (any, error) {
 	where = append(where, "\"department_id\" = ?")
 	args = append(args, a.DepartmentId)
 	order := "\"employee_id\", \"start_date\""
-	return listPage("*", "\"job_history\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"job_history\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"job_history\".\"job_id\") AS \"job_job_title\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"job_history\".\"employee_id\") AS \"employee_email\"", "\"job_history\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListJobHistoryOfDepartmentArgs are the arguments of list_job_history_of_department.
@@ -135,7 +129,7 @@ func ListJobHistoryOfJob(a ListJobHistoryOfJobArgs) (any, error) {
 	where = append(where, "\"job_id\" = ?")
 	args = append(args, a.JobId)
 	order := "\"employee_id\", \"start_date\""
-	return listPage("*", "\"job_history\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"job_history\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"job_history\".\"job_id\") AS \"job_job_title\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"job_history\".\"employee_id\") AS \"employee_email\"", "\"job_history\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListJobHistoryOfJobArgs are the arguments of list_job_history_of_job.
@@ -160,7 +154,7 @@ func ListJobHistoryOfEmployee(a ListJobHistoryOfEmployeeArgs) (any, error) {
 	where = append(where, "\"employee_id\" = ?")
 	args = append(args, a.EmployeeId)
 	order := "\"employee_id\", \"start_date\""
-	return listPage("*", "\"job_history\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"job_history\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"job_history\".\"job_id\") AS \"job_job_title\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"job_history\".\"employee_id\") AS \"employee_email\"", "\"job_history\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListJobHistoryOfEmployeeArgs are the arguments of list_job_history_of_employee.
@@ -171,64 +165,6 @@ type ListJobHistoryOfEmployeeArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateJobHistory creates a job history and returns it.
-func CreateJobHistory(a CreateJobHistoryArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"employees\"", "\"employee_id\"", a.EmployeeId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("employee_id: employee %v does not exist", a.EmployeeId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"jobs\"", "\"job_id\"", a.JobId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("job_id: job %v does not exist", a.JobId)
-		}
-	}
-	if a.DepartmentId != nil {
-		if ok, err := exists("\"departments\"", "\"department_id\"", *a.DepartmentId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("department_id: department %v does not exist", *a.DepartmentId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"employee_id\""), append(args, a.EmployeeId)
-	cols, args = append(cols, "\"start_date\""), append(args, a.StartDate)
-	cols, args = append(cols, "\"end_date\""), append(args, a.EndDate)
-	cols, args = append(cols, "\"job_id\""), append(args, a.JobId)
-	if a.DepartmentId != nil {
-		cols, args = append(cols, "\"department_id\""), append(args, *a.DepartmentId)
-	}
-	sql := "INSERT INTO \"job_history\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"job_history\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the job history")
-	}
-	_ = res
-	return one("job history", "created row not found", "SELECT * FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
-}
-
-// CreateJobHistoryArgs are the arguments of create_job_history.
-type CreateJobHistoryArgs struct {
-	// The job history's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The job history's start date.
-	StartDate string `json:"start_date"`
-	// The job history's end date.
-	EndDate string `json:"end_date"`
-	// The job history's job id. An internal id: look it up with another tool.
-	JobId string `json:"job_id"`
-	// The job history's department id. An internal id: look it up with another tool.
-	DepartmentId *int64 `json:"department_id"`
 }
 
 // UpdateJobHistory changes fields of the job history with the given employee_id and start_date; fields left out keep their value. Returns the updated job history.
@@ -269,7 +205,7 @@ func UpdateJobHistory(a UpdateJobHistoryArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
 	}
-	return one("job history", "updated row not found", "SELECT * FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
+	return one("job history", "updated row not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"job_history\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"job_history\".\"job_id\") AS \"job_job_title\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"job_history\".\"employee_id\") AS \"employee_email\" FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
 }
 
 // UpdateJobHistoryArgs are the arguments of update_job_history.
@@ -284,24 +220,4 @@ type UpdateJobHistoryArgs struct {
 	JobId *string `json:"job_id"`
 	// The job history's department id. An internal id: look it up with another tool.
 	DepartmentId *int64 `json:"department_id"`
-}
-
-// DeleteJobHistory deletes the job history with the given employee_id and start_date. Refused while other rows refer to it.
-func DeleteJobHistory(a DeleteJobHistoryArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
-	if err != nil {
-		return nil, explain(err, "cannot delete the job history")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	}
-	return fmt.Sprintf("deleted job history %s", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate)), nil
-}
-
-// DeleteJobHistoryArgs are the arguments of delete_job_history.
-type DeleteJobHistoryArgs struct {
-	// The job history's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The job history's start date.
-	StartDate string `json:"start_date"`
 }

@@ -9,48 +9,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetJobOfEmployee returns the job that an employee refers to (through job id).
-func GetJobOfEmployee(a GetJobOfEmployeeArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"job_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("employee %s has no job id", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	}
-	return one("job", fmt.Sprintf("job %v not found", ref.Value("ref")), "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", ref.Value("ref"))
-}
-
-// GetJobOfEmployeeArgs are the arguments of get_job_of_employee.
-type GetJobOfEmployeeArgs struct {
-	// The employee's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-}
-
-// GetJobOfJobHistory returns the job that a job history refers to (through job id).
-func GetJobOfJobHistory(a GetJobOfJobHistoryArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"job_id\" AS ref FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("job history %s has no job id", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	}
-	return one("job", fmt.Sprintf("job %v not found", ref.Value("ref")), "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", ref.Value("ref"))
-}
-
-// GetJobOfJobHistoryArgs are the arguments of get_job_of_job_history.
-type GetJobOfJobHistoryArgs struct {
-	// The job history's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The job history's start date.
-	StartDate string `json:"start_date"`
-}
-
 // GetJob returns the job with the given job_id.
 func GetJob(a GetJobArgs) (any, error) {
 	return one("job", fmt.Sprintf("job_id %v", a.JobId)+" not found", "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", a.JobId)
@@ -141,42 +99,6 @@ type ListJobsArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateJob creates a job and returns it.
-func CreateJob(a CreateJobArgs) (any, error) {
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"job_id\""), append(args, a.JobId)
-	cols, args = append(cols, "\"job_title\""), append(args, a.JobTitle)
-	if a.MinSalary != nil {
-		cols, args = append(cols, "\"min_salary\""), append(args, *a.MinSalary)
-	}
-	if a.MaxSalary != nil {
-		cols, args = append(cols, "\"max_salary\""), append(args, *a.MaxSalary)
-	}
-	sql := "INSERT INTO \"jobs\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"jobs\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the job")
-	}
-	_ = res
-	return one("job", "created row not found", "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", a.JobId)
-}
-
-// CreateJobArgs are the arguments of create_job.
-type CreateJobArgs struct {
-	// The job's job id. An internal id: look it up with another tool.
-	JobId string `json:"job_id"`
-	// The job's job title.
-	JobTitle string `json:"job_title"`
-	// The job's min salary.
-	MinSalary *int64 `json:"min_salary"`
-	// The job's max salary.
-	MaxSalary *int64 `json:"max_salary"`
-}
-
 // UpdateJob changes fields of the job with the given job_id; fields left out keep their value. Returns the updated job.
 func UpdateJob(a UpdateJobArgs) (any, error) {
 	var sets []string
@@ -214,32 +136,4 @@ type UpdateJobArgs struct {
 	MinSalary *int64 `json:"min_salary"`
 	// The job's max salary.
 	MaxSalary *int64 `json:"max_salary"`
-}
-
-// DeleteJob deletes the job with the given job_id. Refused while other rows refer to it.
-func DeleteJob(a DeleteJobArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"employees\" WHERE \"job_id\" = (SELECT \"job_id\" FROM \"jobs\" WHERE \"job_id\" = ?)", a.JobId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete job %s: %d employees refer to it; delete or change those first", fmt.Sprintf("job_id %v", a.JobId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"job_history\" WHERE \"job_id\" = (SELECT \"job_id\" FROM \"jobs\" WHERE \"job_id\" = ?)", a.JobId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete job %s: %d job history refer to it; delete or change those first", fmt.Sprintf("job_id %v", a.JobId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"jobs\" WHERE \"job_id\" = ?", a.JobId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the job")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("job %s not found", fmt.Sprintf("job_id %v", a.JobId))
-	}
-	return fmt.Sprintf("deleted job %s", fmt.Sprintf("job_id %v", a.JobId)), nil
-}
-
-// DeleteJobArgs are the arguments of delete_job.
-type DeleteJobArgs struct {
-	// The job's job id. An internal id: look it up with another tool.
-	JobId string `json:"job_id"`
 }

@@ -9,29 +9,9 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetLocationOfDepartment returns the location that a department refers to (through location id).
-func GetLocationOfDepartment(a GetLocationOfDepartmentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"location_id\" AS ref FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("department %s not found", fmt.Sprintf("department_id %v", a.DepartmentId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("department %s has no location id", fmt.Sprintf("department_id %v", a.DepartmentId))
-	}
-	return one("location", fmt.Sprintf("location %v not found", ref.Value("ref")), "SELECT * FROM \"locations\" WHERE \"location_id\" = ?", ref.Value("ref"))
-}
-
-// GetLocationOfDepartmentArgs are the arguments of get_location_of_department.
-type GetLocationOfDepartmentArgs struct {
-	// The department's department id. An internal id: look it up with another tool.
-	DepartmentId int64 `json:"department_id"`
-}
-
 // GetLocation returns the location with the given location_id.
 func GetLocation(a GetLocationArgs) (any, error) {
-	return one("location", fmt.Sprintf("location_id %v", a.LocationId)+" not found", "SELECT * FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
+	return one("location", fmt.Sprintf("location_id %v", a.LocationId)+" not found", "SELECT *, (SELECT p.\"country_id\" FROM \"countries\" AS p WHERE p.\"country_id\" = \"locations\".\"country_id\") AS \"country_country_id\" FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
 }
 
 // GetLocationArgs are the arguments of get_location.
@@ -67,7 +47,7 @@ func ListLocations(a ListLocationsArgs) (any, error) {
 		}
 		order += ", " + "\"location_id\""
 	}
-	return listPage("*", "\"locations\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"country_id\" FROM \"countries\" AS p WHERE p.\"country_id\" = \"locations\".\"country_id\") AS \"country_country_id\"", "\"locations\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListLocationsArgs are the arguments of list_locations.
@@ -98,7 +78,7 @@ func ListLocationsOfCountry(a ListLocationsOfCountryArgs) (any, error) {
 	where = append(where, "\"country_id\" = ?")
 	args = append(args, a.CountryId)
 	order := "\"location_id\""
-	return listPage("*", "\"locations\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"country_id\" FROM \"countries\" AS p WHERE p.\"country_id\" = \"locations\".\"country_id\") AS \"country_country_id\"", "\"locations\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListLocationsOfCountryArgs are the arguments of list_locations_of_country.
@@ -109,55 +89,6 @@ type ListLocationsOfCountryArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateLocation creates a location and returns it.
-func CreateLocation(a CreateLocationArgs) (any, error) {
-	if a.CountryId != nil {
-		if ok, err := exists("\"countries\"", "\"country_id\"", *a.CountryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("country_id: country %v does not exist", *a.CountryId)
-		}
-	}
-	var cols []string
-	var args []any
-	if a.StreetAddress != nil {
-		cols, args = append(cols, "\"street_address\""), append(args, *a.StreetAddress)
-	}
-	if a.PostalCode != nil {
-		cols, args = append(cols, "\"postal_code\""), append(args, *a.PostalCode)
-	}
-	cols, args = append(cols, "\"city\""), append(args, a.City)
-	if a.StateProvince != nil {
-		cols, args = append(cols, "\"state_province\""), append(args, *a.StateProvince)
-	}
-	if a.CountryId != nil {
-		cols, args = append(cols, "\"country_id\""), append(args, *a.CountryId)
-	}
-	sql := "INSERT INTO \"locations\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"locations\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the location")
-	}
-	return one("location", "created row not found", "SELECT * FROM \"locations\" WHERE \"location_id\" = ?", res.LastInsertID)
-}
-
-// CreateLocationArgs are the arguments of create_location.
-type CreateLocationArgs struct {
-	// The location's street address.
-	StreetAddress *string `json:"street_address"`
-	// The location's postal code.
-	PostalCode *string `json:"postal_code"`
-	// The location's city.
-	City string `json:"city"`
-	// The location's state province.
-	StateProvince *string `json:"state_province"`
-	// The location's country id.
-	CountryId *string `json:"country_id"`
 }
 
 // UpdateLocation changes fields of the location with the given location_id; fields left out keep their value. Returns the updated location.
@@ -197,7 +128,7 @@ func UpdateLocation(a UpdateLocationArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("location %s not found", fmt.Sprintf("location_id %v", a.LocationId))
 	}
-	return one("location", "updated row not found", "SELECT * FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
+	return one("location", "updated row not found", "SELECT *, (SELECT p.\"country_id\" FROM \"countries\" AS p WHERE p.\"country_id\" = \"locations\".\"country_id\") AS \"country_country_id\" FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
 }
 
 // UpdateLocationArgs are the arguments of update_location.
@@ -214,27 +145,4 @@ type UpdateLocationArgs struct {
 	StateProvince *string `json:"state_province"`
 	// The location's country id.
 	CountryId *string `json:"country_id"`
-}
-
-// DeleteLocation deletes the location with the given location_id. Refused while other rows refer to it.
-func DeleteLocation(a DeleteLocationArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"departments\" WHERE \"location_id\" = (SELECT \"location_id\" FROM \"locations\" WHERE \"location_id\" = ?)", a.LocationId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete location %s: %d departments refer to it; delete or change those first", fmt.Sprintf("location_id %v", a.LocationId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the location")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("location %s not found", fmt.Sprintf("location_id %v", a.LocationId))
-	}
-	return fmt.Sprintf("deleted location %s", fmt.Sprintf("location_id %v", a.LocationId)), nil
-}
-
-// DeleteLocationArgs are the arguments of delete_location.
-type DeleteLocationArgs struct {
-	// The location's location id. An internal id: look it up with another tool.
-	LocationId int64 `json:"location_id"`
 }

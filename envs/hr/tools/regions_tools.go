@@ -9,26 +9,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetRegionOfCountry returns the region that a country refers to (through region id).
-func GetRegionOfCountry(a GetRegionOfCountryArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"region_id\" AS ref FROM \"countries\" WHERE \"country_id\" = ?", a.CountryId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("country %s not found", fmt.Sprintf("country_id %v", a.CountryId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("country %s has no region id", fmt.Sprintf("country_id %v", a.CountryId))
-	}
-	return one("region", fmt.Sprintf("region %v not found", ref.Value("ref")), "SELECT * FROM \"regions\" WHERE \"region_id\" = ?", ref.Value("ref"))
-}
-
-// GetRegionOfCountryArgs are the arguments of get_region_of_country.
-type GetRegionOfCountryArgs struct {
-	// The country's country id.
-	CountryId string `json:"country_id"`
-}
-
 // GetRegion returns the region with the given region_id.
 func GetRegion(a GetRegionArgs) (any, error) {
 	return one("region", fmt.Sprintf("region_id %v", a.RegionId)+" not found", "SELECT * FROM \"regions\" WHERE \"region_id\" = ?", a.RegionId)
@@ -131,27 +111,4 @@ type UpdateRegionArgs struct {
 	RegionId int64 `json:"region_id"`
 	// The region's region name.
 	RegionName *string `json:"region_name"`
-}
-
-// DeleteRegion deletes the region with the given region_id. Refused while other rows refer to it.
-func DeleteRegion(a DeleteRegionArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"countries\" WHERE \"region_id\" = (SELECT \"region_id\" FROM \"regions\" WHERE \"region_id\" = ?)", a.RegionId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete region %s: %d countries refer to it; delete or change those first", fmt.Sprintf("region_id %v", a.RegionId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"regions\" WHERE \"region_id\" = ?", a.RegionId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the region")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("region %s not found", fmt.Sprintf("region_id %v", a.RegionId))
-	}
-	return fmt.Sprintf("deleted region %s", fmt.Sprintf("region_id %v", a.RegionId)), nil
-}
-
-// DeleteRegionArgs are the arguments of delete_region.
-type DeleteRegionArgs struct {
-	// The region's region id. An internal id: look it up with another tool.
-	RegionId int64 `json:"region_id"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetOrderDetail returns the order detail with the given order_id and product_id.
 func GetOrderDetail(a GetOrderDetailArgs) (any, error) {
-	return one("order detail", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId)+" not found", "SELECT * FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
+	return one("order detail", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId)+" not found", "SELECT *, (SELECT p.\"ProductName\" FROM \"Products\" AS p WHERE p.\"ProductID\" = \"Order Details\".\"ProductID\") AS \"product_product_name\", (SELECT gp.\"CompanyName\" FROM \"Orders\" AS p JOIN \"Shippers\" AS gp ON gp.\"ShipperID\" = p.\"ShipVia\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"shipper_company_name\", (SELECT gp.\"ContactName\" FROM \"Orders\" AS p JOIN \"Customers\" AS gp ON gp.\"CustomerID\" = p.\"CustomerID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"customer_contact_name\", (SELECT gp.\"HomePhone\" FROM \"Orders\" AS p JOIN \"Employees\" AS gp ON gp.\"EmployeeID\" = p.\"EmployeeID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"employee_home_phone\" FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
 }
 
 // GetOrderDetailArgs are the arguments of get_order_detail.
@@ -20,90 +20,6 @@ type GetOrderDetailArgs struct {
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`
-}
-
-// ListOrderDetails lists order details matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListOrderDetails(a ListOrderDetailsArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.OrderId != nil {
-		where = append(where, "\"OrderID\" = ?")
-		args = append(args, *a.OrderId)
-	}
-	if a.ProductId != nil {
-		where = append(where, "\"ProductID\" = ?")
-		args = append(args, *a.ProductId)
-	}
-	if a.MinUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" >= ?")
-		args = append(args, *a.MinUnitPrice)
-	}
-	if a.MaxUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" <= ?")
-		args = append(args, *a.MaxUnitPrice)
-	}
-	if a.MinQuantity != nil {
-		where = append(where, "\"Quantity\" >= ?")
-		args = append(args, *a.MinQuantity)
-	}
-	if a.MaxQuantity != nil {
-		where = append(where, "\"Quantity\" <= ?")
-		args = append(args, *a.MaxQuantity)
-	}
-	if a.MinDiscount != nil {
-		where = append(where, "\"Discount\" >= ?")
-		args = append(args, *a.MinDiscount)
-	}
-	if a.MaxDiscount != nil {
-		where = append(where, "\"Discount\" <= ?")
-		args = append(args, *a.MaxDiscount)
-	}
-	order := "\"OrderID\", \"ProductID\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "discount":
-			order = "\"Discount\""
-		case "quantity":
-			order = "\"Quantity\""
-		case "unit_price":
-			order = "\"UnitPrice\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"OrderID\", \"ProductID\""
-	}
-	return listPage("*", "\"Order Details\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListOrderDetailsArgs are the arguments of list_order_details.
-type ListOrderDetailsArgs struct {
-	// The order detail's order id.
-	OrderId *int64 `json:"order_id"`
-	// The order detail's product id. An internal id: look it up with another tool.
-	ProductId *int64 `json:"product_id"`
-	// Only rows whose unit price is at least this.
-	MinUnitPrice *float64 `json:"min_unit_price"`
-	// Only rows whose unit price is at most this.
-	MaxUnitPrice *float64 `json:"max_unit_price"`
-	// Only rows whose quantity is at least this.
-	MinQuantity *int64 `json:"min_quantity"`
-	// Only rows whose quantity is at most this.
-	MaxQuantity *int64 `json:"max_quantity"`
-	// Only rows whose discount is at least this.
-	MinDiscount *float64 `json:"min_discount"`
-	// Only rows whose discount is at most this.
-	MaxDiscount *float64 `json:"max_discount"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"discount,quantity,unit_price"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListOrderDetailsOfProduct lists the order details of the given product (Order Details.ProductID refers to Products), paginated. Returns {items, total, offset}.
@@ -118,7 +34,7 @@ func ListOrderDetailsOfProduct(a ListOrderDetailsOfProductArgs) (any, error) {
 	where = append(where, "\"ProductID\" = ?")
 	args = append(args, a.ProductId)
 	order := "\"OrderID\", \"ProductID\""
-	return listPage("*", "\"Order Details\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"ProductName\" FROM \"Products\" AS p WHERE p.\"ProductID\" = \"Order Details\".\"ProductID\") AS \"product_product_name\", (SELECT gp.\"CompanyName\" FROM \"Orders\" AS p JOIN \"Shippers\" AS gp ON gp.\"ShipperID\" = p.\"ShipVia\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"shipper_company_name\", (SELECT gp.\"ContactName\" FROM \"Orders\" AS p JOIN \"Customers\" AS gp ON gp.\"CustomerID\" = p.\"CustomerID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"customer_contact_name\", (SELECT gp.\"HomePhone\" FROM \"Orders\" AS p JOIN \"Employees\" AS gp ON gp.\"EmployeeID\" = p.\"EmployeeID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"employee_home_phone\"", "\"Order Details\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListOrderDetailsOfProductArgs are the arguments of list_order_details_of_product.
@@ -143,7 +59,7 @@ func ListOrderDetailsOfOrder(a ListOrderDetailsOfOrderArgs) (any, error) {
 	where = append(where, "\"OrderID\" = ?")
 	args = append(args, a.OrderId)
 	order := "\"OrderID\", \"ProductID\""
-	return listPage("*", "\"Order Details\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"ProductName\" FROM \"Products\" AS p WHERE p.\"ProductID\" = \"Order Details\".\"ProductID\") AS \"product_product_name\", (SELECT gp.\"CompanyName\" FROM \"Orders\" AS p JOIN \"Shippers\" AS gp ON gp.\"ShipperID\" = p.\"ShipVia\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"shipper_company_name\", (SELECT gp.\"ContactName\" FROM \"Orders\" AS p JOIN \"Customers\" AS gp ON gp.\"CustomerID\" = p.\"CustomerID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"customer_contact_name\", (SELECT gp.\"HomePhone\" FROM \"Orders\" AS p JOIN \"Employees\" AS gp ON gp.\"EmployeeID\" = p.\"EmployeeID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"employee_home_phone\"", "\"Order Details\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListOrderDetailsOfOrderArgs are the arguments of list_order_details_of_order.
@@ -156,8 +72,21 @@ type ListOrderDetailsOfOrderArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateOrderDetail creates an order detail and returns it.
-func CreateOrderDetail(a CreateOrderDetailArgs) (any, error) {
+// AddOrderDetailFromProduct adds an order detail and takes its quantity from the product's units in stock, in one step. Refused when the quantity is not positive or the product has less units in stock than asked. Its unit price is the product's own. Returns the new order detail.
+func AddOrderDetailFromProduct(a AddOrderDetailFromProductArgs) (any, error) {
+	if a.Quantity <= 0 {
+		return nil, fmt.Errorf("cannot add the order detail: the quantity must be positive, not %v; nothing was changed", a.Quantity)
+	}
+	stock, err := current(fmt.Sprintf("product_id: product %v does not exist", a.ProductId), "SELECT \"UnitsInStock\" AS stock, \"UnitsInStock\" IS NULL AS untracked, \"UnitPrice\" AS c0 FROM \"Products\" WHERE \"ProductID\" = ?", a.ProductId)
+	if err != nil {
+		return nil, err
+	}
+	if !stock.Bool("untracked") && stock.Float("stock") < float64(a.Quantity) {
+		return nil, fmt.Errorf("cannot add the order detail: the product %v has units in stock %v, less than the %v asked; nothing was changed", a.ProductId, stock.Value("stock"), a.Quantity)
+	}
+	if _, err := sdk.Exec("UPDATE \"Products\" SET \"UnitsInStock\" = \"UnitsInStock\" - ? WHERE \"ProductID\" = ? AND \"UnitsInStock\" IS NOT NULL", a.Quantity, a.ProductId); err != nil {
+		return nil, explain(err, "cannot take the quantity from the product")
+	}
 	if true {
 		if ok, err := exists("\"Orders\"", "\"OrderID\"", a.OrderId); err != nil {
 			return nil, err
@@ -174,14 +103,10 @@ func CreateOrderDetail(a CreateOrderDetailArgs) (any, error) {
 	}
 	var cols []string
 	var args []any
+	cols, args = append(cols, "\"UnitPrice\""), append(args, stock.Value("c0"))
 	cols, args = append(cols, "\"OrderID\""), append(args, a.OrderId)
 	cols, args = append(cols, "\"ProductID\""), append(args, a.ProductId)
-	if a.UnitPrice != nil {
-		cols, args = append(cols, "\"UnitPrice\""), append(args, *a.UnitPrice)
-	}
-	if a.Quantity != nil {
-		cols, args = append(cols, "\"Quantity\""), append(args, *a.Quantity)
-	}
+	cols, args = append(cols, "\"Quantity\""), append(args, a.Quantity)
 	if a.Discount != nil {
 		cols, args = append(cols, "\"Discount\""), append(args, *a.Discount)
 	}
@@ -194,19 +119,17 @@ func CreateOrderDetail(a CreateOrderDetailArgs) (any, error) {
 		return nil, explain(err, "cannot create the order detail")
 	}
 	_ = res
-	return one("order detail", "created row not found", "SELECT * FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
+	return one("order detail", "created row not found", "SELECT *, (SELECT p.\"ProductName\" FROM \"Products\" AS p WHERE p.\"ProductID\" = \"Order Details\".\"ProductID\") AS \"product_product_name\", (SELECT gp.\"CompanyName\" FROM \"Orders\" AS p JOIN \"Shippers\" AS gp ON gp.\"ShipperID\" = p.\"ShipVia\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"shipper_company_name\", (SELECT gp.\"ContactName\" FROM \"Orders\" AS p JOIN \"Customers\" AS gp ON gp.\"CustomerID\" = p.\"CustomerID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"customer_contact_name\", (SELECT gp.\"HomePhone\" FROM \"Orders\" AS p JOIN \"Employees\" AS gp ON gp.\"EmployeeID\" = p.\"EmployeeID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"employee_home_phone\" FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
 }
 
-// CreateOrderDetailArgs are the arguments of create_order_detail.
-type CreateOrderDetailArgs struct {
+// AddOrderDetailFromProductArgs are the arguments of add_order_detail_from_product.
+type AddOrderDetailFromProductArgs struct {
 	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.
 	ProductId int64 `json:"product_id"`
-	// The order detail's unit price. Default: 0.
-	UnitPrice *float64 `json:"unit_price"`
 	// The order detail's quantity. Default: 1.
-	Quantity *int64 `json:"quantity"`
+	Quantity int64 `json:"quantity"`
 	// The order detail's discount. Default: 0.
 	Discount *float64 `json:"discount"`
 }
@@ -235,7 +158,7 @@ func UpdateOrderDetail(a UpdateOrderDetailArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("order detail %s not found", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId))
 	}
-	return one("order detail", "updated row not found", "SELECT * FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
+	return one("order detail", "updated row not found", "SELECT *, (SELECT p.\"ProductName\" FROM \"Products\" AS p WHERE p.\"ProductID\" = \"Order Details\".\"ProductID\") AS \"product_product_name\", (SELECT gp.\"CompanyName\" FROM \"Orders\" AS p JOIN \"Shippers\" AS gp ON gp.\"ShipperID\" = p.\"ShipVia\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"shipper_company_name\", (SELECT gp.\"ContactName\" FROM \"Orders\" AS p JOIN \"Customers\" AS gp ON gp.\"CustomerID\" = p.\"CustomerID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"customer_contact_name\", (SELECT gp.\"HomePhone\" FROM \"Orders\" AS p JOIN \"Employees\" AS gp ON gp.\"EmployeeID\" = p.\"EmployeeID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"employee_home_phone\" FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
 }
 
 // UpdateOrderDetailArgs are the arguments of update_order_detail.
@@ -250,24 +173,4 @@ type UpdateOrderDetailArgs struct {
 	Quantity *int64 `json:"quantity"`
 	// The order detail's discount. Default: 0.
 	Discount *float64 `json:"discount"`
-}
-
-// DeleteOrderDetail deletes the order detail with the given order_id and product_id. Refused while other rows refer to it.
-func DeleteOrderDetail(a DeleteOrderDetailArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the order detail")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("order detail %s not found", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId))
-	}
-	return fmt.Sprintf("deleted order detail %s", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId)), nil
-}
-
-// DeleteOrderDetailArgs are the arguments of delete_order_detail.
-type DeleteOrderDetailArgs struct {
-	// The order detail's order id.
-	OrderId int64 `json:"order_id"`
-	// The order detail's product id. An internal id: look it up with another tool.
-	ProductId int64 `json:"product_id"`
 }

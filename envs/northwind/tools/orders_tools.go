@@ -9,155 +9,15 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetOrderOfOrderDetail returns the order that an order detail refers to (through order id).
-func GetOrderOfOrderDetail(a GetOrderOfOrderDetailArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"OrderID\" AS ref FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("order detail %s not found", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("order detail %s has no order id", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId))
-	}
-	return one("order", fmt.Sprintf("order %v not found", ref.Value("ref")), "SELECT * FROM \"Orders\" WHERE \"OrderID\" = ?", ref.Value("ref"))
-}
-
-// GetOrderOfOrderDetailArgs are the arguments of get_order_of_order_detail.
-type GetOrderOfOrderDetailArgs struct {
-	// The order detail's order id.
-	OrderId int64 `json:"order_id"`
-	// The order detail's product id. An internal id: look it up with another tool.
-	ProductId int64 `json:"product_id"`
-}
-
 // GetOrder returns the order with the given order_id.
 func GetOrder(a GetOrderArgs) (any, error) {
-	return one("order", fmt.Sprintf("order_id %v", a.OrderId)+" not found", "SELECT * FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
+	return one("order", fmt.Sprintf("order_id %v", a.OrderId)+" not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\" FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
 }
 
 // GetOrderArgs are the arguments of get_order.
 type GetOrderArgs struct {
 	// The order's order id.
 	OrderId int64 `json:"order_id"`
-}
-
-// ListOrders lists orders matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListOrders(a ListOrdersArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.CustomerId != nil {
-		where = append(where, "\"CustomerID\" = ?")
-		args = append(args, *a.CustomerId)
-	}
-	if a.EmployeeId != nil {
-		where = append(where, "\"EmployeeID\" = ?")
-		args = append(args, *a.EmployeeId)
-	}
-	if a.MinOrderDate != nil {
-		where = append(where, "\"OrderDate\" >= ?")
-		args = append(args, *a.MinOrderDate)
-	}
-	if a.MaxOrderDate != nil {
-		where = append(where, "\"OrderDate\" <= ?")
-		args = append(args, *a.MaxOrderDate)
-	}
-	if a.MinRequiredDate != nil {
-		where = append(where, "\"RequiredDate\" >= ?")
-		args = append(args, *a.MinRequiredDate)
-	}
-	if a.MaxRequiredDate != nil {
-		where = append(where, "\"RequiredDate\" <= ?")
-		args = append(args, *a.MaxRequiredDate)
-	}
-	if a.MinShippedDate != nil {
-		where = append(where, "\"ShippedDate\" >= ?")
-		args = append(args, *a.MinShippedDate)
-	}
-	if a.MaxShippedDate != nil {
-		where = append(where, "\"ShippedDate\" <= ?")
-		args = append(args, *a.MaxShippedDate)
-	}
-	if a.ShipVia != nil {
-		where = append(where, "\"ShipVia\" = ?")
-		args = append(args, *a.ShipVia)
-	}
-	if a.MinFreight != nil {
-		where = append(where, "\"Freight\" >= ?")
-		args = append(args, *a.MinFreight)
-	}
-	if a.MaxFreight != nil {
-		where = append(where, "\"Freight\" <= ?")
-		args = append(args, *a.MaxFreight)
-	}
-	if a.ShipNameContains != nil {
-		where = append(where, "(instr(lower(\"ShipName\"), ?) > 0 OR instr(upper(\"ShipName\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.ShipNameContains), strings.ToUpper(*a.ShipNameContains))
-	}
-	order := "\"OrderID\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "freight":
-			order = "\"Freight\""
-		case "order_date":
-			order = "\"OrderDate\""
-		case "order_id":
-			order = "\"OrderID\""
-		case "required_date":
-			order = "\"RequiredDate\""
-		case "ship_city":
-			order = "\"ShipCity\""
-		case "ship_country":
-			order = "\"ShipCountry\""
-		case "ship_name":
-			order = "\"ShipName\""
-		case "shipped_date":
-			order = "\"ShippedDate\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"OrderID\""
-	}
-	return listPage("*", "\"Orders\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListOrdersArgs are the arguments of list_orders.
-type ListOrdersArgs struct {
-	// The order's customer id. An internal id: look it up with another tool.
-	CustomerId *string `json:"customer_id"`
-	// The order's employee id. An internal id: look it up with another tool.
-	EmployeeId *int64 `json:"employee_id"`
-	// Only rows whose order date is at least this.
-	MinOrderDate *string `json:"min_order_date"`
-	// Only rows whose order date is at most this.
-	MaxOrderDate *string `json:"max_order_date"`
-	// Only rows whose required date is at least this.
-	MinRequiredDate *string `json:"min_required_date"`
-	// Only rows whose required date is at most this.
-	MaxRequiredDate *string `json:"max_required_date"`
-	// Only rows whose shipped date is at least this.
-	MinShippedDate *string `json:"min_shipped_date"`
-	// Only rows whose shipped date is at most this.
-	MaxShippedDate *string `json:"max_shipped_date"`
-	// The order's ship via. An internal id: look it up with another tool.
-	ShipVia *int64 `json:"ship_via"`
-	// Only rows whose freight is at least this.
-	MinFreight *float64 `json:"min_freight"`
-	// Only rows whose freight is at most this.
-	MaxFreight *float64 `json:"max_freight"`
-	// Only rows whose ship name contains this text (case-insensitive).
-	ShipNameContains *string `json:"ship_name_contains"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"freight,order_date,order_id,required_date,ship_city,ship_country,ship_name,shipped_date"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListOrdersByShipVia lists the orders whose ship via is the given shipper (Orders.ShipVia refers to Shippers), paginated. Returns {items, total, offset}.
@@ -172,7 +32,7 @@ func ListOrdersByShipVia(a ListOrdersByShipViaArgs) (any, error) {
 	where = append(where, "\"ShipVia\" = ?")
 	args = append(args, a.ShipVia)
 	order := "\"OrderID\""
-	return listPage("*", "\"Orders\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\"", "\"Orders\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListOrdersByShipViaArgs are the arguments of list_orders_by_ship_via.
@@ -197,7 +57,7 @@ func ListOrdersOfCustomer(a ListOrdersOfCustomerArgs) (any, error) {
 	where = append(where, "\"CustomerID\" = ?")
 	args = append(args, a.CustomerId)
 	order := "\"OrderID\""
-	return listPage("*", "\"Orders\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\"", "\"Orders\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListOrdersOfCustomerArgs are the arguments of list_orders_of_customer.
@@ -222,7 +82,7 @@ func ListOrdersOfEmployee(a ListOrdersOfEmployeeArgs) (any, error) {
 	where = append(where, "\"EmployeeID\" = ?")
 	args = append(args, a.EmployeeId)
 	order := "\"OrderID\""
-	return listPage("*", "\"Orders\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\"", "\"Orders\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListOrdersOfEmployeeArgs are the arguments of list_orders_of_employee.
@@ -235,27 +95,46 @@ type ListOrdersOfEmployeeArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateOrder creates an order and returns it.
-func CreateOrder(a CreateOrderArgs) (any, error) {
-	if a.CustomerId != nil {
-		if ok, err := exists("\"Customers\"", "\"CustomerID\"", *a.CustomerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("customer_id: customer %v does not exist", *a.CustomerId)
-		}
+// MarkOrderShipped marks the order as shipped: sets its shipped date to the time of the call. Refused when it is already shipped. Returns the updated order.
+func MarkOrderShipped(a MarkOrderShippedArgs) (any, error) {
+	cur, err := current("order "+fmt.Sprintf("order_id %v", a.OrderId)+" not found", "SELECT \"ShippedDate\" IS NOT NULL AS already, \"ShippedDate\" AS was FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
+	if err != nil {
+		return nil, err
 	}
-	if a.EmployeeId != nil {
-		if ok, err := exists("\"Employees\"", "\"EmployeeID\"", *a.EmployeeId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("employee_id: employee %v does not exist", *a.EmployeeId)
-		}
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the order %s as shipped: it is already shipped (shipped date %v); nothing was changed", fmt.Sprintf("order_id %v", a.OrderId), cur.Value("was"))
 	}
-	if a.ShipVia != nil {
-		if ok, err := exists("\"Shippers\"", "\"ShipperID\"", *a.ShipVia); err != nil {
+	if _, err := sdk.Exec("UPDATE \"Orders\" SET \"ShippedDate\" = ? WHERE \"OrderID\" = ?", now("2006-01-02 15:04:05.000"), a.OrderId); err != nil {
+		return nil, explain(err, "cannot mark the order as shipped")
+	}
+	return one("order", "updated row not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\" FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
+}
+
+// MarkOrderShippedArgs are the arguments of mark_order_shipped.
+type MarkOrderShippedArgs struct {
+	// The order's order id.
+	OrderId int64 `json:"order_id"`
+}
+
+// PlaceOrder places an order with its order details in one step: each line names a product and a quantity. Each line's unit price is the product's own. Refused when a line's product does not exist or its quantity is not positive, or when the product has less units in stock than the lines ask. Returns the new order and its lines.
+func PlaceOrder(a PlaceOrderArgs) (any, error) {
+	if len(a.Lines) == 0 {
+		return nil, fmt.Errorf("cannot place the order: give at least one order detail; nothing was changed")
+	}
+	items := make([]sdk.Row, len(a.Lines))
+	taken := map[string]float64{}
+	for i, l := range a.Lines {
+		item, err := current(fmt.Sprintf("cannot place the order: line %d: product %v does not exist; nothing was changed", i+1, l.ProductId), "SELECT \"UnitPrice\" AS c0, 1 AS found, \"UnitsInStock\" AS stock, \"UnitsInStock\" IS NULL AS untracked FROM \"Products\" WHERE \"ProductID\" = ?", l.ProductId)
+		if err != nil {
 			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("ship_via: shipper %v does not exist", *a.ShipVia)
+		}
+		items[i] = item
+		if l.Quantity <= 0 {
+			return nil, fmt.Errorf("cannot place the order: line %d: the quantity must be positive, not %v; nothing was changed", i+1, l.Quantity)
+		}
+		taken[fmt.Sprint(l.ProductId)] += float64(l.Quantity)
+		if !item.Bool("untracked") && item.Float("stock") < taken[fmt.Sprint(l.ProductId)] {
+			return nil, fmt.Errorf("cannot place the order: the product %v has units in stock %v, less than the %v the lines ask; nothing was changed", l.ProductId, item.Value("stock"), taken[fmt.Sprint(l.ProductId)])
 		}
 	}
 	var cols []string
@@ -299,19 +178,40 @@ func CreateOrder(a CreateOrderArgs) (any, error) {
 	if a.ShipCountry != nil {
 		cols, args = append(cols, "\"ShipCountry\""), append(args, *a.ShipCountry)
 	}
-	sql := "INSERT INTO \"Orders\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Orders\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
+	res, err := sdk.Exec("INSERT INTO \"Orders\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...)
 	if err != nil {
-		return nil, explain(err, "cannot create the order")
+		return nil, explain(err, "cannot place the order")
 	}
-	return one("order", "created row not found", "SELECT * FROM \"Orders\" WHERE \"OrderID\" = ?", res.LastInsertID)
+	id := res.LastInsertID
+	for i, l := range a.Lines {
+		cols, args := []string{"\"OrderID\""}, []any{id}
+		cols, args = append(cols, "\"UnitPrice\""), append(args, items[i].Value("c0"))
+		a := l
+		cols, args = append(cols, "\"ProductID\""), append(args, a.ProductId)
+		cols, args = append(cols, "\"Quantity\""), append(args, a.Quantity)
+		if a.Discount != nil {
+			cols, args = append(cols, "\"Discount\""), append(args, *a.Discount)
+		}
+		if _, err := sdk.Exec("INSERT INTO \"Order Details\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...); err != nil {
+			return nil, explain(err, fmt.Sprintf("cannot place the order: line %d", i+1))
+		}
+		if _, err := sdk.Exec("UPDATE \"Products\" SET \"UnitsInStock\" = \"UnitsInStock\" - ? WHERE \"ProductID\" = ? AND \"UnitsInStock\" IS NOT NULL", a.Quantity, a.ProductId); err != nil {
+			return nil, explain(err, "cannot take the stock of the product")
+		}
+	}
+	parent, err := one("order", "placed row not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\" FROM \"Orders\" WHERE \"OrderID\" = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := sdk.Query("SELECT *, (SELECT p.\"ProductName\" FROM \"Products\" AS p WHERE p.\"ProductID\" = \"Order Details\".\"ProductID\") AS \"product_product_name\", (SELECT gp.\"CompanyName\" FROM \"Orders\" AS p JOIN \"Shippers\" AS gp ON gp.\"ShipperID\" = p.\"ShipVia\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"shipper_company_name\", (SELECT gp.\"ContactName\" FROM \"Orders\" AS p JOIN \"Customers\" AS gp ON gp.\"CustomerID\" = p.\"CustomerID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"customer_contact_name\", (SELECT gp.\"HomePhone\" FROM \"Orders\" AS p JOIN \"Employees\" AS gp ON gp.\"EmployeeID\" = p.\"EmployeeID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"employee_home_phone\" FROM \"Order Details\" WHERE \"OrderID\" = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"order": parent, "lines": lines}, nil
 }
 
-// CreateOrderArgs are the arguments of create_order.
-type CreateOrderArgs struct {
+// PlaceOrderArgs are the arguments of place_order.
+type PlaceOrderArgs struct {
 	// The order's customer id. An internal id: look it up with another tool.
 	CustomerId *string `json:"customer_id"`
 	// The order's employee id. An internal id: look it up with another tool.
@@ -338,6 +238,18 @@ type CreateOrderArgs struct {
 	ShipPostalCode *string `json:"ship_postal_code"`
 	// The order's ship country.
 	ShipCountry *string `json:"ship_country"`
+	// The order details, at least one.
+	Lines []PlaceOrderLine `json:"lines"`
+}
+
+// PlaceOrderLine is one line of place_order.
+type PlaceOrderLine struct {
+	// The order detail's product id. An internal id: look it up with another tool.
+	ProductId int64 `json:"product_id"`
+	// The order detail's quantity.
+	Quantity int64 `json:"quantity"`
+	// The order detail's discount. Default: 0.
+	Discount *float64 `json:"discount"`
 }
 
 // UpdateOrder changes fields of the order with the given order_id; fields left out keep their value. Returns the updated order.
@@ -415,7 +327,7 @@ func UpdateOrder(a UpdateOrderArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("order %s not found", fmt.Sprintf("order_id %v", a.OrderId))
 	}
-	return one("order", "updated row not found", "SELECT * FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
+	return one("order", "updated row not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\" FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
 }
 
 // UpdateOrderArgs are the arguments of update_order.
@@ -448,27 +360,4 @@ type UpdateOrderArgs struct {
 	ShipPostalCode *string `json:"ship_postal_code"`
 	// The order's ship country.
 	ShipCountry *string `json:"ship_country"`
-}
-
-// DeleteOrder deletes the order with the given order_id. Refused while other rows refer to it.
-func DeleteOrder(a DeleteOrderArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"Order Details\" WHERE \"OrderID\" = (SELECT \"OrderID\" FROM \"Orders\" WHERE \"OrderID\" = ?)", a.OrderId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete order %s: %d order details refer to it; delete or change those first", fmt.Sprintf("order_id %v", a.OrderId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the order")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("order %s not found", fmt.Sprintf("order_id %v", a.OrderId))
-	}
-	return fmt.Sprintf("deleted order %s", fmt.Sprintf("order_id %v", a.OrderId)), nil
-}
-
-// DeleteOrderArgs are the arguments of delete_order.
-type DeleteOrderArgs struct {
-	// The order's order id.
-	OrderId int64 `json:"order_id"`
 }

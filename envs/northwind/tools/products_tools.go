@@ -9,31 +9,9 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetProductOfOrderDetail returns the product that an order detail refers to (through product id).
-func GetProductOfOrderDetail(a GetProductOfOrderDetailArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"ProductID\" AS ref FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("order detail %s not found", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("order detail %s has no product id", fmt.Sprintf("order_id %v, product_id %v", a.OrderId, a.ProductId))
-	}
-	return one("product", fmt.Sprintf("product %v not found", ref.Value("ref")), "SELECT * FROM \"Products\" WHERE \"ProductID\" = ?", ref.Value("ref"))
-}
-
-// GetProductOfOrderDetailArgs are the arguments of get_product_of_order_detail.
-type GetProductOfOrderDetailArgs struct {
-	// The order detail's order id.
-	OrderId int64 `json:"order_id"`
-	// The order detail's product id. An internal id: look it up with another tool.
-	ProductId int64 `json:"product_id"`
-}
-
 // GetProduct returns the product with the given product_id.
 func GetProduct(a GetProductArgs) (any, error) {
-	return one("product", fmt.Sprintf("product_id %v", a.ProductId)+" not found", "SELECT * FROM \"Products\" WHERE \"ProductID\" = ?", a.ProductId)
+	return one("product", fmt.Sprintf("product_id %v", a.ProductId)+" not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Suppliers\" AS p WHERE p.\"SupplierID\" = \"Products\".\"SupplierID\") AS \"supplier_company_name\", (SELECT p.\"CategoryName\" FROM \"Categories\" AS p WHERE p.\"CategoryID\" = \"Products\".\"CategoryID\") AS \"category_category_name\" FROM \"Products\" WHERE \"ProductID\" = ?", a.ProductId)
 }
 
 // GetProductArgs are the arguments of get_product.
@@ -44,127 +22,13 @@ type GetProductArgs struct {
 
 // FindProductByProductName finds the product whose product name is the given value (case-insensitive). Use it to start from what a user says.
 func FindProductByProductName(a FindProductByProductNameArgs) (any, error) {
-	return oneFold(fmt.Sprintf("product_name %v", a.ProductName)+" not found", "*", "\"Products\"", "\"ProductName\"", "ProductName", a.ProductName)
+	return oneFold(fmt.Sprintf("product_name %v", a.ProductName)+" not found", "*, (SELECT p.\"CompanyName\" FROM \"Suppliers\" AS p WHERE p.\"SupplierID\" = \"Products\".\"SupplierID\") AS \"supplier_company_name\", (SELECT p.\"CategoryName\" FROM \"Categories\" AS p WHERE p.\"CategoryID\" = \"Products\".\"CategoryID\") AS \"category_category_name\"", "\"Products\"", "\"ProductName\"", "ProductName", a.ProductName)
 }
 
 // FindProductByProductNameArgs are the arguments of find_product_by_product_name.
 type FindProductByProductNameArgs struct {
 	// The product's product name.
 	ProductName string `json:"product_name"`
-}
-
-// ListProducts lists products matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListProducts(a ListProductsArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.ProductNameContains != nil {
-		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
-	}
-	if a.SupplierId != nil {
-		where = append(where, "\"SupplierID\" = ?")
-		args = append(args, *a.SupplierId)
-	}
-	if a.CategoryId != nil {
-		where = append(where, "\"CategoryID\" = ?")
-		args = append(args, *a.CategoryId)
-	}
-	if a.MinUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" >= ?")
-		args = append(args, *a.MinUnitPrice)
-	}
-	if a.MaxUnitPrice != nil {
-		where = append(where, "\"UnitPrice\" <= ?")
-		args = append(args, *a.MaxUnitPrice)
-	}
-	if a.MinUnitsInStock != nil {
-		where = append(where, "\"UnitsInStock\" >= ?")
-		args = append(args, *a.MinUnitsInStock)
-	}
-	if a.MaxUnitsInStock != nil {
-		where = append(where, "\"UnitsInStock\" <= ?")
-		args = append(args, *a.MaxUnitsInStock)
-	}
-	if a.MinUnitsOnOrder != nil {
-		where = append(where, "\"UnitsOnOrder\" >= ?")
-		args = append(args, *a.MinUnitsOnOrder)
-	}
-	if a.MaxUnitsOnOrder != nil {
-		where = append(where, "\"UnitsOnOrder\" <= ?")
-		args = append(args, *a.MaxUnitsOnOrder)
-	}
-	if a.MinReorderLevel != nil {
-		where = append(where, "\"ReorderLevel\" >= ?")
-		args = append(args, *a.MinReorderLevel)
-	}
-	if a.MaxReorderLevel != nil {
-		where = append(where, "\"ReorderLevel\" <= ?")
-		args = append(args, *a.MaxReorderLevel)
-	}
-	if a.Discontinued != nil {
-		where = append(where, "\"Discontinued\" = ?")
-		args = append(args, *a.Discontinued)
-	}
-	order := "\"ProductID\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "product_id":
-			order = "\"ProductID\""
-		case "product_name":
-			order = "\"ProductName\""
-		case "reorder_level":
-			order = "\"ReorderLevel\""
-		case "unit_price":
-			order = "\"UnitPrice\""
-		case "units_in_stock":
-			order = "\"UnitsInStock\""
-		case "units_on_order":
-			order = "\"UnitsOnOrder\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"ProductID\""
-	}
-	return listPage("*", "\"Products\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListProductsArgs are the arguments of list_products.
-type ListProductsArgs struct {
-	// Only rows whose product name contains this text (case-insensitive).
-	ProductNameContains *string `json:"product_name_contains"`
-	// The product's supplier id. An internal id: look it up with another tool.
-	SupplierId *int64 `json:"supplier_id"`
-	// The product's category id. An internal id: look it up with another tool.
-	CategoryId *int64 `json:"category_id"`
-	// Only rows whose unit price is at least this.
-	MinUnitPrice *float64 `json:"min_unit_price"`
-	// Only rows whose unit price is at most this.
-	MaxUnitPrice *float64 `json:"max_unit_price"`
-	// Only rows whose units in stock is at least this.
-	MinUnitsInStock *int64 `json:"min_units_in_stock"`
-	// Only rows whose units in stock is at most this.
-	MaxUnitsInStock *int64 `json:"max_units_in_stock"`
-	// Only rows whose units on order is at least this.
-	MinUnitsOnOrder *int64 `json:"min_units_on_order"`
-	// Only rows whose units on order is at most this.
-	MaxUnitsOnOrder *int64 `json:"max_units_on_order"`
-	// Only rows whose reorder level is at least this.
-	MinReorderLevel *int64 `json:"min_reorder_level"`
-	// Only rows whose reorder level is at most this.
-	MaxReorderLevel *int64 `json:"max_reorder_level"`
-	// The product's discontinued.
-	Discontinued *string `json:"discontinued" enum:"0,1"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"product_id,product_name,reorder_level,unit_price,units_in_stock,units_on_order"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListProductsOfSupplier lists the products of the given supplier (Products.SupplierID refers to Suppliers), paginated. Returns {items, total, offset}.
@@ -179,7 +43,7 @@ func ListProductsOfSupplier(a ListProductsOfSupplierArgs) (any, error) {
 	where = append(where, "\"SupplierID\" = ?")
 	args = append(args, a.SupplierId)
 	order := "\"ProductID\""
-	return listPage("*", "\"Products\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"CompanyName\" FROM \"Suppliers\" AS p WHERE p.\"SupplierID\" = \"Products\".\"SupplierID\") AS \"supplier_company_name\", (SELECT p.\"CategoryName\" FROM \"Categories\" AS p WHERE p.\"CategoryID\" = \"Products\".\"CategoryID\") AS \"category_category_name\"", "\"Products\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListProductsOfSupplierArgs are the arguments of list_products_of_supplier.
@@ -204,7 +68,7 @@ func ListProductsOfCategory(a ListProductsOfCategoryArgs) (any, error) {
 	where = append(where, "\"CategoryID\" = ?")
 	args = append(args, a.CategoryId)
 	order := "\"ProductID\""
-	return listPage("*", "\"Products\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"CompanyName\" FROM \"Suppliers\" AS p WHERE p.\"SupplierID\" = \"Products\".\"SupplierID\") AS \"supplier_company_name\", (SELECT p.\"CategoryName\" FROM \"Categories\" AS p WHERE p.\"CategoryID\" = \"Products\".\"CategoryID\") AS \"category_category_name\"", "\"Products\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListProductsOfCategoryArgs are the arguments of list_products_of_category.
@@ -215,82 +79,6 @@ type ListProductsOfCategoryArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateProduct creates a product and returns it.
-func CreateProduct(a CreateProductArgs) (any, error) {
-	if a.SupplierId != nil {
-		if ok, err := exists("\"Suppliers\"", "\"SupplierID\"", *a.SupplierId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("supplier_id: supplier %v does not exist", *a.SupplierId)
-		}
-	}
-	if a.CategoryId != nil {
-		if ok, err := exists("\"Categories\"", "\"CategoryID\"", *a.CategoryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("category_id: category %v does not exist", *a.CategoryId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"ProductName\""), append(args, a.ProductName)
-	if a.SupplierId != nil {
-		cols, args = append(cols, "\"SupplierID\""), append(args, *a.SupplierId)
-	}
-	if a.CategoryId != nil {
-		cols, args = append(cols, "\"CategoryID\""), append(args, *a.CategoryId)
-	}
-	if a.QuantityPerUnit != nil {
-		cols, args = append(cols, "\"QuantityPerUnit\""), append(args, *a.QuantityPerUnit)
-	}
-	if a.UnitPrice != nil {
-		cols, args = append(cols, "\"UnitPrice\""), append(args, *a.UnitPrice)
-	}
-	if a.UnitsInStock != nil {
-		cols, args = append(cols, "\"UnitsInStock\""), append(args, *a.UnitsInStock)
-	}
-	if a.UnitsOnOrder != nil {
-		cols, args = append(cols, "\"UnitsOnOrder\""), append(args, *a.UnitsOnOrder)
-	}
-	if a.ReorderLevel != nil {
-		cols, args = append(cols, "\"ReorderLevel\""), append(args, *a.ReorderLevel)
-	}
-	if a.Discontinued != nil {
-		cols, args = append(cols, "\"Discontinued\""), append(args, *a.Discontinued)
-	}
-	sql := "INSERT INTO \"Products\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Products\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the product")
-	}
-	return one("product", "created row not found", "SELECT * FROM \"Products\" WHERE \"ProductID\" = ?", res.LastInsertID)
-}
-
-// CreateProductArgs are the arguments of create_product.
-type CreateProductArgs struct {
-	// The product's product name.
-	ProductName string `json:"product_name"`
-	// The product's supplier id. An internal id: look it up with another tool.
-	SupplierId *int64 `json:"supplier_id"`
-	// The product's category id. An internal id: look it up with another tool.
-	CategoryId *int64 `json:"category_id"`
-	// The product's quantity per unit.
-	QuantityPerUnit *string `json:"quantity_per_unit"`
-	// The product's unit price. Default: 0.
-	UnitPrice *float64 `json:"unit_price"`
-	// The product's units in stock. Default: 0.
-	UnitsInStock *int64 `json:"units_in_stock"`
-	// The product's units on order. Default: 0.
-	UnitsOnOrder *int64 `json:"units_on_order"`
-	// The product's reorder level. Default: 0.
-	ReorderLevel *int64 `json:"reorder_level"`
-	// The product's discontinued. Default: '0'.
-	Discontinued *string `json:"discontinued" enum:"0,1"`
 }
 
 // UpdateProduct changes fields of the product with the given product_id; fields left out keep their value. Returns the updated product.
@@ -349,7 +137,7 @@ func UpdateProduct(a UpdateProductArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("product %s not found", fmt.Sprintf("product_id %v", a.ProductId))
 	}
-	return one("product", "updated row not found", "SELECT * FROM \"Products\" WHERE \"ProductID\" = ?", a.ProductId)
+	return one("product", "updated row not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Suppliers\" AS p WHERE p.\"SupplierID\" = \"Products\".\"SupplierID\") AS \"supplier_company_name\", (SELECT p.\"CategoryName\" FROM \"Categories\" AS p WHERE p.\"CategoryID\" = \"Products\".\"CategoryID\") AS \"category_category_name\" FROM \"Products\" WHERE \"ProductID\" = ?", a.ProductId)
 }
 
 // UpdateProductArgs are the arguments of update_product.
@@ -374,27 +162,4 @@ type UpdateProductArgs struct {
 	ReorderLevel *int64 `json:"reorder_level"`
 	// The product's discontinued. Default: '0'.
 	Discontinued *string `json:"discontinued" enum:"0,1"`
-}
-
-// DeleteProduct deletes the product with the given product_id. Refused while other rows refer to it.
-func DeleteProduct(a DeleteProductArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"Order Details\" WHERE \"ProductID\" = (SELECT \"ProductID\" FROM \"Products\" WHERE \"ProductID\" = ?)", a.ProductId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete product %s: %d order details refer to it; delete or change those first", fmt.Sprintf("product_id %v", a.ProductId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Products\" WHERE \"ProductID\" = ?", a.ProductId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the product")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("product %s not found", fmt.Sprintf("product_id %v", a.ProductId))
-	}
-	return fmt.Sprintf("deleted product %s", fmt.Sprintf("product_id %v", a.ProductId)), nil
-}
-
-// DeleteProductArgs are the arguments of delete_product.
-type DeleteProductArgs struct {
-	// The product's product id. An internal id: look it up with another tool.
-	ProductId int64 `json:"product_id"`
 }

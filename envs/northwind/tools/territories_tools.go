@@ -9,28 +9,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetTerritoryOfEmployeeTerritory returns the territory that an employee territory refers to (through territory id).
-func GetTerritoryOfEmployeeTerritory(a GetTerritoryOfEmployeeTerritoryArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"TerritoryID\" AS ref FROM \"EmployeeTerritories\" WHERE \"EmployeeID\" = ? AND \"TerritoryID\" = ?", a.EmployeeId, a.TerritoryId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("employee territory %s not found", fmt.Sprintf("employee_id %v, territory_id %v", a.EmployeeId, a.TerritoryId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("employee territory %s has no territory id", fmt.Sprintf("employee_id %v, territory_id %v", a.EmployeeId, a.TerritoryId))
-	}
-	return one("territory", fmt.Sprintf("territory %v not found", ref.Value("ref")), "SELECT * FROM \"Territories\" WHERE \"TerritoryID\" = ?", ref.Value("ref"))
-}
-
-// GetTerritoryOfEmployeeTerritoryArgs are the arguments of get_territory_of_employee_territory.
-type GetTerritoryOfEmployeeTerritoryArgs struct {
-	// The employee territory's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The employee territory's territory id.
-	TerritoryId string `json:"territory_id"`
-}
-
 // GetTerritory returns the territory with the given territory_id.
 func GetTerritory(a GetTerritoryArgs) (any, error) {
 	return one("territory", fmt.Sprintf("territory_id %v", a.TerritoryId)+" not found", "SELECT * FROM \"Territories\" WHERE \"TerritoryID\" = ?", a.TerritoryId)
@@ -40,44 +18,6 @@ func GetTerritory(a GetTerritoryArgs) (any, error) {
 type GetTerritoryArgs struct {
 	// The territory's territory id.
 	TerritoryId string `json:"territory_id"`
-}
-
-// ListTerritories lists territories matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListTerritories(a ListTerritoriesArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.RegionId != nil {
-		where = append(where, "\"RegionID\" = ?")
-		args = append(args, *a.RegionId)
-	}
-	order := "\"TerritoryID\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "territory_id":
-			order = "\"TerritoryID\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"TerritoryID\""
-	}
-	return listPage("*", "\"Territories\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListTerritoriesArgs are the arguments of list_territories.
-type ListTerritoriesArgs struct {
-	// The territory's region id. An internal id: look it up with another tool.
-	RegionId *int64 `json:"region_id"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"territory_id"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListTerritoriesOfRegion lists the territories of the given region (Territories.RegionID refers to Regions), paginated. Returns {items, total, offset}.
@@ -103,42 +43,6 @@ type ListTerritoriesOfRegionArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateTerritory creates a territory and returns it.
-func CreateTerritory(a CreateTerritoryArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"Regions\"", "\"RegionID\"", a.RegionId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("region_id: region %v does not exist", a.RegionId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"TerritoryID\""), append(args, a.TerritoryId)
-	cols, args = append(cols, "\"TerritoryDescription\""), append(args, a.TerritoryDescription)
-	cols, args = append(cols, "\"RegionID\""), append(args, a.RegionId)
-	sql := "INSERT INTO \"Territories\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"Territories\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the territory")
-	}
-	_ = res
-	return one("territory", "created row not found", "SELECT * FROM \"Territories\" WHERE \"TerritoryID\" = ?", a.TerritoryId)
-}
-
-// CreateTerritoryArgs are the arguments of create_territory.
-type CreateTerritoryArgs struct {
-	// The territory's territory id.
-	TerritoryId string `json:"territory_id"`
-	// The territory's territory description.
-	TerritoryDescription string `json:"territory_description"`
-	// The territory's region id. An internal id: look it up with another tool.
-	RegionId int64 `json:"region_id"`
 }
 
 // UpdateTerritory changes fields of the territory with the given territory_id; fields left out keep their value. Returns the updated territory.
@@ -180,27 +84,4 @@ type UpdateTerritoryArgs struct {
 	TerritoryDescription *string `json:"territory_description"`
 	// The territory's region id. An internal id: look it up with another tool.
 	RegionId *int64 `json:"region_id"`
-}
-
-// DeleteTerritory deletes the territory with the given territory_id. Refused while other rows refer to it.
-func DeleteTerritory(a DeleteTerritoryArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"EmployeeTerritories\" WHERE \"TerritoryID\" = (SELECT \"TerritoryID\" FROM \"Territories\" WHERE \"TerritoryID\" = ?)", a.TerritoryId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete territory %s: %d employee territories refer to it; delete or change those first", fmt.Sprintf("territory_id %v", a.TerritoryId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"Territories\" WHERE \"TerritoryID\" = ?", a.TerritoryId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the territory")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("territory %s not found", fmt.Sprintf("territory_id %v", a.TerritoryId))
-	}
-	return fmt.Sprintf("deleted territory %s", fmt.Sprintf("territory_id %v", a.TerritoryId)), nil
-}
-
-// DeleteTerritoryArgs are the arguments of delete_territory.
-type DeleteTerritoryArgs struct {
-	// The territory's territory id.
-	TerritoryId string `json:"territory_id"`
 }

@@ -20,58 +20,6 @@ type GetAddressArgs struct {
 	AddressId int64 `json:"address_id"`
 }
 
-// ListAddress lists address matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListAddress(a ListAddressArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.CityId != nil {
-		where = append(where, "\"city_id\" = ?")
-		args = append(args, *a.CityId)
-	}
-	if a.MinLastUpdate != nil {
-		where = append(where, "\"last_update\" >= ?")
-		args = append(args, *a.MinLastUpdate)
-	}
-	if a.MaxLastUpdate != nil {
-		where = append(where, "\"last_update\" <= ?")
-		args = append(args, *a.MaxLastUpdate)
-	}
-	order := "\"address_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "address_id":
-			order = "\"address_id\""
-		case "last_update":
-			order = "\"last_update\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"address_id\""
-	}
-	return listPage("*", "\"address\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListAddressArgs are the arguments of list_address.
-type ListAddressArgs struct {
-	// The address's city id. An internal id: look it up with another tool.
-	CityId *int64 `json:"city_id"`
-	// Only rows whose last update is at least this.
-	MinLastUpdate *string `json:"min_last_update"`
-	// Only rows whose last update is at most this.
-	MaxLastUpdate *string `json:"max_last_update"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"address_id,last_update"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
-}
-
 // ListAddressOfCity lists the address of the given city (address.city_id refers to city), paginated. Returns {items, total, offset}.
 func ListAddressOfCity(a ListAddressOfCityArgs) (any, error) {
 	var where []string
@@ -95,61 +43,6 @@ type ListAddressOfCityArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateAddress creates an address and returns it.
-func CreateAddress(a CreateAddressArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"city\"", "\"city_id\"", a.CityId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("city_id: city %v does not exist", a.CityId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"address\""), append(args, a.Address)
-	if a.Address2 != nil {
-		cols, args = append(cols, "\"address2\""), append(args, *a.Address2)
-	}
-	cols, args = append(cols, "\"district\""), append(args, a.District)
-	cols, args = append(cols, "\"city_id\""), append(args, a.CityId)
-	if a.PostalCode != nil {
-		cols, args = append(cols, "\"postal_code\""), append(args, *a.PostalCode)
-	}
-	cols, args = append(cols, "\"phone\""), append(args, a.Phone)
-	if a.LastUpdate != nil {
-		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
-	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	sql := "INSERT INTO \"address\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"address\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the address")
-	}
-	return one("address", "created row not found", "SELECT * FROM \"address\" WHERE \"address_id\" = ?", res.LastInsertID)
-}
-
-// CreateAddressArgs are the arguments of create_address.
-type CreateAddressArgs struct {
-	// The address's address.
-	Address string `json:"address"`
-	// The address's address2. Default: NULL.
-	Address2 *string `json:"address2"`
-	// The address's district.
-	District string `json:"district"`
-	// The address's city id. An internal id: look it up with another tool.
-	CityId int64 `json:"city_id"`
-	// The address's postal code. Default: NULL.
-	PostalCode *string `json:"postal_code"`
-	// The address's phone.
-	Phone string `json:"phone"`
-	// The address's last update. Left out, the time of the call.
-	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateAddress changes fields of the address with the given address_id; fields left out keep their value. Returns the updated address.
@@ -181,9 +74,6 @@ func UpdateAddress(a UpdateAddressArgs) (any, error) {
 	if a.Phone != nil {
 		sets, args = append(sets, "\"phone\" = ?"), append(args, *a.Phone)
 	}
-	if a.LastUpdate != nil {
-		sets, args = append(sets, "\"last_update\" = ?"), append(args, *a.LastUpdate)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -214,99 +104,4 @@ type UpdateAddressArgs struct {
 	PostalCode *string `json:"postal_code"`
 	// The address's phone.
 	Phone *string `json:"phone"`
-	// The address's last update.
-	LastUpdate *string `json:"last_update"`
-}
-
-// DeleteAddress deletes the address with the given address_id. Refused while other rows refer to it.
-func DeleteAddress(a DeleteAddressArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"customer\" WHERE \"address_id\" = (SELECT \"address_id\" FROM \"address\" WHERE \"address_id\" = ?)", a.AddressId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete address %s: %d customer refer to it; delete or change those first", fmt.Sprintf("address_id %v", a.AddressId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"staff\" WHERE \"address_id\" = (SELECT \"address_id\" FROM \"address\" WHERE \"address_id\" = ?)", a.AddressId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete address %s: %d staff refer to it; delete or change those first", fmt.Sprintf("address_id %v", a.AddressId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"store\" WHERE \"address_id\" = (SELECT \"address_id\" FROM \"address\" WHERE \"address_id\" = ?)", a.AddressId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete address %s: %d store refer to it; delete or change those first", fmt.Sprintf("address_id %v", a.AddressId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"address\" WHERE \"address_id\" = ?", a.AddressId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the address")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("address %s not found", fmt.Sprintf("address_id %v", a.AddressId))
-	}
-	return fmt.Sprintf("deleted address %s", fmt.Sprintf("address_id %v", a.AddressId)), nil
-}
-
-// DeleteAddressArgs are the arguments of delete_address.
-type DeleteAddressArgs struct {
-	// The address's address id. An internal id: look it up with another tool.
-	AddressId int64 `json:"address_id"`
-}
-
-// GetAddressOfCustomer returns the address that a customer refers to (through address id).
-func GetAddressOfCustomer(a GetAddressOfCustomerArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"address_id\" AS ref FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("customer %s has no address id", fmt.Sprintf("customer_id %v", a.CustomerId))
-	}
-	return one("address", fmt.Sprintf("address %v not found", ref.Value("ref")), "SELECT * FROM \"address\" WHERE \"address_id\" = ?", ref.Value("ref"))
-}
-
-// GetAddressOfCustomerArgs are the arguments of get_address_of_customer.
-type GetAddressOfCustomerArgs struct {
-	// The customer's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-}
-
-// GetAddressOfStaff returns the address that a staff refers to (through address id).
-func GetAddressOfStaff(a GetAddressOfStaffArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"address_id\" AS ref FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("staff %s not found", fmt.Sprintf("staff_id %v", a.StaffId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("staff %s has no address id", fmt.Sprintf("staff_id %v", a.StaffId))
-	}
-	return one("address", fmt.Sprintf("address %v not found", ref.Value("ref")), "SELECT * FROM \"address\" WHERE \"address_id\" = ?", ref.Value("ref"))
-}
-
-// GetAddressOfStaffArgs are the arguments of get_address_of_staff.
-type GetAddressOfStaffArgs struct {
-	// The staff's staff id. An internal id: look it up with another tool.
-	StaffId int64 `json:"staff_id"`
-}
-
-// GetAddressOfStore returns the address that a store refers to (through address id).
-func GetAddressOfStore(a GetAddressOfStoreArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"address_id\" AS ref FROM \"store\" WHERE \"store_id\" = ?", a.StoreId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("store %s not found", fmt.Sprintf("store_id %v", a.StoreId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("store %s has no address id", fmt.Sprintf("store_id %v", a.StoreId))
-	}
-	return one("address", fmt.Sprintf("address %v not found", ref.Value("ref")), "SELECT * FROM \"address\" WHERE \"address_id\" = ?", ref.Value("ref"))
-}
-
-// GetAddressOfStoreArgs are the arguments of get_address_of_store.
-type GetAddressOfStoreArgs struct {
-	// The store's store id. An internal id: look it up with another tool.
-	StoreId int64 `json:"store_id"`
 }

@@ -9,26 +9,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetCityOfAddress returns the city that an address refers to (through city id).
-func GetCityOfAddress(a GetCityOfAddressArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"city_id\" AS ref FROM \"address\" WHERE \"address_id\" = ?", a.AddressId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("address %s not found", fmt.Sprintf("address_id %v", a.AddressId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("address %s has no city id", fmt.Sprintf("address_id %v", a.AddressId))
-	}
-	return one("city", fmt.Sprintf("city %v not found", ref.Value("ref")), "SELECT * FROM \"city\" WHERE \"city_id\" = ?", ref.Value("ref"))
-}
-
-// GetCityOfAddressArgs are the arguments of get_city_of_address.
-type GetCityOfAddressArgs struct {
-	// The address's address id. An internal id: look it up with another tool.
-	AddressId int64 `json:"address_id"`
-}
-
 // GetCity returns the city with the given city_id.
 func GetCity(a GetCityArgs) (any, error) {
 	return one("city", fmt.Sprintf("city_id %v", a.CityId)+" not found", "SELECT * FROM \"city\" WHERE \"city_id\" = ?", a.CityId)
@@ -38,66 +18,6 @@ func GetCity(a GetCityArgs) (any, error) {
 type GetCityArgs struct {
 	// The city's city id. An internal id: look it up with another tool.
 	CityId int64 `json:"city_id"`
-}
-
-// ListCity lists city matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListCity(a ListCityArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.CityContains != nil {
-		where = append(where, "(instr(lower(\"city\"), ?) > 0 OR instr(upper(\"city\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
-	}
-	if a.CountryId != nil {
-		where = append(where, "\"country_id\" = ?")
-		args = append(args, *a.CountryId)
-	}
-	if a.MinLastUpdate != nil {
-		where = append(where, "\"last_update\" >= ?")
-		args = append(args, *a.MinLastUpdate)
-	}
-	if a.MaxLastUpdate != nil {
-		where = append(where, "\"last_update\" <= ?")
-		args = append(args, *a.MaxLastUpdate)
-	}
-	order := "\"city_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "city":
-			order = "\"city\""
-		case "city_id":
-			order = "\"city_id\""
-		case "last_update":
-			order = "\"last_update\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"city_id\""
-	}
-	return listPage("*", "\"city\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListCityArgs are the arguments of list_city.
-type ListCityArgs struct {
-	// Only rows whose city contains this text (case-insensitive).
-	CityContains *string `json:"city_contains"`
-	// The city's country id. An internal id: look it up with another tool.
-	CountryId *int64 `json:"country_id"`
-	// Only rows whose last update is at least this.
-	MinLastUpdate *string `json:"min_last_update"`
-	// Only rows whose last update is at most this.
-	MaxLastUpdate *string `json:"max_last_update"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"city,city_id,last_update"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListCityOfCountry lists the city of the given country (city.country_id refers to country), paginated. Returns {items, total, offset}.
@@ -125,45 +45,6 @@ type ListCityOfCountryArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateCity creates a city and returns it.
-func CreateCity(a CreateCityArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"country\"", "\"country_id\"", a.CountryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("country_id: country %v does not exist", a.CountryId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"city\""), append(args, a.City)
-	cols, args = append(cols, "\"country_id\""), append(args, a.CountryId)
-	if a.LastUpdate != nil {
-		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
-	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	sql := "INSERT INTO \"city\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"city\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the city")
-	}
-	return one("city", "created row not found", "SELECT * FROM \"city\" WHERE \"city_id\" = ?", res.LastInsertID)
-}
-
-// CreateCityArgs are the arguments of create_city.
-type CreateCityArgs struct {
-	// The city's city.
-	City string `json:"city"`
-	// The city's country id. An internal id: look it up with another tool.
-	CountryId int64 `json:"country_id"`
-	// The city's last update. Left out, the time of the call.
-	LastUpdate *string `json:"last_update"`
-}
-
 // UpdateCity changes fields of the city with the given city_id; fields left out keep their value. Returns the updated city.
 func UpdateCity(a UpdateCityArgs) (any, error) {
 	if a.CountryId != nil {
@@ -180,9 +61,6 @@ func UpdateCity(a UpdateCityArgs) (any, error) {
 	}
 	if a.CountryId != nil {
 		sets, args = append(sets, "\"country_id\" = ?"), append(args, *a.CountryId)
-	}
-	if a.LastUpdate != nil {
-		sets, args = append(sets, "\"last_update\" = ?"), append(args, *a.LastUpdate)
 	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
@@ -206,29 +84,4 @@ type UpdateCityArgs struct {
 	City *string `json:"city"`
 	// The city's country id. An internal id: look it up with another tool.
 	CountryId *int64 `json:"country_id"`
-	// The city's last update.
-	LastUpdate *string `json:"last_update"`
-}
-
-// DeleteCity deletes the city with the given city_id. Refused while other rows refer to it.
-func DeleteCity(a DeleteCityArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"address\" WHERE \"city_id\" = (SELECT \"city_id\" FROM \"city\" WHERE \"city_id\" = ?)", a.CityId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete city %s: %d address refer to it; delete or change those first", fmt.Sprintf("city_id %v", a.CityId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"city\" WHERE \"city_id\" = ?", a.CityId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the city")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("city %s not found", fmt.Sprintf("city_id %v", a.CityId))
-	}
-	return fmt.Sprintf("deleted city %s", fmt.Sprintf("city_id %v", a.CityId)), nil
-}
-
-// DeleteCityArgs are the arguments of delete_city.
-type DeleteCityArgs struct {
-	// The city's city id. An internal id: look it up with another tool.
-	CityId int64 `json:"city_id"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetCustomer returns the customer with the given customer_id.
 func GetCustomer(a GetCustomerArgs) (any, error) {
-	return one("customer", fmt.Sprintf("customer_id %v", a.CustomerId)+" not found", "SELECT * FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
+	return one("customer", fmt.Sprintf("customer_id %v", a.CustomerId)+" not found", "SELECT *, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\" FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
 }
 
 // GetCustomerArgs are the arguments of get_customer.
@@ -22,115 +22,13 @@ type GetCustomerArgs struct {
 
 // FindCustomerByEmail finds the customer whose email is the given value (case-insensitive). Use it to start from what a user says.
 func FindCustomerByEmail(a FindCustomerByEmailArgs) (any, error) {
-	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*", "\"customer\"", "\"email\"", "email", a.Email)
+	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", "\"email\"", "email", a.Email)
 }
 
 // FindCustomerByEmailArgs are the arguments of find_customer_by_email.
 type FindCustomerByEmailArgs struct {
 	// The customer's email.
 	Email string `json:"email"`
-}
-
-// ListCustomer lists customer matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListCustomer(a ListCustomerArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.StoreId != nil {
-		where = append(where, "\"store_id\" = ?")
-		args = append(args, *a.StoreId)
-	}
-	if a.FirstNameContains != nil {
-		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
-	}
-	if a.LastNameContains != nil {
-		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
-	}
-	if a.EmailContains != nil {
-		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
-	}
-	if a.AddressId != nil {
-		where = append(where, "\"address_id\" = ?")
-		args = append(args, *a.AddressId)
-	}
-	if a.Active != nil {
-		where = append(where, "\"active\" = ?")
-		args = append(args, b2i(*a.Active))
-	}
-	if a.MinCreateDate != nil {
-		where = append(where, "\"create_date\" >= ?")
-		args = append(args, *a.MinCreateDate)
-	}
-	if a.MaxCreateDate != nil {
-		where = append(where, "\"create_date\" <= ?")
-		args = append(args, *a.MaxCreateDate)
-	}
-	if a.MinLastUpdate != nil {
-		where = append(where, "\"last_update\" >= ?")
-		args = append(args, *a.MinLastUpdate)
-	}
-	if a.MaxLastUpdate != nil {
-		where = append(where, "\"last_update\" <= ?")
-		args = append(args, *a.MaxLastUpdate)
-	}
-	order := "\"customer_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "create_date":
-			order = "\"create_date\""
-		case "customer_id":
-			order = "\"customer_id\""
-		case "email":
-			order = "\"email\""
-		case "first_name":
-			order = "\"first_name\""
-		case "last_name":
-			order = "\"last_name\""
-		case "last_update":
-			order = "\"last_update\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"customer_id\""
-	}
-	return listPage("*", "\"customer\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListCustomerArgs are the arguments of list_customer.
-type ListCustomerArgs struct {
-	// The customer's store id. An internal id: look it up with another tool.
-	StoreId *int64 `json:"store_id"`
-	// Only rows whose first name contains this text (case-insensitive).
-	FirstNameContains *string `json:"first_name_contains"`
-	// Only rows whose last name contains this text (case-insensitive).
-	LastNameContains *string `json:"last_name_contains"`
-	// Only rows whose email contains this text (case-insensitive).
-	EmailContains *string `json:"email_contains"`
-	// The customer's address id. An internal id: look it up with another tool.
-	AddressId *int64 `json:"address_id"`
-	// The customer's active.
-	Active *bool `json:"active"`
-	// Only rows whose create date is at least this.
-	MinCreateDate *string `json:"min_create_date"`
-	// Only rows whose create date is at most this.
-	MaxCreateDate *string `json:"max_create_date"`
-	// Only rows whose last update is at least this.
-	MinLastUpdate *string `json:"min_last_update"`
-	// Only rows whose last update is at most this.
-	MaxLastUpdate *string `json:"max_last_update"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"create_date,customer_id,email,first_name,last_name,last_update"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListCustomerOfStore lists the customer of the given store (customer.store_id refers to store), paginated. Returns {items, total, offset}.
@@ -145,7 +43,7 @@ func ListCustomerOfStore(a ListCustomerOfStoreArgs) (any, error) {
 	where = append(where, "\"store_id\" = ?")
 	args = append(args, a.StoreId)
 	order := "\"customer_id\""
-	return listPage("*", "\"customer\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListCustomerOfStoreArgs are the arguments of list_customer_of_store.
@@ -170,7 +68,7 @@ func ListCustomerOfAddress(a ListCustomerOfAddressArgs) (any, error) {
 	where = append(where, "\"address_id\" = ?")
 	args = append(args, a.AddressId)
 	order := "\"customer_id\""
-	return listPage("*", "\"customer\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListCustomerOfAddressArgs are the arguments of list_customer_of_address.
@@ -181,75 +79,6 @@ type ListCustomerOfAddressArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateCustomer creates a customer and returns it.
-func CreateCustomer(a CreateCustomerArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"store\"", "\"store_id\"", a.StoreId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("store_id: store %v does not exist", a.StoreId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"address\"", "\"address_id\"", a.AddressId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("address_id: address %v does not exist", a.AddressId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"store_id\""), append(args, a.StoreId)
-	cols, args = append(cols, "\"first_name\""), append(args, a.FirstName)
-	cols, args = append(cols, "\"last_name\""), append(args, a.LastName)
-	if a.Email != nil {
-		cols, args = append(cols, "\"email\""), append(args, *a.Email)
-	}
-	cols, args = append(cols, "\"address_id\""), append(args, a.AddressId)
-	if a.Active != nil {
-		cols, args = append(cols, "\"active\""), append(args, b2i(*a.Active))
-	}
-	if a.CreateDate != nil {
-		cols, args = append(cols, "\"create_date\""), append(args, *a.CreateDate)
-	} else {
-		cols, args = append(cols, "\"create_date\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	if a.LastUpdate != nil {
-		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
-	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	sql := "INSERT INTO \"customer\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"customer\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the customer")
-	}
-	return one("customer", "created row not found", "SELECT * FROM \"customer\" WHERE \"customer_id\" = ?", res.LastInsertID)
-}
-
-// CreateCustomerArgs are the arguments of create_customer.
-type CreateCustomerArgs struct {
-	// The customer's store id. An internal id: look it up with another tool.
-	StoreId int64 `json:"store_id"`
-	// The customer's first name.
-	FirstName string `json:"first_name"`
-	// The customer's last name.
-	LastName string `json:"last_name"`
-	// The customer's email. Default: NULL.
-	Email *string `json:"email"`
-	// The customer's address id. An internal id: look it up with another tool.
-	AddressId int64 `json:"address_id"`
-	// The customer's active. Default: TRUE.
-	Active *bool `json:"active"`
-	// The customer's create date. Left out, the time of the call.
-	CreateDate *string `json:"create_date"`
-	// The customer's last update. Left out, the time of the call.
-	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateCustomer changes fields of the customer with the given customer_id; fields left out keep their value. Returns the updated customer.
@@ -288,12 +117,6 @@ func UpdateCustomer(a UpdateCustomerArgs) (any, error) {
 	if a.Active != nil {
 		sets, args = append(sets, "\"active\" = ?"), append(args, b2i(*a.Active))
 	}
-	if a.CreateDate != nil {
-		sets, args = append(sets, "\"create_date\" = ?"), append(args, *a.CreateDate)
-	}
-	if a.LastUpdate != nil {
-		sets, args = append(sets, "\"last_update\" = ?"), append(args, *a.LastUpdate)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -305,7 +128,7 @@ func UpdateCustomer(a UpdateCustomerArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
 	}
-	return one("customer", "updated row not found", "SELECT * FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
+	return one("customer", "updated row not found", "SELECT *, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\" FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
 }
 
 // UpdateCustomerArgs are the arguments of update_customer.
@@ -324,76 +147,4 @@ type UpdateCustomerArgs struct {
 	AddressId *int64 `json:"address_id"`
 	// The customer's active. Default: TRUE.
 	Active *bool `json:"active"`
-	// The customer's create date.
-	CreateDate *string `json:"create_date"`
-	// The customer's last update.
-	LastUpdate *string `json:"last_update"`
-}
-
-// DeleteCustomer deletes the customer with the given customer_id. Refused while other rows refer to it.
-func DeleteCustomer(a DeleteCustomerArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"payment\" WHERE \"customer_id\" = (SELECT \"customer_id\" FROM \"customer\" WHERE \"customer_id\" = ?)", a.CustomerId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete customer %s: %d payment refer to it; delete or change those first", fmt.Sprintf("customer_id %v", a.CustomerId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"rental\" WHERE \"customer_id\" = (SELECT \"customer_id\" FROM \"customer\" WHERE \"customer_id\" = ?)", a.CustomerId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete customer %s: %d rental refer to it; delete or change those first", fmt.Sprintf("customer_id %v", a.CustomerId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the customer")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
-	}
-	return fmt.Sprintf("deleted customer %s", fmt.Sprintf("customer_id %v", a.CustomerId)), nil
-}
-
-// DeleteCustomerArgs are the arguments of delete_customer.
-type DeleteCustomerArgs struct {
-	// The customer's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-}
-
-// GetCustomerOfPayment returns the customer that a payment refers to (through customer id).
-func GetCustomerOfPayment(a GetCustomerOfPaymentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"customer_id\" AS ref FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("payment_id %v", a.PaymentId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("payment %s has no customer id", fmt.Sprintf("payment_id %v", a.PaymentId))
-	}
-	return one("customer", fmt.Sprintf("customer %v not found", ref.Value("ref")), "SELECT * FROM \"customer\" WHERE \"customer_id\" = ?", ref.Value("ref"))
-}
-
-// GetCustomerOfPaymentArgs are the arguments of get_customer_of_payment.
-type GetCustomerOfPaymentArgs struct {
-	// The payment's payment id. An internal id: look it up with another tool.
-	PaymentId int64 `json:"payment_id"`
-}
-
-// GetCustomerOfRental returns the customer that a rental refers to (through customer id).
-func GetCustomerOfRental(a GetCustomerOfRentalArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"customer_id\" AS ref FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("rental %s not found", fmt.Sprintf("rental_id %v", a.RentalId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("rental %s has no customer id", fmt.Sprintf("rental_id %v", a.RentalId))
-	}
-	return one("customer", fmt.Sprintf("customer %v not found", ref.Value("ref")), "SELECT * FROM \"customer\" WHERE \"customer_id\" = ?", ref.Value("ref"))
-}
-
-// GetCustomerOfRentalArgs are the arguments of get_customer_of_rental.
-type GetCustomerOfRentalArgs struct {
-	// The rental's rental id.
-	RentalId int64 `json:"rental_id"`
 }

@@ -4,7 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
 )
 
 // GetFilmText returns the film text with the given film_id.
@@ -27,44 +26,4 @@ func FindFilmTextByTitle(a FindFilmTextByTitleArgs) (any, error) {
 type FindFilmTextByTitleArgs struct {
 	// The film text's title.
 	Title string `json:"title"`
-}
-
-// ListFilmText lists film text matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListFilmText(a ListFilmTextArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.TitleContains != nil {
-		where = append(where, "(instr(lower(\"title\"), ?) > 0 OR instr(upper(\"title\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
-	}
-	order := "\"film_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "film_id":
-			order = "\"film_id\""
-		case "title":
-			order = "\"title\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"film_id\""
-	}
-	return listPage("*", "\"film_text\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListFilmTextArgs are the arguments of list_film_text.
-type ListFilmTextArgs struct {
-	// Only rows whose title contains this text (case-insensitive).
-	TitleContains *string `json:"title_contains"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"film_id,title"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetFilm returns the film with the given film_id.
 func GetFilm(a GetFilmArgs) (any, error) {
-	return one("film", fmt.Sprintf("film_id %v", a.FilmId)+" not found", "SELECT * FROM \"film\" WHERE \"film_id\" = ?", a.FilmId)
+	return one("film", fmt.Sprintf("film_id %v", a.FilmId)+" not found", "SELECT *, (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"original_language_id\") AS \"original_language_name\", (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"language_id\") AS \"language_name\" FROM \"film\" WHERE \"film_id\" = ?", a.FilmId)
 }
 
 // GetFilmArgs are the arguments of get_film.
@@ -22,131 +22,13 @@ type GetFilmArgs struct {
 
 // FindFilmByTitle finds the film whose title is the given value (case-insensitive). Use it to start from what a user says.
 func FindFilmByTitle(a FindFilmByTitleArgs) (any, error) {
-	return oneFold(fmt.Sprintf("title %v", a.Title)+" not found", "*", "\"film\"", "\"title\"", "title", a.Title)
+	return oneFold(fmt.Sprintf("title %v", a.Title)+" not found", "*, (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"original_language_id\") AS \"original_language_name\", (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"language_id\") AS \"language_name\"", "\"film\"", "\"title\"", "title", a.Title)
 }
 
 // FindFilmByTitleArgs are the arguments of find_film_by_title.
 type FindFilmByTitleArgs struct {
 	// The film's title.
 	Title string `json:"title"`
-}
-
-// ListFilm lists film matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListFilm(a ListFilmArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.TitleContains != nil {
-		where = append(where, "(instr(lower(\"title\"), ?) > 0 OR instr(upper(\"title\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
-	}
-	if a.MinReleaseYear != nil {
-		where = append(where, "\"release_year\" >= ?")
-		args = append(args, *a.MinReleaseYear)
-	}
-	if a.MaxReleaseYear != nil {
-		where = append(where, "\"release_year\" <= ?")
-		args = append(args, *a.MaxReleaseYear)
-	}
-	if a.LanguageId != nil {
-		where = append(where, "\"language_id\" = ?")
-		args = append(args, *a.LanguageId)
-	}
-	if a.OriginalLanguageId != nil {
-		where = append(where, "\"original_language_id\" = ?")
-		args = append(args, *a.OriginalLanguageId)
-	}
-	if a.MinRentalDuration != nil {
-		where = append(where, "\"rental_duration\" >= ?")
-		args = append(args, *a.MinRentalDuration)
-	}
-	if a.MaxRentalDuration != nil {
-		where = append(where, "\"rental_duration\" <= ?")
-		args = append(args, *a.MaxRentalDuration)
-	}
-	if a.MinRentalRate != nil {
-		where = append(where, "\"rental_rate\" >= ?")
-		args = append(args, *a.MinRentalRate)
-	}
-	if a.MaxRentalRate != nil {
-		where = append(where, "\"rental_rate\" <= ?")
-		args = append(args, *a.MaxRentalRate)
-	}
-	if a.MinLength != nil {
-		where = append(where, "\"length\" >= ?")
-		args = append(args, *a.MinLength)
-	}
-	if a.MaxLength != nil {
-		where = append(where, "\"length\" <= ?")
-		args = append(args, *a.MaxLength)
-	}
-	if a.MinReplacementCost != nil {
-		where = append(where, "\"replacement_cost\" >= ?")
-		args = append(args, *a.MinReplacementCost)
-	}
-	order := "\"film_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "film_id":
-			order = "\"film_id\""
-		case "last_update":
-			order = "\"last_update\""
-		case "length":
-			order = "\"length\""
-		case "release_year":
-			order = "\"release_year\""
-		case "rental_duration":
-			order = "\"rental_duration\""
-		case "rental_rate":
-			order = "\"rental_rate\""
-		case "replacement_cost":
-			order = "\"replacement_cost\""
-		case "title":
-			order = "\"title\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"film_id\""
-	}
-	return listPage("*", "\"film\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListFilmArgs are the arguments of list_film.
-type ListFilmArgs struct {
-	// Only rows whose title contains this text (case-insensitive).
-	TitleContains *string `json:"title_contains"`
-	// Only rows whose release year is at least this.
-	MinReleaseYear *float64 `json:"min_release_year"`
-	// Only rows whose release year is at most this.
-	MaxReleaseYear *float64 `json:"max_release_year"`
-	// The film's language id. An internal id: look it up with another tool.
-	LanguageId *int64 `json:"language_id"`
-	// The film's original language id. An internal id: look it up with another tool.
-	OriginalLanguageId *int64 `json:"original_language_id"`
-	// Only rows whose rental duration is at least this.
-	MinRentalDuration *int64 `json:"min_rental_duration"`
-	// Only rows whose rental duration is at most this.
-	MaxRentalDuration *int64 `json:"max_rental_duration"`
-	// Only rows whose rental rate is at least this.
-	MinRentalRate *float64 `json:"min_rental_rate"`
-	// Only rows whose rental rate is at most this.
-	MaxRentalRate *float64 `json:"max_rental_rate"`
-	// Only rows whose length is at least this.
-	MinLength *int64 `json:"min_length"`
-	// Only rows whose length is at most this.
-	MaxLength *int64 `json:"max_length"`
-	// Only rows whose replacement cost is at least this.
-	MinReplacementCost *float64 `json:"min_replacement_cost"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"film_id,last_update,length,release_year,rental_duration,rental_rate,replacement_cost,title"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListFilmByOriginalLanguage lists the film whose original language is the given language (film.original_language_id refers to language), paginated. Returns {items, total, offset}.
@@ -161,7 +43,7 @@ func ListFilmByOriginalLanguage(a ListFilmByOriginalLanguageArgs) (any, error) {
 	where = append(where, "\"original_language_id\" = ?")
 	args = append(args, a.OriginalLanguageId)
 	order := "\"film_id\""
-	return listPage("*", "\"film\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"original_language_id\") AS \"original_language_name\", (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"language_id\") AS \"language_name\"", "\"film\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListFilmByOriginalLanguageArgs are the arguments of list_film_by_original_language.
@@ -186,7 +68,7 @@ func ListFilmOfLanguage(a ListFilmOfLanguageArgs) (any, error) {
 	where = append(where, "\"language_id\" = ?")
 	args = append(args, a.LanguageId)
 	order := "\"film_id\""
-	return listPage("*", "\"film\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"original_language_id\") AS \"original_language_name\", (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"language_id\") AS \"language_name\"", "\"film\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListFilmOfLanguageArgs are the arguments of list_film_of_language.
@@ -197,97 +79,6 @@ type ListFilmOfLanguageArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateFilm creates a film and returns it.
-func CreateFilm(a CreateFilmArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"language\"", "\"language_id\"", a.LanguageId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("language_id: language %v does not exist", a.LanguageId)
-		}
-	}
-	if a.OriginalLanguageId != nil {
-		if ok, err := exists("\"language\"", "\"language_id\"", *a.OriginalLanguageId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("original_language_id: language %v does not exist", *a.OriginalLanguageId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"title\""), append(args, a.Title)
-	if a.Description != nil {
-		cols, args = append(cols, "\"description\""), append(args, *a.Description)
-	}
-	if a.ReleaseYear != nil {
-		cols, args = append(cols, "\"release_year\""), append(args, *a.ReleaseYear)
-	}
-	cols, args = append(cols, "\"language_id\""), append(args, a.LanguageId)
-	if a.OriginalLanguageId != nil {
-		cols, args = append(cols, "\"original_language_id\""), append(args, *a.OriginalLanguageId)
-	}
-	if a.RentalDuration != nil {
-		cols, args = append(cols, "\"rental_duration\""), append(args, *a.RentalDuration)
-	}
-	if a.RentalRate != nil {
-		cols, args = append(cols, "\"rental_rate\""), append(args, *a.RentalRate)
-	}
-	if a.Length != nil {
-		cols, args = append(cols, "\"length\""), append(args, *a.Length)
-	}
-	if a.ReplacementCost != nil {
-		cols, args = append(cols, "\"replacement_cost\""), append(args, *a.ReplacementCost)
-	}
-	if a.Rating != nil {
-		cols, args = append(cols, "\"rating\""), append(args, *a.Rating)
-	}
-	if a.SpecialFeatures != nil {
-		cols, args = append(cols, "\"special_features\""), append(args, *a.SpecialFeatures)
-	}
-	if a.LastUpdate != nil {
-		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
-	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	sql := "INSERT INTO \"film\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"film\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the film")
-	}
-	return one("film", "created row not found", "SELECT * FROM \"film\" WHERE \"film_id\" = ?", res.LastInsertID)
-}
-
-// CreateFilmArgs are the arguments of create_film.
-type CreateFilmArgs struct {
-	// The film's title.
-	Title string `json:"title"`
-	// The film's description. Default: NULL.
-	Description *string `json:"description"`
-	// The film's release year. Default: NULL.
-	ReleaseYear *float64 `json:"release_year"`
-	// The film's language id. An internal id: look it up with another tool.
-	LanguageId int64 `json:"language_id"`
-	// The film's original language id. Default: NULL. An internal id: look it up with another tool.
-	OriginalLanguageId *int64 `json:"original_language_id"`
-	// The film's rental duration. Default: 3.
-	RentalDuration *int64 `json:"rental_duration"`
-	// The film's rental rate. Default: 4.99.
-	RentalRate *float64 `json:"rental_rate"`
-	// The film's length. Default: NULL.
-	Length *int64 `json:"length"`
-	// The film's replacement cost. Default: 19.99.
-	ReplacementCost *float64 `json:"replacement_cost"`
-	// The film's rating. Default: 'G'.
-	Rating *string `json:"rating" enum:"G,NC-17,PG,PG-13,R"`
-	// The film's special features. Default: NULL.
-	SpecialFeatures *string `json:"special_features"`
-	// The film's last update. Left out, the time of the call.
-	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateFilm changes fields of the film with the given film_id; fields left out keep their value. Returns the updated film.
@@ -341,9 +132,6 @@ func UpdateFilm(a UpdateFilmArgs) (any, error) {
 	if a.SpecialFeatures != nil {
 		sets, args = append(sets, "\"special_features\" = ?"), append(args, *a.SpecialFeatures)
 	}
-	if a.LastUpdate != nil {
-		sets, args = append(sets, "\"last_update\" = ?"), append(args, *a.LastUpdate)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -355,7 +143,7 @@ func UpdateFilm(a UpdateFilmArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("film %s not found", fmt.Sprintf("film_id %v", a.FilmId))
 	}
-	return one("film", "updated row not found", "SELECT * FROM \"film\" WHERE \"film_id\" = ?", a.FilmId)
+	return one("film", "updated row not found", "SELECT *, (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"original_language_id\") AS \"original_language_name\", (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"language_id\") AS \"language_name\" FROM \"film\" WHERE \"film_id\" = ?", a.FilmId)
 }
 
 // UpdateFilmArgs are the arguments of update_film.
@@ -384,103 +172,4 @@ type UpdateFilmArgs struct {
 	Rating *string `json:"rating" enum:"G,NC-17,PG,PG-13,R"`
 	// The film's special features. Default: NULL.
 	SpecialFeatures *string `json:"special_features"`
-	// The film's last update.
-	LastUpdate *string `json:"last_update"`
-}
-
-// DeleteFilm deletes the film with the given film_id. Refused while other rows refer to it.
-func DeleteFilm(a DeleteFilmArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"film_actor\" WHERE \"film_id\" = (SELECT \"film_id\" FROM \"film\" WHERE \"film_id\" = ?)", a.FilmId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete film %s: %d film actor refer to it; delete or change those first", fmt.Sprintf("film_id %v", a.FilmId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"film_category\" WHERE \"film_id\" = (SELECT \"film_id\" FROM \"film\" WHERE \"film_id\" = ?)", a.FilmId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete film %s: %d film category refer to it; delete or change those first", fmt.Sprintf("film_id %v", a.FilmId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"inventory\" WHERE \"film_id\" = (SELECT \"film_id\" FROM \"film\" WHERE \"film_id\" = ?)", a.FilmId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete film %s: %d inventory refer to it; delete or change those first", fmt.Sprintf("film_id %v", a.FilmId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"film\" WHERE \"film_id\" = ?", a.FilmId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the film")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("film %s not found", fmt.Sprintf("film_id %v", a.FilmId))
-	}
-	return fmt.Sprintf("deleted film %s", fmt.Sprintf("film_id %v", a.FilmId)), nil
-}
-
-// DeleteFilmArgs are the arguments of delete_film.
-type DeleteFilmArgs struct {
-	// The film's film id. An internal id: look it up with another tool.
-	FilmId int64 `json:"film_id"`
-}
-
-// GetFilmOfFilmActor returns the film that a film actor refers to (through film id).
-func GetFilmOfFilmActor(a GetFilmOfFilmActorArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"film_id\" AS ref FROM \"film_actor\" WHERE \"actor_id\" = ? AND \"film_id\" = ?", a.ActorId, a.FilmId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("film actor %s not found", fmt.Sprintf("actor_id %v, film_id %v", a.ActorId, a.FilmId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("film actor %s has no film id", fmt.Sprintf("actor_id %v, film_id %v", a.ActorId, a.FilmId))
-	}
-	return one("film", fmt.Sprintf("film %v not found", ref.Value("ref")), "SELECT * FROM \"film\" WHERE \"film_id\" = ?", ref.Value("ref"))
-}
-
-// GetFilmOfFilmActorArgs are the arguments of get_film_of_film_actor.
-type GetFilmOfFilmActorArgs struct {
-	// The film actor's actor id. An internal id: look it up with another tool.
-	ActorId int64 `json:"actor_id"`
-	// The film actor's film id. An internal id: look it up with another tool.
-	FilmId int64 `json:"film_id"`
-}
-
-// GetFilmOfFilmCategory returns the film that a film category refers to (through film id).
-func GetFilmOfFilmCategory(a GetFilmOfFilmCategoryArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"film_id\" AS ref FROM \"film_category\" WHERE \"film_id\" = ? AND \"category_id\" = ?", a.FilmId, a.CategoryId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("film category %s not found", fmt.Sprintf("film_id %v, category_id %v", a.FilmId, a.CategoryId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("film category %s has no film id", fmt.Sprintf("film_id %v, category_id %v", a.FilmId, a.CategoryId))
-	}
-	return one("film", fmt.Sprintf("film %v not found", ref.Value("ref")), "SELECT * FROM \"film\" WHERE \"film_id\" = ?", ref.Value("ref"))
-}
-
-// GetFilmOfFilmCategoryArgs are the arguments of get_film_of_film_category.
-type GetFilmOfFilmCategoryArgs struct {
-	// The film category's film id. An internal id: look it up with another tool.
-	FilmId int64 `json:"film_id"`
-	// The film category's category id. An internal id: look it up with another tool.
-	CategoryId int64 `json:"category_id"`
-}
-
-// GetFilmOfInventory returns the film that an inventory refers to (through film id).
-func GetFilmOfInventory(a GetFilmOfInventoryArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"film_id\" AS ref FROM \"inventory\" WHERE \"inventory_id\" = ?", a.InventoryId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("inventory %s not found", fmt.Sprintf("inventory_id %v", a.InventoryId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("inventory %s has no film id", fmt.Sprintf("inventory_id %v", a.InventoryId))
-	}
-	return one("film", fmt.Sprintf("film %v not found", ref.Value("ref")), "SELECT * FROM \"film\" WHERE \"film_id\" = ?", ref.Value("ref"))
-}
-
-// GetFilmOfInventoryArgs are the arguments of get_film_of_inventory.
-type GetFilmOfInventoryArgs struct {
-	// The inventory's inventory id. An internal id: look it up with another tool.
-	InventoryId int64 `json:"inventory_id"`
 }

@@ -11,105 +11,13 @@ import (
 
 // GetPayment returns the payment with the given payment_id.
 func GetPayment(a GetPaymentArgs) (any, error) {
-	return one("payment", fmt.Sprintf("payment_id %v", a.PaymentId)+" not found", "SELECT * FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
+	return one("payment", fmt.Sprintf("payment_id %v", a.PaymentId)+" not found", "SELECT *, (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"payment\".\"staff_id\") AS \"staff_email\", (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"payment\".\"customer_id\") AS \"customer_email\" FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
 }
 
 // GetPaymentArgs are the arguments of get_payment.
 type GetPaymentArgs struct {
 	// The payment's payment id. An internal id: look it up with another tool.
 	PaymentId int64 `json:"payment_id"`
-}
-
-// ListPayment lists payment matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListPayment(a ListPaymentArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.CustomerId != nil {
-		where = append(where, "\"customer_id\" = ?")
-		args = append(args, *a.CustomerId)
-	}
-	if a.StaffId != nil {
-		where = append(where, "\"staff_id\" = ?")
-		args = append(args, *a.StaffId)
-	}
-	if a.RentalId != nil {
-		where = append(where, "\"rental_id\" = ?")
-		args = append(args, *a.RentalId)
-	}
-	if a.MinAmount != nil {
-		where = append(where, "\"amount\" >= ?")
-		args = append(args, *a.MinAmount)
-	}
-	if a.MaxAmount != nil {
-		where = append(where, "\"amount\" <= ?")
-		args = append(args, *a.MaxAmount)
-	}
-	if a.MinPaymentDate != nil {
-		where = append(where, "\"payment_date\" >= ?")
-		args = append(args, *a.MinPaymentDate)
-	}
-	if a.MaxPaymentDate != nil {
-		where = append(where, "\"payment_date\" <= ?")
-		args = append(args, *a.MaxPaymentDate)
-	}
-	if a.MinLastUpdate != nil {
-		where = append(where, "\"last_update\" >= ?")
-		args = append(args, *a.MinLastUpdate)
-	}
-	if a.MaxLastUpdate != nil {
-		where = append(where, "\"last_update\" <= ?")
-		args = append(args, *a.MaxLastUpdate)
-	}
-	order := "\"payment_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "amount":
-			order = "\"amount\""
-		case "last_update":
-			order = "\"last_update\""
-		case "payment_date":
-			order = "\"payment_date\""
-		case "payment_id":
-			order = "\"payment_id\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"payment_id\""
-	}
-	return listPage("*", "\"payment\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListPaymentArgs are the arguments of list_payment.
-type ListPaymentArgs struct {
-	// The payment's customer id. An internal id: look it up with another tool.
-	CustomerId *int64 `json:"customer_id"`
-	// The payment's staff id. An internal id: look it up with another tool.
-	StaffId *int64 `json:"staff_id"`
-	// The payment's rental id.
-	RentalId *int64 `json:"rental_id"`
-	// Only rows whose amount is at least this.
-	MinAmount *float64 `json:"min_amount"`
-	// Only rows whose amount is at most this.
-	MaxAmount *float64 `json:"max_amount"`
-	// Only rows whose payment date is at least this.
-	MinPaymentDate *string `json:"min_payment_date"`
-	// Only rows whose payment date is at most this.
-	MaxPaymentDate *string `json:"max_payment_date"`
-	// Only rows whose last update is at least this.
-	MinLastUpdate *string `json:"min_last_update"`
-	// Only rows whose last update is at most this.
-	MaxLastUpdate *string `json:"max_last_update"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"amount,last_update,payment_date,payment_id"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListPaymentOfStaff lists the payment of the given staff (payment.staff_id refers to staff), paginated. Returns {items, total, offset}.
@@ -124,7 +32,7 @@ func ListPaymentOfStaff(a ListPaymentOfStaffArgs) (any, error) {
 	where = append(where, "\"staff_id\" = ?")
 	args = append(args, a.StaffId)
 	order := "\"payment_id\""
-	return listPage("*", "\"payment\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"payment\".\"staff_id\") AS \"staff_email\", (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"payment\".\"customer_id\") AS \"customer_email\"", "\"payment\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListPaymentOfStaffArgs are the arguments of list_payment_of_staff.
@@ -149,7 +57,7 @@ func ListPaymentOfCustomer(a ListPaymentOfCustomerArgs) (any, error) {
 	where = append(where, "\"customer_id\" = ?")
 	args = append(args, a.CustomerId)
 	order := "\"payment_id\""
-	return listPage("*", "\"payment\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"payment\".\"staff_id\") AS \"staff_email\", (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"payment\".\"customer_id\") AS \"customer_email\"", "\"payment\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListPaymentOfCustomerArgs are the arguments of list_payment_of_customer.
@@ -174,7 +82,7 @@ func ListPaymentOfRental(a ListPaymentOfRentalArgs) (any, error) {
 	where = append(where, "\"rental_id\" = ?")
 	args = append(args, a.RentalId)
 	order := "\"payment_id\""
-	return listPage("*", "\"payment\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"payment\".\"staff_id\") AS \"staff_email\", (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"payment\".\"customer_id\") AS \"customer_email\"", "\"payment\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListPaymentOfRentalArgs are the arguments of list_payment_of_rental.
@@ -185,70 +93,6 @@ type ListPaymentOfRentalArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreatePayment creates a payment and returns it.
-func CreatePayment(a CreatePaymentArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"customer\"", "\"customer_id\"", a.CustomerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("customer_id: customer %v does not exist", a.CustomerId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"staff\"", "\"staff_id\"", a.StaffId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("staff_id: staff %v does not exist", a.StaffId)
-		}
-	}
-	if a.RentalId != nil {
-		if ok, err := exists("\"rental\"", "\"rental_id\"", *a.RentalId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("rental_id: rental %v does not exist", *a.RentalId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"customer_id\""), append(args, a.CustomerId)
-	cols, args = append(cols, "\"staff_id\""), append(args, a.StaffId)
-	if a.RentalId != nil {
-		cols, args = append(cols, "\"rental_id\""), append(args, *a.RentalId)
-	}
-	cols, args = append(cols, "\"amount\""), append(args, a.Amount)
-	cols, args = append(cols, "\"payment_date\""), append(args, a.PaymentDate)
-	if a.LastUpdate != nil {
-		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
-	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	sql := "INSERT INTO \"payment\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"payment\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the payment")
-	}
-	return one("payment", "created row not found", "SELECT * FROM \"payment\" WHERE \"payment_id\" = ?", res.LastInsertID)
-}
-
-// CreatePaymentArgs are the arguments of create_payment.
-type CreatePaymentArgs struct {
-	// The payment's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-	// The payment's staff id. An internal id: look it up with another tool.
-	StaffId int64 `json:"staff_id"`
-	// The payment's rental id. Default: NULL.
-	RentalId *int64 `json:"rental_id"`
-	// The payment's amount.
-	Amount float64 `json:"amount"`
-	// The payment's payment date.
-	PaymentDate string `json:"payment_date"`
-	// The payment's last update. Left out, the time of the call.
-	LastUpdate *string `json:"last_update"`
 }
 
 // UpdatePayment changes fields of the payment with the given payment_id; fields left out keep their value. Returns the updated payment.
@@ -291,9 +135,6 @@ func UpdatePayment(a UpdatePaymentArgs) (any, error) {
 	if a.PaymentDate != nil {
 		sets, args = append(sets, "\"payment_date\" = ?"), append(args, *a.PaymentDate)
 	}
-	if a.LastUpdate != nil {
-		sets, args = append(sets, "\"last_update\" = ?"), append(args, *a.LastUpdate)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -305,7 +146,7 @@ func UpdatePayment(a UpdatePaymentArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("payment_id %v", a.PaymentId))
 	}
-	return one("payment", "updated row not found", "SELECT * FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
+	return one("payment", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"payment\".\"staff_id\") AS \"staff_email\", (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"payment\".\"customer_id\") AS \"customer_email\" FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
 }
 
 // UpdatePaymentArgs are the arguments of update_payment.
@@ -322,24 +163,4 @@ type UpdatePaymentArgs struct {
 	Amount *float64 `json:"amount"`
 	// The payment's payment date.
 	PaymentDate *string `json:"payment_date"`
-	// The payment's last update.
-	LastUpdate *string `json:"last_update"`
-}
-
-// DeletePayment deletes the payment with the given payment_id. Refused while other rows refer to it.
-func DeletePayment(a DeletePaymentArgs) (any, error) {
-	res, err := sdk.Exec("DELETE FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the payment")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("payment_id %v", a.PaymentId))
-	}
-	return fmt.Sprintf("deleted payment %s", fmt.Sprintf("payment_id %v", a.PaymentId)), nil
-}
-
-// DeletePaymentArgs are the arguments of delete_payment.
-type DeletePaymentArgs struct {
-	// The payment's payment id. An internal id: look it up with another tool.
-	PaymentId int64 `json:"payment_id"`
 }

@@ -9,127 +9,15 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetRentalOfPayment returns the rental that a payment refers to (through rental id).
-func GetRentalOfPayment(a GetRentalOfPaymentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"rental_id\" AS ref FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("payment_id %v", a.PaymentId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("payment %s has no rental id", fmt.Sprintf("payment_id %v", a.PaymentId))
-	}
-	return one("rental", fmt.Sprintf("rental %v not found", ref.Value("ref")), "SELECT * FROM \"rental\" WHERE \"rental_id\" = ?", ref.Value("ref"))
-}
-
-// GetRentalOfPaymentArgs are the arguments of get_rental_of_payment.
-type GetRentalOfPaymentArgs struct {
-	// The payment's payment id. An internal id: look it up with another tool.
-	PaymentId int64 `json:"payment_id"`
-}
-
 // GetRental returns the rental with the given rental_id.
 func GetRental(a GetRentalArgs) (any, error) {
-	return one("rental", fmt.Sprintf("rental_id %v", a.RentalId)+" not found", "SELECT * FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
+	return one("rental", fmt.Sprintf("rental_id %v", a.RentalId)+" not found", "SELECT *, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\" FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
 }
 
 // GetRentalArgs are the arguments of get_rental.
 type GetRentalArgs struct {
 	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
-}
-
-// ListRental lists rental matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListRental(a ListRentalArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.MinRentalDate != nil {
-		where = append(where, "\"rental_date\" >= ?")
-		args = append(args, *a.MinRentalDate)
-	}
-	if a.MaxRentalDate != nil {
-		where = append(where, "\"rental_date\" <= ?")
-		args = append(args, *a.MaxRentalDate)
-	}
-	if a.InventoryId != nil {
-		where = append(where, "\"inventory_id\" = ?")
-		args = append(args, *a.InventoryId)
-	}
-	if a.CustomerId != nil {
-		where = append(where, "\"customer_id\" = ?")
-		args = append(args, *a.CustomerId)
-	}
-	if a.MinReturnDate != nil {
-		where = append(where, "\"return_date\" >= ?")
-		args = append(args, *a.MinReturnDate)
-	}
-	if a.MaxReturnDate != nil {
-		where = append(where, "\"return_date\" <= ?")
-		args = append(args, *a.MaxReturnDate)
-	}
-	if a.StaffId != nil {
-		where = append(where, "\"staff_id\" = ?")
-		args = append(args, *a.StaffId)
-	}
-	if a.MinLastUpdate != nil {
-		where = append(where, "\"last_update\" >= ?")
-		args = append(args, *a.MinLastUpdate)
-	}
-	if a.MaxLastUpdate != nil {
-		where = append(where, "\"last_update\" <= ?")
-		args = append(args, *a.MaxLastUpdate)
-	}
-	order := "\"rental_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "last_update":
-			order = "\"last_update\""
-		case "rental_date":
-			order = "\"rental_date\""
-		case "rental_id":
-			order = "\"rental_id\""
-		case "return_date":
-			order = "\"return_date\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"rental_id\""
-	}
-	return listPage("*", "\"rental\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListRentalArgs are the arguments of list_rental.
-type ListRentalArgs struct {
-	// Only rows whose rental date is at least this.
-	MinRentalDate *string `json:"min_rental_date"`
-	// Only rows whose rental date is at most this.
-	MaxRentalDate *string `json:"max_rental_date"`
-	// The rental's inventory id. An internal id: look it up with another tool.
-	InventoryId *int64 `json:"inventory_id"`
-	// The rental's customer id. An internal id: look it up with another tool.
-	CustomerId *int64 `json:"customer_id"`
-	// Only rows whose return date is at least this.
-	MinReturnDate *string `json:"min_return_date"`
-	// Only rows whose return date is at most this.
-	MaxReturnDate *string `json:"max_return_date"`
-	// The rental's staff id. An internal id: look it up with another tool.
-	StaffId *int64 `json:"staff_id"`
-	// Only rows whose last update is at least this.
-	MinLastUpdate *string `json:"min_last_update"`
-	// Only rows whose last update is at most this.
-	MaxLastUpdate *string `json:"max_last_update"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"last_update,rental_date,rental_id,return_date"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListRentalOfCustomer lists the rental of the given customer (rental.customer_id refers to customer), paginated. Returns {items, total, offset}.
@@ -144,7 +32,7 @@ func ListRentalOfCustomer(a ListRentalOfCustomerArgs) (any, error) {
 	where = append(where, "\"customer_id\" = ?")
 	args = append(args, a.CustomerId)
 	order := "\"rental_id\""
-	return listPage("*", "\"rental\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\"", "\"rental\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListRentalOfCustomerArgs are the arguments of list_rental_of_customer.
@@ -169,7 +57,7 @@ func ListRentalOfInventory(a ListRentalOfInventoryArgs) (any, error) {
 	where = append(where, "\"inventory_id\" = ?")
 	args = append(args, a.InventoryId)
 	order := "\"rental_id\""
-	return listPage("*", "\"rental\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\"", "\"rental\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListRentalOfInventoryArgs are the arguments of list_rental_of_inventory.
@@ -194,7 +82,7 @@ func ListRentalOfStaff(a ListRentalOfStaffArgs) (any, error) {
 	where = append(where, "\"staff_id\" = ?")
 	args = append(args, a.StaffId)
 	order := "\"rental_id\""
-	return listPage("*", "\"rental\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\"", "\"rental\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListRentalOfStaffArgs are the arguments of list_rental_of_staff.
@@ -205,70 +93,6 @@ type ListRentalOfStaffArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// CreateRental creates a rental and returns it.
-func CreateRental(a CreateRentalArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"inventory\"", "\"inventory_id\"", a.InventoryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("inventory_id: inventory %v does not exist", a.InventoryId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"customer\"", "\"customer_id\"", a.CustomerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("customer_id: customer %v does not exist", a.CustomerId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"staff\"", "\"staff_id\"", a.StaffId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("staff_id: staff %v does not exist", a.StaffId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"rental_date\""), append(args, a.RentalDate)
-	cols, args = append(cols, "\"inventory_id\""), append(args, a.InventoryId)
-	cols, args = append(cols, "\"customer_id\""), append(args, a.CustomerId)
-	if a.ReturnDate != nil {
-		cols, args = append(cols, "\"return_date\""), append(args, *a.ReturnDate)
-	}
-	cols, args = append(cols, "\"staff_id\""), append(args, a.StaffId)
-	if a.LastUpdate != nil {
-		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
-	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	sql := "INSERT INTO \"rental\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"rental\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the rental")
-	}
-	return one("rental", "created row not found", "SELECT * FROM \"rental\" WHERE \"rental_id\" = ?", res.LastInsertID)
-}
-
-// CreateRentalArgs are the arguments of create_rental.
-type CreateRentalArgs struct {
-	// The rental's rental date.
-	RentalDate string `json:"rental_date"`
-	// The rental's inventory id. An internal id: look it up with another tool.
-	InventoryId int64 `json:"inventory_id"`
-	// The rental's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-	// The rental's return date. Default: NULL.
-	ReturnDate *string `json:"return_date"`
-	// The rental's staff id. An internal id: look it up with another tool.
-	StaffId int64 `json:"staff_id"`
-	// The rental's last update. Left out, the time of the call.
-	LastUpdate *string `json:"last_update"`
 }
 
 // UpdateRental changes fields of the rental with the given rental_id; fields left out keep their value. Returns the updated rental.
@@ -311,9 +135,6 @@ func UpdateRental(a UpdateRentalArgs) (any, error) {
 	if a.StaffId != nil {
 		sets, args = append(sets, "\"staff_id\" = ?"), append(args, *a.StaffId)
 	}
-	if a.LastUpdate != nil {
-		sets, args = append(sets, "\"last_update\" = ?"), append(args, *a.LastUpdate)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -325,7 +146,7 @@ func UpdateRental(a UpdateRentalArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("rental %s not found", fmt.Sprintf("rental_id %v", a.RentalId))
 	}
-	return one("rental", "updated row not found", "SELECT * FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
+	return one("rental", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\" FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
 }
 
 // UpdateRentalArgs are the arguments of update_rental.
@@ -342,29 +163,4 @@ type UpdateRentalArgs struct {
 	ReturnDate *string `json:"return_date"`
 	// The rental's staff id. An internal id: look it up with another tool.
 	StaffId *int64 `json:"staff_id"`
-	// The rental's last update.
-	LastUpdate *string `json:"last_update"`
-}
-
-// DeleteRental deletes the rental with the given rental_id. Refused while other rows refer to it.
-func DeleteRental(a DeleteRentalArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"payment\" WHERE \"rental_id\" = (SELECT \"rental_id\" FROM \"rental\" WHERE \"rental_id\" = ?)", a.RentalId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete rental %s: %d payment refer to it; delete or change those first", fmt.Sprintf("rental_id %v", a.RentalId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the rental")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("rental %s not found", fmt.Sprintf("rental_id %v", a.RentalId))
-	}
-	return fmt.Sprintf("deleted rental %s", fmt.Sprintf("rental_id %v", a.RentalId)), nil
-}
-
-// DeleteRentalArgs are the arguments of delete_rental.
-type DeleteRentalArgs struct {
-	// The rental's rental id.
-	RentalId int64 `json:"rental_id"`
 }

@@ -9,46 +9,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetStaffOfPayment returns the staff that a payment refers to (through staff id).
-func GetStaffOfPayment(a GetStaffOfPaymentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"staff_id\" AS ref FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("payment_id %v", a.PaymentId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("payment %s has no staff id", fmt.Sprintf("payment_id %v", a.PaymentId))
-	}
-	return one("staff", fmt.Sprintf("staff %v not found", ref.Value("ref")), "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\" FROM \"staff\" WHERE \"staff_id\" = ?", ref.Value("ref"))
-}
-
-// GetStaffOfPaymentArgs are the arguments of get_staff_of_payment.
-type GetStaffOfPaymentArgs struct {
-	// The payment's payment id. An internal id: look it up with another tool.
-	PaymentId int64 `json:"payment_id"`
-}
-
-// GetStaffOfRental returns the staff that a rental refers to (through staff id).
-func GetStaffOfRental(a GetStaffOfRentalArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"staff_id\" AS ref FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("rental %s not found", fmt.Sprintf("rental_id %v", a.RentalId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("rental %s has no staff id", fmt.Sprintf("rental_id %v", a.RentalId))
-	}
-	return one("staff", fmt.Sprintf("staff %v not found", ref.Value("ref")), "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\" FROM \"staff\" WHERE \"staff_id\" = ?", ref.Value("ref"))
-}
-
-// GetStaffOfRentalArgs are the arguments of get_staff_of_rental.
-type GetStaffOfRentalArgs struct {
-	// The rental's rental id.
-	RentalId int64 `json:"rental_id"`
-}
-
 // GetStaff returns the staff with the given staff_id.
 func GetStaff(a GetStaffArgs) (any, error) {
 	return one("staff", fmt.Sprintf("staff_id %v", a.StaffId)+" not found", "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\" FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
@@ -80,102 +40,6 @@ func FindStaffByUsername(a FindStaffByUsernameArgs) (any, error) {
 type FindStaffByUsernameArgs struct {
 	// The staff's username.
 	Username string `json:"username"`
-}
-
-// ListStaff lists staff matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListStaff(a ListStaffArgs) (any, error) {
-	var where []string
-	var args []any
-	if a.FirstNameContains != nil {
-		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
-	}
-	if a.LastNameContains != nil {
-		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
-	}
-	if a.AddressId != nil {
-		where = append(where, "\"address_id\" = ?")
-		args = append(args, *a.AddressId)
-	}
-	if a.EmailContains != nil {
-		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
-	}
-	if a.StoreId != nil {
-		where = append(where, "\"store_id\" = ?")
-		args = append(args, *a.StoreId)
-	}
-	if a.Active != nil {
-		where = append(where, "\"active\" = ?")
-		args = append(args, b2i(*a.Active))
-	}
-	if a.UsernameContains != nil {
-		where = append(where, "(instr(lower(\"username\"), ?) > 0 OR instr(upper(\"username\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.UsernameContains), strings.ToUpper(*a.UsernameContains))
-	}
-	if a.MinLastUpdate != nil {
-		where = append(where, "\"last_update\" >= ?")
-		args = append(args, *a.MinLastUpdate)
-	}
-	if a.MaxLastUpdate != nil {
-		where = append(where, "\"last_update\" <= ?")
-		args = append(args, *a.MaxLastUpdate)
-	}
-	order := "\"staff_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "email":
-			order = "\"email\""
-		case "first_name":
-			order = "\"first_name\""
-		case "last_name":
-			order = "\"last_name\""
-		case "last_update":
-			order = "\"last_update\""
-		case "staff_id":
-			order = "\"staff_id\""
-		case "username":
-			order = "\"username\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"staff_id\""
-	}
-	return listPage("\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\"", "\"staff\"", where, args, order, a.Limit, a.Offset)
-}
-
-// ListStaffArgs are the arguments of list_staff.
-type ListStaffArgs struct {
-	// Only rows whose first name contains this text (case-insensitive).
-	FirstNameContains *string `json:"first_name_contains"`
-	// Only rows whose last name contains this text (case-insensitive).
-	LastNameContains *string `json:"last_name_contains"`
-	// The staff's address id. An internal id: look it up with another tool.
-	AddressId *int64 `json:"address_id"`
-	// Only rows whose email contains this text (case-insensitive).
-	EmailContains *string `json:"email_contains"`
-	// The staff's store id. An internal id: look it up with another tool.
-	StoreId *int64 `json:"store_id"`
-	// The staff's active.
-	Active *bool `json:"active"`
-	// Only rows whose username contains this text (case-insensitive).
-	UsernameContains *string `json:"username_contains"`
-	// Only rows whose last update is at least this.
-	MinLastUpdate *string `json:"min_last_update"`
-	// Only rows whose last update is at most this.
-	MaxLastUpdate *string `json:"max_last_update"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"email,first_name,last_name,last_update,staff_id,username"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
 }
 
 // ListStaffOfAddress lists the staff of the given address (staff.address_id refers to address), paginated. Returns {items, total, offset}.
@@ -228,76 +92,6 @@ type ListStaffOfStoreArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// CreateStaff creates a staff and returns it.
-func CreateStaff(a CreateStaffArgs) (any, error) {
-	if true {
-		if ok, err := exists("\"address\"", "\"address_id\"", a.AddressId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("address_id: address %v does not exist", a.AddressId)
-		}
-	}
-	if true {
-		if ok, err := exists("\"store\"", "\"store_id\"", a.StoreId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("store_id: store %v does not exist", a.StoreId)
-		}
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"first_name\""), append(args, a.FirstName)
-	cols, args = append(cols, "\"last_name\""), append(args, a.LastName)
-	cols, args = append(cols, "\"address_id\""), append(args, a.AddressId)
-	if a.Email != nil {
-		cols, args = append(cols, "\"email\""), append(args, *a.Email)
-	}
-	cols, args = append(cols, "\"store_id\""), append(args, a.StoreId)
-	if a.Active != nil {
-		cols, args = append(cols, "\"active\""), append(args, b2i(*a.Active))
-	}
-	cols, args = append(cols, "\"username\""), append(args, a.Username)
-	if a.Password != nil {
-		cols, args = append(cols, "\"password\""), append(args, *a.Password)
-	}
-	if a.LastUpdate != nil {
-		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
-	} else {
-		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
-	}
-	sql := "INSERT INTO \"staff\" DEFAULT VALUES"
-	if len(cols) > 0 {
-		sql = "INSERT INTO \"staff\" (" + strings.Join(cols, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(cols)-1) + ")"
-	}
-	res, err := sdk.Exec(sql, args...)
-	if err != nil {
-		return nil, explain(err, "cannot create the staff")
-	}
-	return one("staff", "created row not found", "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\" FROM \"staff\" WHERE \"staff_id\" = ?", res.LastInsertID)
-}
-
-// CreateStaffArgs are the arguments of create_staff.
-type CreateStaffArgs struct {
-	// The staff's first name.
-	FirstName string `json:"first_name"`
-	// The staff's last name.
-	LastName string `json:"last_name"`
-	// The staff's address id. An internal id: look it up with another tool.
-	AddressId int64 `json:"address_id"`
-	// The staff's email. Default: NULL.
-	Email *string `json:"email"`
-	// The staff's store id. An internal id: look it up with another tool.
-	StoreId int64 `json:"store_id"`
-	// The staff's active. Default: TRUE.
-	Active *bool `json:"active"`
-	// The staff's username.
-	Username string `json:"username"`
-	// The staff's password. Default: NULL.
-	Password *string `json:"password"`
-	// The staff's last update. Left out, the time of the call.
-	LastUpdate *string `json:"last_update"`
-}
-
 // UpdateStaff changes fields of the staff with the given staff_id; fields left out keep their value. Returns the updated staff.
 func UpdateStaff(a UpdateStaffArgs) (any, error) {
 	if a.AddressId != nil {
@@ -340,9 +134,6 @@ func UpdateStaff(a UpdateStaffArgs) (any, error) {
 	if a.Password != nil {
 		sets, args = append(sets, "\"password\" = ?"), append(args, *a.Password)
 	}
-	if a.LastUpdate != nil {
-		sets, args = append(sets, "\"last_update\" = ?"), append(args, *a.LastUpdate)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -377,59 +168,4 @@ type UpdateStaffArgs struct {
 	Username *string `json:"username"`
 	// The staff's password. Default: NULL.
 	Password *string `json:"password"`
-	// The staff's last update.
-	LastUpdate *string `json:"last_update"`
-}
-
-// DeleteStaff deletes the staff with the given staff_id. Refused while other rows refer to it.
-func DeleteStaff(a DeleteStaffArgs) (any, error) {
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"payment\" WHERE \"staff_id\" = (SELECT \"staff_id\" FROM \"staff\" WHERE \"staff_id\" = ?)", a.StaffId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete staff %s: %d payment refer to it; delete or change those first", fmt.Sprintf("staff_id %v", a.StaffId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"rental\" WHERE \"staff_id\" = (SELECT \"staff_id\" FROM \"staff\" WHERE \"staff_id\" = ?)", a.StaffId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete staff %s: %d rental refer to it; delete or change those first", fmt.Sprintf("staff_id %v", a.StaffId), n.Int("n"))
-	}
-	if n, err := sdk.QueryRow("SELECT COUNT(*) AS n FROM \"store\" WHERE \"manager_staff_id\" = (SELECT \"staff_id\" FROM \"staff\" WHERE \"staff_id\" = ?)", a.StaffId); err != nil {
-		return nil, err
-	} else if n.Int("n") > 0 {
-		return nil, fmt.Errorf("cannot delete staff %s: %d store refer to it; delete or change those first", fmt.Sprintf("staff_id %v", a.StaffId), n.Int("n"))
-	}
-	res, err := sdk.Exec("DELETE FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
-	if err != nil {
-		return nil, explain(err, "cannot delete the staff")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("staff %s not found", fmt.Sprintf("staff_id %v", a.StaffId))
-	}
-	return fmt.Sprintf("deleted staff %s", fmt.Sprintf("staff_id %v", a.StaffId)), nil
-}
-
-// DeleteStaffArgs are the arguments of delete_staff.
-type DeleteStaffArgs struct {
-	// The staff's staff id. An internal id: look it up with another tool.
-	StaffId int64 `json:"staff_id"`
-}
-
-// GetManagerStaffOfStore returns the staff that a store refers to (through manager staff id).
-func GetManagerStaffOfStore(a GetManagerStaffOfStoreArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"manager_staff_id\" AS ref FROM \"store\" WHERE \"store_id\" = ?", a.StoreId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("store %s not found", fmt.Sprintf("store_id %v", a.StoreId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("store %s has no manager staff id", fmt.Sprintf("store_id %v", a.StoreId))
-	}
-	return one("staff", fmt.Sprintf("staff %v not found", ref.Value("ref")), "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\" FROM \"staff\" WHERE \"staff_id\" = ?", ref.Value("ref"))
-}
-
-// GetManagerStaffOfStoreArgs are the arguments of get_manager_staff_of_store.
-type GetManagerStaffOfStoreArgs struct {
-	// The store's store id. An internal id: look it up with another tool.
-	StoreId int64 `json:"store_id"`
 }

@@ -5,7 +5,7 @@
 #   go build -o /tmp/wasmenv ./cmd/wasmenv && WASMENV=/tmp/wasmenv sh synth/testdata/corpus/make-envs.sh
 #
 # Each is the corpus dump loaded into SQLite, then `wasmenv synth from-db`
-# with 220 tasks and seed 1; the tool graph files are left out (run
+# with 220 tasks, seed 1 and the domain toolset; the tool graph files are left out (run
 # `wasmenv synth graph envs/NAME` to see them).
 set -eu
 W=${WASMENV:-wasmenv}
@@ -20,7 +20,7 @@ c.commit()
 PY
 	src=""
 	[ -f "envs/$n/SOURCE.md" ] && src=$(cat "envs/$n/SOURCE.md")
-	"$W" synth from-db "$tmp/$n.sqlite" -o "envs/$n" --tasks 220 --seed 1 >"$tmp/$n.log"
+	"$W" synth from-db "$tmp/$n.sqlite" -o "envs/$n" --tasks 220 --seed 1 --toolset domain >"$tmp/$n.log"
 	rm -f "envs/$n/graph.json" "envs/$n/graph.dot"
 	[ -n "$src" ] && printf '%s\n' "$src" >"envs/$n/SOURCE.md"
 	tail -n 12 "$tmp/$n.log"
