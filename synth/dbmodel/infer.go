@@ -202,8 +202,8 @@ func chooseNaturalKeys(t *Table) {
 			}
 		}
 	}
-	// A table whose names are in no list above (another language's
-	// "titel", "bezeichnung") is named by the data: a short text column,
+	// A table whose names are in no list above (another language's word
+	// for title or name) is named by the data: a short text column,
 	// set and unique on every row, that is no date, place, free text or
 	// machine value, the first in table order.
 	if len(t.NaturalKeys) == 0 {
