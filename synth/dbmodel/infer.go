@@ -202,8 +202,18 @@ func chooseNaturalKeys(t *Table) {
 			}
 		}
 	}
-	// A table whose names are in no list above (another language's
-	// "titel", "bezeichnung") is named by the data: a short text column,
+	// A table with nothing else to go by is named by its key when the key
+	// is text: order numbers, SKUs and ticket ids are what users quote,
+	// unlike integer surrogate keys.
+	if len(t.NaturalKeys) == 0 && len(t.PrimaryKey) == 1 && !t.RowID {
+		if c := t.Column(t.PrimaryKey[0]); c.Sayable() && (c.Kind == Text && !c.Generated || documentKey(t, c)) {
+			t.NaturalKeys = []string{c.Name}
+			t.KeyIsNatural = true
+		}
+	}
+	// A table whose names are in no list above (another language's word
+	// for title or name), and whose key is no text a person quotes, is
+	// named by the data: a short text column,
 	// set and unique on every row, that is no date, place, free text or
 	// machine value, the first in table order.
 	if len(t.NaturalKeys) == 0 {
@@ -213,15 +223,6 @@ func chooseNaturalKeys(t *Table) {
 				t.NaturalKeys = []string{c.Name}
 				break
 			}
-		}
-	}
-	// A table with nothing else to go by is named by its key when the key
-	// is text: order numbers, SKUs and ticket ids are what users quote,
-	// unlike integer surrogate keys.
-	if len(t.NaturalKeys) == 0 && len(t.PrimaryKey) == 1 && !t.RowID {
-		if c := t.Column(t.PrimaryKey[0]); c.Sayable() && (c.Kind == Text && !c.Generated || documentKey(t, c)) {
-			t.NaturalKeys = []string{c.Name}
-			t.KeyIsNatural = true
 		}
 	}
 	if len(t.NaturalKeys) > 0 {

@@ -190,7 +190,7 @@ func nameMatch(m *Model, col string, t, p *Table, pk string, sameName bool) (int
 	namesTable := base != "" && (squash(base) == pn || squash(base) == ps)
 	if sameName && strings.EqualFold(col, pk) && p.IsKey(pk) && squash(pk) != "id" && squash(pk) != "code" && squash(pk) != "key" {
 		if namesTable {
-			// film_id is the key of film and of film_text, and names film.
+			// item_id is the key of items and of item_notes, and names items.
 			return scoreSameKeyName + 1, fmt.Sprintf("same name as %s.%s, and names the table", p.Name, pk)
 		}
 		return scoreSameKeyName, fmt.Sprintf("same name as %s.%s", p.Name, pk)
