@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"go/format"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -53,8 +54,24 @@ func (r *envRun) source(code map[string][]byte, tasks []envpkg.Task) *emit.Env {
 	return &emit.Env{
 		Name: emit.EnvName(r.sc.Name), Version: "1.0.0", Description: r.sc.Description, Rules: r.rules,
 		Clock: r.p.cfg.Clock, Schema: strings.Join(withSemicolons(r.schema), "\n\n") + "\n",
-		Seed: strings.Join(withSemicolons(r.data), "\n") + "\n", Tools: code, Tasks: tasks,
+		Seed: strings.Join(withSemicolons(r.data), "\n") + "\n", Tools: gofmtAll(code), Tasks: tasks,
 	}
+}
+
+// gofmtAll formats each Go file as gofmt would, so a written environment
+// passes a repository's gofmt check whatever spacing the model chose; a
+// file that does not parse is kept as it is (the compiler reports it).
+func gofmtAll(code map[string][]byte) map[string][]byte {
+	out := make(map[string][]byte, len(code))
+	for name, src := range code {
+		out[name] = src
+		if strings.HasSuffix(name, ".go") {
+			if b, err := format.Source(src); err == nil {
+				out[name] = b
+			}
+		}
+	}
+	return out
 }
 
 func withSemicolons(stmts []string) []string {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"go/format"
 	"os"
 	"path/filepath"
 	"sort"
@@ -75,6 +76,7 @@ func TestRelayedCorpusReplays(t *testing.T) {
 		t.Skip("builds guest modules")
 	}
 	srv := replay.New(t, filepath.Join(corpusDir, "recording"))
+	dropped := 0
 	for _, run := range corpusRuns {
 		scenarios := readCorpusScenarios(t, run.scenarios)
 		out := t.TempDir()
@@ -91,7 +93,7 @@ func TestRelayedCorpusReplays(t *testing.T) {
 				t.Errorf("%s: the retention gate did not run: %+v", env.Scenario.Name, env.Retention)
 				continue
 			}
-			checkRetention(t, env, filepath.Join(out, env.Scenario.Name))
+			dropped += checkRetention(t, env, filepath.Join(out, env.Scenario.Name))
 			compareCorpusEnv(t, filepath.Join(out, env.Scenario.Name), filepath.Join(corpusDir, env.Scenario.Name))
 			if *update {
 				b, _ := json.MarshalIndent(env, "", "  ")
@@ -101,6 +103,11 @@ func TestRelayedCorpusReplays(t *testing.T) {
 				}
 			}
 		}
+	}
+	// The recorded gate found right answers that answer rules rejected
+	// (docs/SYNTHESIS.md, "Retention"): those tasks are gone.
+	if dropped == 0 {
+		t.Error("the recorded retention gate dropped no task")
 	}
 	// Every recorded answer was asked for again.
 	st := srv.Stats()
@@ -129,6 +136,12 @@ func compareCorpusEnv(t *testing.T, got, want string) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if strings.HasSuffix(rel, ".go") {
+			// A repository's gofmt check passes on a written environment.
+			if f, err := format.Source(b); err != nil || !bytes.Equal(f, b) {
+				t.Errorf("%s is not gofmt-formatted (err %v)", rel, err)
+			}
+		}
 		dst := filepath.Join(want, rel)
 		if *update {
 			os.MkdirAll(filepath.Dir(dst), 0o755)
@@ -143,11 +156,12 @@ func compareCorpusEnv(t *testing.T, got, want string) {
 	}
 }
 
-// checkRetention checks what the gate decided on a replayed run: tasks
-// the agent solved carry their measured pass rate (of 2 attempts) in their
-// difficulty; a task no attempt solved was examined and, at the
-// environment's fault, dropped with the reason, and is not written.
-func checkRetention(t *testing.T, env EnvReport, dir string) {
+// checkRetention checks what the gate decided on a replayed run and
+// returns how many tasks it dropped: tasks the agent solved carry their
+// measured pass rate (of 2 attempts) in their difficulty; a task no attempt
+// solved was examined and, at the environment's fault, dropped with the
+// reason, and is not written.
+func checkRetention(t *testing.T, env EnvReport, dir string) (dropped int) {
 	t.Helper()
 	name := env.Scenario.Name
 	kept := map[string]bool{}
@@ -173,10 +187,11 @@ func checkRetention(t *testing.T, env EnvReport, dir string) {
 			}
 		}
 	}
-	if len(env.Retention.Dropped()) == 0 || len(kept) == 0 || env.Tasks != len(kept) {
-		t.Errorf("%s: the recorded gate dropped some tasks and kept the rest; got %d dropped, %d kept (report says %d)",
-			name, len(env.Retention.Dropped()), len(kept), env.Tasks)
+	if len(kept) == 0 || env.Tasks != len(kept) || len(kept)+len(env.Retention.Dropped()) != len(env.Retention.Tasks) {
+		t.Errorf("%s: %d tasks written, the report says %d kept, the gate %d dropped of %d",
+			name, len(kept), env.Tasks, len(env.Retention.Dropped()), len(env.Retention.Tasks))
 	}
+	return len(env.Retention.Dropped())
 }
 
 func readFile(t *testing.T, p string) string {
