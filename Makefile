@@ -59,6 +59,6 @@ bench:
 	go run ./bench/taubench/cmd/taubench -env envs/taubench-airline -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results-airline.json
 	go test -run '^$$' -bench BenchmarkEpisode -benchtime 2000x -count 3 ./envs/ > docs/img/episode-bench.txt
 	go test -run '^$$' -bench BenchmarkReplay -benchtime 2000x -count 3 ./cmd/wasmenv/ > docs/img/replay-bench.txt
-	go test -run '^$$' -bench BenchmarkPython -benchtime 2000x -count 3 ./internal/pywasm/ > docs/img/python-bench.txt
+	go test -run '^$$' -bench 'BenchmarkPython|BenchmarkTaubenchRetailPython' -benchtime 2000x -count 3 ./internal/pywasm/ > docs/img/python-bench.txt
 	/tmp/wasmenv-bench build testdata/envs/mini -o /tmp/mini.wasm
 	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --episodes 1000 --calls 1000000 --duration 3m --json > docs/img/serve-bench.json
