@@ -198,7 +198,7 @@ func TestHostilePythonRefusedAtBuild(t *testing.T) {
 // hostileTools passes the build's checks; the runtime stops each abuse.
 const hostileTools = `
 import wasmenv
-from wasmenv import query_one
+from wasmenv import execute, query_one
 
 
 class Counter:
@@ -248,6 +248,16 @@ def recall() -> dict:
     return {"module": hasattr(sdk, "remembered"), "class": Counter.n}
 
 
+def badsql() -> int:
+    """Reads a column that does not exist."""
+    return query_one("SELECT nope FROM books")["nope"]
+
+
+def drop() -> int:
+    """Drops a table."""
+    return execute("DROP TABLE books")
+
+
 def count() -> int:
     """Counts the books (the episode still works)."""
     return query_one("SELECT COUNT(*) AS n FROM books")["n"]
@@ -268,6 +278,8 @@ func TestHostilePythonStoppedAtRun(t *testing.T) {
 		{"spin", `{}`, "ran past"},
 		{"hog", `{"megabytes":1024}`, "MemoryError"},
 		{"recurse", `{"depth":100000}`, "RecursionError"},
+		{"badsql", `{}`, "no such column: nope"},
+		{"drop", `{}`, "authorization denied"},
 	}
 	for _, c := range cases {
 		r := call(t, ep, c.tool, c.args)

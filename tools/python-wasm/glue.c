@@ -11,11 +11,13 @@
 // changing it needs no interpreter rebuild.
 //
 // The built-in module _wasmenv exposes the host functions: sql(request) ->
-// response bytes, clock() -> unix ns, random() -> 64 bits, log(text).
+// response bytes, query(sql, params) and execute(sql, params) (the wire
+// format in C), clock() -> unix ns, random() -> 64 bits, log(text).
 #include <Python.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define IMPORT(name) __attribute__((import_module("wasmenv"), import_name(name)))
 IMPORT("sql") int32_t wasmenv_host_sql(const void *req, uint32_t n);
@@ -40,6 +42,264 @@ static PyObject *host_sql(PyObject *self, PyObject *arg) {
 	return out;
 }
 
+
+// The SQL wire format (sdk/wire/wire.go), encoded and decoded here rather
+// than in Python: a point read's request and rows cost microseconds in C
+// and ~90 us as Python running in the interpreter.
+
+typedef struct {
+	uint8_t *p;
+	size_t n, cap;
+} wbuf;
+
+static int wb_grow(wbuf *b, size_t more) {
+	if (b->n + more <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->n + more)
+		cap *= 2;
+	uint8_t *p = realloc(b->p, cap);
+	if (p == NULL) {
+		PyErr_NoMemory();
+		return -1;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+static int wb_put(wbuf *b, const void *src, size_t n) {
+	if (wb_grow(b, n) < 0)
+		return -1;
+	memcpy(b->p + b->n, src, n);
+	b->n += n;
+	return 0;
+}
+
+static int wb_uvarint(wbuf *b, uint64_t v) {
+	uint8_t tmp[10];
+	size_t i = 0;
+	while (v >= 0x80) {
+		tmp[i++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	tmp[i++] = (uint8_t)v;
+	return wb_put(b, tmp, i);
+}
+
+static int wb_bytes(wbuf *b, uint8_t tag, const char *s, size_t n) {
+	if (tag && wb_put(b, &tag, 1) < 0)
+		return -1;
+	if (wb_uvarint(b, n) < 0)
+		return -1;
+	return wb_put(b, s, n);
+}
+
+static int encode_param(wbuf *b, PyObject *v) {
+	uint8_t tag;
+	if (v == Py_None) {
+		tag = 0;
+		return wb_put(b, &tag, 1);
+	}
+	if (PyLong_Check(v)) { // bool too
+		int overflow;
+		long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+		if (overflow) {
+			PyErr_SetString(PyExc_OverflowError, "SQL parameter does not fit in 64 bits");
+			return -1;
+		}
+		tag = 1;
+		if (wb_put(b, &tag, 1) < 0)
+			return -1;
+		return wb_uvarint(b, ((uint64_t)x << 1) ^ (uint64_t)(x >> 63));
+	}
+	if (PyFloat_Check(v)) {
+		double d = PyFloat_AS_DOUBLE(v);
+		tag = 2;
+		if (wb_put(b, &tag, 1) < 0)
+			return -1;
+		return wb_put(b, &d, 8); // wasm32 is little-endian
+	}
+	if (PyUnicode_Check(v)) {
+		Py_ssize_t n;
+		const char *s = PyUnicode_AsUTF8AndSize(v, &n);
+		return s == NULL ? -1 : wb_bytes(b, 3, s, (size_t)n);
+	}
+	if (PyBytes_Check(v))
+		return wb_bytes(b, 4, PyBytes_AS_STRING(v), (size_t)PyBytes_GET_SIZE(v));
+	if (PyByteArray_Check(v))
+		return wb_bytes(b, 4, PyByteArray_AS_STRING(v), (size_t)PyByteArray_GET_SIZE(v));
+	PyErr_Format(PyExc_TypeError, "unsupported SQL parameter type %s", Py_TYPE(v)->tp_name);
+	return -1;
+}
+
+typedef struct {
+	const uint8_t *p, *end;
+} rd;
+
+static int rd_uvarint(rd *r, uint64_t *v) {
+	uint64_t x = 0;
+	for (int shift = 0; shift < 64 && r->p < r->end; shift += 7) {
+		uint8_t c = *r->p++;
+		x |= (uint64_t)(c & 0x7F) << shift;
+		if (c < 0x80) {
+			*v = x;
+			return 0;
+		}
+	}
+	PyErr_SetString(PyExc_RuntimeError, "wasmenv: truncated response from the host");
+	return -1;
+}
+
+static PyObject *rd_text(rd *r) {
+	uint64_t n;
+	if (rd_uvarint(r, &n) < 0)
+		return NULL;
+	if (n > (uint64_t)(r->end - r->p)) {
+		PyErr_SetString(PyExc_RuntimeError, "wasmenv: truncated response from the host");
+		return NULL;
+	}
+	PyObject *s = PyUnicode_DecodeUTF8((const char *)r->p, (Py_ssize_t)n, "replace");
+	r->p += n;
+	return s;
+}
+
+static PyObject *rd_value(rd *r) {
+	if (r->p >= r->end)
+		return rd_text(r); // raises the truncation error
+	uint8_t tag = *r->p++;
+	uint64_t u;
+	switch (tag) {
+	case 0:
+		Py_RETURN_NONE;
+	case 1:
+		if (rd_uvarint(r, &u) < 0)
+			return NULL;
+		return PyLong_FromLongLong((long long)((u >> 1) ^ (~(u & 1) + 1)));
+	case 2: {
+		double d;
+		if (r->end - r->p < 8)
+			return rd_text(r);
+		memcpy(&d, r->p, 8);
+		r->p += 8;
+		return PyFloat_FromDouble(d);
+	}
+	case 3:
+		return rd_text(r);
+	default:
+		if (rd_uvarint(r, &u) < 0)
+			return NULL;
+		if (u > (uint64_t)(r->end - r->p))
+			return rd_text(r);
+		PyObject *b = PyBytes_FromStringAndSize((const char *)r->p, (Py_ssize_t)u);
+		r->p += u;
+		return b;
+	}
+}
+
+// host_run sends op, sql and params and returns the response, or NULL.
+static int host_run(int op, PyObject *args, wbuf *resp) {
+	PyObject *sql, *params;
+	if (!PyArg_ParseTuple(args, "UO!", &sql, &PyTuple_Type, &params))
+		return -1;
+	wbuf b = {0};
+	uint8_t opb = (uint8_t)op;
+	Py_ssize_t n;
+	const char *s = PyUnicode_AsUTF8AndSize(sql, &n);
+	int err = s == NULL || wb_put(&b, &opb, 1) < 0 || wb_bytes(&b, 0, s, (size_t)n) < 0 ||
+		  wb_uvarint(&b, (uint64_t)PyTuple_GET_SIZE(params)) < 0;
+	for (Py_ssize_t i = 0; !err && i < PyTuple_GET_SIZE(params); i++)
+		err = encode_param(&b, PyTuple_GET_ITEM(params, i)) < 0;
+	if (err) {
+		free(b.p);
+		return -1;
+	}
+	int32_t size = wasmenv_host_sql(b.p, (uint32_t)b.n);
+	free(b.p);
+	if (size < 0) {
+		PyErr_SetString(PyExc_RuntimeError, "wasmenv: the host could not read the SQL request");
+		return -1;
+	}
+	*resp = (wbuf){0};
+	if (wb_grow(resp, (size_t)size + 1) < 0)
+		return -1;
+	if (size > 0)
+		wasmenv_host_take(resp->p);
+	resp->n = (size_t)size;
+	return 0;
+}
+
+// query(sql, params) -> list of dicts, or str: the SQL error.
+static PyObject *host_query(PyObject *self, PyObject *args) {
+	wbuf resp;
+	if (host_run(0, args, &resp) < 0)
+		return NULL;
+	rd r = {resp.p, resp.p + resp.n};
+	PyObject *out = NULL, *cols = NULL;
+	uint64_t ncols, nrows;
+	if (r.p >= r.end) {
+		PyErr_SetString(PyExc_RuntimeError, "wasmenv: empty response from the host");
+		goto done;
+	}
+	if (*r.p++ != 0) {
+		out = rd_text(&r);
+		goto done;
+	}
+	if (rd_uvarint(&r, &ncols) < 0 || ncols > (uint64_t)(r.end - r.p))
+		goto done;
+	cols = PyTuple_New((Py_ssize_t)ncols);
+	for (uint64_t i = 0; cols && i < ncols; i++) {
+		PyObject *name = rd_text(&r);
+		if (name == NULL)
+			goto done;
+		PyTuple_SET_ITEM(cols, (Py_ssize_t)i, name);
+	}
+	if (cols == NULL || rd_uvarint(&r, &nrows) < 0)
+		goto done;
+	out = PyList_New(0);
+	for (uint64_t i = 0; out && i < nrows; i++) {
+		PyObject *row = PyDict_New();
+		if (row == NULL || PyList_Append(out, row) < 0) {
+			Py_XDECREF(row);
+			Py_CLEAR(out);
+			break;
+		}
+		Py_DECREF(row);
+		for (uint64_t j = 0; j < ncols; j++) {
+			PyObject *v = rd_value(&r);
+			if (v == NULL || PyDict_SetItem(row, PyTuple_GET_ITEM(cols, (Py_ssize_t)j), v) < 0) {
+				Py_XDECREF(v);
+				Py_CLEAR(out);
+				goto done;
+			}
+			Py_DECREF(v);
+		}
+	}
+done:
+	Py_XDECREF(cols);
+	free(resp.p);
+	return out;
+}
+
+// execute(sql, params) -> (rows affected, last insert rowid), or str: the SQL error.
+static PyObject *host_execute(PyObject *self, PyObject *args) {
+	wbuf resp;
+	if (host_run(1, args, &resp) < 0)
+		return NULL;
+	rd r = {resp.p, resp.p + resp.n};
+	PyObject *out = NULL;
+	uint64_t a, id;
+	if (r.p >= r.end) {
+		PyErr_SetString(PyExc_RuntimeError, "wasmenv: empty response from the host");
+	} else if (*r.p++ != 0) {
+		out = rd_text(&r);
+	} else if (rd_uvarint(&r, &a) == 0 && rd_uvarint(&r, &id) == 0) {
+		out = Py_BuildValue("(LL)", (long long)((a >> 1) ^ (~(a & 1) + 1)), (long long)((id >> 1) ^ (~(id & 1) + 1)));
+	}
+	free(resp.p);
+	return out;
+}
+
 static PyObject *host_clock(PyObject *self, PyObject *unused) {
 	return PyLong_FromLongLong(wasmenv_host_clock());
 }
@@ -59,6 +319,8 @@ static PyObject *host_log(PyObject *self, PyObject *arg) {
 
 static PyMethodDef host_methods[] = {
 	{"sql", host_sql, METH_O, "Run a wire-encoded SQL request on the episode database."},
+	{"query", host_query, METH_VARARGS, "query(sql, params) -> rows as dicts, or the SQL error as str."},
+	{"execute", host_execute, METH_VARARGS, "execute(sql, params) -> (rows affected, last rowid), or the SQL error as str."},
 	{"clock", host_clock, METH_NOARGS, "The episode clock, unix nanoseconds."},
 	{"random", host_random, METH_NOARGS, "64 bits from the episode's seeded random source."},
 	{"log", host_log, METH_O, "A line for the operator's log."},

@@ -146,6 +146,7 @@ def dispatch(tool, args):
     try:
         result = fn(**kwargs)
         out = CALL_OK + (result if isinstance(result, str) else json.dumps(result)).encode()
+        wasmenv.data._flush()  # the records the call changed, written back
     except wasmenv.ToolError as e:
         out = CALL_ERROR + str(e).encode()
     except RecursionError:
@@ -154,6 +155,7 @@ def dispatch(tool, args):
         out = CALL_ERROR + b"MemoryError: the tool call ran out of memory"
     except Exception as e:
         out = CALL_ERROR + f"{type(e).__name__}: {e}".encode()
+    wasmenv.data._discard()  # nothing of this call's records reaches the next
     what = _changed()
     if what is not None:
         out = CALL_ERROR + (f"tool code changed the state of {what}, which is shared by every episode; "

@@ -62,7 +62,10 @@ def check_source(path, text):
         return [f"{path}:{e.lineno or 1}: syntax error: {e.msg}"]
 
     module_names = set()  # names bound at module level: imports, defs, constants
+    data_names = set()  # wasmenv.data under the names this file gives it: writable
     for stmt in tree.body:
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "wasmenv":
+            data_names |= {a.asname or a.name for a in stmt.names if a.name == "data"}
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for a in stmt.names:
                 module_names.add((a.asname or a.name).split(".")[0])
@@ -116,11 +119,13 @@ def check_source(path, text):
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
             for t in targets:
-                for sub in ast.walk(t):
+                for sub in _leaves(t):
                     if isinstance(sub, (ast.Attribute, ast.Subscript)):
                         root = sub
                         while isinstance(root, (ast.Attribute, ast.Subscript)):
                             root = root.value
+                        if _is_data(sub, data_names):
+                            continue  # the episode's records: written back to its database
                         if isinstance(root, ast.Name) and root.id in module_names and not _is_local(tree, node, root.id):
                             refuse(node, f"writes into module-level {root.id!r}: tool code cannot keep state between calls")
         elif isinstance(node, ast.ClassDef):
@@ -128,6 +133,32 @@ def check_source(path, text):
                 if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None and not _immutable_constant(stmt.value):
                     refuse(stmt, "a class attribute must be a constant: classes are shared by every episode")
     return sorted(problems, key=lambda p: int(p.split(":")[1]))
+
+
+def _leaves(target):
+    """The targets an assignment writes (unpacking tuples and lists)."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for e in target.elts:
+            yield from _leaves(e)
+    elif isinstance(target, ast.Starred):
+        yield from _leaves(target.value)
+    else:
+        yield target
+
+
+def _is_data(node, data_names):
+    """Whether an attribute or item target lies inside wasmenv.data."""
+    chain = []
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        chain.append(node)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return False
+    if node.id in data_names:
+        return bool(chain) and isinstance(chain[-1], ast.Subscript)
+    # wasmenv.data[...]...
+    return (node.id == "wasmenv" and len(chain) >= 2 and isinstance(chain[-1], ast.Attribute)
+            and chain[-1].attr == "data" and isinstance(chain[-2], ast.Subscript))
 
 
 def _is_local(tree, stmt, name):

@@ -1,8 +1,9 @@
 """wasmenv: what Python tool code imports.
 
 It runs inside the sandboxed interpreter and reaches the outside world only
-through the wasmenv host ABI that Go tool code uses too (sdk/wire): SQL with
-parameters on the episode's copy-on-write database, the episode's clock and
+through the wasmenv host ABI that Go tool code uses too (sdk/wire, encoded
+and decoded by the interpreter's C glue): SQL with parameters on the
+episode's copy-on-write database, the episode's clock and
 seeded random source, and a log line.
 
     from wasmenv import query, execute, ToolError
@@ -23,15 +24,11 @@ sees, and the call's writes are rolled back.
 """
 
 import datetime as _datetime
-import struct as _struct
+import json as _json
 
 import _wasmenv
 
-__all__ = ["ToolError", "query", "query_one", "execute", "insert", "now", "random", "randint", "log"]
-
-_OP_QUERY = 0
-_OP_EXEC = 1
-_TAG_NULL, _TAG_INT, _TAG_FLOAT, _TAG_TEXT, _TAG_BLOB = 0, 1, 2, 3, 4
+__all__ = ["ToolError", "data", "query", "query_one", "execute", "insert", "now", "random", "randint", "log"]
 
 
 class ToolError(Exception):
@@ -40,24 +37,34 @@ class ToolError(Exception):
 
 def query(sql: str, *params) -> list:
     """Runs a SELECT and returns its rows as dicts (column name -> value)."""
-    cols, rows = _query(sql, params)
-    return [dict(zip(cols, r)) for r in rows]
+    rows = _wasmenv.query(sql, params)
+    if type(rows) is str:
+        raise ToolError(rows)
+    return rows
 
 
 def query_one(sql: str, *params):
     """Runs a SELECT and returns its first row as a dict, or None."""
-    cols, rows = _query(sql, params)
-    return dict(zip(cols, rows[0])) if rows else None
+    rows = _wasmenv.query(sql, params)
+    if type(rows) is str:
+        raise ToolError(rows)
+    return rows[0] if rows else None
 
 
 def execute(sql: str, *params) -> int:
     """Runs an INSERT, UPDATE or DELETE and returns the rows it changed."""
-    return _exec(sql, params)[0]
+    r = _wasmenv.execute(sql, params)
+    if type(r) is str:
+        raise ToolError(r)
+    return r[0]
 
 
 def insert(sql: str, *params) -> int:
     """Runs an INSERT and returns the new row's rowid."""
-    return _exec(sql, params)[1]
+    r = _wasmenv.execute(sql, params)
+    if type(r) is str:
+        raise ToolError(r)
+    return r[1]
 
 
 def now() -> _datetime.datetime:
@@ -84,114 +91,137 @@ def log(message: str) -> None:
     _wasmenv.log(str(message))
 
 
-# The wire format (sdk/wire/wire.go).
+# Document state: τ-bench's and EnvScaler's style, a dict of collections of
+# JSON records, backed by the episode's database. A collection is a table
+# (id TEXT PRIMARY KEY, data TEXT) holding each record as the text
+# json.dumps writes (the layout of the Go ports, sdk/py). Records read in a
+# call are parsed once and cached for that call; when the tool returns, each
+# record whose json.dumps text changed is written back, so a read-modify
+# tool written against dicts changes only the rows it changed, and diffs and
+# state hashes stay in proportion. Nothing is kept after the call.
 
-def _uvarint(b, v):
-    while v >= 0x80:
-        b.append((v & 0x7F) | 0x80)
-        v >>= 7
-    b.append(v)
+class _Collection:
+    """data["orders"]: a mapping of record id -> record (a dict)."""
 
+    __slots__ = ("_table", "_cache")
 
-def _request(op, sql, params):
-    b = bytearray([op])
-    s = sql.encode()
-    _uvarint(b, len(s))
-    b += s
-    _uvarint(b, len(params))
-    for p in params:
-        if p is None:
-            b.append(_TAG_NULL)
-        elif isinstance(p, bool) or isinstance(p, int):
-            v = int(p)
-            if not -(1 << 63) <= v < (1 << 63):
-                raise ToolError(f"SQL parameter {v} does not fit in 64 bits")
-            b.append(_TAG_INT)
-            _uvarint(b, ((v << 1) ^ (v >> 63)) & 0xFFFFFFFFFFFFFFFF)
-        elif isinstance(p, float):
-            b.append(_TAG_FLOAT)
-            b += _pack_double(p)
-        elif isinstance(p, str):
-            e = p.encode()
-            b.append(_TAG_TEXT)
-            _uvarint(b, len(e))
-            b += e
-        elif isinstance(p, (bytes, bytearray)):
-            b.append(_TAG_BLOB)
-            _uvarint(b, len(p))
-            b += p
-        else:
-            raise ToolError(f"unsupported SQL parameter type {type(p).__name__}")
-    return bytes(b)
+    def __init__(self, table):
+        self._table = table
+        self._cache = {}  # id -> [record, stored text or None (new)]
 
-
-def _pack_double(f):
-    return _struct.pack("<d", f)
-
-
-class _Reader:
-    __slots__ = ("b", "i")
-
-    def __init__(self, b):
-        self.b, self.i = b, 0
-
-    def uvarint(self):
-        v = shift = 0
-        while True:
-            c = self.b[self.i]
-            self.i += 1
-            v |= (c & 0x7F) << shift
-            if c < 0x80:
-                return v
-            shift += 7
-
-    def varint(self):
-        u = self.uvarint()
-        return (u >> 1) ^ -(u & 1)
-
-    def text(self):
-        n = self.uvarint()
-        s = self.b[self.i:self.i + n]
-        self.i += n
-        return s.decode()
-
-    def value(self):
-        tag = self.b[self.i]
-        self.i += 1
-        if tag == _TAG_NULL:
+    def _load(self, key):
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit[0]
+        rows = _wasmenv.query(f'SELECT data FROM "{self._table}" WHERE id = ?', (key,))
+        if type(rows) is str:
+            raise ToolError(rows)
+        if not rows:
             return None
-        if tag == _TAG_INT:
-            return self.varint()
-        if tag == _TAG_FLOAT:
-            v = _struct.unpack_from("<d", self.b, self.i)[0]
-            self.i += 8
-            return v
-        if tag == _TAG_TEXT:
-            return self.text()
-        n = self.uvarint()
-        v = bytes(self.b[self.i:self.i + n])
-        self.i += n
-        return v
+        text = rows[0]["data"]
+        record = _json.loads(text)
+        self._cache[key] = [record, text]
+        return record
+
+    def __getitem__(self, key):
+        record = self._load(key)
+        if record is None:
+            raise KeyError(key)
+        return record
+
+    def get(self, key, default=None):
+        record = self._load(key)
+        return default if record is None else record
+
+    def __contains__(self, key):
+        return self._load(key) is not None
+
+    def __setitem__(self, key, record):
+        if not isinstance(key, str):
+            raise TypeError("record ids are strings")
+        hit = self._cache.get(key)
+        if hit is not None:
+            hit[0] = record
+        else:
+            self._load(key)
+            hit = self._cache.get(key)
+            if hit is not None:
+                hit[0] = record
+            else:
+                self._cache[key] = [record, None]
+
+    def __delitem__(self, key):
+        if self._load(key) is None:
+            raise KeyError(key)
+        del self._cache[key]
+        _check(_wasmenv.execute(f'DELETE FROM "{self._table}" WHERE id = ?', (key,)))
+
+    def keys(self):
+        rows = _wasmenv.query(f'SELECT id FROM "{self._table}" ORDER BY rowid', ())
+        if type(rows) is str:
+            raise ToolError(rows)
+        return [r["id"] for r in rows] + self._new()
+
+    def _new(self):
+        # Records added in this call, stored when it returns.
+        return [k for k, (_, text) in self._cache.items() if text is None]
+
+    __iter__ = lambda self: iter(self.keys())  # noqa: E731
+
+    def values(self):
+        return [self[k] for k in self.keys()]
+
+    def items(self):
+        return [(k, self[k]) for k in self.keys()]
+
+    def __len__(self):
+        rows = _wasmenv.query(f'SELECT COUNT(*) AS n FROM "{self._table}"', ())
+        if type(rows) is str:
+            raise ToolError(rows)
+        return rows[0]["n"] + len(self._new())
+
+    def _flush(self):
+        for key, (record, text) in self._cache.items():
+            new = _json.dumps(record)
+            if new == text:
+                continue
+            if text is None:
+                _check(_wasmenv.execute(f'INSERT INTO "{self._table}" (id, data) VALUES (?, ?)', (key, new)))
+            else:
+                _check(_wasmenv.execute(f'UPDATE "{self._table}" SET data = ? WHERE id = ?', (new, key)))
 
 
-def _send(op, sql, params):
-    r = _Reader(_wasmenv.sql(_request(op, sql, params)))
-    status = r.b[0]
-    r.i = 1
-    if status != 0:
-        raise ToolError(r.text())
+def _check(r):
+    if type(r) is str:
+        raise ToolError(r)
     return r
 
 
-def _query(sql, params):
-    r = _send(_OP_QUERY, sql, params)
-    cols = [r.text() for _ in range(r.uvarint())]
-    rows = []
-    for _ in range(r.uvarint()):
-        rows.append(tuple(r.value() for _ in cols))
-    return cols, rows
+class _Data:
+    """wasmenv.data: collection name -> collection (a table of JSON records)."""
+
+    __slots__ = ("_open",)
+
+    def __init__(self):
+        self._open = {}
+
+    def __getitem__(self, name):
+        c = self._open.get(name)
+        if c is None:
+            if not isinstance(name, str) or not name.isidentifier():
+                raise KeyError(name)
+            c = self._open[name] = _Collection(name)
+        return c
+
+    def _flush(self):
+        try:
+            for c in self._open.values():
+                c._flush()
+        finally:
+            self._open.clear()
+
+    def _discard(self):
+        self._open.clear()
 
 
-def _exec(sql, params):
-    r = _send(_OP_EXEC, sql, params)
-    return r.varint(), r.varint()
+data = _Data()
