@@ -27,8 +27,13 @@ func (l lookup) where() string {
 	return w
 }
 
-// lookupIndexes returns the CREATE INDEX statements (with a heading
-// comment, "" when none is needed) for the lookups of spec's tools that
+// lookupIndexSet is what lookupIndexes adds to the schema.
+type lookupIndexSet struct {
+	sql   string   // CREATE INDEX statements with a heading comment; "" for none
+	names []string // the indexes' names
+}
+
+// lookupIndexes returns the CREATE INDEX statements for the lookups of spec's tools that
 // no key or index of schema serves. Without them a find by name, a list
 // filter or a reference followed from its parent scans the whole table,
 // so an episode's cost grows with the data. Each lookup is asked of
@@ -38,16 +43,17 @@ func (l lookup) where() string {
 // BINARY index). Names are deterministic: synth_lookup_<table>_<column>,
 // "_nocase" for a case-insensitive one. Rows come back in the same order
 // as without the index (ties in key order), so no tool's output changes.
-func lookupIndexes(schema string, spec *toolgen.Spec) (string, error) {
+func lookupIndexes(schema string, spec *toolgen.Spec) (*lookupIndexSet, error) {
 	conn, err := sqlite3.Open(":memory:")
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer conn.Close()
 	if err := conn.Exec(schema); err != nil {
-		return "", fmt.Errorf("synth: lookup indexes: the schema: %w", err)
+		return nil, fmt.Errorf("synth: lookup indexes: the schema: %w", err)
 	}
 	var out []string
+	set := &lookupIndexSet{}
 	seen := map[lookup]bool{}
 	for _, l := range toolLookups(spec) {
 		if seen[l] {
@@ -56,19 +62,19 @@ func lookupIndexes(schema string, spec *toolgen.Spec) (string, error) {
 		seen[l] = true
 		if ok, err := isTable(conn, l.table); err != nil || !ok {
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			continue // a view: nothing to index
 		}
 		if served, err := searches(conn, l); err != nil || served {
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			continue
 		}
 		name, err := freeIndexName(conn, l)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		col := dbmodel.Quote(l.column)
 		if l.noCase {
@@ -76,24 +82,40 @@ func lookupIndexes(schema string, spec *toolgen.Spec) (string, error) {
 		}
 		stmt := fmt.Sprintf("CREATE INDEX %s ON %s (%s)", dbmodel.Quote(name), dbmodel.Quote(l.table), col)
 		if err := conn.Exec(stmt); err != nil {
-			return "", fmt.Errorf("synth: lookup index on %s.%s: %w", l.table, l.column, err)
+			return nil, fmt.Errorf("synth: lookup index on %s.%s: %w", l.table, l.column, err)
 		}
 		if served, err := searches(conn, l); err != nil || !served {
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			if err := conn.Exec("DROP INDEX " + dbmodel.Quote(name)); err != nil {
-				return "", err
+				return nil, err
 			}
 			continue // the planner would not use it: no point storing it
 		}
 		out = append(out, stmt+";\n")
+		set.names = append(set.names, name)
 	}
-	if len(out) == 0 {
-		return "", nil
+	if len(out) > 0 {
+		set.sql = "\n-- Indexes on the columns the tools look rows up by (find_* ignoring case, list\n" +
+			"-- filters), so that a lookup does not scan the table.\n" + strings.Join(out, "")
 	}
-	return "\n-- Indexes on the columns the tools look rows up by (find_* ignoring case, list\n" +
-		"-- filters), so that a lookup does not scan the table.\n" + strings.Join(out, ""), nil
+	return set, nil
+}
+
+// dropFrom removes the indexes from conn, a private copy of the built
+// database. The task walk samples rows with queries that have no ORDER BY
+// ("the first row with a name", LIMIT 1 OFFSET n), whose order an index
+// may change (a covering index is read in its own order): on a copy
+// without these indexes it sees the rows as before, so the tasks made do
+// not depend on them.
+func (set *lookupIndexSet) dropFrom(conn *sqlite3.Conn) error {
+	for _, name := range set.names {
+		if err := conn.Exec("DROP INDEX " + dbmodel.Quote(name)); err != nil {
+			return fmt.Errorf("synth: lookup index %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // toolLookups lists the equality lookups of spec's tools, in tool order.
