@@ -65,6 +65,9 @@ func arenaCmd() *cobra.Command {
 			if cfg.Retain, err = rf.config(); err != nil {
 				return err
 			}
+			if cfg.Retain != nil {
+				cfg.RetainID = fmt.Sprintf("k=%d max-turns=%d model=%q base-url=%q temperature=%g", rf.k, rf.maxTurns, rf.model, rf.baseURL, rf.temperature)
+			}
 			cfg.PolicyID = fmt.Sprintf("%s model=%q base-url=%q temperature=%g", f.policy, f.model, f.baseURL, f.temperature)
 			switch diagnose {
 			case "procedural":

@@ -55,7 +55,11 @@ type Config struct {
 	// round's fresh evaluation tasks: tasks an agent cannot do for the
 	// environment's fault are dropped before the policy is evaluated.
 	Retain *retain.Config
-	Log    io.Writer
+	// RetainID names the gate's agent and settings for the resume check,
+	// as PolicyID does the policy's; "" with Retain set: its k and the
+	// agent's Go type.
+	RetainID string
+	Log      io.Writer
 }
 
 func (c *Config) defaults() error {
@@ -115,6 +119,7 @@ func (c *Config) identity() ([]byte, error) {
 		NoComplexify                               bool
 		Policy, Diagnoser                          string
 		Synth                                      string
+		Retain                                     string `json:",omitempty"` // absent without a gate: earlier runs resume
 	}
 	var srcs []Source
 	for _, s := range c.Arena {
@@ -139,8 +144,15 @@ func (c *Config) identity() ([]byte, error) {
 	}
 	synthID := fmt.Sprintf("max-chain=%d write-share=%s read-only=%v state-reward=%v",
 		c.Synth.MaxChain, share, c.Synth.ReadOnly, c.Synth.StateReward)
+	gate := ""
+	if c.Retain != nil {
+		gate = c.RetainID
+		if gate == "" {
+			gate = fmt.Sprintf("k=%d max-turns=%d agent=%T", c.Retain.K, c.Retain.MaxTurns, c.Retain.Agent)
+		}
+	}
 	return json.MarshalIndent(id{srcs, c.Seed, c.EvalTasks, c.Group, c.Targeted, c.Pool, c.MaxTurns,
-		c.MinGain, c.NoComplexify, policy, diag, synthID}, "", " ")
+		c.MinGain, c.NoComplexify, policy, diag, synthID, gate}, "", " ")
 }
 
 func (c *Config) source(name string) *Source {

@@ -13,6 +13,7 @@ import (
 	"github.com/wasmenv/wasmenv/rl"
 	"github.com/wasmenv/wasmenv/rl/internal/rltest"
 	"github.com/wasmenv/wasmenv/runtime"
+	"github.com/wasmenv/wasmenv/synth/retain"
 )
 
 // sourceDB writes an example environment's database where from-db can
@@ -130,6 +131,12 @@ func TestArenaRoundsResumeAfterKill(t *testing.T) {
 	cfg.EvalTasks = 7
 	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "other settings") {
 		t.Errorf("changed settings: %v", err)
+	}
+	// So is a retention gate the earlier rounds' evaluation tasks did not pass.
+	cfg.EvalTasks = 6
+	cfg.Retain = &retain.Config{K: 1, Agent: rl.Oracle{}}
+	if _, err := Run(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "other settings") {
+		t.Errorf("a retention gate added: %v", err)
 	}
 }
 
