@@ -9,7 +9,14 @@ import (
 )
 
 // crudRules is the system message of a CRUD toolset.
-const crudRules = "Identify rows the way the user names them (find_* tools take names, emails and codes); internal ids come from earlier tool results. Change only what the user asks for."
+const crudRules = "Identify rows the way the user names them (find_* tools take names, emails and codes); internal ids come from earlier tool results. Change only what the user asks for.\n\n" + answering
+
+// answering states the answer rules' contract (runtime's envpkg.Alone):
+// an answer is the value asked for, alone. Without it, agents and judges
+// gave right values with context ("day 18 (record 587, plot 2)") and were
+// scored wrong: 2 of 20 tasks played on held-out databases and 13 of 64
+// retention-gate attempts in the round-five runs.
+const answering = "Answering: when the user asks for a value, reply with that value alone, as the records hold it. Do not add other figures (ids, dates, counts, positions) or other rows' values, and do not offer alternatives: a reply that holds another candidate value is not an answer."
 
 // Policy is a domain toolset's system message, like τ-bench's wiki: whom
 // the agent serves and how it finds them, what it checks before a change,
@@ -54,5 +61,6 @@ func Policy(name string, spec *toolgen.Spec) string {
 		b.WriteString(strings.Join(rules, "\n"))
 		b.WriteString("\nWhen an action refuses, tell the user why, with the fact that stops it (the state the row is in and since when, the stock left).\n")
 	}
+	b.WriteString("\n" + answering)
 	return strings.TrimSpace(b.String())
 }
