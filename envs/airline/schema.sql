@@ -133,3 +133,9 @@ CREATE INDEX "synth_ix_reservation_flights_flight_number" ON "reservation_flight
 CREATE INDEX "synth_ix_reservations_destination" ON "reservations" ("destination");
 CREATE INDEX "synth_ix_reservations_origin" ON "reservations" ("origin");
 CREATE INDEX "synth_ix_reservations_user_id" ON "reservations" ("user_id");
+
+-- Indexes on the columns the tools look rows up by (find_* ignoring case, list
+-- filters), so that a lookup does not scan the table.
+CREATE INDEX "synth_lookup_reservations_flight_type" ON "reservations" ("flight_type");
+CREATE INDEX "synth_lookup_reservations_cabin" ON "reservations" ("cabin");
+CREATE INDEX "synth_lookup_users_email_nocase" ON "users" ("email" COLLATE NOCASE);

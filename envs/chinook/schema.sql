@@ -131,3 +131,12 @@ CREATE INDEX [IFK_PlaylistTrackTrackId] ON [PlaylistTrack] ([TrackId]);
 CREATE INDEX [IFK_TrackAlbumId] ON [Track] ([AlbumId]);
 CREATE INDEX [IFK_TrackGenreId] ON [Track] ([GenreId]);
 CREATE INDEX [IFK_TrackMediaTypeId] ON [Track] ([MediaTypeId]);
+
+-- Indexes on the columns the tools look rows up by (find_* ignoring case, list
+-- filters), so that a lookup does not scan the table.
+CREATE INDEX "synth_lookup_Album_Title_nocase" ON "Album" ("Title" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Artist_Name_nocase" ON "Artist" ("Name" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Customer_Email_nocase" ON "Customer" ("Email" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Employee_Email_nocase" ON "Employee" ("Email" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Genre_Name_nocase" ON "Genre" ("Name" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_MediaType_Name_nocase" ON "MediaType" ("Name" COLLATE NOCASE);

@@ -96,3 +96,10 @@ CREATE VIEW emp_details_view AS SELECT e.employee_id, e.job_id, e.manager_id, e.
   e.first_name, e.last_name, e.salary, e.commission_pct, d.department_name, j.job_title, l.city, l.state_province, c.country_name, r.region_name
   FROM employees e JOIN departments d ON e.department_id = d.department_id JOIN jobs j ON j.job_id = e.job_id
   JOIN locations l ON d.location_id = l.location_id JOIN countries c ON l.country_id = c.country_id JOIN regions r ON c.region_id = r.region_id;
+
+-- Indexes on the columns the tools look rows up by (find_* ignoring case, list
+-- filters), so that a lookup does not scan the table.
+CREATE INDEX "synth_lookup_departments_department_name_nocase" ON "departments" ("department_name" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_employees_email_nocase" ON "employees" ("email" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_employees_phone_number_nocase" ON "employees" ("phone_number" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_jobs_job_title_nocase" ON "jobs" ("job_title" COLLATE NOCASE);

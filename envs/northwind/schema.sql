@@ -319,3 +319,15 @@ FROM  Categories
              ON Orders.OrderID = [Order Details Extended].OrderID 
 WHERE Orders.OrderDate BETWEEN DATETIME('1997-01-01') And DATETIME('1997-12-31')
 GROUP BY Categories.CategoryID, Categories.CategoryName, Products.ProductName;
+
+-- Indexes on the columns the tools look rows up by (find_* ignoring case, list
+-- filters), so that a lookup does not scan the table.
+CREATE INDEX "synth_lookup_Categories_CategoryName_nocase" ON "Categories" ("CategoryName" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Customers_ContactName_nocase" ON "Customers" ("ContactName" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Employees_HomePhone_nocase" ON "Employees" ("HomePhone" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Products_ProductName_nocase" ON "Products" ("ProductName" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Shippers_CompanyName_nocase" ON "Shippers" ("CompanyName" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Shippers_Phone_nocase" ON "Shippers" ("Phone" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Suppliers_CompanyName_nocase" ON "Suppliers" ("CompanyName" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Suppliers_ContactName_nocase" ON "Suppliers" ("ContactName" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Suppliers_Phone_nocase" ON "Suppliers" ("Phone" COLLATE NOCASE);

@@ -99,6 +99,7 @@ CREATE TABLE "film_category" (
 );
 
 -- film_text: 300 rows
+-- inferred reference: film_id → film(film_id) (film_id names table film; all 300 values found in film.film_id)
 CREATE TABLE "film_text" (
   "film_id" INTEGER PRIMARY KEY,
   "title" VARCHAR(255) NOT NULL,
@@ -247,3 +248,13 @@ INNER JOIN film_category AS fc ON f.film_id = fc.film_id
 INNER JOIN category AS c ON fc.category_id = c.category_id
 GROUP BY c.name
 ORDER BY total_sales DESC;
+
+-- Indexes on the columns the tools look rows up by (find_* ignoring case, list
+-- filters), so that a lookup does not scan the table.
+CREATE INDEX "synth_lookup_category_name_nocase" ON "category" ("name" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_customer_email_nocase" ON "customer" ("email" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_film_title_nocase" ON "film" ("title" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_film_text_title_nocase" ON "film_text" ("title" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_language_name_nocase" ON "language" ("name" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_staff_email_nocase" ON "staff" ("email" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_staff_username_nocase" ON "staff" ("username" COLLATE NOCASE);

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetCity returns the city with the given city_id.
@@ -43,45 +40,4 @@ type ListCityOfCountryArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateCity changes fields of the city with the given city_id; fields left out keep their value. Returns the updated city.
-func UpdateCity(a UpdateCityArgs) (any, error) {
-	if a.CountryId != nil {
-		if ok, err := exists("\"country\"", "\"country_id\"", *a.CountryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("country_id: country %v does not exist", *a.CountryId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.City != nil {
-		sets, args = append(sets, "\"city\" = ?"), append(args, *a.City)
-	}
-	if a.CountryId != nil {
-		sets, args = append(sets, "\"country_id\" = ?"), append(args, *a.CountryId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.CityId)
-	res, err := sdk.Exec("UPDATE \"city\" SET "+strings.Join(sets, ", ")+" WHERE \"city_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the city")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("city %s not found", fmt.Sprintf("city_id %v", a.CityId))
-	}
-	return one("city", "updated row not found", "SELECT * FROM \"city\" WHERE \"city_id\" = ?", a.CityId)
-}
-
-// UpdateCityArgs are the arguments of update_city.
-type UpdateCityArgs struct {
-	// The city's city id. An internal id: look it up with another tool.
-	CityId int64 `json:"city_id"`
-	// The city's city.
-	City *string `json:"city"`
-	// The city's country id. An internal id: look it up with another tool.
-	CountryId *int64 `json:"country_id"`
 }

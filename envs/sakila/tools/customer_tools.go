@@ -11,7 +11,7 @@ import (
 
 // GetCustomer returns the customer with the given customer_id.
 func GetCustomer(a GetCustomerArgs) (any, error) {
-	return one("customer", fmt.Sprintf("customer_id %v", a.CustomerId)+" not found", "SELECT *, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\" FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
+	return one("customer", fmt.Sprintf("customer_id %v", a.CustomerId)+" not found", "SELECT *, (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\" FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
 }
 
 // GetCustomerArgs are the arguments of get_customer.
@@ -22,7 +22,7 @@ type GetCustomerArgs struct {
 
 // FindCustomerByEmail finds the customer whose email is the given value (case-insensitive). Use it to start from what a user says.
 func FindCustomerByEmail(a FindCustomerByEmailArgs) (any, error) {
-	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", "\"email\"", "email", a.Email)
+	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "*, (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", "\"email\"", "email", a.Email)
 }
 
 // FindCustomerByEmailArgs are the arguments of find_customer_by_email.
@@ -43,7 +43,7 @@ func ListCustomerOfStore(a ListCustomerOfStoreArgs) (any, error) {
 	where = append(where, "\"store_id\" = ?")
 	args = append(args, a.StoreId)
 	order := "\"customer_id\""
-	return listPage("*, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListCustomerOfStoreArgs are the arguments of list_customer_of_store.
@@ -68,7 +68,7 @@ func ListCustomerOfAddress(a ListCustomerOfAddressArgs) (any, error) {
 	where = append(where, "\"address_id\" = ?")
 	args = append(args, a.AddressId)
 	order := "\"customer_id\""
-	return listPage("*, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", where, args, order, a.Limit, a.Offset)
+	return listPage("*, (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\"", "\"customer\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListCustomerOfAddressArgs are the arguments of list_customer_of_address.
@@ -128,7 +128,7 @@ func UpdateCustomer(a UpdateCustomerArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
 	}
-	return one("customer", "updated row not found", "SELECT *, (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\" FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
+	return one("customer", "updated row not found", "SELECT *, (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\" FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
 }
 
 // UpdateCustomerArgs are the arguments of update_customer.

@@ -8,7 +8,7 @@ import (
 
 // GetFilmText returns the film text with the given film_id.
 func GetFilmText(a GetFilmTextArgs) (any, error) {
-	return one("film text", fmt.Sprintf("film_id %v", a.FilmId)+" not found", "SELECT * FROM \"film_text\" WHERE \"film_id\" = ?", a.FilmId)
+	return one("film text", fmt.Sprintf("film_id %v", a.FilmId)+" not found", "SELECT *, (SELECT p.\"title\" FROM \"film\" AS p WHERE p.\"film_id\" = \"film_text\".\"film_id\") AS \"film_title\" FROM \"film_text\" WHERE \"film_id\" = ?", a.FilmId)
 }
 
 // GetFilmTextArgs are the arguments of get_film_text.
@@ -19,11 +19,36 @@ type GetFilmTextArgs struct {
 
 // FindFilmTextByTitle finds the film text whose title is the given value (case-insensitive). Use it to start from what a user says.
 func FindFilmTextByTitle(a FindFilmTextByTitleArgs) (any, error) {
-	return oneFold(fmt.Sprintf("title %v", a.Title)+" not found", "*", "\"film_text\"", "\"title\"", "title", a.Title)
+	return oneFold(fmt.Sprintf("title %v", a.Title)+" not found", "*, (SELECT p.\"title\" FROM \"film\" AS p WHERE p.\"film_id\" = \"film_text\".\"film_id\") AS \"film_title\"", "\"film_text\"", "\"title\"", "title", a.Title)
 }
 
 // FindFilmTextByTitleArgs are the arguments of find_film_text_by_title.
 type FindFilmTextByTitleArgs struct {
 	// The film text's title.
 	Title string `json:"title"`
+}
+
+// ListFilmTextOfFilm lists the film text of the given film (film_text.film_id refers to film), paginated. Returns {items, total, offset}.
+func ListFilmTextOfFilm(a ListFilmTextOfFilmArgs) (any, error) {
+	var where []string
+	var args []any
+	if ok, err := exists("\"film\"", "\"film_id\"", a.FilmId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("film %v not found", a.FilmId)
+	}
+	where = append(where, "\"film_id\" = ?")
+	args = append(args, a.FilmId)
+	order := "\"film_id\""
+	return listPage("*, (SELECT p.\"title\" FROM \"film\" AS p WHERE p.\"film_id\" = \"film_text\".\"film_id\") AS \"film_title\"", "\"film_text\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListFilmTextOfFilmArgs are the arguments of list_film_text_of_film.
+type ListFilmTextOfFilmArgs struct {
+	// The film's film id. An internal id: look it up with another tool.
+	FilmId int64 `json:"film_id"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }

@@ -11,7 +11,7 @@ import (
 
 // GetStaff returns the staff with the given staff_id.
 func GetStaff(a GetStaffArgs) (any, error) {
-	return one("staff", fmt.Sprintf("staff_id %v", a.StaffId)+" not found", "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\" FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
+	return one("staff", fmt.Sprintf("staff_id %v", a.StaffId)+" not found", "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\" FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
 }
 
 // GetStaffArgs are the arguments of get_staff.
@@ -22,7 +22,7 @@ type GetStaffArgs struct {
 
 // FindStaffByEmail finds the staff whose email is the given value (case-insensitive). Use it to start from what a user says.
 func FindStaffByEmail(a FindStaffByEmailArgs) (any, error) {
-	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\"", "\"staff\"", "\"email\"", "email", a.Email)
+	return oneFold(fmt.Sprintf("email %v", a.Email)+" not found", "\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\"", "\"staff\"", "\"email\"", "email", a.Email)
 }
 
 // FindStaffByEmailArgs are the arguments of find_staff_by_email.
@@ -33,7 +33,7 @@ type FindStaffByEmailArgs struct {
 
 // FindStaffByUsername finds the staff whose username is the given value (case-insensitive). Use it to start from what a user says.
 func FindStaffByUsername(a FindStaffByUsernameArgs) (any, error) {
-	return oneFold(fmt.Sprintf("username %v", a.Username)+" not found", "\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\"", "\"staff\"", "\"username\"", "username", a.Username)
+	return oneFold(fmt.Sprintf("username %v", a.Username)+" not found", "\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\"", "\"staff\"", "\"username\"", "username", a.Username)
 }
 
 // FindStaffByUsernameArgs are the arguments of find_staff_by_username.
@@ -54,7 +54,7 @@ func ListStaffOfAddress(a ListStaffOfAddressArgs) (any, error) {
 	where = append(where, "\"address_id\" = ?")
 	args = append(args, a.AddressId)
 	order := "\"staff_id\""
-	return listPage("\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\"", "\"staff\"", where, args, order, a.Limit, a.Offset)
+	return listPage("\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\"", "\"staff\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListStaffOfAddressArgs are the arguments of list_staff_of_address.
@@ -79,7 +79,7 @@ func ListStaffOfStore(a ListStaffOfStoreArgs) (any, error) {
 	where = append(where, "\"store_id\" = ?")
 	args = append(args, a.StoreId)
 	order := "\"staff_id\""
-	return listPage("\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\"", "\"staff\"", where, args, order, a.Limit, a.Offset)
+	return listPage("\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\"", "\"staff\"", where, args, order, a.Limit, a.Offset)
 }
 
 // ListStaffOfStoreArgs are the arguments of list_staff_of_store.
@@ -145,7 +145,7 @@ func UpdateStaff(a UpdateStaffArgs) (any, error) {
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("staff %s not found", fmt.Sprintf("staff_id %v", a.StaffId))
 	}
-	return one("staff", "updated row not found", "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\" FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
+	return one("staff", "updated row not found", "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\" FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
 }
 
 // UpdateStaffArgs are the arguments of update_staff.
