@@ -95,7 +95,7 @@ type wasmtimeEngine struct {
 
 func newWasmtimeEngine(_ context.Context, cfg engineConfig) (engine, error) {
 	if len(cfg.mounts) > 0 {
-		return nil, errors.New("wasmtime: Python environments run on the wazero engine only")
+		return nil, fmt.Errorf("wasmtime: %w", ErrPythonEngine)
 	}
 	if f, ok := reflect.TypeFor[wasmtime.Store]().FieldByName("_ptr"); !ok || f.Type.Kind() != reflect.Pointer {
 		return nil, errors.New("wasmtime: this wasmtime-go version hides the store pointer that epoch interruption needs")

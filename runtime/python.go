@@ -9,6 +9,10 @@ import (
 	"github.com/wasmenv/wasmenv/internal/pywasm"
 )
 
+// ErrPythonEngine is the error of an engine that cannot run a Python
+// bundle (wasmtime: the interpreter's read-only mounts are wazero's).
+var ErrPythonEngine = errors.New("Python environments run on the wazero engine only")
+
 // guestCode returns the module to run for b and the guest's read-only
 // mounts. A Go bundle's module is its compiled tool code, with no files. A
 // Python bundle's module is a stub (internal/pywasm) naming the interpreter

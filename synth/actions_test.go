@@ -147,6 +147,11 @@ func TestDomainActions(t *testing.T) {
 	if got := row(`{"id": 3}`); !strings.Contains(got, `"cancelled_at":"`) || strings.Contains(got, `"cancelled_at":null`) {
 		t.Errorf("cancelling stamps cancelled_at: %s", got)
 	}
+	// The order's total is the sum of its lines (30 in the data): the two
+	// lines added, 2 × 12.5 and 50 × 50, are in it.
+	if got := row(`{"id": 3}`); !strings.Contains(got, `"total":2555`) {
+		t.Errorf("a line added leaves the order's total the sum of its lines (2555): %s", got)
+	}
 	if r, _ := ep.Call(context.Background(), "get_product", json.RawMessage(`{"id": 5}`)); !strings.Contains(r.Content, `"units_in_stock":3`) {
 		t.Errorf("two units taken from product 5's 5: %s", r.Content)
 	}

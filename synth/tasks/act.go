@@ -167,7 +167,7 @@ func (w *walker) consume(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	}
 	// Every parameter must be something the request says or the chain
 	// found: the row, the item, the quantity.
-	var refParam string
+	var refParam, refCol string
 	for _, p := range t.Params {
 		if !p.Required {
 			continue
@@ -175,13 +175,16 @@ func (w *walker) consume(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 		switch {
 		case p.Column == a.Column || p.Column == a.Stock.Ref:
 		case line.ForeignKeyOf(p.Column) != nil && line.ForeignKeyOf(p.Column).RefTable == cur.table.Name && refParam == "":
-			refParam = p.Name
+			refParam, refCol = p.Name, p.Column
 		default:
 			return envpkg.Task{}, "", errDeadEnd
 		}
 	}
 	if refParam == "" {
 		return envpkg.Task{}, "", errDeadEnd
+	}
+	if !keepsTotal(a, cur.table.Name) && w.summedBy(cur.table, line, item, refCol, a.Column, a.Stock.Ref) {
+		return envpkg.Task{}, "", errDeadEnd // cur's total sums these lines: one more would leave it wrong
 	}
 	qc := line.Column(a.Column)
 	sc := dbmodel.Quote(a.Stock.Column)
@@ -494,4 +497,14 @@ func (w *walker) place(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, str
 	}
 	what := fmt.Sprintf("a new %s %s%s with %s and %s", noun(parent), whom, detail, parts[0], parts[1])
 	return envpkg.Task{Instruction: oneOf(w.rng, fmt.Sprintf("Please place %s.", what), fmt.Sprintf("Could you place %s?", what)), Checks: checks}, "place", nil
+}
+
+// keepsTotal: the action sums parent's total again after adding its line.
+func keepsTotal(a *toolgen.Action, parent string) bool {
+	for _, t := range a.Totals {
+		if t.Parent == parent {
+			return true
+		}
+	}
+	return false
 }

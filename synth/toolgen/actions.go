@@ -54,6 +54,19 @@ type Action struct {
 	Copies []string `json:"copies,omitempty"`
 	// Lines are what a RuleLines action writes with the parent.
 	Lines *Lines `json:"lines,omitempty"`
+	// Totals are a consume's other parents whose total is the sum of
+	// these lines (Options.Totals): the action sums them again after it
+	// adds its line, so one more line never leaves a total wrong.
+	Totals []TotalOf `json:"totals,omitempty"`
+}
+
+// TotalOf is a parent total a consume keeps: Parent.Column is the sum of
+// the line table's Price (× Qty) over the lines whose Ref is its key.
+type TotalOf struct {
+	Parent string `json:"parent"`
+	Key    string `json:"key"`
+	Ref    string `json:"ref"`
+	Total
 }
 
 // Stamped is a column set to the time of the call.
@@ -254,9 +267,25 @@ func (g *gen) consumes(t *dbmodel.Table) []*Action {
 				}
 				a := &Action{Rule: RuleConsume, Column: qc.Name, Stock: &Stock{Table: p.Name, Column: sc.Name, Key: p.PrimaryKey[0], Ref: fk.Columns[0]}}
 				a.Owners = g.owners(t, fk, p)
+				a.Totals = g.totalsOver(t)
 				out = append(out, a)
 				break
 			}
+		}
+	}
+	return out
+}
+
+// totalsOver finds the parents of line t whose total sums t's rows.
+func (g *gen) totalsOver(t *dbmodel.Table) []TotalOf {
+	var out []TotalOf
+	for _, fk := range t.ForeignKeys {
+		p := g.m.Table(fk.RefTable)
+		if len(fk.Columns) != 1 || p == nil || len(p.PrimaryKey) != 1 || p.PrimaryKey[0] != fk.RefColumns[0] {
+			continue
+		}
+		if tot, ok := g.opts.Totals[p.Name]; ok && tot.Line == t.Name {
+			out = append(out, TotalOf{Parent: p.Name, Key: p.PrimaryKey[0], Ref: fk.Columns[0], Total: tot})
 		}
 	}
 	return out

@@ -110,3 +110,27 @@ func (g *gen) renderConsume(b *bytes.Buffer, t *Tool) {
 		q("cannot take the "+qtyWords+" from the "+plainWords(pn.sing)))
 	g.renderCreate(b, t, extra...)
 }
+
+// renderTotals sums again, after a consume's line is written, each parent
+// total over the lines (inserted before renderCreate's return).
+func (g *gen) renderTotals(b *bytes.Buffer, t *Tool) {
+	for _, tot := range t.Action.Totals {
+		var ref *Param
+		for i := range t.Params {
+			if t.Params[i].Column == tot.Ref {
+				ref = &t.Params[i]
+			}
+		}
+		if ref == nil {
+			continue
+		}
+		v := dbmodel.Quote(tot.Price)
+		if tot.Qty != "" {
+			v += " * " + dbmodel.Quote(tot.Qty)
+		}
+		sql := "UPDATE " + dbmodel.Quote(tot.Parent) + " SET " + dbmodel.Quote(tot.Column) + " = (SELECT coalesce(sum(" + v + "), 0) FROM " +
+			dbmodel.Quote(tot.Line) + " WHERE " + dbmodel.Quote(tot.Ref) + " = ?) WHERE " + dbmodel.Quote(tot.Key) + " = ?"
+		r := argExpr(*ref, false)
+		fmt.Fprintf(b, "\tif _, err := sdk.Exec(%s, %s, %s); err != nil {\n\t\treturn nil, err\n\t}\n", q(sql), r, r)
+	}
+}

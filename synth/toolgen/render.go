@@ -316,6 +316,9 @@ func (g *gen) renderCreate(b *bytes.Buffer, t *Tool, extra ...[2]string) {
 		q("INSERT INTO "+dbmodel.Quote(tbl.Name)+" ("))
 	b.WriteString("\tres, err := sdk.Exec(sql, args...)\n")
 	fmt.Fprintf(b, "\tif err != nil {\n\t\treturn nil, explain(err, %s)\n\t}\n", q("cannot create the "+what))
+	if t.Action != nil {
+		g.renderTotals(b, t)
+	}
 	if len(tbl.PrimaryKey) == 1 && tbl.Column(tbl.PrimaryKey[0]).Generated {
 		fmt.Fprintf(b, "\treturn one(%s, \"created row not found\", %s, res.LastInsertID)\n", q(what), q("SELECT "+g.sel(tbl.Name)+" FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+dbmodel.Quote(tbl.PrimaryKey[0])+" = ?"))
 		return
