@@ -165,6 +165,11 @@ func (w *walker) consume(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	if item == nil || item.Label == "" || item.Column(item.Label) == nil || len(cur.table.PrimaryKey) != 1 {
 		return envpkg.Task{}, "", errDeadEnd // an item a person cannot name
 	}
+	if w.derivedParent(line) {
+		// The parent keeps a total of its lines that this action does
+		// not move: a line added through it leaves the total wrong.
+		return envpkg.Task{}, "", errDeadEnd
+	}
 	// Every parameter must be something the request says or the chain
 	// found: the row, the item, the quantity.
 	var refParam string
