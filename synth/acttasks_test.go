@@ -54,8 +54,18 @@ func TestActionTasks(t *testing.T) {
 			}
 		}
 	}
-	if acts < 5 || refusals < 3 || multi < 1 {
+	// The shop's one action over two tables without a place is adding a
+	// line from stock, and its orders keep a total of their lines that
+	// the action does not move: a task adding a line would leave the
+	// total wrong, so there is none (a line and its stock together are
+	// checked where the parent keeps no total: northwind's add-line tasks).
+	if acts < 5 || refusals < 3 {
 		t.Errorf("%d tasks end with an action (%d change two tables or more), %d refusals, of %d", acts, multi, refusals, len(res.Tasks))
+	}
+	for _, task := range res.Tasks {
+		if strings.Contains(task.ID, "-add-line-") {
+			t.Errorf("%s: adds a line under orders.total, which the action does not move", task.ID)
+		}
 	}
 }
 
