@@ -36,7 +36,15 @@ type Options struct {
 	// Rewriter, when set, rewrites each instruction with a chat model,
 	// keeping the rewrite only if it holds every value the task needs.
 	Rewriter *Rewriter
-	Progress func(kept, want int) // called after each attempt
+	// PlainShare is the most of the N tasks that may be plain (one row
+	// read or changed in at most three calls: neither a refusal, nor two
+	// or more rows changed, nor four or more calls) while attempts are
+	// left (0: a half; 1: no quota). Plain tasks past it wait in a
+	// reserve that fills the set only when the attempts run out, so the
+	// kept set leans to the tasks that need reasoning without getting
+	// smaller.
+	PlainShare float64
+	Progress   func(kept, want int) // called after each attempt
 }
 
 // Stats describe a run.
@@ -53,6 +61,11 @@ type Stats struct {
 	// RewritesKept those whose rewrite kept every value.
 	Rewrites     int `json:"rewrites,omitempty"`
 	RewritesKept int `json:"rewrites_kept,omitempty"`
+	// Plain counts the kept plain tasks (see Options.PlainShare) and
+	// PlainSkipped the plain candidates not checked because the quota and
+	// the reserve were full.
+	Plain        int `json:"plain"`
+	PlainSkipped int `json:"plain_skipped,omitempty"`
 }
 
 // Synthesize samples chains, executes them in episodes of env, and keeps
@@ -69,6 +82,10 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	if opts.Branching == 0 {
 		opts.Branching = 1.5
 	}
+	if opts.PlainShare == 0 {
+		opts.PlainShare = 0.5
+	}
+	plainCap := int(opts.PlainShare * float64(opts.N))
 	writable := false
 	for _, t := range spec.Tools {
 		writable = writable || t.Kind.Writes()
@@ -85,6 +102,29 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	// rental N" three times in a sample reads as one template.
 	same := map[string]int{}
 	maxSame := max(4, opts.N/20)
+	type held struct {
+		task envpkg.Task
+		kind string
+		v    gates.Verdict
+	}
+	var reserve []held
+	keep := func(task envpkg.Task, kind string, v gates.Verdict) {
+		// A held-back task was numbered when it was found: its number is
+		// its place in the kept set, so ids stay unique and in order.
+		task.ID = fmt.Sprintf("synth-%04d", len(kept)+1) + strings.TrimLeft(strings.TrimPrefix(task.ID, "synth-"), "0123456789")
+		kept = append(kept, task)
+		st.Kept++
+		st.ChainHist[len(task.Calls)]++
+		st.ByKind[kind]++
+		if plain(task, kind) {
+			st.Plain++
+		}
+		if v.Writes {
+			st.Writes++
+		} else {
+			st.Reads++
+		}
+	}
 	for st.Attempts < opts.MaxAttempts && len(kept) < opts.N {
 		if err := ctx.Err(); err != nil {
 			return kept, st, err
@@ -97,6 +137,8 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			return kept, st, err
 		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame {
 			st.DeadEnds++
+		} else if plain(task, kind) && st.Plain >= plainCap && st.Plain+len(reserve) >= opts.N {
+			st.PlainSkipped++
 		} else {
 			if opts.Rewriter != nil {
 				out, ok, err := opts.Rewriter.Rewrite(ctx, task.Instruction, keepValues(task.Instruction, cand.values()), literalAnswer(task.Answer))
@@ -114,14 +156,10 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 				if sig := shape(task, kind, cand); sig != "" {
 					same[sig]++
 				}
-				kept = append(kept, task)
-				st.Kept++
-				st.ChainHist[len(task.Calls)]++
-				st.ByKind[kind]++
-				if v.Writes {
-					st.Writes++
+				if plain(task, kind) && st.Plain >= plainCap {
+					reserve = append(reserve, held{task, kind, v})
 				} else {
-					st.Reads++
+					keep(task, kind, v)
 				}
 			} else if !errors.Is(err, gates.ErrRejected) {
 				return kept, st, err
@@ -131,8 +169,32 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			opts.Progress(len(kept), opts.N)
 		}
 	}
+	// Out of attempts with the set not full: the plain tasks held back
+	// fill it, in the order they were found.
+	for _, h := range reserve {
+		if len(kept) >= opts.N {
+			break
+		}
+		keep(h.task, h.kind, h.v)
+	}
 	st.Gates = checker.Counts()
 	return kept, st, nil
+}
+
+// plain reports a task that asks for no reasoning past finding one row: not
+// a refusal (where the policy, not the request, decides), fewer than two
+// rows changed, fewer than four calls.
+func plain(t envpkg.Task, kind string) bool {
+	if strings.HasPrefix(kind, "refuse") {
+		return false
+	}
+	changes := 0
+	for _, c := range t.Checks {
+		if !c.Guard {
+			changes++
+		}
+	}
+	return changes < 2 && len(t.Calls) < 4
 }
 
 // attempt samples and executes one chain and turns it into a task.
