@@ -15,7 +15,7 @@ const crudRules = "Identify rows the way the user names them (find_* tools take 
 // an answer is the value asked for, alone. Without it, agents and judges
 // gave right values with context ("day 18 (record 587, plot 2)") and were
 // scored wrong: 2 of 20 tasks played on held-out databases and 13 of 64
-// retention-gate attempts in the round-five runs.
+// retention-gate attempts in the 2026-12-07 runs.
 const answering = "Answering: when the user asks for a value, reply with that value alone, as the records hold it. Do not add other figures (ids, dates, counts, positions) or other rows' values, and do not offer alternatives: a reply that holds another candidate value is not an answer."
 
 // Policy is a domain toolset's system message, like τ-bench's wiki: whom
