@@ -180,21 +180,32 @@ func (s *Server) ngEnv(w http.ResponseWriter, r *http.Request) (*runtime.Env, bo
 }
 
 func (s *Server) ngSeedSession(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.ngStart(w, r, true); ok {
+		writeJSON(w, http.StatusOK, map[string]any{})
+	}
+}
+
+// ngStart opens the session's episode for seed_session and the gymnasium
+// reset: the body's task and seed, the session's old episode
+// closed, the new one's cookie set; false when it wrote the error.
+// seedSession refuses a server with a simulated user (simple_agent cannot
+// talk to one).
+func (s *Server) ngStart(w http.ResponseWriter, r *http.Request, seedSession bool) (*episode, bool) {
 	env, ok := s.ngEnv(w, r)
 	if !ok {
-		return
+		return nil, false
 	}
 	body, ok := s.ngBody(w, r)
 	if !ok {
-		return
+		return nil, false
 	}
 	task, seed, ok := ngTaskSeed(w, env, body)
 	if !ok {
-		return
+		return nil, false
 	}
-	if s.hidesGoal() {
+	if seedSession && s.hidesGoal() {
 		ngError(w, errf(http.StatusConflict, CodeSimulatedUser, "this server plays a simulated user, which simple_agent cannot talk to: use NeMo Gym's gymnasium_agent (POST %s%s/reset, then /step)", nemoGymPrefix, env.Name()))
-		return
+		return nil, false
 	}
 	ctx, cancel := s.callCtx(r)
 	defer cancel()
@@ -204,10 +215,10 @@ func (s *Server) ngSeedSession(w http.ResponseWriter, r *http.Request) {
 	eps, err := s.newGroup(ctx, env.Name(), task, seed, 1, 0)
 	if err != nil {
 		ngError(w, err)
-		return
+		return nil, false
 	}
 	s.setNGCookie(w, env.Name(), eps[0].id)
-	writeJSON(w, http.StatusOK, map[string]any{})
+	return eps[0], true
 }
 
 func (s *Server) ngDelete(e *episode) {

@@ -48,30 +48,10 @@ import (
 // fails the rollout, which then gets no reward (the core's rule).
 
 func (s *Server) ngReset(w http.ResponseWriter, r *http.Request) {
-	env, ok := s.ngEnv(w, r)
+	e, ok := s.ngStart(w, r, false)
 	if !ok {
 		return
 	}
-	body, ok := s.ngBody(w, r)
-	if !ok {
-		return
-	}
-	task, seed, ok := ngTaskSeed(w, env, body)
-	if !ok {
-		return
-	}
-	ctx, cancel := s.callCtx(r)
-	defer cancel()
-	if old := s.ngSession(r, env.Name()); old != nil {
-		s.ngDelete(old)
-	}
-	eps, err := s.newGroup(ctx, env.Name(), task, seed, 1, 0)
-	if err != nil {
-		ngError(w, err)
-		return
-	}
-	e := eps[0]
-	s.setNGCookie(w, env.Name(), e.id)
 	var obs *string
 	if e.hasUser {
 		obs = &e.opening
