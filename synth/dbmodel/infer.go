@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -287,7 +288,55 @@ func placeName(col string) bool {
 	return ContainsAny(l, "postal", "postcode", "post_code", "zip", "street", "address", "city", "region", "country", "fax")
 }
 
+// dateName marks a column named for a date or time: a word of its name
+// begins or ends with one ("date", "birthdate", "DateOfBirth",
+// "timestamp", "updated"), or it ends in "_at" or "_on". Letters inside a
+// word are no date: "kandidatenname" (another language's candidate name)
+// is not one, nor is "candidate_name", whose last word says what it is.
 func dateName(col string) bool {
 	l := strings.ToLower(col)
-	return strings.Contains(l, "date") || strings.HasSuffix(l, "_at") || strings.Contains(l, "time") || strings.HasSuffix(l, "_on")
+	if strings.HasSuffix(l, "_at") || strings.HasSuffix(l, "_on") {
+		return true
+	}
+	words := nameWords(col)
+	if len(words) > 1 && nameRanked(words[len(words)-1]) {
+		return false // a name, title or code of something
+	}
+	for _, w := range words {
+		for _, d := range []string{"date", "time"} {
+			if strings.HasPrefix(w, d) || strings.HasSuffix(w, d) || strings.HasSuffix(w, d+"d") || strings.HasSuffix(w, d+"s") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nameWords splits an identifier into its lower-case words at
+// underscores, spaces, digits and other non-letters, and where a lower-case
+// letter meets an upper-case one ("DateOfBirth" → date, of, birth).
+func nameWords(col string) []string {
+	var words []string
+	var cur []rune
+	prevLower := false
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range col {
+		switch {
+		case !unicode.IsLetter(r):
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r)
+	}
+	flush()
+	return words
 }

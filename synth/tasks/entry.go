@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -178,7 +179,7 @@ func comboArgs(list *toolgen.Tool, col, v string) map[string]any {
 	}
 	var lo, hi *toolgen.Param
 	for i := range list.Params {
-		if p := &list.Params[i]; p.Column == col && p.Type == "string" {
+		if p := &list.Params[i]; p.Column == col && (p.Type == "string" || p.Type == "integer") {
 			switch p.Op {
 			case toolgen.OpMin:
 				lo = p
@@ -190,7 +191,20 @@ func comboArgs(list *toolgen.Tool, col, v string) map[string]any {
 	if lo == nil || hi == nil {
 		return nil
 	}
+	if lo.Type == "integer" {
+		return map[string]any{lo.Name: comboNumber(v), hi.Name: comboNumber(v)}
+	}
 	return map[string]any{lo.Name: v, hi.Name: v}
+}
+
+// comboNumber is a combination key's number ("Robin" in grade 9) as the
+// list tool's integer range takes it; text that is no integer stays text
+// (the tool then refuses it, and the walk tries another row).
+func comboNumber(v string) any {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return n
+	}
+	return v
 }
 
 // containsParam is list's text filter on col (a substring, or equality

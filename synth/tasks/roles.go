@@ -176,6 +176,9 @@ func roleWords(col string) string {
 // roleFor is the role of a reference to parent: roleWords, less the
 // parent's table name after the role ("manager_staff_id" → "manager").
 func roleFor(col string, parent *dbmodel.Table) string {
+	if keyNamed(col, parent) {
+		return ""
+	}
 	role := roleWords(col)
 	for _, n := range []string{words(parent.Name), words(parent.Singular())} {
 		if r, ok := strings.CutSuffix(role, " "+n); ok && r != "" {
@@ -183,6 +186,13 @@ func roleFor(col string, parent *dbmodel.Table) string {
 		}
 	}
 	return role
+}
+
+// keyNamed: col has the name of parent's own key (accounts keyed by a
+// customer number, and the balances that share it): the reference is the
+// parent itself, whatever noun the key's name holds, not a role of it.
+func keyNamed(col string, parent *dbmodel.Table) bool {
+	return len(parent.PrimaryKey) == 1 && !parent.RowID && strings.EqualFold(col, parent.PrimaryKey[0])
 }
 
 // parentDesc names the row a reference leads to: "the customer of order
