@@ -5,7 +5,8 @@
 # the database as is, CSV files are imported with sqlite3's .import, one
 # table per file named after it (no types, keys or references: CSV has
 # none). Needs curl and the sqlite3 shell; MIRROR=DIR reads
-# DIR/<owner>+<name>/repo (a bare git directory) instead of the network.
+# DIR/<owner>+<name>/repo (a git directory, bare or not) instead of the
+# network.
 #
 #   sh synth/testdata/heldout/build.sh /tmp/heldout
 set -eu
@@ -17,7 +18,9 @@ trap 'rm -rf "$tmp"' EXIT
 grep -v '^#' "$here/manifest.tsv" | while IFS="$(printf '\t')" read -r db repo commit path licence sha bytes shape; do
 	f="$tmp/$(basename "$path")"
 	if [ -n "${MIRROR:-}" ]; then
-		git --git-dir "$MIRROR/$(echo "$repo" | tr / +)/repo" show "$commit:$path" >"$f"
+		g="$MIRROR/$(echo "$repo" | tr / +)/repo"
+		[ -d "$g/.git" ] && g="$g/.git" # a mirror with a work tree
+		git --git-dir "$g" show "$commit:$path" >"$f"
 	else
 		curl -fsSL "https://raw.githubusercontent.com/$repo/$commit/$path" -o "$f"
 	fi
