@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -191,8 +193,21 @@ func convert(v any, typ string) any {
 	case "boolean":
 		return v == int64(1)
 	case "integer":
-		if f, ok := v.(float64); ok {
-			return int64(f)
+		switch x := v.(type) {
+		case float64:
+			return int64(x)
+		case string:
+			// A text key holding digits ('110') that an integer column
+			// refers to: the parameter takes the number.
+			if n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
+				return n
+			}
+		}
+	case "number":
+		if x, ok := v.(string); ok {
+			if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				return f
+			}
 		}
 	}
 	return v

@@ -2,6 +2,7 @@ package dbmodel
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -30,4 +31,29 @@ func Article(s string) string {
 		return "an " + s
 	}
 	return "a " + s
+}
+
+// Foreign reports whether an identifier holds a letter outside ASCII
+// ("kapazität", "função", "город"): no English name does, so a sentence
+// cannot say it as an English word ("the kapazität of the stadion"). The
+// signal is the script, not a list of any language's words; a foreign name
+// written in ASCII ("nome", "saldo") is not told apart.
+func Foreign(name string) bool {
+	for _, r := range name {
+		if r > unicode.MaxASCII && unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// FieldWords is a column said in a sentence: Words(col), or for a Foreign
+// name the name as written, quoted as the label of a field
+// (`the "kapazität" of the stadion`), so that it reads as the database's
+// own word rather than as English.
+func FieldWords(col string) string {
+	if Foreign(col) {
+		return `"` + CommentText(col) + `"`
+	}
+	return Words(col)
 }

@@ -99,6 +99,9 @@ func its(e *entity) string {
 // cents", "is_open" → "open", "BillingCity" and "billingcity" → "billing
 // city".
 func attrWords(col string) string {
+	if dbmodel.Foreign(col) {
+		return dbmodel.FieldWords(col) // `the "tragfähigkeit" of the bridge`, not as an English word
+	}
 	w := words(col)
 	w = strings.TrimPrefix(w, "is ")
 	switch w {
