@@ -9,7 +9,7 @@ func TestDateNameReadsWords(t *testing.T) {
 	for col, want := range map[string]bool{
 		"date": true, "birth_date": true, "birthdate": true, "DateOfBirth": true, "OrderDate": true,
 		"timestamp": true, "start_time": true, "updated": true, "created_at": true, "shipped_on": true,
-		"candidate_name": false, "kandidatenname": false, "name": false, "title": false, "amount": false,
+		"candidate_name": false, "mandatennummer": false, "name": false, "title": false, "amount": false,
 	} {
 		if got := dateName(col); got != want {
 			t.Errorf("dateName(%q) = %v, want %v", col, got, want)

@@ -291,7 +291,7 @@ func placeName(col string) bool {
 // dateName marks a column named for a date or time: a word of its name
 // begins or ends with one ("date", "birthdate", "DateOfBirth",
 // "timestamp", "updated"), or it ends in "_at" or "_on". Letters inside a
-// word are no date: "kandidatenname" (another language's candidate name)
+// word are no date: "mandatennummer" (a mandate number run together)
 // is not one, nor is "candidate_name", whose last word says what it is.
 func dateName(col string) bool {
 	l := strings.ToLower(col)

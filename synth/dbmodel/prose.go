@@ -34,10 +34,11 @@ func Article(s string) string {
 }
 
 // Foreign reports whether an identifier holds a letter outside ASCII
-// ("kapazität", "função", "город"): no English name does, so a sentence
-// cannot say it as an English word ("the kapazität of the stadion"). The
+// ("tragfähigkeit", "função", "город"): no English name does, so a
+// sentence cannot say it as an English word ("the tragfähigkeit of the
+// bridge"). The
 // signal is the script, not a list of any language's words; a foreign name
-// written in ASCII ("nome", "saldo") is not told apart.
+// written in ASCII ("prezzo", "cidade") is not told apart.
 func Foreign(name string) bool {
 	for _, r := range name {
 		if r > unicode.MaxASCII && unicode.IsLetter(r) {
@@ -49,7 +50,7 @@ func Foreign(name string) bool {
 
 // FieldWords is a column said in a sentence: Words(col), or for a Foreign
 // name the name as written, quoted as the label of a field
-// (`the "kapazität" of the stadion`), so that it reads as the database's
+// (`the "tragfähigkeit" of the bridge`), so that it reads as the database's
 // own word rather than as English.
 func FieldWords(col string) string {
 	if Foreign(col) {
