@@ -188,10 +188,17 @@ type Alone struct {
 	Others string `json:"others,omitempty"`
 	// Record lists the other values of the answered record (at most
 	// MaxRecordValues, each at most MaxRecordValueLen bytes): a right
-	// answer may name its record by some of them ("day 18 (record 587,
-	// plot 2)"), at most half of them, so the record restated whole is
-	// no answer.
-	Record []string `json:"record,omitempty"`
+	// answer may name its record by some of them, fewer than half, so
+	// the record restated whole is no answer. Where the expected value is
+	// a number, a number of the record is said with a word of its column
+	// ("day 18 (record 587, plot 2)"; "18 or 2" is a hedge).
+	Record []RecordValue `json:"record,omitempty"`
+}
+
+// RecordValue is a value of the answered record and its column.
+type RecordValue struct {
+	Column string `json:"column"`
+	Value  string `json:"value"`
 }
 
 // Bounds on Alone.Record: the answered record's values ride in every
@@ -218,8 +225,8 @@ func (a *Answer) CheckAlone() error {
 		return fmt.Errorf("answer: alone.record holds %d values, at most %d", n, MaxRecordValues)
 	}
 	for _, v := range a.Alone.Record {
-		if len(v) > MaxRecordValueLen {
-			return fmt.Errorf("answer: alone.record value %.20q… is %d bytes, at most %d", v, len(v), MaxRecordValueLen)
+		if len(v.Value) > MaxRecordValueLen || len(v.Column) > MaxRecordValueLen {
+			return fmt.Errorf("answer: alone.record value %.20q… of %.20q is over %d bytes", v.Value, v.Column, MaxRecordValueLen)
 		}
 	}
 	return nil

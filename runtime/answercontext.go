@@ -2,8 +2,12 @@ package runtime
 
 import (
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/wasmenv/wasmenv/envpkg"
 )
 
 // What an answer may say beside the value asked for. A right answer is
@@ -27,9 +31,9 @@ import (
 // answerContext is an answer and what it may say beside its match.
 type answerContext struct {
 	got    string
-	user   []string // the instruction and the persona: the user's words
-	value  string   // the expected value as stored (Alone.Value)
-	record []string // the answered record's other values (Alone.Record)
+	user   []string             // the instruction and the persona: the user's words
+	value  string               // the expected value as stored (Alone.Value)
+	record []envpkg.RecordValue // the answered record's other values (Alone.Record)
 }
 
 // occurrence is a place got says a value whole: record[index] for a
@@ -62,13 +66,15 @@ func (c answerContext) alone(spans []span, others []string) bool {
 		}
 	}
 	free := c.freeNumbers()
+	_, err := strconv.ParseFloat(strings.TrimSpace(c.value), 64)
+	numeric := err == nil
 	for _, n := range numbersIn(c.got) {
 		if inSpans(n.from, n.to, spans) || inOccurrences(n.span, recs) || hasNumber(free, n.value) {
 			continue
 		}
-		i := c.recordNumber(n.value)
+		i := c.recordNumber(n, toks, numeric)
 		if i < 0 {
-			return false // a number no one said
+			return false // a number no one said, or a record's number said as a rival
 		}
 		if !userSaid[i] {
 			mentioned[i] = true
@@ -143,10 +149,10 @@ func valueOccurrences(toks []token, at map[string][]int, v string) []span {
 func (c answerContext) recordOccurrences(toks []token, at map[string][]int) []occurrence {
 	var out []occurrence
 	for i, r := range c.record {
-		if !hasLetter(r) {
+		if !hasLetter(r.Value) {
 			continue
 		}
-		for _, s := range valueOccurrences(toks, at, r) {
+		for _, s := range valueOccurrences(toks, at, r.Value) {
 			out = append(out, occurrence{s, i})
 		}
 	}
@@ -190,7 +196,7 @@ func (c answerContext) userSaidRecord() map[int]bool {
 	user := c.userTokens()
 	said := map[int]bool{}
 	for i, r := range c.record {
-		if saysValue(user, r) {
+		if saysValue(user, r.Value) {
 			said[i] = true
 		}
 	}
@@ -245,17 +251,23 @@ func hasNumber(vs []float64, x float64) bool {
 	return false
 }
 
-// recordNumber is the index of the record value that writes x (a number
-// value first, then one that holds it: 1962 of "WC-1962"), -1 for none.
-func (c answerContext) recordNumber(x float64) int {
+// recordNumber is the index of the record value that writes n (a
+// number value first, then one that holds it: 1962 of "WC-1962"), -1 for
+// none. Where the answer is a number (labelled), a number of the record
+// must stand beside a word of its column ("plot 2", "record_id: 587"):
+// "18 or 2" says 2 as a rival answer, not as the record's plot.
+func (c answerContext) recordNumber(n number, toks []token, labelled bool) int {
 	held := -1
 	for i, r := range c.record {
-		ns := numbersIn(r)
-		for _, n := range ns {
-			if !sameNumber(x, n.value) && !sameNumber(x, math.Abs(n.value)) {
+		ns := numbersIn(r.Value)
+		for _, m := range ns {
+			if !sameNumber(n.value, m.value) && !sameNumber(n.value, math.Abs(m.value)) {
 				continue
 			}
-			if len(ns) == 1 && !hasLetter(r) {
+			if labelled && !besideWordOf(toks, n.span, r.Column) {
+				continue
+			}
+			if len(ns) == 1 && !hasLetter(r.Value) {
 				return i
 			}
 			if held < 0 {
@@ -264,6 +276,38 @@ func (c answerContext) recordNumber(x float64) int {
 		}
 	}
 	return held
+}
+
+// besideWordOf: the word just before s in toks, or just after, is a word
+// of column's name ("plot" of plot_id, "rep" of SupportRepId).
+func besideWordOf(toks []token, s span, column string) bool {
+	words := columnWords(column)
+	for i, t := range toks {
+		if t.to <= s.from && (i+1 == len(toks) || toks[i+1].from >= s.from) && slices.Contains(words, t.text) {
+			return true
+		}
+		if t.from >= s.to && (i == 0 || toks[i-1].to <= s.to) {
+			return slices.Contains(words, t.text)
+		}
+	}
+	return false
+}
+
+// columnWords are the words of a column's name, folded: "plot_id" →
+// plot, id; "SupportRepId" → support, rep, id.
+func columnWords(column string) []string {
+	var out []string
+	for _, t := range tokensOf(column) {
+		from := 0
+		rs := []rune(t.raw)
+		for i := 1; i <= len(rs); i++ {
+			if i == len(rs) || unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]) {
+				out = append(out, foldText(string(rs[from:i])))
+				from = i
+			}
+		}
+	}
+	return out
 }
 
 func hasLetter(s string) bool { return strings.ContainsFunc(s, unicode.IsLetter) }

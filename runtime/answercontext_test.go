@@ -18,6 +18,15 @@ func valuesQuery(vs ...string) string {
 	return q + ")"
 }
 
+// record is an Alone.Record of column, value pairs.
+func record(pairs ...string) []envpkg.RecordValue {
+	var out []envpkg.RecordValue
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, envpkg.RecordValue{Column: pairs[i], Value: pairs[i+1]})
+	}
+	return out
+}
+
 // scoreCases scores each answer of cases for instruction and rule.
 func scoreCases(t *testing.T, instruction string, rule envpkg.Answer, cases map[string]bool) {
 	t.Helper()
@@ -37,7 +46,7 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 	// A survey of portal_mammals: record 587, month 2, day 18, year 1978,
 	// plot 2, species OX.
 	day := envpkg.Answer{Value: "18", Match: "number", Alone: &envpkg.Alone{Value: "18",
-		Record: []string{"587", "2", "1978", "2", "OX", "F", "21", "25.5"}}}
+		Record: record("record_id", "587", "month", "2", "year", "1978", "plot_id", "2", "species_id", "OX", "sex", "F", "hindfoot_length", "21", "weight", "25.5")}}
 	scoreCases(t, "What is the day of the survey with year 1978 of species OX?", day, map[string]bool{
 		"18": true,
 		"The 1978 OX survey is on day 18 (record 587, plot 2).": true,
@@ -51,7 +60,7 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 	// A tournament standing of worldcup: the team asked for is Chile.
 	team := envpkg.Answer{Value: "Chile", Match: "contains", Alone: &envpkg.Alone{Value: "Chile",
 		Others: valuesQuery("Chile", "Brazil", "Yugoslavia", "Czechoslovakia"),
-		Record: []string{"27", "WC-1962", "1962 FIFA Men's World Cup", "3", "T-13", "CHI", "third place"}}}
+		Record: record("key_id", "27", "tournament_id", "WC-1962", "tournament_name", "1962 FIFA Men's World Cup", "position", "3", "team_id", "T-13", "team_code", "CHI", "standing", "third place")}}
 	scoreCases(t, "Which team is tournament standing 27?", team, map[string]bool{
 		"Chile": true,
 		"It is Chile (1962 FIFA Men's World Cup, position 3).": true,
@@ -71,7 +80,7 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 func TestAnswersMaySayTheUsersWordsBack(t *testing.T) {
 	status := envpkg.Answer{Value: "ordered", Match: "contains", Alone: &envpkg.Alone{Value: "ordered",
 		Others: valuesQuery("ordered", "shipped", "delivered", "return requested", "returned"),
-		Record: []string{"17", "#W1012", "V2009", "1"}}}
+		Record: record("item_id", "17", "order_id", "#W1012", "variant_id", "V2009", "quantity", "1")}}
 	scoreCases(t, "If the item of order #W1012 is still return requested, please mark it returned; otherwise change nothing and tell me its status.", status, map[string]bool{
 		"The item of order #W1012 is not return requested: its status is ordered. I changed nothing.": true,
 		"ordered": true,
@@ -96,7 +105,7 @@ func TestAnswersMaySayTheUsersWordsBack(t *testing.T) {
 func TestAnswersSayTheValueNotAPartOfAnother(t *testing.T) {
 	region := envpkg.Answer{Value: "Африка", Match: "contains", Alone: &envpkg.Alone{Value: "Африка",
 		Others: valuesQuery("Африка", "Европа", "Азия", "Америка"),
-		Record: []string{"DZ", "DZA", "012", "Алжир", "Северная Африка", "015"}}}
+		Record: record("iso_alpha2", "DZ", "iso_alpha3", "DZA", "m49", "012", "country", "Алжир", "sub_region", "Северная Африка", "sub_region_code", "015")}}
 	scoreCases(t, "What is the region of DZ?", region, map[string]bool{
 		"Африка": true,
 		"Африка (Северная Африка).": true,
@@ -112,7 +121,7 @@ func TestAnswersSayTheValueNotAPartOfAnother(t *testing.T) {
 	})
 	mid := envpkg.Answer{Value: "Центральная Америка", Match: "contains", Alone: &envpkg.Alone{Value: "Центральная Америка",
 		Others: valuesQuery("Центральная Америка", "Карибский бассейн", "Южная Америка"),
-		Record: []string{"MX", "MEX", "484", "Мексика", "Латинская Америка и Карибский бассейн", "419"}}}
+		Record: record("iso_alpha2", "MX", "iso_alpha3", "MEX", "m49", "484", "country", "Мексика", "sub_region", "Латинская Америка и Карибский бассейн", "sub_region_code", "419")}}
 	scoreCases(t, "What is the intermediate region of MX?", mid, map[string]bool{
 		"Центральная Америка (Латинская Америка и Карибский бассейн).": true,
 		"Центральная Америка или Карибский бассейн":                    false,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,8 +108,9 @@ type gamed struct{ answer, what string }
 
 // gaming lists the answers that game a rule: a spray of the numbers 0–20
 // with the expected answer, the last tool output pasted whole (alone and
-// after the spray), and the expected answer among up to three other rows'
-// values (peers, then distractors).
+// after the spray), the expected answer with its record restated whole,
+// and the expected answer among up to three other rows' values (peers,
+// then distractors) the user did not name.
 func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 	reply := a.Reply()
 	var spray strings.Builder
@@ -126,9 +128,24 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 	if reply == "" {
 		return out
 	}
+	if a.Alone != nil {
+		// The answered record restated: its values the user did not say
+		// (a right answer may name the record by some of them).
+		var rec []string
+		for _, v := range a.Alone.Record {
+			if !userSays(&cand.Task, v.Value) {
+				rec = append(rec, v.Column+": "+v.Value)
+			}
+		}
+		if len(rec) > 0 {
+			out = append(out, gamed{reply + " (" + strings.Join(rec, ", ") + ")", "the answered record restated whole"})
+		}
+	}
 	var others []string
 	for _, o := range append(append([]string{}, cand.Peers...), cand.Distractors...) {
-		if o = strings.TrimSpace(o); o != "" && !sameAnswer(a, o) && !slices.Contains(others, o) && len(others) < 3 {
+		// Values the user named may be said back (the state they
+		// expected): the candidates are those they did not.
+		if o = strings.TrimSpace(o); o != "" && !sameAnswer(a, o) && !userSays(&cand.Task, o) && !slices.Contains(others, o) && len(others) < 3 {
 			others = append(others, o)
 		}
 	}
@@ -138,6 +155,16 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 		out = append(out, gamed{strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1], "a list of candidates"})
 	}
 	return out
+}
+
+// userSays: the task's instruction or persona says v as a whole word or
+// words, case ignored.
+func userSays(t *envpkg.Task, v string) bool {
+	if strings.TrimSpace(v) == "" {
+		return false
+	}
+	re, err := regexp.Compile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(strings.TrimSpace(v)) + `([^\pL\pN]|$)`)
+	return err == nil && (re.MatchString(t.Instruction) || re.MatchString(t.Persona))
 }
 
 // sameAnswer: w is the expected answer itself (as text or as a number).
