@@ -196,11 +196,43 @@ func (c answerContext) userSaidRecord() map[int]bool {
 	user := c.userTokens()
 	said := map[int]bool{}
 	for i, r := range c.record {
-		if saysValue(user, r.Value) {
+		if userSays(c.user, user, r.Value) {
 			said[i] = true
 		}
 	}
 	return said
+}
+
+// UserSays: one of texts (what the user said) says v, as the answer
+// rules read it: its words in sequence, case, accents and punctuation
+// ignored ("basic economy" says basic_economy), a code as written; a
+// number as a number ("UAUH1S" says 1, as every rule has read it). The
+// gates use it to leave the user's own words out of the answers they try
+// as gamed.
+func UserSays(texts []string, v string) bool {
+	toks := make([][]token, len(texts))
+	for i, t := range texts {
+		toks[i] = tokensOf(t)
+	}
+	return userSays(texts, toks, v)
+}
+
+func userSays(texts []string, toks [][]token, v string) bool {
+	if saysValue(toks, v) {
+		return true
+	}
+	ns := numbersIn(v)
+	if hasLetter(v) || len(ns) != 1 {
+		return false
+	}
+	for _, t := range texts {
+		for _, n := range numbersIn(t) {
+			if sameNumber(ns[0].value, n.value) || sameNumber(ns[0].value, math.Abs(n.value)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // userTokens are the words of each of the user's texts.

@@ -53,6 +53,9 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 		"Day 18 (record 587).":                                 true,
 		"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20": false,
 		"Either 18 or 19.":                                     false,
+		"Either 18 or 21.":                                     false, // 21 is the hindfoot length, said as a rival
+		"18 or 2":                                              false,
+		"Day 18 of month 2.":                                   true,
 		`{"record_id":587,"month":2,"day":18,"year":1978,"plot_id":2,"species_id":"OX","sex":"F","hindfoot_length":21,"weight":25.5}`: false,
 		"18 (587, 2, 21, 25.5)":                                   false, // more than half of the record
 		`[{"record_id":586,"day":17},{"record_id":587,"day":18}]`: false, // another row

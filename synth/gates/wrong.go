@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,15 +128,16 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 		return out
 	}
 	if a.Alone != nil {
-		// The answered record restated: its values the user did not say
-		// (a right answer may name the record by some of them).
+		// The answered record restated: its values the user did not say,
+		// where they are half of it or more (a right answer may name the
+		// record by fewer, and say the user's words back).
 		var rec []string
 		for _, v := range a.Alone.Record {
 			if !userSays(&cand.Task, v.Value) {
 				rec = append(rec, v.Column+": "+v.Value)
 			}
 		}
-		if len(rec) > 0 {
+		if len(rec) > 0 && 2*len(rec) >= len(a.Alone.Record) {
 			out = append(out, gamed{reply + " (" + strings.Join(rec, ", ") + ")", "the answered record restated whole"})
 		}
 	}
@@ -157,14 +157,10 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 	return out
 }
 
-// userSays: the task's instruction or persona says v as a whole word or
-// words, case ignored.
+// userSays: the task's instruction or persona says v (as the answer
+// rules read it, runtime.UserSays).
 func userSays(t *envpkg.Task, v string) bool {
-	if strings.TrimSpace(v) == "" {
-		return false
-	}
-	re, err := regexp.Compile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(strings.TrimSpace(v)) + `([^\pL\pN]|$)`)
-	return err == nil && (re.MatchString(t.Instruction) || re.MatchString(t.Persona))
+	return runtime.UserSays([]string{t.Instruction, t.Persona}, v)
 }
 
 // sameAnswer: w is the expected answer itself (as text or as a number).
