@@ -108,6 +108,7 @@ type gamed struct{ answer, what string }
 // gaming lists the answers that game a rule: a spray of the numbers 0–20
 // with the expected answer, the last tool output pasted whole (alone and
 // after the spray), the expected answer with its record restated whole,
+// a value of its record that holds it ("Северная Африка" for "Африка"),
 // and the expected answer among up to three other rows' values (peers,
 // then distractors) the user did not name.
 func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
@@ -139,6 +140,13 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 		}
 		if len(rec) > 0 && 2*len(rec) >= len(a.Alone.Record) {
 			out = append(out, gamed{reply + " (" + strings.Join(rec, ", ") + ")", "the answered record restated whole"})
+		}
+		// Another value of the record that holds the expected one (the
+		// sub-region "Северная Африка" for the region "Африка", judged).
+		for _, v := range a.Alone.Record {
+			if !sameAnswer(a, v.Value) && runtime.UserSays([]string{v.Value}, reply) {
+				out = append(out, gamed{v.Value, "a longer value of the record that holds it"})
+			}
 		}
 	}
 	var others []string
