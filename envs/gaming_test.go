@@ -52,7 +52,7 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 			}
 			defer env.Close()
 			answers, gamed := 0, 0
-			withRecord, contextPassed, restatedFailed := 0, 0, 0
+			withRecord, contextPassed, restatedFailed, restatedSkipped := 0, 0, 0, 0
 			for _, task := range b.Tasks {
 				if task.Answer == nil {
 					continue
@@ -83,7 +83,7 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 						contextPassed++
 					}
 					if restated == "" {
-						restatedFailed++ // the user said most of it: nothing restated
+						restatedSkipped++ // the user said most of it: nothing restated
 					} else if s, err := ep.Score(ctx, &restated); err != nil || s.Reward == 1 {
 						t.Errorf("%s: the answer with its record restated %q scores %v (%v)", task.ID, restated, s.Reward, err)
 					} else {
@@ -112,7 +112,7 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 				ep.Close()
 			}
 			t.Logf("%s: %d of %d answer tasks solved by the spray and the pasted output", name, gamed, answers)
-			t.Logf("%s: of %d answer tasks with their record, %d pass the right answer with context, %d fail it with the record restated", name, withRecord, contextPassed, restatedFailed)
+			t.Logf("%s: of %d answer tasks with their record, %d pass the right answer with context; %d fail it with the record restated (%d: the user said most of the record)", name, withRecord, contextPassed, restatedFailed, restatedSkipped)
 			if gamed > 0 {
 				t.Errorf("%d of %d answer tasks are solved by the spray and the pasted output", gamed, answers)
 			}

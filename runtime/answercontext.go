@@ -61,7 +61,9 @@ func (c answerContext) alone(spans []span, others []string) bool {
 	userSaid := c.userSaidRecord()
 	mentioned := map[int]bool{}
 	for _, r := range recs {
-		if !inSpans(r.from, r.to, spans) && !userSaid[r.index] {
+		// A value inside a longer one said ("credit_card" in the id
+		// "credit_card_2153610") is that one's part, not a mention.
+		if !inSpans(r.from, r.to, spans) && !userSaid[r.index] && !insideLonger(r.span, recs) {
 			mentioned[r.index] = true
 		}
 	}
@@ -145,11 +147,12 @@ func valueOccurrences(toks []token, at map[string][]int, v string) []span {
 }
 
 // recordOccurrences are the places got says a record value that holds a
-// letter (a number of the record is matched as a number).
+// letter or several numbers (a date, a phone number); a record's single
+// number is matched as a number.
 func (c answerContext) recordOccurrences(toks []token, at map[string][]int) []occurrence {
 	var out []occurrence
 	for i, r := range c.record {
-		if !hasLetter(r.Value) {
+		if !hasLetter(r.Value) && len(numbersIn(r.Value)) < 2 {
 			continue
 		}
 		for _, s := range valueOccurrences(toks, at, r.Value) {
@@ -326,10 +329,11 @@ func besideWordOf(toks []token, s span, column string) bool {
 }
 
 // columnWords are the words of a column's name, folded: "plot_id" →
-// plot, id; "SupportRepId" → support, rep, id.
+// plot, id; "SupportRepId" → supportrepid, support, rep, id.
 func columnWords(column string) []string {
 	var out []string
 	for _, t := range tokensOf(column) {
+		out = append(out, t.text)
 		from := 0
 		rs := []rune(t.raw)
 		for i := 1; i <= len(rs); i++ {

@@ -60,6 +60,18 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 		"18 (587, 2, 21, 25.5)":                                   false, // more than half of the record
 		`[{"record_id":586,"day":17},{"record_id":587,"day":18}]`: false, // another row
 	})
+	// A payment method of airline: a count said with its id, which
+	// holds another of its values (credit_card), and its card's number
+	// named by its column as written ("LastFour 9678").
+	count := envpkg.Answer{Value: "2", Match: "number", Alone: &envpkg.Alone{Value: "2",
+		Record: record("id", "credit_card_2153610", "user_id", "harper_silva_6969", "source", "credit_card", "brand", "visa", "LastFour", "9678", "created", "2024-05-01")}}
+	scoreCases(t, "How many payments does my visa payment method have?", count, map[string]bool{
+		"It is 2 (id credit_card_2153610, user_id harper_silva_6969).": true,
+		"2 payments (LastFour 9678, created 2024-05-01).":              true,
+		"2 payments (last four 9678).":                                 true,
+		"2 or 9678":                                                    false,
+		"2 (credit_card_2153610, harper_silva_6969, 9678)":             false,
+	})
 	// A tournament standing of worldcup: the team asked for is Chile.
 	team := envpkg.Answer{Value: "Chile", Match: "contains", Alone: &envpkg.Alone{Value: "Chile",
 		Others: valuesQuery("Chile", "Brazil", "Yugoslavia", "Czechoslovakia"),
