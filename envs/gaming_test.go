@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,6 +54,7 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 			defer env.Close()
 			answers, gamed := 0, 0
 			withRecord, contextPassed, restatedFailed, restatedSkipped := 0, 0, 0, 0
+			refusals, refusalsPassed := 0, 0
 			for _, task := range b.Tasks {
 				if task.Answer == nil {
 					continue
@@ -90,6 +92,17 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 						restatedFailed++
 					}
 				}
+				if cond := expectedState(task.Instruction); cond != "" && strings.Contains(task.ID, "refuse-if") {
+					// A refusal in the user's words: the state they expected,
+					// then the one found.
+					refusals++
+					why := "It is not " + cond + ": it is " + task.Answer.Reply() + ". I changed nothing."
+					if s, err := ep.Score(ctx, &why); err != nil || s.Reward != 1 {
+						t.Errorf("%s: the refusal %q scores %v (%v)", task.ID, why, s.Reward, err)
+					} else {
+						refusalsPassed++
+					}
+				}
 				if s, err := ep.Score(ctx, &last); err != nil || s.Reward == 1 && !onlyValue(last, task.Answer.Reply()) {
 					t.Errorf("%s: %q (rule %s %q) is solved by the last tool output pasted (%v)", task.ID, task.Instruction, task.Answer.Match, task.Answer.Value, err)
 				}
@@ -113,6 +126,7 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 			}
 			t.Logf("%s: %d of %d answer tasks solved by the spray and the pasted output", name, gamed, answers)
 			t.Logf("%s: of %d answer tasks with their record, %d pass the right answer with context; %d fail it with the record restated (%d: the user said most of the record)", name, withRecord, contextPassed, restatedFailed, restatedSkipped)
+			t.Logf("%s: %d of %d refusals pass said in the user's words", name, refusalsPassed, refusals)
 			if gamed > 0 {
 				t.Errorf("%d of %d answer tasks are solved by the spray and the pasted output", gamed, answers)
 			}
@@ -147,6 +161,20 @@ func recordAnswers(task *envpkg.Task) (with, restated string, ok bool) {
 		restated = a.Reply() + " (" + strings.Join(rec, ", ") + ")"
 	}
 	return with, restated, true
+}
+
+// expectedStateRE finds the state a conditional request expects, in the
+// two ways synth words it ("If X is still S, please …", "I think X is S;
+// if so").
+var expectedStateRE = regexp.MustCompile(`is still (.+?), please|I think .+? is (.+?); if so`)
+
+// expectedState is the state the instruction expects, "" for none.
+func expectedState(instruction string) string {
+	m := expectedStateRE.FindStringSubmatch(instruction)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1] + m[2])
 }
 
 // issueAnswers are the answers issue 34 found gaming the rules, by
