@@ -91,8 +91,9 @@ func (c answerContext) alone(spans []span, others []string) bool {
 // namesOther: got names one of others (as whole words, case and accents
 // ignored; a code, a value of at most 4 characters in capitals, as
 // written: the department "IT" is not the "It" of "It is Sales.")
-// outside spans and outside a longer record value said whole, other than
-// the expected value itself (however spaced: "Wolski  Zajazd"). A value
+// outside spans, outside a longer record value said whole and not made
+// of the words of the record's column names, other than the expected
+// value itself (however spaced: "Wolski  Zajazd"). A value
 // the user named may be said back, unless the user named the expected
 // value too: then the answer would pass for either.
 func (c answerContext) namesOther(toks []token, at map[string][]int, spans []span, recs []occurrence, others []string) bool {
@@ -101,6 +102,12 @@ func (c answerContext) namesOther(toks []token, at map[string][]int, spans []spa
 	}
 	wt := tokensOf(c.value)
 	user := c.userTokens()
+	labels := map[string]bool{} // the words of the record's columns
+	for _, r := range c.record {
+		for _, w := range columnWords(r.Column) {
+			labels[w] = true
+		}
+	}
 	expectedSaid := saysValue(user, c.value)
 	for _, o := range others {
 		ot := tokensOf(o)
@@ -108,7 +115,7 @@ func (c answerContext) namesOther(toks []token, at map[string][]int, spans []spa
 			continue
 		}
 		for _, s := range valueOccurrences(toks, at, o) {
-			if inSpans(s.from, s.to, spans) || insideLonger(s, recs) {
+			if inSpans(s.from, s.to, spans) || insideLonger(s, recs) || allLabels(ot, labels) {
 				continue
 			}
 			if !expectedSaid && saysValue(user, o) {
@@ -118,6 +125,18 @@ func (c answerContext) namesOther(toks []token, at map[string][]int, spans []spa
 		}
 	}
 	return false
+}
+
+// allLabels: every word of v is a word of a record column's name: said
+// as a field's label ("given name Jean-Paul"), not as a value, though the
+// column asked for holds it (a family name "Given").
+func allLabels(v []token, labels map[string]bool) bool {
+	for _, t := range v {
+		if !labels[t.text] {
+			return false
+		}
+	}
+	return true
 }
 
 // tokenPlaces indexes toks by text: a token's places.

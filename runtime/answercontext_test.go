@@ -72,6 +72,16 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 		"2 or 9678":                                                    false,
 		"2 (credit_card_2153610, harper_silva_6969, 9678)":             false,
 	})
+	// A player of worldcup: "Given" and "Name" are family names too, and
+	// here the label of the given name.
+	family := envpkg.Answer{Value: "Abalo", Match: "contains", Alone: &envpkg.Alone{Value: "Abalo",
+		Others: valuesQuery("Abalo", "Given", "Name", "Paul", "Pelé"),
+		Record: record("key_id", "5", "player_id", "P-03523", "given_name", "Jean-Paul", "birth_date", "1975-06-26", "list_tournaments", "2006")}}
+	scoreCases(t, "What's the family name of player P-03523?", family, map[string]bool{
+		"Abalo (given name Jean-Paul).": true,
+		"Abalo or Pelé":                 false,
+		"Abalo, Paul":                   false,
+	})
 	// A tournament standing of worldcup: the team asked for is Chile.
 	team := envpkg.Answer{Value: "Chile", Match: "contains", Alone: &envpkg.Alone{Value: "Chile",
 		Others: valuesQuery("Chile", "Brazil", "Yugoslavia", "Czechoslovakia"),
