@@ -121,7 +121,14 @@ func (m *heldOutCounts) try(t *testing.T, ctx context.Context, env *runtime.Env,
 		var said []string
 		unsaid := 0
 		for _, v := range rec {
-			said = append(said, v.Column+" "+v.Value)
+			// A value with its column's name, a label ("plot_id 2"),
+			// unless the name holds digits, which an answer would not
+			// say ("ISO3166-1-Alpha-2").
+			label := v.Column + " "
+			if strings.ContainsAny(v.Column, "0123456789") {
+				label = ""
+			}
+			said = append(said, label+v.Value)
 			if !runtime.UserSays([]string{task.Instruction, task.Persona}, v.Value) {
 				unsaid++
 			}
