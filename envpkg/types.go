@@ -172,9 +172,11 @@ type Answer struct {
 // fail where "There are 17 films." passes. Beside the rule's own match
 // (whole words for contains: "37815" is not in "378150"), the answer may
 // hold no number but those in the rule's match, in Value, or in the
-// task's instruction and persona (what the user said), and none of the
-// values Others lists outside the match (said by the user or not: a hedge
-// among the values the user named and the right one is still a hedge).
+// task's instruction and persona (what the user said), some of the
+// answered record's own values (Record), and none of the values Others
+// lists outside the match but those the user named ("it is not return
+// requested: it is ordered"), unless the expected value is one the user
+// named too (then naming another is a hedge between the two).
 type Alone struct {
 	// Value is the expected value as a right answer says it (as stored):
 	// the ground truth's answer (Answer.Reply), whose numbers may be said
@@ -184,7 +186,27 @@ type Alone struct {
 	// first column lists the values of the kind asked for (the same
 	// column's other rows); "" for none.
 	Others string `json:"others,omitempty"`
+	// Record lists the other values of the answered record (at most
+	// MaxRecordValues, each at most MaxRecordValueLen bytes): a right
+	// answer may name its record by some of them, fewer than half, so
+	// the record restated whole is no answer. Where the expected value is
+	// a number, a number of the record is said with a word of its column
+	// ("day 18 (record 587, plot 2)"; "18 or 2" is a hedge).
+	Record []RecordValue `json:"record,omitempty"`
 }
+
+// RecordValue is a value of the answered record and its column.
+type RecordValue struct {
+	Column string `json:"column"`
+	Value  string `json:"value"`
+}
+
+// Bounds on Alone.Record: the answered record's values ride in every
+// task file, so a wide table's row is cut to its first values.
+const (
+	MaxRecordValues   = 32
+	MaxRecordValueLen = 120
+)
 
 // CheckAlone reports an Alone that cannot apply: on a rule matched as a
 // whole (json, contains_all), or without the value a right answer says.
@@ -198,6 +220,14 @@ func (a *Answer) CheckAlone() error {
 	}
 	if strings.TrimSpace(a.Alone.Value) == "" {
 		return fmt.Errorf("answer: alone needs the value a right answer says")
+	}
+	if n := len(a.Alone.Record); n > MaxRecordValues {
+		return fmt.Errorf("answer: alone.record holds %d values, at most %d", n, MaxRecordValues)
+	}
+	for _, v := range a.Alone.Record {
+		if len(v.Value) > MaxRecordValueLen || len(v.Column) > MaxRecordValueLen {
+			return fmt.Errorf("answer: alone.record value %.20q… of %.20q is over %d bytes", v.Value, v.Column, MaxRecordValueLen)
+		}
 	}
 	return nil
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/compiler"
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/envs"
 	"github.com/wasmenv/wasmenv/runtime"
 )
@@ -51,6 +53,8 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 			}
 			defer env.Close()
 			answers, gamed := 0, 0
+			withRecord, contextPassed, restatedFailed, restatedSkipped := 0, 0, 0, 0
+			refusals, refusalsPassed := 0, 0
 			for _, task := range b.Tasks {
 				if task.Answer == nil {
 					continue
@@ -71,6 +75,32 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 				for _, right := range []string{task.Answer.Reply(), "It is " + task.Answer.Reply() + "."} {
 					if s, err := ep.Score(ctx, &right); err != nil || s.Reward != 1 {
 						t.Errorf("%s: the right answer %q scores %v (%v)", task.ID, right, s.Reward, err)
+					}
+				}
+				if with, restated, ok := recordAnswers(&task); ok {
+					withRecord++
+					if s, err := ep.Score(ctx, &with); err != nil || s.Reward != 1 {
+						t.Errorf("%s: the right answer with context %q scores %v (%v)", task.ID, with, s.Reward, err)
+					} else {
+						contextPassed++
+					}
+					if restated == "" {
+						restatedSkipped++ // the user said most of it: nothing restated
+					} else if s, err := ep.Score(ctx, &restated); err != nil || s.Reward == 1 {
+						t.Errorf("%s: the answer with its record restated %q scores %v (%v)", task.ID, restated, s.Reward, err)
+					} else {
+						restatedFailed++
+					}
+				}
+				if cond := expectedState(task.Instruction); cond != "" && strings.Contains(task.ID, "refuse-if") {
+					// A refusal in the user's words: the state they expected,
+					// then the one found.
+					refusals++
+					why := "It is not " + cond + ": it is " + task.Answer.Reply() + ". I changed nothing."
+					if s, err := ep.Score(ctx, &why); err != nil || s.Reward != 1 {
+						t.Errorf("%s: the refusal %q scores %v (%v)", task.ID, why, s.Reward, err)
+					} else {
+						refusalsPassed++
 					}
 				}
 				if s, err := ep.Score(ctx, &last); err != nil || s.Reward == 1 && !onlyValue(last, task.Answer.Reply()) {
@@ -95,11 +125,56 @@ func TestSprayAndPasteSolveNothing(t *testing.T) {
 				ep.Close()
 			}
 			t.Logf("%s: %d of %d answer tasks solved by the spray and the pasted output", name, gamed, answers)
+			t.Logf("%s: of %d answer tasks with their record, %d pass the right answer with context; %d fail it with the record restated (%d: the user said most of the record)", name, withRecord, contextPassed, restatedFailed, restatedSkipped)
+			t.Logf("%s: %d of %d refusals pass said in the user's words", name, refusalsPassed, refusals)
 			if gamed > 0 {
 				t.Errorf("%d of %d answer tasks are solved by the spray and the pasted output", gamed, answers)
 			}
 		})
 	}
+}
+
+// recordAnswers are the right answer said with context, the first values
+// of its record, as many as stay fewer than half of them ("It is 18
+// (587, 2)."), and the right answer with its record restated whole ("" if
+// the user's words hold over half of it, which they may say back); ok is
+// false for a rule without a record of three values or more.
+func recordAnswers(task *envpkg.Task) (with, restated string, ok bool) {
+	a := task.Answer
+	if a.Alone == nil || len(a.Alone.Record) < 3 {
+		return "", "", false
+	}
+	var rec []string
+	for _, v := range a.Alone.Record {
+		rec = append(rec, v.Column+" "+v.Value) // "plot_id 2": a number with its column
+	}
+	k := (len(rec) - 1) / 2
+	with = "It is " + a.Reply() + " (" + strings.Join(rec[:k], ", ") + ")."
+	unsaid := 0
+	user := strings.ToLower(task.Instruction + " " + task.Persona)
+	for _, v := range a.Alone.Record {
+		if !strings.Contains(user, strings.ToLower(v.Value)) {
+			unsaid++
+		}
+	}
+	if 2*unsaid >= len(rec) {
+		restated = a.Reply() + " (" + strings.Join(rec, ", ") + ")"
+	}
+	return with, restated, true
+}
+
+// expectedStateRE finds the state a conditional request expects, in the
+// two ways synth words it ("If X is still S, please …", "I think X is S;
+// if so").
+var expectedStateRE = regexp.MustCompile(`is still (.+?), please|I think .+? is (.+?); if so`)
+
+// expectedState is the state the instruction expects, "" for none.
+func expectedState(instruction string) string {
+	m := expectedStateRE.FindStringSubmatch(instruction)
+	if m == nil {
+		return ""
+	}
+	return strings.TrimSpace(m[1] + m[2])
 }
 
 // issueAnswers are the answers issue 34 found gaming the rules, by

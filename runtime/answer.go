@@ -20,10 +20,11 @@ import (
 // An answer scores when it is the value asked for, not when it holds it
 // (envpkg.Alone): the rule's match gives the spans of the answer that say
 // the expected value, and outside them the answer may assert no competing
-// value: no number the user did not say (a number rule always; "1 2 3 …
-// 20 17", "Either 17 or 21 films", a tool output pasted whole), and none
-// of the values of the kind asked for that Alone.Others lists ("Park,
-// Peacock or Johnson").
+// value: no number but the user's and some of the answered record's own
+// (a number rule always; "1 2 3 … 20 17", "Either 17 or 21 films", a
+// tool output pasted whole), and none of the values of the kind asked for
+// that Alone.Others lists but those the user named ("Park, Peacock or
+// Johnson"). answercontext.go says what context an answer may give.
 
 // span is a byte range [from, to) of an answer.
 type span struct{ from, to int }
@@ -45,22 +46,18 @@ func (ep *Episode) answerPasses(ctx context.Context, t *envpkg.Task, got string)
 	if !ok || err != nil || a.Match != "number" && a.Alone == nil {
 		return ok, err
 	}
-	said := []string{t.Instruction, t.Persona}
+	c := answerContext{got: got, user: []string{t.Instruction, t.Persona}}
 	if a.Alone != nil {
-		said = append(said, a.Alone.Value)
-	}
-	if !onlySaidNumbers(got, spans, said) {
-		return false, nil
-	}
-	if a.Alone == nil || a.Alone.Others == "" || !wordsOutside(got, spans) {
-		return true, nil // nothing else said: no other value to look for
+		c.value, c.record = a.Alone.Value, a.Alone.Record
 	}
 	var others []string
-	err = ep.bundleSQL(ctx, func() (err error) { others, err = ep.queryTexts(a.Alone.Others); return err })
-	if err != nil {
-		return false, fmt.Errorf("the answer's other values: %w", err)
+	if a.Alone != nil && a.Alone.Others != "" && wordsOutside(got, spans) {
+		err = ep.bundleSQL(ctx, func() (err error) { others, err = ep.queryTexts(a.Alone.Others); return err })
+		if err != nil {
+			return false, fmt.Errorf("the answer's other values: %w", err)
+		}
 	}
-	return !namesOther(got, spans, others, a.Alone.Value), nil
+	return c.alone(spans, others), nil
 }
 
 // matchAnswer applies an answer rule, and returns the spans of got that
@@ -212,30 +209,6 @@ func digits(got string, i int) int {
 	return n
 }
 
-// onlySaidNumbers: every number of got outside spans is one the texts in
-// said hold (the user's instruction, the expected value as stored).
-func onlySaidNumbers(got string, spans []span, said []string) bool {
-	var allowed []float64
-	for _, s := range said {
-		for _, n := range numbersIn(s) {
-			allowed = append(allowed, n.value, math.Abs(n.value)) // "-05" in a date is 5 said
-		}
-	}
-	for _, n := range numbersIn(got) {
-		if inSpans(n.from, n.to, spans) {
-			continue
-		}
-		ok := false
-		for _, v := range allowed {
-			ok = ok || sameNumber(n.value, v)
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // token is a word or number of a text, folded (case and accents
 // ignored), with its place and its text as written.
 type token struct {
@@ -259,37 +232,6 @@ func tokensOf(s string) []token {
 		}
 	}
 	return out
-}
-
-// namesOther: got names one of others (as whole words, case and accents
-// ignored; a code, a value of at most 4 characters in capitals, as
-// written: the department "IT" is not the "It" of "It is Sales.")
-// outside spans, other than the expected value itself (however spaced:
-// "Wolski  Zajazd"). A value the user named counts too: "gold,
-// regular or silver" hedges as much after "If my tier is still gold,
-// make it silver" as before it.
-func namesOther(got string, spans []span, others []string, want string) bool {
-	toks, wt := tokensOf(got), tokensOf(want)
-	if len(toks) == 0 {
-		return false
-	}
-	at := map[string][]int{} // a token's places in got
-	for i, t := range toks {
-		at[t.text] = append(at[t.text], i)
-	}
-	for _, o := range others {
-		ot := tokensOf(o)
-		if len(ot) == 0 || len(at[ot[0].text]) == 0 || len(ot) == len(wt) && tokensAt(wt, ot, 0, false) {
-			continue
-		}
-		code := isCode(o)
-		for _, i := range at[ot[0].text] {
-			if tokensAt(toks, ot, i, code) && !inSpans(toks[i].from, toks[i+len(ot)-1].to, spans) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // wordsOutside: got has a word or number outside spans.

@@ -69,6 +69,9 @@ func TestAnswersCannotBeGamed(t *testing.T) {
 		{num("6.99"), "$6.99", true},
 		{num("1234.5"), "total: $1,234.50", true},
 		{num("-5"), "It is -5 degrees.", true},
+		{num("33000"), "It holds 33,000 people.", true},
+		{num("52"), "In the 52nd minute.", true},
+		{num("52"), "In the 5th minute.", false},
 		{alone("37815", ""), "The postal code is 37815.", true},
 		{phone, "Their phone number is (503) 555-9831.", true},
 		{alone("PEACOCK", names), "Peacock", true},
@@ -101,10 +104,11 @@ func TestAnswersMaySayWhatTheUserSaid(t *testing.T) {
 	if scoreAnswer(t, e, "When did I pay?", date, "On May 31, 2005 or June 2, 2005.") {
 		t.Error("a second date passes a date answer")
 	}
-	// A value is another matter: a hedge among the values the user named
-	// and the right one is still a hedge.
-	status := envpkg.Answer{Value: "shipped", Match: "contains", Alone: &envpkg.Alone{Value: "shipped", Others: `SELECT column1 FROM (VALUES ('pending'), ('shipped'), ('delivered'))`}}
-	for got, ok := range map[string]bool{"It has shipped.": true, "It is shipped or delivered.": false, "pending, shipped or delivered": false} {
+	// So are the values the user named (the state they expected, the one
+	// they asked for): said back beside the right one, they make the
+	// answer pass for no other truth. A value they did not name competes.
+	status := envpkg.Answer{Value: "shipped", Match: "contains", Alone: &envpkg.Alone{Value: "shipped", Others: `SELECT column1 FROM (VALUES ('pending'), ('shipped'), ('delivered'), ('returned'))`}}
+	for got, ok := range map[string]bool{"It has shipped.": true, "It is not pending: it has shipped.": true, "It is shipped or returned.": false, "pending, shipped or returned": false} {
 		if scoreAnswer(t, e, "If my order is still pending, cancel it and mark it delivered; if not, tell me its status.", status, got) != ok {
 			t.Errorf("%q: passes %v", got, !ok)
 		}

@@ -13,10 +13,17 @@ import (
 )
 
 // TestSynthFromDBRetentionGate runs synth from-db with the retention gate
-// against a chat model's recorded answers (agent and examiner, served by a
-// real HTTP server): two tasks solved keep pass rate 1; the third, which
-// the agent did not finish and the examiner found the agent's fault, is
-// kept and marked hard; the bundle and tasks.jsonl agree.
+// against a chat model's recorded answers (agent, served by a real HTTP
+// server): the three tasks are solved and kept with pass rate 1; the
+// bundle and tasks.jsonl agree. One of them, a refusal the model explained
+// in the user's words ("The item of order #W1012 is not return requested:
+// its status is ordered. I changed nothing."), scored 0 before issue 34's
+// round 6 and was kept as hard at the agent's fault; the answer rule now
+// lets the user's words be said back. The answers were recorded under the
+// rules' previous "Answering" paragraph and are matched by the
+// conversation's content (the request key hashes the system prompt, which
+// that paragraph is part of); the examiner's verdict on the old failure,
+// no longer asked for, is gone from the recordings.
 func TestSynthFromDBRetentionGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds guest modules")
@@ -31,20 +38,16 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 67% of attempts solved)") || !strings.Contains(stdout, "hard ") {
+	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 100% of attempts solved)") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	var rep retain.Report
 	if b, err := os.ReadFile(filepath.Join(out, "retention.json")); err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("retention.json: %v", err)
 	}
-	hard := ""
 	for _, r := range rep.Tasks {
-		if r.Fate == retain.Hard {
-			if r.Fault != retain.AgentFault || r.Solved != 0 || r.Reason == "" {
-				t.Errorf("%+v", r)
-			}
-			hard = r.ID
+		if r.Fate == retain.Hard || r.Solved != 1 {
+			t.Errorf("%+v", r)
 		}
 	}
 	b, err := envpkg.Read(bundle)
@@ -52,12 +55,12 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(readText(t, filepath.Join(out, "tasks.jsonl"))), "\n")
-	if len(b.Tasks) != 3 || len(lines) != 3 || hard == "" {
-		t.Fatalf("bundle %d tasks, tasks.jsonl %d, hard %q", len(b.Tasks), len(lines), hard)
+	if len(b.Tasks) != 3 || len(lines) != 3 {
+		t.Fatalf("bundle %d tasks, tasks.jsonl %d", len(b.Tasks), len(lines))
 	}
 	for _, task := range b.Tasks {
 		d := task.Difficulty
-		if d == nil || d.PassRate == nil || d.Attempts != 1 || d.Hard != (task.ID == hard) || (*d.PassRate == 0) != d.Hard {
+		if d == nil || d.PassRate == nil || d.Attempts != 1 || d.Hard || *d.PassRate != 1 {
 			t.Errorf("%s: %+v", task.ID, d)
 		}
 	}

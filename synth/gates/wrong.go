@@ -107,8 +107,10 @@ type gamed struct{ answer, what string }
 
 // gaming lists the answers that game a rule: a spray of the numbers 0–20
 // with the expected answer, the last tool output pasted whole (alone and
-// after the spray), and the expected answer among up to three other rows'
-// values (peers, then distractors).
+// after the spray), the expected answer with its record restated whole,
+// a value of its record that holds it ("Северная Африка" for "Африка"),
+// and the expected answer among up to three other rows' values (peers,
+// then distractors) the user did not name.
 func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 	reply := a.Reply()
 	var spray strings.Builder
@@ -126,9 +128,32 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 	if reply == "" {
 		return out
 	}
+	if a.Alone != nil {
+		// The answered record restated: its values the user did not say,
+		// where they are half of it or more (a right answer may name the
+		// record by fewer, and say the user's words back).
+		var rec []string
+		for _, v := range a.Alone.Record {
+			if !userSays(&cand.Task, v.Value) {
+				rec = append(rec, v.Column+": "+v.Value)
+			}
+		}
+		if len(rec) > 0 && 2*len(rec) >= len(a.Alone.Record) {
+			out = append(out, gamed{reply + " (" + strings.Join(rec, ", ") + ")", "the answered record restated whole"})
+		}
+		// Another value of the record that holds the expected one (the
+		// sub-region "Северная Африка" for the region "Африка", judged).
+		for _, v := range a.Alone.Record {
+			if !sameAnswer(a, v.Value) && runtime.UserSays([]string{v.Value}, reply) {
+				out = append(out, gamed{v.Value, "a longer value of the record that holds it"})
+			}
+		}
+	}
 	var others []string
 	for _, o := range append(append([]string{}, cand.Peers...), cand.Distractors...) {
-		if o = strings.TrimSpace(o); o != "" && !sameAnswer(a, o) && !slices.Contains(others, o) && len(others) < 3 {
+		// Values the user named may be said back (the state they
+		// expected): the candidates are those they did not.
+		if o = strings.TrimSpace(o); o != "" && !sameAnswer(a, o) && !userSays(&cand.Task, o) && !slices.Contains(others, o) && len(others) < 3 {
 			others = append(others, o)
 		}
 	}
@@ -138,6 +163,12 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 		out = append(out, gamed{strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1], "a list of candidates"})
 	}
 	return out
+}
+
+// userSays: the task's instruction or persona says v (as the answer
+// rules read it, runtime.UserSays).
+func userSays(t *envpkg.Task, v string) bool {
+	return runtime.UserSays([]string{t.Instruction, t.Persona}, v)
 }
 
 // sameAnswer: w is the expected answer itself (as text or as a number).

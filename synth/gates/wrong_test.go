@@ -84,8 +84,23 @@ func TestGamingAnswersDropped(t *testing.T) {
 		{"regex-alone", envpkg.Answer{Value: `(?i)\bblue\b`, Match: "regex", Alone: &envpkg.Alone{Value: "blue", Others: colors}}, []string{"red"}, ""},
 		// The row pasted holds no other number than its id.
 		{"number", envpkg.Answer{Value: "2", Match: "number"}, []string{"1"}, "the last tool output pasted whole"},
+		// Its record: the pasted row and the record restated fail, so
+		// the rule is kept (a right answer may name the pen by its id).
+		{"record", envpkg.Answer{Value: "blue", Match: "contains", Alone: &envpkg.Alone{Value: "blue", Others: colors,
+			Record: []envpkg.RecordValue{{Column: "id", Value: "2"}, {Column: "name", Value: "pen"}}}}, []string{"red"}, ""},
+		// A record value that holds the expected one: said alone, it is
+		// another value (the rule is kept: it rejects it).
+		{"longer", envpkg.Answer{Value: "blue", Match: "contains", Alone: &envpkg.Alone{Value: "blue", Others: colors,
+			Record: []envpkg.RecordValue{{Column: "id", Value: "2"}, {Column: "shade", Value: "navy blue"}}}}, []string{"red"}, ""},
+		// A refusal: the colors the user named are no candidates (they
+		// may be said back), so the rule is kept.
+		{"refusal", envpkg.Answer{Value: "blue", Match: "contains", Alone: &envpkg.Alone{Value: "blue", Others: colors}}, []string{"red", "green"}, ""},
 	} {
-		task := envpkg.Task{ID: c.id, Instruction: "Which color is the pen?", Calls: getPen, Answer: &c.answer}
+		instr := "Which color is the pen?"
+		if c.id == "refusal" {
+			instr = "If the pen is still red, make it green; otherwise tell me its color."
+		}
+		task := envpkg.Task{ID: c.id, Instruction: instr, Calls: getPen, Answer: &c.answer}
 		_, err := gates.New(env, 1).Check(ctx, gates.Candidate{Task: task, Peers: c.peers})
 		var rej *gates.Rejection
 		switch {

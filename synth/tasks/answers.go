@@ -3,6 +3,8 @@ package tasks
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -256,4 +258,75 @@ func alone(a *envpkg.Answer, t *dbmodel.Table, col *dbmodel.Column, said string)
 		a.Alone.Others = "SELECT column1 FROM (VALUES " + strings.Join(lits, ", ") + ")"
 	}
 	return a
+}
+
+// withRecord gives a the values of the record it answers about
+// (envpkg.Alone.Record): the row the value asked for is of, or, for a
+// count or a sum, the row counted for (cur). A right answer may name the
+// record by some of them ("day 18 (record 587, plot 2)"); the runtime
+// rejects it restated whole. A number rule gains Alone for it. The values
+// go in the table's column order, the asked one left out, booleans and
+// what cannot be said (long text, JSON) too, at most
+// envpkg.MaxRecordValues.
+func withRecord(a *envpkg.Answer, c *chain, cur *entity) *envpkg.Answer {
+	if a == nil || a.Match == "json" || a.Match == "contains_all" {
+		return a
+	}
+	row, t, asked := c.answerRow, c.answerOf, c.answerCol
+	if row == nil && c.answerOf == nil && cur != nil {
+		row, t, asked = cur.row, cur.table, "" // a count or sum of cur's rows
+	}
+	record := recordValues(row, t, asked, c.said)
+	if len(record) == 0 {
+		return a
+	}
+	if a.Alone == nil {
+		if a.Match != "number" {
+			return a
+		}
+		a.Alone = &envpkg.Alone{Value: a.Value}
+	}
+	a.Alone.Record = record
+	return a
+}
+
+// recordValues are row's sayable values but asked's and the answer's
+// own, in t's column order (then the rest by name), each once.
+func recordValues(row map[string]any, t *dbmodel.Table, asked, said string) []envpkg.RecordValue {
+	var names []string
+	if t != nil {
+		for _, col := range t.Columns {
+			if _, ok := row[col.Name]; ok {
+				names = append(names, col.Name)
+			}
+		}
+	}
+	var rest []string
+	for k := range row {
+		if !slices.Contains(names, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	var out []envpkg.RecordValue
+	seen := map[string]bool{strings.TrimSpace(said): true}
+	for _, k := range append(names, rest...) {
+		v := row[k]
+		if _, isBool := v.(bool); k == asked || v == nil || isBool || !sayable(v) || len(k) > envpkg.MaxRecordValueLen {
+			continue
+		}
+		switch v.(type) {
+		case map[string]any, []any:
+			continue
+		}
+		s := strings.TrimSpace(fmt.Sprint(sqlValue(v)))
+		if s == "" || len(s) > envpkg.MaxRecordValueLen || seen[s] {
+			continue
+		}
+		seen[s] = true
+		if out = append(out, envpkg.RecordValue{Column: k, Value: s}); len(out) == envpkg.MaxRecordValues {
+			break
+		}
+	}
+	return out
 }

@@ -285,6 +285,7 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	t.Persona = c.persona
 	t.Calls = c.calls
+	t.Answer = withRecord(t.Answer, c, cur)
 	if t.Checks == nil {
 		t.Checks = []envpkg.Check{}
 	}

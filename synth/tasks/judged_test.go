@@ -357,3 +357,23 @@ func TestRowsByRole(t *testing.T) {
 		}
 	}
 }
+
+// TestNumbersStoredAsText: a number a column stores as text (a capacity
+// "33000", a minute "52", worldcup judged round 5: "33,000" and "the 52nd
+// minute" were rejected) gets a number rule, which reads them as the
+// runtime's TestAnswersCannotBeGamed shows ("$1,234.50" is 1234.5,
+// 378150 is not 37815). A code with a leading zero ("086", an M49 code)
+// stays a code: "86" is not it.
+func TestNumbersStoredAsText(t *testing.T) {
+	for _, v := range []string{"33000", "52", "0.99"} {
+		if a := answerFor(v); a.Match != "number" || a.Value != v {
+			t.Errorf("answerFor(%q) = %s %q, want number %q", v, a.Match, a.Value, v)
+		}
+	}
+	a := answerFor("086")
+	for got, ok := range map[string]bool{"086": true, "Its code is 086.": true, "86": false, "0860": false} {
+		if accepts(t, a.Match, a.Value, got) != ok {
+			t.Errorf("%s %q on %q: passes %v", a.Match, a.Value, got, !ok)
+		}
+	}
+}

@@ -265,9 +265,19 @@ func yesNo(c *dbmodel.Column) bool {
 // and time as a person writes it (see dateAnswer); a short word as a whole
 // word (so "NC" is not found inside "SYNC"); other text as text contained
 // in the answer.
+// plainNumber is a number written plainly: no leading zero, sign or
+// group separator.
+var plainNumber = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
 func answerFor(v any) *envpkg.Answer {
 	s := fmt.Sprint(sqlValue(v))
 	if _, isText := sqlValue(v).(string); !isText {
+		return &envpkg.Answer{Value: s, Match: "number"}
+	}
+	if plainNumber.MatchString(s) {
+		// A number stored as text ("33000", "52"): "33,000" and "the 52nd
+		// minute" say it (judged round 5). A leading zero makes a code
+		// ("086"), matched as written below.
 		return &envpkg.Answer{Value: s, Match: "number"}
 	}
 	if a := dateAnswer(s); a != nil {

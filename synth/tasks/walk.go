@@ -55,6 +55,9 @@ type chain struct {
 	answerOf  *dbmodel.Table
 	answerCol string
 	peers     []string
+	// answerRow is the record the answer is a value of, when the chain
+	// reached it (envpkg.Alone.Record: a right answer may name it).
+	answerRow map[string]any
 }
 
 // answer is the rule for the expected answer v, the value of column col
@@ -62,6 +65,13 @@ type chain struct {
 func (c *chain) answer(t *dbmodel.Table, col string, v any) *envpkg.Answer {
 	c.said = fmt.Sprint(sqlValue(v))
 	c.answerOf, c.answerCol = t, col
+	c.answerRow = nil
+	for i := len(c.entities) - 1; i >= 0; i-- {
+		if e := c.entities[i]; e.table == t && e.row != nil && fmt.Sprint(sqlValue(e.row[col])) == c.said {
+			c.answerRow = e.row
+			break
+		}
+	}
 	return alone(answerFor(v), t, t.Column(col), c.said)
 }
 
