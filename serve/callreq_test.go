@@ -145,6 +145,9 @@ func TestCallRouteAllocations(t *testing.T) {
 	if rec.Code != http.StatusOK || !strings.Contains(out.String(), `"is_error":false`) {
 		t.Fatalf("HTTP %d %s", rec.Code, out.String())
 	}
+	if raceEnabled {
+		t.Skip("the race detector changes what allocates")
+	}
 	if allocs > 20 {
 		t.Errorf("the /call route allocates %.0f objects per call, want at most 20", allocs)
 	}
