@@ -61,6 +61,7 @@ bench:
 	go run ./bench/taubench/cmd/taubench -env envs/taubench-airline -section -out docs/BENCHMARKS-taubench.md -json bench/taubench/results-airline.json -replay-exe /tmp/wasmenv-bench
 	go test -run '^$$' -bench BenchmarkEpisode -benchtime 2000x -count 3 ./envs/ > docs/img/episode-bench.txt
 	go test -run '^$$' -bench BenchmarkReplay -benchtime 2000x -count 3 ./cmd/wasmenv/ > docs/img/replay-bench.txt
+	go test -run '^$$' -bench BenchmarkCallHandler -benchtime 20000x -count 3 ./serve/ > docs/img/serve-handler-bench.txt
 	go test -run '^$$' -bench 'BenchmarkPython|BenchmarkTaubenchRetailPython' -benchtime 2000x -count 3 ./internal/pywasm/ > docs/img/python-bench.txt
 	/tmp/wasmenv-bench build testdata/envs/mini -o /tmp/mini.wasm
 	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 16 --calls 200000 --duration 1m --json > docs/img/serve-bench-16.json

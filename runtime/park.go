@@ -71,6 +71,21 @@ func (ep *Episode) leave() {
 	}
 }
 
+// Release gives the episode's connection back now, as an episode parks
+// between steps when the Env holds more than Options.MaxConns connections:
+// its state is kept and its next step takes a connection again. A caller
+// that steps many episodes in turn (`wasmenv replay`: one per task, one
+// line at a time) releases each as it moves to another, so that only the
+// episode in use holds a connection and none parks between its own steps:
+// otherwise the first MaxConns episodes keep theirs while idle and every
+// later one parks and resumes at each call, diff and score (issue 35).
+func (ep *Episode) Release() {
+	if ep.closed || ep.sqlConn == nil || ep.depth > 0 {
+		return
+	}
+	ep.park()
+}
+
 // park commits the episode's transaction, keeps its image and counters,
 // and gives its connection back. An episode whose state is lost, or a
 // connection that cannot be pooled, stays as it is.

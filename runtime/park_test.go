@@ -225,3 +225,62 @@ func TestParkKeepsAConnectionStillReading(t *testing.T) {
 		t.Fatalf("after reset: %s", r.Content)
 	}
 }
+
+// TestReleaseBetweenLines is `wasmenv replay`'s shape: episodes stepped in
+// turn, a few steps each, under a small MaxConns. Without Release the
+// first MaxConns episodes keep their connections while idle and every
+// later one parks after each of its own steps; releasing each episode
+// when its turn ends keeps only the stepped one connected, none parks in
+// the middle of its turn, and every episode ends as it does alone.
+func TestReleaseBetweenLines(t *testing.T) {
+	b := *testBundle(t, "edge", false)
+	load := func(maxConns int) *Env {
+		e, err := LoadBundle(context.Background(), &b, Options{MaxWriteMB: 1, ConnPool: 1, MaxConns: maxConns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e
+	}
+	const n = 4
+	want := make([]string, n)
+	ref := load(-1)
+	for i := range n {
+		ep := newEpisode(t, ref, "", int64(10+i))
+		var w strings.Builder
+		for _, s := range parkScript(i) {
+			w.WriteString(parkStep(t, ep, s))
+		}
+		ep.Close()
+		want[i] = w.String()
+	}
+	e := load(1)
+	eps := make([]*Episode, n)
+	got := make([]strings.Builder, n)
+	for i := range eps {
+		eps[i] = newEpisode(t, e, "", int64(10+i))
+		defer eps[i].Close()
+	}
+	// Each turn is one step of every episode's script in order: three
+	// steps (a line's calls, diff and score) per episode per turn.
+	for j := 0; j < len(parkScript(0)); j += 3 {
+		for i, ep := range eps {
+			script := parkScript(i)
+			for k := j; k < min(j+3, len(script)); k++ {
+				got[i].WriteString(parkStep(t, ep, script[k]))
+				if ep.sqlConn == nil && script[k].tool != "" {
+					t.Fatalf("episode %d parked in the middle of its turn (step %d)", i, k)
+				}
+			}
+			ep.Release()
+			if live := e.liveConns.Load(); live != 0 {
+				t.Fatalf("%d connections held after a release", live)
+			}
+		}
+	}
+	for i := range n {
+		if g := got[i].String(); g != want[i] {
+			t.Errorf("episode %d, %s", i, firstDifference(g, want[i]))
+		}
+	}
+}

@@ -167,8 +167,14 @@ type callReq struct {
 }
 
 func (s *Server) call(w http.ResponseWriter, r *http.Request) {
+	body, err := readCallBody(w, r, s.opts.MaxBodyBytes)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	defer putBody(body) // req.Arguments may refer to it until the response is written
 	var req callReq
-	if err := s.decodeJSON(w, r, &req, true); err != nil {
+	if err := decodeCallReq(body.Bytes(), &req, s.opts.MaxJSONDepth); err != nil {
 		writeError(w, err)
 		return
 	}

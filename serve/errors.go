@@ -99,6 +99,9 @@ func (s *Server) callHeld(ctx context.Context, e *episode, name string, args jso
 
 // isBusy reports a wait for a call slot that ran out of time.
 func isBusy(err error) bool {
+	if err == nil { // the usual case, without errors.As's allocation
+		return false
+	}
 	var ae *apiError
 	return errors.As(err, &ae) && ae.code == CodeBusy
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/runtime"
@@ -16,7 +17,9 @@ import (
 // handler from routing to the encoded response, on a request already
 // parsed. Against serve-bench's server CPU per call (--server-process) it
 // splits the handler's share from net/http's reading, writing and
-// connection bookkeeping (issue 35, docs/BENCHMARKS.md).
+// connection bookkeeping (issue 35, docs/BENCHMARKS.md). cpu-ns/op is the
+// process's CPU time per call (GC included), steadier than ns/op on a
+// loaded machine.
 func BenchmarkCallHandler(b *testing.B) {
 	srv, err := New([]*runtime.Env{miniEnv(b)}, Options{IdleTimeout: -1})
 	if err != nil {
@@ -35,6 +38,7 @@ func BenchmarkCallHandler(b *testing.B) {
 	body := []byte(`{"name":"get","arguments":{"key":"a"}}`)
 	w := &discardWriter{h: http.Header{}}
 	b.ReportAllocs()
+	cpu0 := processCPU()
 	for b.Loop() {
 		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
 		clear(w.h)
@@ -44,6 +48,14 @@ func BenchmarkCallHandler(b *testing.B) {
 			b.Fatalf("HTTP %d, %d bytes", w.code, w.n)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// processCPU is the process's user and system CPU time in nanoseconds.
+func processCPU() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }
 
 // discardWriter is a ResponseWriter that keeps the status and the size.

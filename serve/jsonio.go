@@ -44,22 +44,38 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, ae.status, map[string]any{"error": map[string]string{"code": string(ae.code), "message": ae.msg}})
 }
 
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// jsonEncoder is a response buffer with its encoder, pooled: a response
+// costs no encoder and no buffer growth.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encPool = sync.Pool{New: func() any {
+	e := new(jsonEncoder)
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
+
+// contentTypeJSON is every JSON response's Content-Type, set without
+// allocating (net/http only reads it).
+var contentTypeJSON = []string{"application/json"}
 
 // writeJSON encodes v without HTML escaping.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	buf := bufPool.Get().(*bytes.Buffer)
+	e := encPool.Get().(*jsonEncoder)
+	buf := &e.buf
 	buf.Reset()
-	defer bufPool.Put(buf)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := e.enc.Encode(v); err == nil && buf.Cap() <= maxPooledBody {
+		defer encPool.Put(e) // after the write; an encoder that failed is dropped
+	} else if err != nil {
 		buf.Reset()
 		status = http.StatusInternalServerError
 		fmt.Fprintf(buf, `{"error":{"code":"internal","message":%q}}`+"\n", err.Error())
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h["Content-Type"] = contentTypeJSON
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
@@ -68,17 +84,26 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // readBody reads a bounded request body.
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
-		return nil, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body is %d bytes, over the limit of %d", r.ContentLength, limit)
+		return nil, readBodyError(nil, r.ContentLength, limit)
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body is over the limit of %d bytes", limit)
-		}
-		return nil, badRequest("reading request body: %v", err)
+		return nil, readBodyError(err, 0, limit)
 	}
 	return b, nil
+}
+
+// readBodyError is the client's error for a body declared over the limit
+// (declared > 0), read past it, or not read.
+func readBodyError(err error, declared, limit int64) *apiError {
+	if declared > 0 {
+		return errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body is %d bytes, over the limit of %d", declared, limit)
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return errf(http.StatusRequestEntityTooLarge, CodeTooLarge, "request body is over the limit of %d bytes", limit)
+	}
+	return badRequest("reading request body: %v", err)
 }
 
 // decodeJSON reads the body into v, refusing unknown fields (when strict),

@@ -111,7 +111,15 @@ func replay(ctx context.Context, env *runtime.Env, in io.Reader, w io.Writer) (f
 			continue
 		}
 		total++
-		out, lineErr := replayLine(ctx, env, episodes, sc.Bytes())
+		out, ep, lineErr := replayLine(ctx, env, episodes, sc.Bytes())
+		if ep != nil {
+			// Its next line resets it: give its connection back on the
+			// initial state now, so that only the episode of the line in
+			// hand holds one and none parks between its own steps (the
+			// first Options.MaxConns episodes would keep theirs idle).
+			ep.Reset()
+			ep.Release()
+		}
 		if lineErr != nil {
 			failed++
 			out.Error = fmt.Sprintf("line %d: %v", line, lineErr)
@@ -126,22 +134,31 @@ func replay(ctx context.Context, env *runtime.Env, in io.Reader, w io.Writer) (f
 	return failed, total, sc.Err()
 }
 
-func replayLine(ctx context.Context, env *runtime.Env, episodes map[string]*runtime.Episode, line []byte) (replayOut, error) {
+// replayLine replays one input line on its task's episode, which it
+// returns (nil when the line named none it could open).
+func replayLine(ctx context.Context, env *runtime.Env, episodes map[string]*runtime.Episode, line []byte) (replayOut, *runtime.Episode, error) {
 	var in replayIn
 	if err := json.Unmarshal(line, &in); err != nil {
-		return replayOut{Outputs: []string{}, IsError: []bool{}}, fmt.Errorf("invalid JSON: %v", err)
+		return replayOut{Outputs: []string{}, IsError: []bool{}}, nil, fmt.Errorf("invalid JSON: %v", err)
 	}
 	out := replayOut{ID: in.ID, Outputs: []string{}, IsError: []bool{}}
 	ep := episodes[in.Task]
 	if ep == nil {
 		var err error
 		if ep, err = env.NewEpisode(in.Task, in.Seed); err != nil {
-			return out, err
+			return out, nil, err
 		}
 		episodes[in.Task] = ep
 	} else if err := ep.ResetSeed(in.Seed); err != nil {
-		return out, err
+		return out, ep, err
 	}
+	out, err := replaySteps(ctx, ep, &in, out)
+	return out, ep, err
+}
+
+// replaySteps runs a line's calls on its episode, then its diff, hash and
+// score.
+func replaySteps(ctx context.Context, ep *runtime.Episode, in *replayIn, out replayOut) (replayOut, error) {
 	for _, c := range in.Calls {
 		r, err := ep.Call(ctx, c.Name, envpkg.CallArguments(c.Arguments))
 		if err != nil {
