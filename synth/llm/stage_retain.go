@@ -33,12 +33,11 @@ func (r *envRun) runRetention(ctx context.Context) error {
 		return err
 	}
 	key := r.p.store.key(StageRetention, r.sc.Name, r.p.cfg.Client.Model, k, sortedKeys(r.code), r.code, string(tasksJSON))
-	var rep retain.Report
-	ok, err := r.p.store.get(key, &rep)
+	rep, cached, err := r.cachedRetention(key)
 	if err != nil {
 		return err
 	}
-	cached := ok && rep.K == k
+	cached = cached && rep.K == k
 	if !cached {
 		env, _, probs, err := r.build(ctx, r.code, r.final)
 		if err != nil {
@@ -62,7 +61,7 @@ func (r *envRun) runRetention(ctx context.Context) error {
 			return err
 		}
 		rep = *got
-		if err := r.p.store.put(key, rep); err != nil {
+		if err := r.storeRetention(key, rep); err != nil {
 			return err
 		}
 	}
