@@ -145,3 +145,48 @@ func TestRelayedRetentionRepairIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// userRecording holds the exchanges of the chat model playing both the
+// simulated user (rl/openai.User) and the agent in staff-leave's gate, at
+// k = 1, through the relay.
+const userRecording = "testdata/retain-user"
+
+// The retention gate with a simulated user (--retain-user), on a real chat
+// model's recorded answers: each attempt opens with the user's first message
+// (not the instruction), the agent asks for what it needs, the user answers
+// from its request, and the attempt ends on the user's stop token. Every
+// recorded user and agent turn is asked for: the user played every attempt.
+func TestRelayedRetentionWithSimulatedUser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	srv := replay.New(t, mergedRecording(t, userRecording))
+	run := corpusRuns[1]
+	var sc []Scenario
+	for _, s := range readCorpusScenarios(t, run.scenarios) {
+		if s.Name == "staff_leave" {
+			sc = append(sc, s)
+		}
+	}
+	cfg := corpusConfig(srv.URL, t.TempDir(), run, sc)
+	cfg.RetainK, cfg.RetainUser = 1, true
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := rep.Envs[0]
+	if !env.Kept || env.Retention == nil || env.Retention.K != 1 || len(env.Retention.Tasks) != 4 {
+		t.Fatalf("%+v", env)
+	}
+	for _, res := range env.Retention.Tasks {
+		if res.Fate != retain.Kept || res.Solved != 1 {
+			t.Errorf("%s: %+v", res.ID, res)
+		}
+	}
+	st := srv.Stats()
+	for _, e := range srv.Index {
+		if strings.HasPrefix(e.File, "retain-user-") && st.Used[e.File] == 0 {
+			t.Errorf("recorded exchange %s (user or agent) was not asked for", e.File)
+		}
+	}
+}
