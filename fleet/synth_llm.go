@@ -47,6 +47,9 @@ type SynthLLMSpec struct {
 	// The retention gate (llm.Config.RetainK, RetainMaxTurns): 0 is off.
 	RetainK        int `json:"retain_k,omitempty"`
 	RetainMaxTurns int `json:"retain_max_turns,omitempty"`
+	// RetainRepairs and RetainUser: llm.Config's (0, false: none).
+	RetainRepairs int  `json:"retain_repairs,omitempty"`
+	RetainUser    bool `json:"retain_user,omitempty"`
 	// Prompts are the files of an edited prompt directory, by file name.
 	Prompts map[string]string `json:"prompts,omitempty"`
 }
@@ -70,7 +73,8 @@ func (s *SynthLLMSpec) check() error {
 	if s.Tasks < 0 || s.Tasks > MaxSynthLLMTasks || s.MaxAttempts < 0 || s.MaxAttempts > MaxSynthLLMAttempts ||
 		s.ProbeRounds < 0 || s.ProbeRounds > MaxSynthLLMRounds || !(s.PassRate >= 0 && s.PassRate <= 1) ||
 		s.Retries < llm.NoRetries || s.Retries > 100 || s.MaxTokens < 0 || s.TimeoutMS < 0 || s.Concurrency < 0 ||
-		s.MaxCodeBytes < 0 || s.MaxCodeBytes > 64<<20 || s.RetainK < 0 || s.RetainK > MaxSynthLLMRounds || s.RetainMaxTurns < 0 || s.RetainMaxTurns > 200 {
+		s.MaxCodeBytes < 0 || s.MaxCodeBytes > 64<<20 || s.RetainK < 0 || s.RetainK > MaxSynthLLMRounds || s.RetainMaxTurns < 0 || s.RetainMaxTurns > 200 ||
+		s.RetainRepairs < 0 || s.RetainRepairs > MaxSynthLLMAttempts {
 		return bad("LLM synthesis settings out of range: tasks %d (0 to %d), attempts %d (0 to %d), probe rounds %d (0 to %d), pass rate %g (0 to 1)",
 			s.Tasks, MaxSynthLLMTasks, s.MaxAttempts, MaxSynthLLMAttempts, s.ProbeRounds, MaxSynthLLMRounds, s.PassRate)
 	}
@@ -107,7 +111,7 @@ func PlanSynthLLM(cfg llm.Config, scenarios []llm.Scenario) ([]GroupRef, []*Synt
 		MaxTokens: c.MaxTokens, Retries: c.Retries, TimeoutMS: c.Timeout.Milliseconds(), Prices: c.Prices,
 		Tasks: cfg.TasksPerScenario, MaxAttempts: cfg.MaxAttempts, AuthAssumed: cfg.AuthAssumed,
 		ProbeRounds: cfg.ProbeRounds, PassRate: cfg.PassRate, MaxCodeBytes: cfg.MaxCodeBytes, Prompts: prompts,
-		RetainK: cfg.RetainK, RetainMaxTurns: cfg.RetainMaxTurns}
+		RetainK: cfg.RetainK, RetainMaxTurns: cfg.RetainMaxTurns, RetainRepairs: cfg.RetainRepairs, RetainUser: cfg.RetainUser}
 	if !cfg.Clock.IsZero() {
 		base.Clock = cfg.Clock.UTC().Format(time.RFC3339)
 	}
@@ -191,7 +195,7 @@ func runSynthLLM(ctx context.Context, spec *SynthLLMSpec, index int, e *Endpoint
 	cfg := llm.Config{Client: client, OutDir: filepath.Join(dir, "unit", "out"), TasksPerScenario: spec.Tasks,
 		MaxAttempts: spec.MaxAttempts, AuthAssumed: spec.AuthAssumed, ProbeRounds: spec.ProbeRounds,
 		PassRate: spec.PassRate, MaxCodeBytes: spec.MaxCodeBytes, Jobs: 1, Log: log,
-		RetainK: spec.RetainK, RetainMaxTurns: spec.RetainMaxTurns}
+		RetainK: spec.RetainK, RetainMaxTurns: spec.RetainMaxTurns, RetainRepairs: spec.RetainRepairs, RetainUser: spec.RetainUser}
 	if spec.Clock != "" {
 		cfg.Clock, _ = time.Parse(time.RFC3339, spec.Clock) // checked
 	}

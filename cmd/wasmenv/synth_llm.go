@@ -107,8 +107,8 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 			if len(cfg.Seeds) == 0 && len(cfg.Scenarios) == 0 {
 				cfg.Seeds = defaultSeedDomains
 			}
-			if cfg.RetainK < 0 || cfg.RetainMaxTurns < 1 {
-				return fmt.Errorf("--retain-k must be 0 (no gate) or more and --retain-max-turns at least 1")
+			if cfg.RetainK < 0 || cfg.RetainMaxTurns < 1 || cfg.RetainRepairs < 0 {
+				return fmt.Errorf("--retain-k and --retain-repairs must be 0 (none) or more and --retain-max-turns at least 1")
 			}
 			if fl.runID != "" && fl.nats == "" {
 				return fmt.Errorf("--run-id names a run on NATS: it needs --nats")
@@ -150,6 +150,9 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 	f.Float64Var(&cfg.PassRate, "pass-rate", 0.85, "probe pass rate an environment needs (EnvScaler: 0.85)")
 	f.IntVar(&cfg.RetainK, "retain-k", 4, "retention gate: the model plays each task this many times as the agent before the environment is kept; unsolved tasks are examined, dropped at the environment's fault (0: no gate)")
 	f.IntVar(&cfg.RetainMaxTurns, "retain-max-turns", 20, "assistant turns per attempt of the retention gate")
+	// The gate's repairs and simulated user (issue 36).
+	f.IntVar(&cfg.RetainRepairs, "retain-repairs", 2, "times a task the gate's examiner finds at the environment's fault goes back to the verifiers stage with the examiner's reason, and is played again, before it is dropped (0: dropped at once)")
+	f.BoolVar(&cfg.RetainUser, "retain-user", false, "a simulated user (the model, as `rollout --user` plays it) opens and answers each attempt of the retention gate, instead of the instruction as the user's opening")
 	f.IntVar(&cfg.Jobs, "jobs", 4, "scenarios generated at once")
 	f.StringVar(&cfg.PromptDir, "prompts", "", "directory of edited prompt templates and schemas (see --write-prompts)")
 	f.StringVar(&writePrompts, "write-prompts", "", "copy the built-in prompts to this directory for editing, then exit")

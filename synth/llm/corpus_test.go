@@ -26,22 +26,30 @@ const corpusDir = "corpus"
 type corpusRun struct {
 	scenarios string // file of scenarios under corpusDir
 	auth      bool   // --auth assumed
+	tasks     int    // --tasks
+	repairs   int    // --retain-repairs (the first runs were recorded before repairs existed)
 }
 
-var corpusRuns = []corpusRun{{"scenarios-assumed.jsonl", true}, {"scenarios-tools.jsonl", false}}
+var corpusRuns = []corpusRun{
+	{"scenarios-assumed.jsonl", true, 5, 0}, {"scenarios-tools.jsonl", false, 5, 0},
+	// Round 6 (issue 36): ten more domains, ten tasks each.
+	{"scenarios-r6-assumed.jsonl", true, 10, 2}, {"scenarios-r6-tools.jsonl", false, 10, 2},
+}
 
 // corpusConfig is the command line the recorded runs used:
-// --tasks 5 --probe-rounds 1 --retain-k 2 --retain-max-turns 12.
+// --tasks N --probe-rounds 1 --retain-k 2 --retain-max-turns 12
+// --retain-repairs R.
 func corpusConfig(url, out string, run corpusRun, scenarios []Scenario) Config {
 	return Config{
 		Client:           &Client{BaseURL: url + "/v1", Model: "claude (via relay)", APIKey: replay.Key, Backoff: time.Millisecond},
 		OutDir:           out,
 		Scenarios:        scenarios,
-		TasksPerScenario: 5,
+		TasksPerScenario: run.tasks,
 		ProbeRounds:      1,
 		AuthAssumed:      run.auth,
 		RetainK:          2,
 		RetainMaxTurns:   12,
+		RetainRepairs:    run.repairs,
 		Jobs:             2,
 	}
 }

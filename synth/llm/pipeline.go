@@ -49,6 +49,16 @@ type Config struct {
 	RetainK int
 	// RetainMaxTurns bounds each of the gate's attempts (0: rl's 20).
 	RetainMaxTurns int
+	// RetainRepairs is how many times a task the gate's examiner finds at
+	// the environment's fault goes back to the verifiers stage with the
+	// examiner's reason before it is dropped (stage_retain_repair.go;
+	// 0: none, dropped at once).
+	RetainRepairs int
+	// RetainUser has a simulated user (rl/openai.User, the one `wasmenv
+	// serve --user` and `rollout --user` play) open and answer each of the
+	// gate's attempts, on the same endpoint and model; false: the
+	// instruction opens the conversation.
+	RetainUser bool
 	// Jobs is how many scenarios run at once (default 4).
 	Jobs int
 	// Compiler options for every build. Their zero caps are the

@@ -32,13 +32,16 @@ func (r *envRun) runRetention(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	key := r.p.store.key(StageRetention, r.sc.Name, r.p.cfg.Client.Model, k, sortedKeys(r.code), r.code, string(tasksJSON))
-	var rep retain.Report
-	ok, err := r.p.store.get(key, &rep)
+	parts := []any{StageRetention, r.sc.Name, r.p.cfg.Client.Model, k, sortedKeys(r.code), r.code, string(tasksJSON)}
+	if r.p.cfg.RetainUser {
+		parts = append(parts, "simulated user")
+	}
+	key := r.p.store.key(parts...)
+	rep, cached, err := r.cachedRetention(key)
 	if err != nil {
 		return err
 	}
-	cached := ok && rep.K == k
+	cached = cached && rep.K == k
 	if !cached {
 		env, _, probs, err := r.build(ctx, r.code, r.final)
 		if err != nil {
@@ -47,29 +50,35 @@ func (r *envRun) runRetention(ctx context.Context) error {
 		if len(probs) > 0 {
 			return fmt.Errorf("%w: the final build fails: %s", errQuality, strings.Join(probs, "; "))
 		}
-		c := r.p.cfg.Client
-		client := chatapi.New(c.BaseURL, c.APIKey, 0)
-		client.Timeout, client.Retries, client.Backoff, client.OnRetry = c.Timeout, c.Retries, c.Backoff, c.OnRetry
-		if c.limit != nil {
-			client.Limit = c.limit
-		}
-		temp := c.Temperature
-		got, err := retain.Run(ctx, env, retain.Config{K: k, Seed: 1, MaxTurns: r.p.cfg.RetainMaxTurns,
-			Agent:    &openai.Policy{Client: client, Model: c.Model, Temperature: &temp, MaxTokens: c.MaxTokens},
-			Examiner: &retain.LLMExaminer{Client: client, Model: c.Model}, Concurrency: r.p.cfg.Jobs})
+		got, err := retain.Run(ctx, env, r.retainConfig())
 		env.Close()
 		if err != nil {
 			return err
 		}
 		rep = *got
-		if err := r.p.store.put(key, rep); err != nil {
+		if err := r.storeRetention(key, rep); err != nil {
 			return err
+		}
+	}
+	if r.p.cfg.RetainRepairs > 0 {
+		repaired, err := r.repairRetention(ctx, &rep, key)
+		if err != nil {
+			return err
+		}
+		for i, t := range r.final {
+			if fixed, ok := repaired[t.ID]; ok {
+				r.final[i] = fixed
+			}
 		}
 	}
 	r.rep.Retention = &rep
 	r.ledger.add(StageRetention, 1, true, cached, Usage{PromptTokens: rep.PromptTokens, CompletionTokens: rep.CompletionTokens}, 0)
 	for _, d := range rep.Dropped() {
-		r.drop([]Dropped{{What: "task " + d.ID, Reason: fmt.Sprintf("retention gate: no attempt of %d solved it; %s fault: %s", d.Attempts, d.Fault, d.Reason)}})
+		after := ""
+		if d.Repairs > 0 {
+			after = fmt.Sprintf(" after %d repairs of its verifier", d.Repairs)
+		}
+		r.drop([]Dropped{{What: "task " + d.ID, Reason: fmt.Sprintf("retention gate: no attempt of %d solved it%s; %s fault: %s", d.Attempts, after, d.Fault, d.Reason)}})
 	}
 	r.final = rep.Apply(r.final)
 	if len(r.final) == 0 {
@@ -88,4 +97,24 @@ func (r *envRun) runRetention(ctx context.Context) error {
 	r.bundle = b
 	r.rep.Tasks = len(r.final)
 	return nil
+}
+
+// retainConfig is the gate's configuration: the agent, the examiner and,
+// with Config.RetainUser, the simulated user, all on the run's endpoint
+// and model.
+func (r *envRun) retainConfig() retain.Config {
+	c := r.p.cfg.Client
+	client := chatapi.New(c.BaseURL, c.APIKey, 0)
+	client.Timeout, client.Retries, client.Backoff, client.OnRetry = c.Timeout, c.Retries, c.Backoff, c.OnRetry
+	if c.limit != nil {
+		client.Limit = c.limit
+	}
+	temp := c.Temperature
+	cfg := retain.Config{K: r.p.cfg.RetainK, Seed: 1, MaxTurns: r.p.cfg.RetainMaxTurns,
+		Agent:    &openai.Policy{Client: client, Model: c.Model, Temperature: &temp, MaxTokens: c.MaxTokens},
+		Examiner: &retain.LLMExaminer{Client: client, Model: c.Model}, Concurrency: r.p.cfg.Jobs}
+	if r.p.cfg.RetainUser {
+		cfg.User = &openai.User{Client: client, Model: c.Model, Temperature: &temp}
+	}
+	return cfg
 }

@@ -51,6 +51,7 @@ var pipelineStages = []stage{
 	{StageProbe, (*envRun).runProbe},
 	{StageChecker, nil},
 	{StageRetention, (*envRun).runRetention},
+	{StageRetentionRepair, nil},
 }
 
 // Stages lists every stage in pipeline order.
@@ -64,11 +65,12 @@ var Stages = func() []string {
 
 // promptedStages are the stages with a prompt template and schema: all
 // but the retention gate, whose agent sees the environment itself
-// (synth/retain has the examiner's prompt).
+// (synth/retain has the examiner's prompt), and its repairs, which ask
+// the verifiers stage's prompt again.
 var promptedStages = func() []string {
 	var names []string
 	for _, s := range Stages {
-		if s != StageRetention {
+		if s != StageRetention && s != StageRetentionRepair {
 			names = append(names, s)
 		}
 	}

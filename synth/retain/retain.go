@@ -55,6 +55,11 @@ type TaskResult struct {
 	// Fault and Reason are the examiner's finding for an unsolved task.
 	Fault  Fault  `json:"fault,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Repairs is how many times the task's verifier was answered again
+	// with an examiner's finding of the environment's fault before this
+	// outcome (synth llm's --retain-repairs); Attempts and Solved are the
+	// last version's.
+	Repairs int `json:"repairs,omitempty"`
 }
 
 // Report is the gate's outcome for one environment, tasks in id order.
