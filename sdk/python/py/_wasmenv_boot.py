@@ -139,9 +139,9 @@ def dispatch(tool, args):
         return CALL_INVALID_ARGS + f"arguments are not JSON: {e}".encode()
     if not isinstance(kwargs, dict):
         return CALL_INVALID_ARGS + b"arguments must be a JSON object"
-    unknown = [k for k in kwargs if k not in params]
-    missing = [k for k in required if k not in kwargs]
-    if unknown or missing:
+    if not (params >= kwargs.keys() >= required):
+        unknown = [k for k in kwargs if k not in params]
+        missing = [k for k in required if k not in kwargs]
         return CALL_INVALID_ARGS + (f"unknown arguments {sorted(unknown)}" if unknown else f"missing arguments {sorted(missing)}").encode()
     try:
         result = fn(**kwargs)
