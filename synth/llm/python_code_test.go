@@ -16,18 +16,20 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	replay "github.com/wasmenv/wasmenv/internal/llmreplay"
 	"github.com/wasmenv/wasmenv/internal/pywasm"
 	"github.com/wasmenv/wasmenv/synth/emit"
 )
 
-// pythonCodeDir holds the recorded exchanges of `synth llm --tool-language
-// python` on two of corpus/'s scenarios: the stages before the code stage
-// asked what the Go run asked (their answers are copies of corpus/
-// recording's), the code stage asked for Python and a chat model answered
-// through the relay (internal/relay). Record again with
-// TestRecordPythonCodeStage.
-const pythonCodeDir = "testdata/python-code"
+// pythonRunDir holds the recorded exchanges of `synth llm --tool-language
+// python` on two of corpus/'s scenarios (SOURCE.md there): the requests the
+// Go run made too (tasks, schema, data, toolspec, tooltests, verifiers)
+// are answered by copies of corpus/recording's answers; the code stage's
+// Python prompt and the probe and checker rounds, which see the Python
+// tools' answers, were answered by a chat model through the relay. Record
+// again with TestRecordPythonRun.
+const pythonRunDir = "testdata/python-run"
 
 // pythonScenarios are the corpus scenarios the Python run takes, with the
 // corpus run whose settings they were made with.
@@ -46,79 +48,66 @@ func pythonScenario(t *testing.T, name string, run corpusRun) Scenario {
 	return Scenario{}
 }
 
-// throughCode takes one scenario through the pipeline's stages up to and
-// including the code stage, with the corpus run's settings in Python.
-func throughCode(ctx context.Context, t *testing.T, url string, name string, run corpusRun) (*envRun, error) {
-	cfg := corpusConfig(url, t.TempDir(), run, nil)
+// pythonFullConfig is the corpus run's settings in Python, with the
+// retention gate off (its agent plays each task twice over many turns: not
+// recorded).
+func pythonFullConfig(url, out string, run corpusRun) Config {
+	cfg := corpusConfig(url, out, run, nil)
 	cfg.ToolLanguage = LanguagePython
-	p, err := newPipeline(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := pythonScenario(t, name, run)
-	r := &envRun{p: p, sc: sc, ledger: newLedger(), rep: &EnvReport{Scenario: sc}, workDir: filepath.Join(p.cfg.OutDir, ".work", sc.Name)}
-	for _, s := range pipelineStages {
-		if s.run == nil {
-			continue
-		}
-		if err := s.run(r, ctx); err != nil {
-			return r, err
-		}
-		if s.name == StageCode {
-			break
-		}
-	}
-	return r, nil
+	cfg.RetainK = 0
+	return cfg
 }
 
-// TestPythonCodeStageReplays runs the recorded Python run again (a real
-// HTTP server, no model): on both scenarios the code stage ends with
-// Python tool files that build into a Python bundle, every kept tool test
-// passes on it, and its attempts are logged beside the Go run's
-// (corpus/NAME/report.json).
-func TestPythonCodeStageReplays(t *testing.T) {
+// TestPythonSynthRunReplays runs the recorded Python run again (a real
+// HTTP server, no model): both environments are kept, their tools are
+// Python files built into a Python bundle, and each stage's attempts are
+// logged beside the Go run's (corpus/NAME/report.json). The retention gate
+// is off in this run (pythonFullConfig).
+func TestPythonSynthRunReplays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds Python bundles")
 	}
-	srv := replay.New(t, pythonCodeDir)
-	var table []string
+	srv := replay.New(t, pythonRunDir)
+	table := []string{"| scenario | stage | Go: passed / attempts | Python: passed / attempts |"}
 	for _, c := range pythonScenarios {
-		r, err := throughCode(context.Background(), t, srv.URL, c.name, c.run)
+		out := t.TempDir()
+		rep, err := RunScenario(context.Background(), pythonFullConfig(srv.URL, out, c.run), pythonScenario(t, c.name, c.run))
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if len(r.code) == 0 {
-			t.Fatalf("%s: no code", c.name)
+		if !rep.Kept {
+			t.Fatalf("%s: dropped: %s", c.name, rep.Reason)
 		}
-		for name := range r.code {
-			if !strings.HasSuffix(name, ".py") {
-				t.Errorf("%s: tool file %s is not Python", c.name, name)
+		tools, err := os.ReadDir(filepath.Join(out, c.name, "tools"))
+		if err != nil || len(tools) == 0 {
+			t.Fatalf("%s: tools: %v", c.name, err)
+		}
+		for _, f := range tools {
+			if !strings.HasSuffix(f.Name(), ".py") {
+				t.Errorf("%s: tool file %s is not Python", c.name, f.Name())
 			}
 		}
-		env, b, probs, err := r.build(context.Background(), r.code, nil)
-		if err != nil || len(probs) > 0 {
-			t.Fatalf("%s: build: %v %v", c.name, err, probs)
+		b, err := envpkg.Read(rep.Bundle)
+		if err != nil {
+			t.Fatal(err)
 		}
 		if _, err := pywasm.ParseStub(b.Module); err != nil {
 			t.Errorf("%s: the bundle is not a Python bundle: %v", c.name, err)
 		}
-		if len(r.tests) == 0 {
-			t.Errorf("%s: no tool test kept", c.name)
-		}
-		for _, tt := range r.tests {
-			if got, passed, err := runToolTest(context.Background(), env, tt); err != nil || !passed {
-				t.Errorf("%s: tool test %s: %s %v", c.name, tt, got, err)
+		goStages := goReport(t, c.name).Stages
+		for _, st := range Stages {
+			py, ok := rep.Stages[st]
+			if !ok {
+				continue
 			}
+			if py.Passed != py.Runs {
+				t.Errorf("%s: stage %s %+v", c.name, st, py)
+			}
+			g := goStages[st]
+			table = append(table, fmt.Sprintf("| %s | %s | %d / %d | %d / %d |", c.name, st, g.Passed, g.Trials, py.Passed, py.Trials))
 		}
-		env.Close()
-		py := r.ledger.snapshot()[StageCode]
-		if py.Passed != 1 {
-			t.Errorf("%s: code stage %+v", c.name, py)
-		}
-		goStage := goCodeStage(t, c.name)
-		table = append(table, fmt.Sprintf("| %s | Go: passed %d, attempts %d | Python: passed %d, attempts %d |", c.name, goStage.Passed, goStage.Trials, py.Passed, py.Trials))
 	}
-	t.Log("code stage per language:\n" + strings.Join(table, "\n"))
+	t.Log("stages per language:\n" + strings.Join(table, "\n"))
 	st := srv.Stats()
 	for _, e := range srv.Index {
 		if st.Used[e.File] == 0 {
@@ -127,7 +116,7 @@ func TestPythonCodeStageReplays(t *testing.T) {
 	}
 }
 
-func goCodeStage(t *testing.T, name string) StageStats {
+func goReport(t *testing.T, name string) EnvReport {
 	b, err := os.ReadFile(filepath.Join(corpusDir, name, "report.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -136,25 +125,26 @@ func goCodeStage(t *testing.T, name string) StageStats {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	return rep.Stages[StageCode]
+	return rep
 }
 
-// TestRecordPythonCodeStage records the Python run: with
+// TestRecordPythonRun records the Python run: with
 // WASMENV_PY_RELAY=http://127.0.0.1:8931 (llmrelay -dir DIR), a request
-// the corpus recording holds is answered from it (the stages before the
-// code stage ask what the Go run asked) and any other goes to the relay.
-// The corpus answers it used are listed in DIR/corpus-used.txt; copy them
-// and DIR/record/* into testdata/python-code.
-func TestRecordPythonCodeStage(t *testing.T) {
+// corpus/recording or testdata/python-run holds is answered from there and
+// any other goes to the relay. The recorded answers it used are listed in
+// $WASMENV_PY_RELAY_DIR/corpus-used.txt; copy them and DIR/record/* into
+// testdata/python-run.
+func TestRecordPythonRun(t *testing.T) {
 	relayURL := os.Getenv("WASMENV_PY_RELAY")
 	if relayURL == "" {
 		t.Skip("set WASMENV_PY_RELAY to a running llmrelay to record")
 	}
-	corpus := replay.New(t, filepath.Join(corpusDir, "recording"))
-	byKey := map[string]string{}
-	for _, e := range corpus.Index {
-		if e.Key != "" && byKey[e.Key] == "" {
-			byKey[e.Key] = e.File
+	byKey := map[string]string{} // request key -> recorded answer file
+	for _, dir := range []string{filepath.Join(corpusDir, "recording"), pythonRunDir} {
+		for _, e := range replay.New(t, dir).Index {
+			if e.Key != "" && byKey[e.Key] == "" {
+				byKey[e.Key] = filepath.Join(dir, e.File)
+			}
 		}
 	}
 	var mu sync.Mutex
@@ -162,7 +152,7 @@ func TestRecordPythonCodeStage(t *testing.T) {
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		if file := byKey[replay.RequestKey(body)]; file != "" {
-			b, err := os.ReadFile(filepath.Join(corpusDir, "recording", file))
+			b, err := os.ReadFile(file)
 			if err != nil {
 				http.Error(w, err.Error(), 500)
 				return
@@ -186,8 +176,8 @@ func TestRecordPythonCodeStage(t *testing.T) {
 	}))
 	defer proxy.Close()
 	for _, c := range pythonScenarios {
-		r, err := throughCode(context.Background(), t, proxy.URL, c.name, c.run)
-		t.Logf("%s: %v, stages %+v", c.name, err, r.ledger.snapshot())
+		rep, err := RunScenario(context.Background(), pythonFullConfig(proxy.URL, t.TempDir(), c.run), pythonScenario(t, c.name, c.run))
+		t.Logf("%s: %v, kept %v %s, stages %+v", c.name, err, rep.Kept, rep.Reason, rep.Stages)
 	}
 	var files []string
 	for f := range used {
