@@ -36,3 +36,19 @@ func TestFleetRunsPythonBundle(t *testing.T) {
 		}
 	}
 }
+
+// The same through a `wasmenv worker` process (the CLI's own copy of the
+// interpreter, its bundle cache on disk).
+func TestFleetWorkerProcessRunsPythonBundle(t *testing.T) {
+	py := bundle(t, "pylibrary")
+	url := startServer(t)
+	startWorkerProcess(t, url, fastOpts)
+	spec := &fleet.Spec{Group: 2, Seed: 5, MaxTurns: 20, Policy: fleet.PolicySpec{Kind: "oracle"}}
+	got, err := drive(t, url, spec, py)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := reference(t, spec, py); !bytes.Equal(got, want) {
+		t.Fatalf("%d bytes, the local run %d; they differ", len(got), len(want))
+	}
+}
