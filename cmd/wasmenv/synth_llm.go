@@ -144,6 +144,7 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 	f.StringVar(&scenarioFile, "scenario-file", "", "your own scenarios (skips generating them): JSON array or JSONL of {name, title, description}, or lines 'Title: description'")
 	f.IntVar(&cfg.TasksPerScenario, "tasks", 10, "tasks per scenario (k)")
 	f.IntVar(&cfg.MaxAttempts, "max-attempts", 6, "attempts per stage: the first and up to 5 repairs")
+	f.StringVar(&cfg.ToolLanguage, "tool-language", llm.LanguageGo, "language of the tool code the code stage asks for: go or python (docs/PYTHON.md)")
 	f.StringVar(&auth, "auth", "assumed", "assumed: the user is already authenticated (AWM); tools: tools authenticate the user (τ-bench)")
 	f.StringVar(&clock, "clock", "", "environment clock, RFC 3339 (default 2024-06-03T09:00:00Z)")
 	f.IntVar(&cfg.ProbeRounds, "probe-rounds", 3, "rounds of the test agent and checker (N)")

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wasmenv/wasmenv/compiler"
 )
@@ -38,12 +39,16 @@ func BenchmarkTaubenchRetailPython(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			ep := episode(b, e, "")
 			args := []byte(c.args)
+			q := quantiles{}
 			for b.Loop() {
+				start := time.Now()
 				r, err := ep.Call(context.Background(), c.tool, args)
+				q.add(time.Since(start))
 				if err != nil || r.IsError || strings.HasPrefix(r.Content, "Error") {
 					b.Fatal(r, err)
 				}
 			}
+			q.report(b)
 			if ns, ok := nativeRetailNs(filepath.Join(port, "data"), c.tool, c.args); ok {
 				b.ReportMetric(ns, "native-ns/op")
 			}

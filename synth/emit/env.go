@@ -29,7 +29,7 @@ type Env struct {
 	Seed        string            // seed.sql, optional
 	Imports     []Import          // env.yaml imports, in order
 	Files       map[string][]byte // other files by slash path (data/x.jsonl, README.md, graph.json)
-	Tools       map[string][]byte // tools/<name>.go
+	Tools       map[string][]byte // tools/<name>.go (or .py: docs/PYTHON.md)
 	Tasks       []envpkg.Task     // written to tasks.jsonl
 }
 
@@ -114,7 +114,7 @@ func (e *Env) render() (map[string][]byte, error) {
 		out["seed.sql"] = []byte(e.Seed)
 	}
 	for name, src := range e.Tools {
-		if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) || !strings.HasSuffix(name, ".go") {
+		if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) || !(strings.HasSuffix(name, ".go") || strings.HasSuffix(name, ".py")) {
 			return nil, fmt.Errorf("%w: tool file name %q", ErrInvalid, name)
 		}
 		out["tools/"+name] = src

@@ -118,6 +118,9 @@ func newPipeline(cfg Config) (*pipeline, error) {
 	if cfg.OutDir == "" {
 		return nil, fmt.Errorf("%w: an output directory is required", ErrConfig)
 	}
+	if err := checkToolLanguage(cfg.ToolLanguage); err != nil {
+		return nil, err
+	}
 	prompts, err := LoadPrompts(cfg.PromptDir)
 	if err != nil {
 		return nil, err

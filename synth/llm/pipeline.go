@@ -34,6 +34,9 @@ type Config struct {
 	TasksPerScenario int
 	// MaxAttempts per stage: the first try plus up to 5 retries (AWM: 5).
 	MaxAttempts int
+	// ToolLanguage is the language the code stage asks for: LanguageGo
+	// ("" too) or LanguagePython (docs/PYTHON.md).
+	ToolLanguage string
 	// AuthAssumed: the user is already authenticated (AWM). False: tools
 	// authenticate the user first (τ-bench).
 	AuthAssumed bool

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -70,7 +71,7 @@ func LoadPrompts(dir string) (*Prompts, error) {
 	p := &Prompts{system: map[string]*template.Template{}, user: map[string]*template.Template{},
 		schema: map[string]*jsonschema.Schema{}, schemaRaw: map[string]json.RawMessage{}, text: map[string]string{}}
 	funcs := template.FuncMap{"json": toJSON, "indent": indentJSON}
-	for _, st := range promptedStages {
+	for _, st := range append(slices.Clone(promptedStages), languagePrompts...) {
 		tb, err := read(st + ".tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("prompt %s: %w", st, err)
@@ -85,7 +86,7 @@ func LoadPrompts(dir string) (*Prompts, error) {
 		if p.user[st], err = template.New(st + ".user").Funcs(funcs).Option("missingkey=error").Parse(usr); err != nil {
 			return nil, fmt.Errorf("prompt %s.tmpl: %v", st, err)
 		}
-		sb, err := read(st + ".schema.json")
+		sb, err := read(schemaOf(st) + ".schema.json")
 		if err != nil {
 			return nil, fmt.Errorf("schema %s: %w", st, err)
 		}

@@ -51,6 +51,17 @@ type stageCall struct {
 	// keyOnly caches by key alone, not by the rendered messages: for a
 	// verdict that depends on less than the prompt shows (the judge's).
 	keyOnly bool
+	// prompt is the template to render when it is not the stage's own (the
+	// code stage in another tool language, language.go).
+	prompt string
+}
+
+// template is the prompt template and schema the call renders and checks.
+func (sc stageCall) template() string {
+	if sc.prompt != "" {
+		return sc.prompt
+	}
+	return sc.stage
 }
 
 // cachedStage is what the artifact store keeps for a stage.
@@ -84,15 +95,15 @@ type cachedStage struct {
 // taken as its check left it.
 func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check func(context.Context, *T) verdict) error {
 	p := r.p
-	msgs, err := p.prompts.messages(sc.stage, sc.data)
+	msgs, err := p.prompts.messages(sc.template(), sc.data)
 	if err != nil {
 		return err
 	}
 	var key string
 	if sc.keyOnly {
-		key = p.store.key(sc.stage, p.prompts.text[sc.stage], p.cfg.Client.Model, sc.key)
+		key = p.store.key(sc.stage, p.prompts.text[sc.template()], p.cfg.Client.Model, sc.key)
 	} else {
-		key = p.store.key(sc.stage, p.prompts.text[sc.stage], p.cfg.Client.Model, sc.key, msgs)
+		key = p.store.key(sc.stage, p.prompts.text[sc.template()], p.cfg.Client.Model, sc.key, msgs)
 	}
 	var cached cachedStage
 	if ok, err := p.store.get(key, &cached); err != nil {
@@ -102,7 +113,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 		hit := false
 		if cached.Accepted != nil {
 			hit = json.Unmarshal(cached.Accepted, &v) == nil
-		} else if err := p.prompts.validate(sc.stage, cached.Content, &v); err == nil {
+		} else if err := p.prompts.validate(sc.template(), cached.Content, &v); err == nil {
 			vd := check(ctx, &v)
 			hit = vd.Fatal == nil && (len(vd.Problems) == 0 || vd.Accept)
 			cached.Dropped = vd.Dropped
@@ -146,7 +157,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 	}
 	var lastProbs []string
 	for attempt = 1; attempt <= maxAttempts; attempt++ {
-		resp, err := p.cfg.Client.Chat(ctx, Request{Messages: msgs, Schema: p.prompts.schemaRaw[sc.stage], SchemaName: sc.stage})
+		resp, err := p.cfg.Client.Chat(ctx, Request{Messages: msgs, Schema: p.prompts.schemaRaw[sc.template()], SchemaName: sc.stage})
 		if err != nil {
 			r.ledger.add(sc.stage, attempt, false, false, usage, cost)
 			p.bar.stage(usage, cost)
@@ -161,7 +172,7 @@ func runStage[T any](ctx context.Context, r *envRun, sc stageCall, out *T, check
 		var vd verdict
 		if resp.FinishReason == "length" {
 			vd = verdict{Problems: []string{"the answer was cut off at the token limit: answer more briefly"}}
-		} else if err := p.prompts.validate(sc.stage, content, &v); err != nil {
+		} else if err := p.prompts.validate(sc.template(), content, &v); err != nil {
 			vd = verdict{Problems: []string{err.Error()}}
 		} else {
 			vd = check(ctx, &v)

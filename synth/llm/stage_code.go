@@ -25,13 +25,15 @@ type codeOut struct {
 
 var goFileRE = regexp.MustCompile(`^[a-z0-9_]+\.go$`)
 
-// runCode asks for the Go tool code and repairs it with the compiler's
-// errors and the tool tests' failures as feedback.
+// runCode asks for the tool code (Go, or Python with Config.ToolLanguage)
+// and repairs it with the compiler's errors and the tool tests' failures
+// as feedback.
 func (r *envRun) runCode(ctx context.Context) error {
 	var out codeOut
-	err := runStage(ctx, r, stageCall{stage: StageCode, key: r.sc.Name, data: r.base()}, &out, func(ctx context.Context, o *codeOut) verdict {
+	lang := r.p.cfg.language()
+	err := runStage(ctx, r, stageCall{stage: StageCode, key: r.sc.Name, data: r.base(), prompt: lang.prompt}, &out, func(ctx context.Context, o *codeOut) verdict {
 		o.KeptTests = nil
-		code, probs := codeFiles(o, r.p.cfg.MaxCodeBytes)
+		code, probs := codeFiles(o, r.p.cfg.MaxCodeBytes, lang)
 		if len(probs) > 0 {
 			return verdict{Problems: probs}
 		}
@@ -49,12 +51,12 @@ func (r *envRun) runCode(ctx context.Context) error {
 		}
 		for _, s := range r.spec {
 			if !slices.Contains(have, s.Name) {
-				probs = append(probs, fmt.Sprintf("tool %s from the spec is missing: write an exported func %s", s.Name, goName(s.Name)))
+				probs = append(probs, lang.missing(s.Name))
 			}
 		}
 		for _, h := range have {
 			if !slices.ContainsFunc(r.spec, func(s toolSpec) bool { return s.Name == h }) {
-				probs = append(probs, fmt.Sprintf("exported function for %s is not in the spec: tools are exactly the spec's; make helpers unexported", h))
+				probs = append(probs, lang.extra(h))
 			}
 		}
 		if len(probs) > 0 {
@@ -143,7 +145,7 @@ func expectWord(e string) string {
 // their names, no host clock in SQL, and their size, all files together,
 // at most maxBytes (Config.MaxCodeBytes): go build takes ~100-210 MB per
 // MB of a composite literal, and a model can answer megabytes of one.
-func codeFiles(o *codeOut, maxBytes int) (map[string][]byte, []string) {
+func codeFiles(o *codeOut, maxBytes int, lang toolLanguage) (map[string][]byte, []string) {
 	code := map[string][]byte{}
 	var probs []string
 	total := 0
@@ -154,8 +156,8 @@ func codeFiles(o *codeOut, maxBytes int) (map[string][]byte, []string) {
 		return nil, []string{fmt.Sprintf("the code is %d bytes, over the limit of %d: write the tools only, with no large tables or literals (the data is in the database)", total, maxBytes)}
 	}
 	for _, f := range o.Files {
-		if !goFileRE.MatchString(f.Name) || strings.HasSuffix(f.Name, "_test.go") {
-			probs = append(probs, fmt.Sprintf("file name %q: use lower_case.go", f.Name))
+		if !lang.fileRE.MatchString(f.Name) || strings.HasSuffix(f.Name, "_test.go") {
+			probs = append(probs, fmt.Sprintf("file name %q: %s", f.Name, lang.fileHint))
 			continue
 		}
 		if hostClockSQL.MatchString(f.Content) {

@@ -20,12 +20,12 @@ func TestCodeOverTheCapIsNotBuilt(t *testing.T) {
 		Name    string `json:"name"`
 		Content string `json:"content"`
 	}{"tools.go", lit.String()})
-	code, probs := codeFiles(o, DefaultMaxCodeBytes)
+	code, probs := codeFiles(o, DefaultMaxCodeBytes, toolLanguages[LanguageGo])
 	if code != nil || len(probs) != 1 || !strings.Contains(probs[0], "over the limit of 262144") {
 		t.Fatalf("code %d files, problems %q", len(code), probs)
 	}
 	o.Files[0].Content = "package tools\n"
-	if code, probs := codeFiles(o, DefaultMaxCodeBytes); len(code) != 1 || len(probs) != 0 {
+	if code, probs := codeFiles(o, DefaultMaxCodeBytes, toolLanguages[LanguageGo]); len(code) != 1 || len(probs) != 0 {
 		t.Fatalf("a small file: %d files, %q", len(code), probs)
 	}
 }
