@@ -1,0 +1,96 @@
+package synth_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/wasmenv/wasmenv/synth"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// ordersSchema: customers with several orders each, in declared states,
+// so that "my pending orders" or "my two most recent orders" pick out
+// some of them.
+const ordersSchema = `
+CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+CREATE TABLE orders (id INTEGER PRIMARY KEY, order_number TEXT NOT NULL UNIQUE, customer_id INTEGER NOT NULL REFERENCES customers(id),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'shipped', 'cancelled')), placed_at TEXT NOT NULL, cancelled_at TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 12)
+INSERT INTO customers SELECT i, 'c' || i || '@example.org', 'Customer ' || char(64+i) FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 60)
+INSERT INTO orders SELECT i, 'ORD-' || (1000+i), 1 + i % 12, CASE i % 5 WHEN 0 THEN 'shipped' WHEN 3 THEN 'cancelled' ELSE 'pending' END,
+  '2024-' || printf('%02d', 1 + i / 12) || '-' || printf('%02d', 1 + i % 28), CASE i % 5 WHEN 3 THEN '2024-06-01' END FROM n;
+`
+
+// TestComposedTasks: a request as a chain over related rows. The user is
+// found by what they know, the rows that refer to them are listed, some
+// are chosen by a condition they state, and the same change is made on
+// each (the domain's action): one call per row, a check per row touched.
+// Where the rules refuse the change on some of them (already in that
+// state), the others are changed and the user learns how many were
+// refused: the policy decides, not the request.
+func TestComposedTasks(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "orders.sqlite")
+	conn, err := sqlite3.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec(ordersSchema); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 40, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, some := 0, 0
+	for _, task := range res.Tasks {
+		if !strings.Contains(task.ID, "-action-all") && !strings.Contains(task.ID, "-refuse-some-") {
+			continue
+		}
+		if len(task.Calls) < 3 {
+			t.Fatalf("%s: %d calls, want a find, a list and the changes", task.ID, len(task.Calls))
+		}
+		if first := res.Spec.Tool(task.Calls[0].Name); first == nil || first.Table != "customers" || first.Kind.Writes() {
+			t.Errorf("%s: starts with %s, want the customer found by what they know", task.ID, task.Calls[0].Name)
+		}
+		if list := res.Spec.Tool(task.Calls[1].Name); list == nil || list.Kind != toolgen.Children || list.Table != "orders" {
+			t.Errorf("%s: then %s, want the customer's orders listed", task.ID, task.Calls[1].Name)
+		}
+		writes := 0
+		for _, c := range task.Calls[2:] {
+			if tl := res.Spec.Tool(c.Name); tl == nil || tl.Kind != toolgen.DomainAction {
+				t.Errorf("%s: %s after the list, want only the action", task.ID, c.Name)
+			}
+			writes++
+		}
+		changes := 0
+		for _, c := range task.Checks {
+			if !c.Guard {
+				changes++
+			}
+		}
+		if changes != writes {
+			t.Errorf("%s: %d rows changed and %d checked: every row touched is checked", task.ID, writes, changes)
+		}
+		if strings.Contains(task.ID, "-refuse-some-") {
+			some++
+			if task.Answer == nil || task.Answer.Match != "number" {
+				t.Errorf("%s: a partly refused change tells how many were refused: %+v", task.ID, task.Answer)
+			}
+		} else {
+			all++
+			if writes < 2 {
+				t.Errorf("%s: %d rows changed, want two or more", task.ID, writes)
+			}
+		}
+	}
+	if all < 3 || some < 1 {
+		t.Errorf("%d composed changes and %d partly refused of %d tasks, want 3 and 1", all, some, len(res.Tasks))
+	}
+}
