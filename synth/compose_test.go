@@ -94,3 +94,67 @@ func TestComposedTasks(t *testing.T) {
 		t.Errorf("%d composed changes and %d partly refused of %d tasks, want 3 and 1", all, some, len(res.Tasks))
 	}
 }
+
+// bookingsSchema has no action (a cabin is no state a row goes
+// through): the composed changes use the edit tool.
+const bookingsSchema = `
+CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+CREATE TABLE bookings (id INTEGER PRIMARY KEY, booking_code TEXT NOT NULL UNIQUE, customer_id INTEGER NOT NULL REFERENCES customers(id),
+  cabin TEXT NOT NULL CHECK (cabin IN ('economy', 'business', 'first')), booked_on TEXT NOT NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 12)
+INSERT INTO customers SELECT i, 'c' || i || '@example.org', 'Customer ' || char(64+i) FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 72)
+INSERT INTO bookings SELECT i, 'BK' || (1000+i), 1 + i % 12, CASE (i / 12) % 3 WHEN 0 THEN 'economy' WHEN 1 THEN 'business' ELSE 'first' END,
+  '2024-' || printf('%02d', 1 + i / 12) || '-' || printf('%02d', 1 + i % 28) FROM n;
+`
+
+// TestComposedEdits: where no action is for the rows, the same change is
+// made on each chosen row with the edit tool, a check per row; and a
+// change that depends on a condition over the rows takes the branch the
+// data gives: all changed when it holds on every row, none when it does
+// not, with the count the user asked for.
+func TestComposedEdits(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bookings.sqlite")
+	conn, err := sqlite3.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec(bookingsSchema); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 40, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, refused := 0, 0
+	for _, task := range res.Tasks {
+		writes, changes := 0, 0
+		for _, c := range task.Calls {
+			if tl := res.Spec.Tool(c.Name); tl != nil && tl.Kind.Writes() {
+				writes++
+			}
+		}
+		for _, c := range task.Checks {
+			if !c.Guard {
+				changes++
+			}
+		}
+		switch {
+		case strings.Contains(task.ID, "-update-all"):
+			all++
+			if writes < 2 || changes != writes {
+				t.Errorf("%s: %d rows changed, %d checked, want two or more, each checked", task.ID, writes, changes)
+			}
+		case strings.Contains(task.ID, "-refuse-if-all-"):
+			refused++
+			if writes != 0 || changes != 0 || task.Answer == nil || task.Answer.Match != "number" {
+				t.Errorf("%s: the condition does not hold: no change and a count, got %d writes, %d changes, answer %+v", task.ID, writes, changes, task.Answer)
+			}
+		}
+	}
+	if all < 3 || refused < 1 {
+		t.Errorf("%d composed edits and %d refused by their condition of %d tasks, want 3 and 1", all, refused, len(res.Tasks))
+	}
+}

@@ -36,12 +36,20 @@ type composed struct {
 	refused string // the column whose state the rules refuse from ("" when none may be refused)
 	ask     string // what the user wants to know after the change: "how many of my orders are shipped now" ("" for none)
 	motive  string // why, for a plain edit ("" for an action)
+	// cond is a condition on the data the change depends on ("the cabin
+	// of my two most recent reservations is still economy on all of
+	// them"), and tell what the user wants to know when it does not hold.
+	cond, tell string
 }
 
 // composedInstruction words a composed request.
 func composedInstruction(w *walker, r composed) string {
 	var s string
 	switch {
+	case r.cond != "":
+		s = oneOf(w.rng,
+			fmt.Sprintf("If %s, please %s. If not, change nothing and tell me %s.", r.cond, r.verb, r.tell),
+			fmt.Sprintf("Please check whether %s; if so, %s. Otherwise leave them as they are and just tell me %s.", r.cond, r.verb, r.tell))
 	case r.refused != "":
 		s = oneOf(w.rng,
 			fmt.Sprintf("Please %s. Any that already is, leave as it is, and tell me how many of them were already.", r.verb),
@@ -106,6 +114,9 @@ func (w *walker) compose(c *chain, owner *entity) (envpkg.Task, string, error) {
 	items := pageItems(out)
 	if m, _ := out.(map[string]any); len(items) < 2 || m == nil || fmt.Sprint(m["total"]) != fmt.Sprint(len(items)) {
 		return envpkg.Task{}, "", errDeadEnd // the user's rows must all be in view to choose among them
+	}
+	if t := w.reorderAction(child); t != nil && w.rng.IntN(2) == 0 {
+		return w.reorder(c, owner, child, items, fk, t)
 	}
 	probe := &entity{table: child, row: items[0], parent: owner}
 	var acts []*toolgen.Tool
@@ -199,7 +210,8 @@ func (w *walker) chooseGroup(child *dbmodel.Table, items []map[string]any, rows 
 	}
 	for _, col := range namingColumns(child) {
 		switch {
-		case len(col.Enum) > 0:
+		case len(col.Enum) > 0 && !yesNo(col):
+			// (Not "my yes reservations": a yes/no column is a flag.)
 			by := map[string][]map[string]any{}
 			for _, it := range items {
 				if s, ok := sqlValue(it[col.Name]).(string); ok && statusWord(s) {
@@ -226,7 +238,9 @@ func (w *walker) chooseGroup(child *dbmodel.Table, items []map[string]any, rows 
 	if len(opts) == 0 {
 		return group{}, false
 	}
-	sort.SliceStable(opts, func(i, j int) bool { return opts[i].words+opts[i].after < opts[j].words+opts[j].after }) // map order must not decide
+	sort.SliceStable(opts, func(i, j int) bool {
+		return opts[i].col+" "+opts[i].value+" "+opts[i].words+opts[i].after < opts[j].col+" "+opts[j].value+" "+opts[j].words+opts[j].after
+	}) // map order must not decide
 	return opts[w.rng.IntN(len(opts))], true
 }
 
@@ -330,6 +344,51 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 	if p == nil {
 		return envpkg.Task{}, "", errDeadEnd
 	}
+	attr := attrOf(child, ed.col.Name)
+	shown := showCol(ed.col, ed.new)
+	if day, ok := midnight(ed.new); ok {
+		shown = day
+	}
+	verb := oneOf(w.rng, fmt.Sprintf("change the %s of %s to %s", attr, desc, shown), fmt.Sprintf("set the %s of %s to %s", attr, desc, shown))
+	var cond composed
+	if len(ed.col.Enum) > 2 && sayable(ed.old) && w.rng.IntN(2) == 0 {
+		// "If the cabin of my two most recent reservations is still
+		// basic economy on all of them, change it to economy; otherwise
+		// change nothing and tell me on how many it is": the data
+		// decides the branch.
+		old := fmt.Sprint(sqlValue(ed.old))
+		same := !slices.ContainsFunc(g.rows, func(r map[string]any) bool { return fmt.Sprint(sqlValue(r[ed.col.Name])) != old })
+		expect := old
+		if !same || w.rng.IntN(2) == 0 {
+			for _, v := range ed.col.Enum {
+				if same && v != old && v != fmt.Sprint(ed.new) {
+					expect = v
+					break
+				}
+			}
+		}
+		n := 0
+		for _, r := range g.rows {
+			if fmt.Sprint(sqlValue(r[ed.col.Name])) == expect {
+				n++
+			}
+		}
+		cond = composed{group: desc, verb: fmt.Sprintf("change it to %s on all of them", shown),
+			cond: fmt.Sprintf("the %s of %s is still %s on all of them", attr, desc, showCol(ed.col, expect)),
+			tell: fmt.Sprintf("on how many of them it is %s", showCol(ed.col, expect))}
+		if n < len(g.rows) {
+			// The condition does not hold: nothing may change.
+			c.wrong = append(c.wrong, append([]envpkg.Call{}, c.calls...))
+			c.calls = c.calls[:len(c.calls)-1]
+			answer, err := countAnswer(fmt.Sprint(n))
+			if err != nil {
+				return envpkg.Task{}, "", err
+			}
+			c.said = fmt.Sprint(n)
+			c.distractors = append(c.distractors, fmt.Sprint(len(g.rows)))
+			return envpkg.Task{Instruction: composedInstruction(w, cond), Checks: keepChecks(w.spec.Model), Answer: answer}, "refuse-if-all", nil
+		}
+	}
 	changes := []change{ed.ch}
 	for _, r := range g.rows[1:] {
 		if fmt.Sprint(sqlValue(r[ed.col.Name])) == fmt.Sprint(ed.new) || !inBand(child, r, ed.col.Name, ed.new) || beforeEvent(child, r, ed.col.Name, ed.new) {
@@ -352,12 +411,10 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 	if err != nil {
 		return envpkg.Task{}, "", err
 	}
-	attr := attrOf(child, ed.col.Name)
-	shown := showCol(ed.col, ed.new)
-	if day, ok := midnight(ed.new); ok {
-		shown = day
+	if cond.cond != "" {
+		return envpkg.Task{Instruction: composedInstruction(w, cond), Checks: checks}, "update-all-if", nil
 	}
-	r := composed{group: desc, verb: oneOf(w.rng, fmt.Sprintf("change the %s of %s to %s", attr, desc, shown), fmt.Sprintf("set the %s of %s to %s", attr, desc, shown))}
+	r := composed{group: desc, verb: verb}
 	if a := action(ed.col, desc, ed.new); a != "" {
 		r.verb = a
 	}
@@ -421,8 +478,12 @@ func (w *walker) diffChecks() ([]envpkg.Check, error) {
 		if tb == nil || len(tb.PrimaryKey) == 0 {
 			return nil, fmt.Errorf("%w: the action changed %s, which has no key to check it by", errDeadEnd, name)
 		}
-		for _, rec := range d[name] {
-			ch, err := w.changeOf(tb, rec)
+		// The episode's diff lists a table's rows in no set order: the
+		// checks must not depend on it (one seed, one environment).
+		keys := mapKeysOf(d[name])
+		slices.Sort(keys)
+		for _, k := range keys {
+			ch, err := w.changeOf(tb, d[name][k])
 			if err != nil {
 				return nil, err
 			}
@@ -445,4 +506,3 @@ func (w *walker) wroteSince(c *chain, mark int) bool {
 	}
 	return false
 }
-
