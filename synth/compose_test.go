@@ -158,3 +158,65 @@ func TestComposedEdits(t *testing.T) {
 		t.Errorf("%d composed edits and %d refused by their condition of %d tasks, want 3 and 1", all, refused, len(res.Tasks))
 	}
 }
+
+// invoicesSchema: customers with five invoices each, of three lines.
+const invoicesSchema = `
+CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+CREATE TABLE tracks (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, unit_price REAL NOT NULL);
+CREATE TABLE invoices (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), invoice_date TEXT NOT NULL);
+CREATE TABLE invoice_lines (id INTEGER PRIMARY KEY, invoice_id INTEGER NOT NULL REFERENCES invoices(id), track_id INTEGER NOT NULL REFERENCES tracks(id),
+  quantity INTEGER NOT NULL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 8)
+INSERT INTO customers SELECT i, 'c' || i || '@example.org', 'Customer ' || char(64+i) FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 20)
+INSERT INTO tracks SELECT i, 'Track ' || char(64+i), 0.99 FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 40)
+INSERT INTO invoices SELECT i, 1 + i % 8, '2024-' || printf('%02d', 1 + i / 8) || '-' || printf('%02d', 1 + i % 28) FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 120)
+INSERT INTO invoice_lines SELECT i, 1 + i % 40, 1 + i % 20, 1 + i % 3 FROM n;
+`
+
+// TestTallyTasks: a composed question adds up the rows of the rows the
+// user names ("how many lines do my two most recent invoices have
+// together"): the customer, their invoices, then the lines of each
+// chosen invoice, one call each; the answer is a number no single call
+// shows, and the figure of one invoice alone is among the wrong answers
+// the gates try.
+func TestTallyTasks(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "invoices.sqlite")
+	conn, err := sqlite3.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec(invoicesSchema); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 40, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tallies := 0
+	for _, task := range res.Tasks {
+		if !strings.Contains(task.ID, "-tally-") {
+			continue
+		}
+		tallies++
+		if len(task.Calls) < 4 || task.Calls[1].Name != "list_invoices_of_customer" {
+			t.Errorf("%s: calls %v, want the customer, their invoices, and the lines of two or more", task.ID, task.Calls)
+			continue
+		}
+		for _, c := range task.Calls[2:] {
+			if c.Name != "list_invoice_lines_of_invoice" {
+				t.Errorf("%s: %s, want the lines of each chosen invoice", task.ID, c.Name)
+			}
+		}
+		if task.Answer == nil || task.Answer.Match != "number" {
+			t.Errorf("%s: answer %+v, want a number", task.ID, task.Answer)
+		}
+	}
+	if tallies == 0 {
+		t.Errorf("no task adds up the rows of chosen rows among %d", len(res.Tasks))
+	}
+}

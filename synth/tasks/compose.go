@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -77,9 +78,17 @@ type group struct {
 	act *toolgen.Tool
 }
 
-// compose makes a composed write task starting at owner (the entry row),
-// or errDeadEnd when owner has no rows to choose from this way.
-func (w *walker) compose(c *chain, owner *entity) (envpkg.Task, string, error) {
+// listed is the rows of one table that refer to the owner, all in view.
+type listed struct {
+	tool  *toolgen.Tool
+	child *dbmodel.Table
+	fk    string
+	items []map[string]any
+}
+
+// listRows lists the rows of a table that refer to owner (through its
+// own reference: "my orders", "the products of the supplier X").
+func (w *walker) listRows(c *chain, owner *entity) (listed, error) {
 	var lists []*toolgen.Tool
 	for _, t := range w.spec.Tools {
 		if t.Kind == toolgen.Children && t.Parent == owner.table.Name && !kindTable(owner.table) &&
@@ -89,64 +98,94 @@ func (w *walker) compose(c *chain, owner *entity) (envpkg.Task, string, error) {
 		}
 	}
 	if len(lists) == 0 {
-		return envpkg.Task{}, "", errDeadEnd
+		return listed{}, errDeadEnd
 	}
 	lt := lists[w.rng.IntN(len(lists))]
 	child := w.spec.Model.Table(lt.Table)
 	if child == nil || len(child.PrimaryKey) == 0 || ledger(child) || person(child) || compound(child) || schedule(child) {
-		return envpkg.Task{}, "", errDeadEnd
+		return listed{}, errDeadEnd
 	}
-	fk := lt.Via.Columns[0]
 	v := owner.row[lt.Via.RefColumns[0]]
 	if v == nil {
-		return envpkg.Task{}, "", errDeadEnd
+		return listed{}, errDeadEnd
 	}
-	args := map[string]any{lt.Params[0].Name: argValue(v, lt.Params[0].Type)}
+	items, err := w.listAll(c, lt, v)
+	if err != nil || len(items) < 2 {
+		return listed{}, cmp.Or(err, errDeadEnd)
+	}
+	return listed{tool: lt, child: child, fk: lt.Via.Columns[0], items: items}, nil
+}
+
+// listAll calls the list tool lt for the rows referring to key, all of
+// them in one page (a page holds 20 by default; up to 100 asked for):
+// errDeadEnd when there are more.
+func (w *walker) listAll(c *chain, lt *toolgen.Tool, key any) ([]map[string]any, error) {
+	args := map[string]any{lt.Params[0].Name: argValue(key, lt.Params[0].Type)}
 	for _, p := range lt.Params {
 		if p.Op == toolgen.OpLimit {
-			args[p.Name] = 100 // all of them in view (a page holds 20 by default)
+			args[p.Name] = 100
 		}
 	}
 	out, err := w.call(c, lt.Name, args)
 	if err != nil {
-		return envpkg.Task{}, "", err
+		return nil, err
 	}
 	items := pageItems(out)
-	if m, _ := out.(map[string]any); len(items) < 2 || m == nil || fmt.Sprint(m["total"]) != fmt.Sprint(len(items)) {
-		return envpkg.Task{}, "", errDeadEnd // the user's rows must all be in view to choose among them
+	if m, _ := out.(map[string]any); m == nil || fmt.Sprint(m["total"]) != fmt.Sprint(len(items)) {
+		return nil, errDeadEnd // the rows must all be in view to choose among or add up
 	}
+	return items, nil
+}
+
+// choose picks the rows of l the user names by a condition, and notes
+// them in the chain: the first as the chain's entity, the others as the
+// rows it could be taken for.
+func (w *walker) choose(c *chain, owner *entity, l listed, acts []*toolgen.Tool) (group, *entity, error) {
+	_, rows := rowWords(w.spec.Model, l.child, l.fk, owner.table)
+	g, ok := w.chooseGroup(l.child, l.items, rows, acts)
+	if !ok {
+		return group{}, nil, errDeadEnd
+	}
+	first := &entity{table: l.child, row: g.rows[0], tool: l.tool.Name, parent: owner, mine: owner.mine, namedBy: g.col}
+	first.desc = rowsOf(g.words, l.fk, owner)
+	if g.after != "" {
+		first.desc += " " + g.after // "the products of the supplier X that are not discontinued"
+	}
+	first.others = append(first.others, g.rows[1:]...)
+	c.entities = append(c.entities, first)
+	for _, r := range g.rows {
+		c.noteIDs(w, &entity{table: l.child, row: r})
+	}
+	if sharedReference(first) || soldLine(first) {
+		return group{}, nil, errDeadEnd
+	}
+	return g, first, nil
+}
+
+// compose makes a composed write task starting at owner (the entry row),
+// or errDeadEnd when owner has no rows to choose from this way.
+func (w *walker) compose(c *chain, owner *entity) (envpkg.Task, string, error) {
+	l, err := w.listRows(c, owner)
+	if err != nil {
+		return envpkg.Task{}, "", err
+	}
+	child, fk := l.child, l.fk
 	if t := w.reorderAction(child); t != nil && w.rng.IntN(2) == 0 {
-		return w.reorder(c, owner, child, items, fk, t)
+		return w.reorder(c, owner, child, l.items, fk, t)
 	}
-	probe := &entity{table: child, row: items[0], parent: owner}
+	probe := &entity{table: child, row: l.items[0], parent: owner}
 	var acts []*toolgen.Tool
 	for _, a := range w.actionsOn(probe) {
 		if (a.Action.Rule == toolgen.RuleStatus || a.Action.Rule == toolgen.RuleMilestone) && a.Table == child.Name {
 			acts = append(acts, a)
 		}
 	}
-	_, rows := rowWords(w.spec.Model, child, fk, owner.table)
-	g, ok := w.chooseGroup(child, items, rows, acts)
-	if !ok {
-		return envpkg.Task{}, "", errDeadEnd
+	g, first, err := w.choose(c, owner, l, acts)
+	if err != nil {
+		return envpkg.Task{}, "", err
 	}
 	if g.act != nil {
 		acts = []*toolgen.Tool{g.act}
-	}
-	first := &entity{table: child, row: g.rows[0], tool: lt.Name, parent: owner, mine: owner.mine, namedBy: g.col}
-	first.desc = rowsOf(g.words, fk, owner)
-	if g.after != "" {
-		first.desc += " " + g.after // "the products of the supplier X that are not discontinued"
-	}
-	for _, r := range g.rows[1:] {
-		first.others = append(first.others, r)
-	}
-	c.entities = append(c.entities, first)
-	for _, r := range g.rows {
-		c.noteIDs(w, &entity{table: child, row: r})
-	}
-	if sharedReference(first) || soldLine(first) {
-		return envpkg.Task{}, "", errDeadEnd
 	}
 	listed := len(c.calls)
 	var t envpkg.Task

@@ -211,13 +211,21 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 		return envpkg.Task{}, nil, "", err
 	}
 	write := rng.Float64() < opts.WriteShare
-	if write && rng.IntN(2) == 0 {
-		// Half the changes are composed over the rows of the row found
-		// (compose.go); where it has none to choose from, the walk goes on.
+	// Half the changes, and a third of the questions, are composed over
+	// the rows of the row found (compose.go, tally.go); where it has none
+	// to choose from, the walk goes on as below.
+	var composer func(*chain, *entity) (envpkg.Task, string, error)
+	switch {
+	case write && rng.IntN(2) == 0:
+		composer = w.compose
+	case !write && rng.IntN(3) == 0:
+		composer = w.tally
+	}
+	if composer != nil {
 		// A few entries are tried: most tables have no rows of their
 		// own to choose among.
 		for try := 0; ; try++ {
-			t, kind, err := w.compose(c, cur)
+			t, kind, err := composer(c, cur)
 			switch {
 			case err == nil:
 				return w.finish(c, c.entities[len(c.entities)-1], t, kind, opts, n)
