@@ -8,6 +8,7 @@ import (
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
@@ -78,6 +79,7 @@ func TestComposedTasks(t *testing.T) {
 		if changes != writes {
 			t.Errorf("%s: %d rows changed and %d checked: every row touched is checked", task.ID, writes, changes)
 		}
+		namedApart(t, task)
 		if strings.Contains(task.ID, "-refuse-some-") {
 			some++
 			if task.Answer == nil || task.Answer.Match != "number" {
@@ -141,6 +143,7 @@ func TestComposedEdits(t *testing.T) {
 				changes++
 			}
 		}
+		namedApart(t, task)
 		switch {
 		case strings.Contains(task.ID, "-update-all"):
 			all++
@@ -218,5 +221,18 @@ func TestTallyTasks(t *testing.T) {
 	}
 	if tallies == 0 {
 		t.Errorf("no task adds up the rows of chosen rows among %d", len(res.Tasks))
+	}
+}
+
+// namedApart: every check of a task has a name of its own (a score
+// reports checks by name; two rows set alike are two checks).
+func namedApart(t *testing.T, task envpkg.Task) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, c := range task.Checks {
+		if seen[c.Name] {
+			t.Errorf("%s: two checks named %q", task.ID, c.Name)
+		}
+		seen[c.Name] = true
 	}
 }

@@ -99,6 +99,7 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 		}
 		changes = append(changes, change{table: child, kind: "update", row: r, cols: map[string]any{ed.col.Name: ed.new}, name: ed.ch.name})
 	}
+	distinctNames(changes)
 	checks, err := w.writeChecks(changes...)
 	if err != nil {
 		return envpkg.Task{}, "", err
@@ -148,6 +149,7 @@ func (w *walker) flipAll(c *chain, child *dbmodel.Table, g group, col *dbmodel.C
 		}
 		changes = append(changes, change{table: child, kind: "update", row: r, cols: map[string]any{col.Name: nv}, name: fmt.Sprintf("%s set to %s", attrOf(child, col.Name), showCol(col, nv))})
 	}
+	distinctNames(changes)
 	checks, err := w.writeChecks(changes...)
 	if err != nil {
 		return envpkg.Task{}, "", err
