@@ -61,6 +61,7 @@ func Policy(name string, spec *toolgen.Spec) string {
 		b.WriteString("Use the actions for what they do (they keep the rows that move together in step); do not make their changes field by field. You must refuse, and change nothing, when a rule forbids the change:\n")
 		b.WriteString(strings.Join(rules, "\n"))
 		b.WriteString("\nWhen an action refuses, tell the user why, with the fact that stops it (the state the row is in and since when, the stock left).\n")
+		b.WriteString("When the user asks for the same change on several rows, make it on each row the rules allow, leave the others, and tell the user how many were refused.\n")
 	}
 	b.WriteString("\n" + answering)
 	return strings.TrimSpace(b.String())

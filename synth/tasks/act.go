@@ -261,46 +261,32 @@ func (w *walker) callAction(c *chain, t *toolgen.Tool, args map[string]any) ([]e
 	if _, err := w.call(c, t.Name, args); err != nil {
 		return nil, err
 	}
-	d, err := w.ep.Diff()
+	return w.diffChecks()
+}
+
+// changeOf is the change rec (a row as the episode now holds it) makes to
+// tb's row in the initial state: a new row, or the columns that moved.
+func (w *walker) changeOf(tb *dbmodel.Table, rec json.RawMessage) (change, error) {
+	var now map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(rec)))
+	dec.UseNumber()
+	if err := dec.Decode(&now); err != nil || now == nil {
+		return change{}, errDeadEnd // a deleted row: no action deletes
+	}
+	was, err := w.rowOf(tb, now)
 	if err != nil {
-		return nil, err
+		return change{}, err
 	}
-	var changes []change
-	names := mapKeysOf(d)
-	slices.Sort(names)
-	for _, name := range names {
-		tb := w.spec.Model.Table(name)
-		if tb == nil || len(tb.PrimaryKey) == 0 {
-			return nil, fmt.Errorf("%w: the action changed %s, which has no key to check it by", errDeadEnd, name)
-		}
-		for _, rec := range d[name] {
-			var now map[string]any
-			dec := json.NewDecoder(strings.NewReader(string(rec)))
-			dec.UseNumber()
-			if err := dec.Decode(&now); err != nil || now == nil {
-				return nil, errDeadEnd // a deleted row: no action deletes
-			}
-			was, err := w.rowOf(tb, now)
-			if err != nil {
-				return nil, err
-			}
-			if was == nil {
-				changes = append(changes, change{table: tb, kind: "create", cols: sqlValues(now), name: "the new " + noun(tb) + " is there"})
-				continue
-			}
-			cols := map[string]any{}
-			for k, v := range now {
-				if fmt.Sprint(sqlValue(v)) != fmt.Sprint(sqlValue(was[k])) {
-					cols[k] = sqlValue(v)
-				}
-			}
-			changes = append(changes, change{table: tb, kind: "update", row: was, cols: cols, name: "the " + noun(tb) + " is changed"})
+	if was == nil {
+		return change{table: tb, kind: "create", cols: sqlValues(now), name: "the new " + noun(tb) + " is there"}, nil
+	}
+	cols := map[string]any{}
+	for k, v := range now {
+		if fmt.Sprint(sqlValue(v)) != fmt.Sprint(sqlValue(was[k])) {
+			cols[k] = sqlValue(v)
 		}
 	}
-	if len(changes) == 0 {
-		return nil, errDeadEnd
-	}
-	return writeChecks(w.spec.Model, changes, nil), nil
+	return change{table: tb, kind: "update", row: was, cols: cols, name: "the " + noun(tb) + " is changed"}, nil
 }
 
 func mapKeysOf[V any](m map[string]V) []string {

@@ -211,6 +211,37 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 		return envpkg.Task{}, nil, "", err
 	}
 	write := rng.Float64() < opts.WriteShare
+	// Half the changes, and a third of the questions, are composed over
+	// the rows of the row found (compose.go, tally.go); where it has none
+	// to choose from, the walk goes on as below.
+	var composer func(*chain, *entity) (envpkg.Task, string, error)
+	switch {
+	case write && rng.IntN(2) == 0:
+		composer = w.compose
+	case !write && rng.IntN(3) == 0:
+		composer = w.tally
+	}
+	if composer != nil {
+		// A few entries are tried: most tables have no rows of their
+		// own to choose among.
+		for try := 0; ; try++ {
+			t, kind, err := composer(c, cur)
+			switch {
+			case err == nil:
+				return w.finish(c, c.entities[len(c.entities)-1], t, kind, opts, n)
+			case !errors.Is(err, errDeadEnd) || w.wroteSince(c, 0):
+				return envpkg.Task{}, nil, "", err
+			}
+			*c = chain{}
+			next, err := w.entry(c)
+			if err != nil {
+				return envpkg.Task{}, nil, "", err
+			}
+			if cur = next; try == 2 {
+				break
+			}
+		}
+	}
 	// Hops: the final step takes one call, the entry one; the rest follow
 	// references. Longer walks are likelier, up to MaxChain.
 	room := opts.MaxChain - 2 // a read's count question also takes a call
@@ -264,6 +295,13 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
 	}
+	return w.finish(c, cur, t, kind, opts, n)
+}
+
+// finish checks the chain's length and completes the task: its id, its
+// polite wording, the persona, the calls and the difficulty.
+func (w *walker) finish(c *chain, cur *entity, t envpkg.Task, kind string, opts Options, n int) (envpkg.Task, *chain, string, error) {
+	rng := w.rng
 	if len(c.calls) > opts.MaxChain {
 		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %d calls, more than %d", errDeadEnd, len(c.calls), opts.MaxChain)
 	}
