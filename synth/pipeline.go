@@ -217,7 +217,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	if opts.Design != nil && opts.plan != nil {
+	if opts.Design != nil {
 		opts.Design.Settle(opts.plan, designedFailures(opts.plan, st0.spec, st0.smoke))
 	}
 	stg := st0

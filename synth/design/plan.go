@@ -142,9 +142,9 @@ func Validate(m *dbmodel.Model, conn *sqlite3.Conn, a *Answer) (*Plan, error) {
 	for _, r := range a.Rules {
 		switch err := sentence("rule of "+r.Action, r.Text); {
 		case err != nil:
-			p.Dropped = append(p.Dropped, Dropped{"rule of " + r.Action, err.Error()})
+			p.Dropped = append(p.Dropped, Dropped{ruleOf + r.Action, err.Error()})
 		case !seen[r.Action]:
-			p.Dropped = append(p.Dropped, Dropped{"rule of " + r.Action, "no valid action of that name enforces it"})
+			p.Dropped = append(p.Dropped, Dropped{ruleOf + r.Action, "no valid action of that name enforces it"})
 		default:
 			p.Policy.Rules[r.Action] = append(p.Policy.Rules[r.Action], r.Text)
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
-	_ "github.com/ncruces/go-sqlite3/embed"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -142,7 +141,24 @@ func TestRewriteGate(t *testing.T) {
 			t.Errorf("%q: %q, want %q", c.out, why, c.why)
 		}
 	}
+	// A row the request names in passing (its name, not a call's
+	// argument) tells the rows apart: it stays.
+	named := envpkg.Task{ID: "synth-0002-ask-member", Instruction: "What is the email of our member Bo Berg with the card 7?",
+		Answer: &envpkg.Answer{Value: "bo@example.com", Match: "exact"}}
+	if why := gateRewrite(named, "What's the email of the member with card 7?", others); why != "a row the original names is missing" {
+		t.Errorf("dropped name: %q", why)
+	}
+	if why := gateRewrite(named, "What's Bo Berg's email? Card 7.", others); why != "" {
+		t.Errorf("kept name: %q", why)
+	}
 	if got := strings.Join(UserValues(task), "|"); got != "ana@example.com|Dune" {
+		t.Errorf("user values %s", got)
+	}
+	// In the order said, the same on every run; a part of a longer value
+	// only with it, a number said on its own too.
+	place, _ := json.Marshal(map[string]any{"phone": "(612) 555-0107", "day": "2023-05-24", "lines": []any{map[string]any{"qty": 2, "title": "Dune"}}})
+	order := envpkg.Task{Instruction: `I'm "(612) 555-0107": on 2023-05-24 add 2 × "Dune".`, Calls: []envpkg.Call{{Name: "place", Arguments: place}}}
+	if got := strings.Join(UserValues(order), "|"); got != "(612) 555-0107|2023-05-24|2|Dune" {
 		t.Errorf("user values %s", got)
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/internal/llmreplay"
 	"github.com/wasmenv/wasmenv/synth"
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/design"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
@@ -125,5 +128,50 @@ func TestModelRouteReplayed(t *testing.T) {
 	// The written environment has the reworded instructions.
 	if b, err := os.ReadFile(filepath.Join(out, "tasks.jsonl")); err != nil || !strings.Contains(string(b), traces["synth-0006-action-gift-card"].after) {
 		t.Errorf("tasks.jsonl lacks a kept rewrite: %v", err)
+	}
+}
+
+// TestDesignRepairReplayed replays the design conversation recorded on
+// the corpus's sakila (synth/testdata/corpus/llm/sakila, a model through
+// the relay): the first answer's return action is rejected by the data
+// (every rental is returned already), the repair prompt says so, the
+// second answer's policy text is too long and is sent back, and the third
+// is kept; the rejected action is reported dropped with its reason.
+func TestDesignRepairReplayed(t *testing.T) {
+	sql, err := os.ReadFile("../testdata/corpus/sakila.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := sqlite3.Open(filepath.Join(t.TempDir(), "sakila.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Exec(string(sql)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := dbmodel.Read(conn, dbmodel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmreplay.New(t, "../testdata/corpus/llm/sakila")
+	stage := &design.Stage{Client: chatapi.New(srv.URL+"/v1", llmreplay.Key, 1), Model: relayedModel}
+	plan, err := stage.Propose(context.Background(), m, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage.Settle(plan, nil)
+	rep := stage.Report()
+	if rep.Answers != 3 || len(rep.Problems) != 2 || len(plan.Actions) != 0 || rep.Designed != 1 || len(rep.Kept) != 0 {
+		t.Fatalf("report %+v, plan %+v", rep, plan)
+	}
+	if !strings.Contains(rep.Problems[0], "every row already has it set") || !strings.Contains(rep.Problems[1], "serves is longer than 300 characters") {
+		t.Errorf("repair prompts:\n%s", strings.Join(rep.Problems, "\n---\n"))
+	}
+	if len(rep.Dropped) != 1 || rep.Dropped[0].Name != "return_rental" || !strings.Contains(rep.Dropped[0].Reason, "every row already has it set") {
+		t.Errorf("dropped %+v", rep.Dropped)
+	}
+	if !strings.Contains(plan.Policy.Serves, "every rental is already returned") {
+		t.Errorf("serves: %q", plan.Policy.Serves)
 	}
 }

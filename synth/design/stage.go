@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -34,6 +35,10 @@ type Stage struct {
 	m      *dbmodel.Model
 	conn   *sqlite3.Conn
 	report Report
+	// proposed are the actions any answer designed, in order; dropped
+	// why each one (or rule) was last left out.
+	proposed []string
+	dropped  map[string]string
 }
 
 // Report is what the model route did, for the run's summary.
@@ -43,13 +48,15 @@ type Report struct {
 	// Problems are what each repair prompt sent back.
 	Answers  int      `json:"answers"`
 	Problems []string `json:"repair_prompts,omitempty"`
-	// Designed counts the actions of the last answer; Kept names those
+	// Designed counts the actions any answer designed; Kept names those
 	// in the toolset (each passed its succeed-and-refuse check); Dropped
-	// the rest, with why.
-	Designed int       `json:"designed"`
-	Kept     []string  `json:"kept,omitempty"`
-	Dropped  []Dropped `json:"dropped,omitempty"`
-	Wording  Wording   `json:"wording"`
+	// the rest, with why (validation or the check, the last reason), and
+	// DroppedRules the policy rules left without their action.
+	Designed     int       `json:"designed"`
+	Kept         []string  `json:"kept,omitempty"`
+	Dropped      []Dropped `json:"dropped,omitempty"`
+	DroppedRules []Dropped `json:"dropped_rules,omitempty"`
+	Wording      Wording   `json:"wording"`
 }
 
 // Wording counts the instructions sent to be reworded, the rewrites kept,
@@ -128,11 +135,16 @@ func (s *Stage) ask(ctx context.Context) (*Plan, error) {
 		var problems []string
 		a, err := parseAnswer(text)
 		if err == nil {
-			s.report.Designed = len(a.Actions)
+			for _, aa := range a.Actions {
+				if !slices.Contains(s.proposed, aa.Name) {
+					s.proposed = append(s.proposed, aa.Name)
+				}
+			}
 			var p *Plan
 			if p, err = Validate(s.m, s.conn, a); err == nil {
 				last = p
 				for _, d := range p.Dropped {
+					s.drop(d)
 					problems = append(problems, fmt.Sprintf("- %s: %s", d.Name, d.Reason))
 				}
 			}
@@ -153,18 +165,46 @@ func (s *Stage) ask(ctx context.Context) (*Plan, error) {
 	}
 }
 
+func (s *Stage) drop(d Dropped) {
+	if s.dropped == nil {
+		s.dropped = map[string]string{}
+	}
+	s.dropped[d.Name] = d.Reason
+}
+
+// ruleOf prefixes the name of a dropped rule (Validate).
+const ruleOf = "rule of "
+
 // Settle records the outcome: the plan's actions that passed their
-// checks are kept, the others dropped with the smoke stage's reason.
+// checks are kept; every other action any answer designed is dropped
+// with its last reason (validation, or the smoke stage's check). p is nil
+// when no answer was usable.
 func (s *Stage) Settle(p *Plan, failed []Dropped) {
-	s.report.Kept, s.report.Dropped = nil, append([]Dropped(nil), p.Dropped...)
-	bad := map[string]bool{}
 	for _, f := range failed {
-		bad[f.Name] = true
-		s.report.Dropped = append(s.report.Dropped, f)
+		s.drop(f)
+	}
+	s.report.Kept, s.report.Dropped, s.report.DroppedRules = nil, nil, nil
+	if p == nil {
+		p = &Plan{} // no usable answer: every action designed is dropped
 	}
 	for _, d := range p.Actions {
-		if !bad[d.Name] {
+		if !slices.ContainsFunc(failed, func(f Dropped) bool { return f.Name == d.Name }) {
 			s.report.Kept = append(s.report.Kept, d.Name)
 		}
 	}
+	for _, name := range s.proposed {
+		if !slices.Contains(s.report.Kept, name) {
+			why, ok := s.dropped[name]
+			if !ok {
+				why = "the model left it out of its last answer"
+			}
+			s.report.Dropped = append(s.report.Dropped, Dropped{name, why})
+		}
+	}
+	for _, d := range p.Dropped {
+		if strings.HasPrefix(d.Name, ruleOf) {
+			s.report.DroppedRules = append(s.report.DroppedRules, d)
+		}
+	}
+	s.report.Designed = len(s.proposed)
 }

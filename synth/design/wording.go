@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -126,10 +127,10 @@ func asks(t envpkg.Task) string {
 func UserValues(t envpkg.Task) []string { return userValues(t) }
 
 func userValues(t envpkg.Task) []string {
-	var out []string
+	var found []string
 	add := func(v string) {
-		if v != "" && strings.Contains(t.Instruction, v) && !slices.Contains(out, v) {
-			out = append(out, v)
+		if v != "" && strings.Contains(t.Instruction, v) && !slices.Contains(found, v) {
+			found = append(found, v)
 		}
 	}
 	for _, c := range t.Calls {
@@ -139,8 +140,9 @@ func userValues(t envpkg.Task) []string {
 		if d.Decode(&args) != nil {
 			continue
 		}
-		for _, a := range args {
-			switch x := a.(type) {
+		// In the order of the keys: the prompt is the same on every run.
+		for _, k := range slices.Sorted(maps.Keys(args)) {
+			switch x := args[k].(type) {
 			case string:
 				add(x)
 			case json.Number:
@@ -148,11 +150,12 @@ func userValues(t envpkg.Task) []string {
 			case []any:
 				for _, item := range x {
 					if m, ok := item.(map[string]any); ok {
-						for _, v := range m {
-							if s, ok := v.(string); ok {
-								add(s)
-							} else if n, ok := v.(json.Number); ok {
-								add(n.String())
+						for _, ik := range slices.Sorted(maps.Keys(m)) {
+							switch v := m[ik].(type) {
+							case string:
+								add(v)
+							case json.Number:
+								add(v.String())
 							}
 						}
 					}
@@ -166,10 +169,26 @@ func userValues(t envpkg.Task) []string {
 	// Words with a digit or an @ (codes, numbers, dates, emails) name
 	// the rows the request is about, whether or not a call takes them.
 	for _, w := range strings.Fields(quotedRE.ReplaceAllString(t.Instruction, " ")) {
-		if w = strings.TrimRight(w, ".,;:!?"); strings.ContainsAny(w, "0123456789@") {
+		if w = strings.Trim(w, ".,;:!?()"); strings.ContainsAny(w, "0123456789@") {
 			add(w)
 		}
 	}
+	// A value said only inside a longer one is kept with it (the parts of
+	// a phone number); the rest in the order the instruction says them.
+	var out []string
+	at := map[string]int{}
+	for _, v := range found {
+		rest := t.Instruction
+		for _, o := range found {
+			if len(o) > len(v) && strings.Contains(o, v) {
+				rest = strings.ReplaceAll(rest, o, strings.Repeat(" ", len(o)))
+			}
+		}
+		if i := strings.Index(rest, v); i >= 0 {
+			out, at[v] = append(out, v), i
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return at[a] - at[b] })
 	return out
 }
 
@@ -210,8 +229,13 @@ func gateRewrite(t envpkg.Task, out string, others map[string]bool) string {
 			return "a number the original does not say"
 		}
 	}
-	lo := strings.ToLower(orig)
-	words := wordsRE.FindAllString(strings.ToLower(out), -1)
+	lo, lout := strings.ToLower(orig), strings.ToLower(out)
+	for _, name := range namedRows(orig, others) {
+		if !strings.Contains(lout, name) {
+			return "a row the original names is missing"
+		}
+	}
+	words := wordsRE.FindAllString(lout, -1)
 	for i := range words {
 		for j := i + 1; j <= min(i+6, len(words)); j++ {
 			phrase := strings.Join(words[i:j], " ")
@@ -221,6 +245,29 @@ func gateRewrite(t envpkg.Task, out string, others map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// namedRows lists the values of rows that the instruction names in
+// passing, capitalized inside a sentence (a person's name, a title):
+// they tell the rows apart even where no call takes them.
+func namedRows(orig string, values map[string]bool) []string {
+	var out []string
+	locs := wordsRE.FindAllStringIndex(orig, -1)
+	for i, l := range locs {
+		first, _ := utf8.DecodeRuneInString(orig[l[0]:])
+		before := strings.TrimRight(orig[:l[0]], " \"(")
+		if !unicode.IsUpper(first) || before == "" || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") || strings.HasSuffix(before, "?") {
+			continue
+		}
+		for j := min(i+6, len(locs)); j > i; j-- {
+			words := wordsRE.FindAllString(strings.ToLower(orig[l[0]:locs[j-1][1]]), -1)
+			if phrase := strings.Join(words, " "); values[phrase] {
+				out = append(out, phrase)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // maxOtherValues bounds the values collected from the rows.
