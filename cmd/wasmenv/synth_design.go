@@ -4,12 +4,16 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/synth/design"
 )
+
+// designTimeout bounds one request of the model route.
+const designTimeout = 15 * time.Minute
 
 // designFlags are synth from-db's model route (--llm): a model designs the
 // domain over the database and rewrites the tasks' wording (synth/design).
@@ -43,6 +47,10 @@ func (f *designFlags) stage() (*design.Stage, error) {
 		key = os.Getenv(f.keyEnv)
 	}
 	client := chatapi.New(chatapi.BaseURL(f.baseURL), key, 1)
+	// A design or a batch of forty rewrites is a long answer; a model
+	// answering through the relay takes minutes (the default 2 minutes
+	// retried, and asked the same question twice).
+	client.Timeout = designTimeout
 	if f.replay != "" {
 		r, err := design.NewReplay(f.replay)
 		if err != nil {

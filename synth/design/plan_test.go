@@ -151,6 +151,11 @@ func TestRewriteGate(t *testing.T) {
 	if why := gateRewrite(named, "What's Bo Berg's email? Card 7.", others); why != "" {
 		t.Errorf("kept name: %q", why)
 	}
+	// A name with punctuation is compared word by word, as it was found.
+	alias := envpkg.Task{ID: "synth-0003-ask-alias", Instruction: `Which country is the alias "Vienna = Wien" in?`, Answer: &envpkg.Answer{Value: "AT", Match: "exact"}}
+	if why := gateRewrite(alias, "In which country is Vienna = Wien?", map[string]bool{"vienna wien": true}); why != "" {
+		t.Errorf("alias kept: %q", why)
+	}
 	if got := strings.Join(UserValues(task), "|"); got != "ana@example.com|Dune" {
 		t.Errorf("user values %s", got)
 	}
