@@ -2,13 +2,16 @@ package design_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
 
+	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/internal/llmreplay"
@@ -79,6 +82,18 @@ func TestModelRouteReplayed(t *testing.T) {
 	}
 	if c := tools["cancel_order"]; c == nil || strings.Join(c.Action.From, ",") != "pending,processing" {
 		t.Fatalf("cancel_order: %+v", c)
+	}
+	// The task generator uses them like the schema's actions.
+	used := map[string]int{}
+	for _, task := range res.Tasks {
+		for _, c := range task.Calls {
+			if slices.Contains(rep.Kept, c.Name) {
+				used[c.Name]++
+			}
+		}
+	}
+	if len(used) < 2 {
+		t.Errorf("the tasks call designed actions %v; want at least two of them", used)
 	}
 	rules := res.Bundle.Manifest.Rules
 	for _, want := range []string{"Whom you serve: Shoppers", "An order can be cancelled only while it is pending or processing", "cancel_order: not allowed when it is already cancelled; nor unless it is pending or processing."} {
@@ -174,4 +189,83 @@ func TestDesignRepairReplayed(t *testing.T) {
 	if !strings.Contains(plan.Policy.Serves, "every rental is already returned") {
 		t.Errorf("serves: %q", plan.Policy.Serves)
 	}
+}
+
+// TestRewordReplayed rewords forty fixed tasks of envs/store
+// (testdata/store-tasks.jsonl, the tasks the recorded run sent) through a
+// real HTTP server replaying the model's answers, apart from the task
+// generator: each kept rewrite keeps the values the ground truth takes
+// from the user and not the answer, each failed one keeps the procedural
+// wording with its reason, and checks, calls and answers never change.
+func TestRewordReplayed(t *testing.T) {
+	ctx := context.Background()
+	src, cleanup, err := synth.SourceDB(ctx, "../../envs/store", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	conn, err := sqlite3.OpenFlags(src, sqlite3.OPEN_READONLY)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	m, err := dbmodel.Read(conn, dbmodel.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tasks []envpkg.Task
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, "testdata/store-tasks.jsonl")), "\n") {
+		var task envpkg.Task
+		if err := json.Unmarshal([]byte(line), &task); err != nil {
+			t.Fatal(err)
+		}
+		tasks = append(tasks, task)
+	}
+	before := slices.Clone(tasks)
+	srv := llmreplay.New(t, "testdata/store")
+	stage := &design.Stage{Client: chatapi.New(srv.URL+"/v1", llmreplay.Key, 1), Model: relayedModel}
+	// The design first: the wording prompt says whom the assistant serves.
+	if _, err := stage.Propose(ctx, m, conn); err != nil {
+		t.Fatal(err)
+	}
+	if err := stage.Reword(ctx, tasks, m, conn); err != nil {
+		t.Fatal(err)
+	}
+	w := stage.Report().Wording
+	if w.Prompts != 2 || w.Sent != 40 || w.Kept != 38 || w.Failed != 2 || w.Reasons["it states the expected answer"] != 1 || w.Reasons["a value of another row"] != 1 {
+		t.Fatalf("wording %+v", w)
+	}
+	changed := 0
+	for i, task := range tasks {
+		was := before[i]
+		wantSame, _ := json.Marshal(envpkg.Task{ID: was.ID, Calls: was.Calls, Checks: was.Checks, Answer: was.Answer})
+		gotSame, _ := json.Marshal(envpkg.Task{ID: task.ID, Calls: task.Calls, Checks: task.Checks, Answer: task.Answer})
+		if string(wantSame) != string(gotSame) {
+			t.Errorf("%s: the rewording changed more than the instruction", task.ID)
+		}
+		if task.Instruction == was.Instruction {
+			continue
+		}
+		changed++
+		for _, v := range design.UserValues(was) {
+			if !strings.Contains(task.Instruction, v) {
+				t.Errorf("%s: %q lost %q", task.ID, task.Instruction, v)
+			}
+		}
+		if a := was.Answer; a != nil && a.Value != "" && !strings.Contains(was.Instruction, a.Value) && strings.Contains(task.Instruction, a.Value) {
+			t.Errorf("%s: %q states the answer", task.ID, task.Instruction)
+		}
+	}
+	if changed != w.Kept {
+		t.Errorf("%d instructions changed, %d rewrites kept", changed, w.Kept)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
