@@ -173,6 +173,15 @@ func actionCandidates(spec *toolgen.Spec, t *toolgen.Tool, src *sqlite3.Conn) ([
 	var err error
 	switch a.Rule {
 	case toolgen.RuleStatus:
+		if len(a.From) > 0 {
+			// A designed status moves only from these values.
+			from := make([]any, len(a.From))
+			for i, v := range a.From {
+				from[i] = v
+			}
+			rows, err = queryRows(src, "SELECT * FROM "+dbmodel.Quote(tb.Name)+" WHERE "+col+" IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(from)), ", ")+") LIMIT 5", from...)
+			break
+		}
 		rows, err = queryRows(src, "SELECT * FROM "+dbmodel.Quote(tb.Name)+" WHERE "+col+" IS NOT ? LIMIT 5", a.Value)
 	case toolgen.RuleMilestone:
 		rows, err = queryRows(src, "SELECT * FROM "+dbmodel.Quote(tb.Name)+" WHERE "+col+" IS NULL LIMIT 5")

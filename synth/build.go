@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -55,7 +56,11 @@ func (s *stage) failed() map[string]bool {
 func buildStage(ctx context.Context, src string, opts Options, m *dbmodel.Model, schema, seed string, drop map[string]bool, step func(string, time.Time)) (*stage, error) {
 	start := time.Now()
 	s := &stage{}
-	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Toolset: opts.Toolset})
+	var designed []toolgen.Designed
+	if opts.plan != nil {
+		designed = opts.plan.Actions
+	}
+	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Toolset: opts.Toolset, Designed: designed})
 	if err != nil {
 		return nil, err
 	}
@@ -63,6 +68,11 @@ func buildStage(ctx context.Context, src string, opts Options, m *dbmodel.Model,
 	rules := crudRules
 	if opts.Toolset == toolgen.ToolsetDomain {
 		rules = Policy(opts.Name, spec)
+	}
+	if p := designPolicy(opts.plan, spec); p != "" {
+		// After the policy's first line (whose assistant it is).
+		first, rest, _ := strings.Cut(rules, "\n\n")
+		rules = first + "\n\n" + p + "\n" + rest
 	}
 	lookups, err := lookupIndexes(schema, spec)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/wasmenv/wasmenv/internal/progress"
 	"github.com/wasmenv/wasmenv/runtime"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/design"
 	"github.com/wasmenv/wasmenv/synth/emit"
 	"github.com/wasmenv/wasmenv/synth/gates"
 	"github.com/wasmenv/wasmenv/synth/graph"
@@ -51,8 +52,16 @@ type Options struct {
 	// (dbmodel.Guard; 0: dbmodel.DefaultWorkLimit): a view that never
 	// ends fails the run with a *dbmodel.WorkLimitError.
 	WorkLimit int64
-	// Rewriter, when set, rewrites instructions with a chat model (--llm).
+	// Rewriter, when set, rewrites instructions with a chat model, one
+	// at a time (the library's; the CLI's --llm uses Design).
 	Rewriter *tasks.Rewriter
+	// Design, when set, is the model route (--llm): a model designs the
+	// domain's actions and policy over the data, each gated by the smoke
+	// stage with repair, and rewrites the kept tasks' wording
+	// (synth/design, modelroute.go).
+	Design *design.Stage
+	// plan is the design in use.
+	plan *design.Plan
 
 	Compiler compiler.Options
 	Runtime  runtime.Options
@@ -171,12 +180,45 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	if opts.totals, err = lineTotals(conn, m); err != nil {
 		return nil, interrupted(conn, err)
 	}
+	if opts.Design != nil {
+		start = time.Now()
+		if opts.plan, err = opts.Design.Propose(ctx, m, conn); err != nil && !errNoDesign(err, opts.Log) {
+			return nil, err
+		}
+		applyPlan(m, opts.plan)
+		step("design", start)
+	}
 	// Build and smoke-test; a tool that fails its smoke test is left out
 	// (and named) and the rest built again, once: the run fails only when
 	// nothing usable is left.
 	st0, err := buildStage(ctx, src, opts, m, schema, seed, nil, step)
 	if err != nil {
 		return nil, err
+	}
+	for opts.Design != nil {
+		// A designed action that failed its check goes back to the model
+		// while repairs are left.
+		failed := designedFailures(opts.plan, st0.spec, st0.smoke)
+		if len(failed) == 0 {
+			break
+		}
+		next, err := opts.Design.Repair(ctx, failed)
+		if err != nil {
+			st0.Close()
+			return nil, err
+		}
+		if next == nil {
+			break
+		}
+		st0.Close()
+		opts.plan = next
+		applyPlan(m, next)
+		if st0, err = buildStage(ctx, src, opts, m, schema, seed, nil, step); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Design != nil {
+		opts.Design.Settle(opts.plan, designedFailures(opts.plan, st0.spec, st0.smoke))
 	}
 	stg := st0
 	if failed := st0.failed(); len(failed) > 0 {
@@ -221,6 +263,16 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	}
 	bar.Done()
 	step("tasks", start)
+	if opts.Design != nil && len(kept) > 0 {
+		start = time.Now()
+		if err := opts.Design.Reword(ctx, kept, m, built); err != nil {
+			return nil, err
+		}
+		step("wording", start)
+	}
+	if opts.Design != nil {
+		sum.Design = opts.Design.Report()
+	}
 	res.Tasks = kept
 
 	start = time.Now()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/synth/design"
 	"github.com/wasmenv/wasmenv/synth/gates"
 	"github.com/wasmenv/wasmenv/synth/graph"
 	"github.com/wasmenv/wasmenv/synth/tasks"
@@ -39,8 +40,10 @@ type Summary struct {
 	Graph        graph.Stats `json:"graph"`
 	Tasks        tasks.Stats `json:"tasks"`
 	Chain3Plus   float64     `json:"share_chain_3plus"`
-	Timings      []Timing    `json:"timings"`
-	Seconds      float64     `json:"seconds"`
+	// Design is the model route's report (--llm), nil without it.
+	Design  *design.Report `json:"design,omitempty"`
+	Timings []Timing       `json:"timings"`
+	Seconds float64        `json:"seconds"`
 }
 
 func (s *Summary) fill(r *Result, st tasks.Stats) {
@@ -139,6 +142,15 @@ func (s *Summary) Print(w io.Writer) {
 		if e, ok := t.Gates.Examples[g]; ok {
 			fmt.Fprintf(w, "  e.g. %s: %s\n", g, e)
 		}
+	}
+	if d := s.Design; d != nil {
+		fmt.Fprintf(w, "design (%s): %d answers (%d repair prompts); actions designed %d, kept %d, dropped %d\n",
+			d.Model, d.Answers, len(d.Problems), d.Designed, len(d.Kept), len(d.Dropped))
+		for _, x := range d.Dropped {
+			fmt.Fprintf(w, "  dropped %s: %s\n", x.Name, x.Reason)
+		}
+		fmt.Fprintf(w, "wording: %d prompts, %d instructions sent, %d rewrites kept, %d kept the procedural wording\n",
+			d.Wording.Prompts, d.Wording.Sent, d.Wording.Kept, d.Wording.Failed)
 	}
 	var tt []string
 	for _, x := range s.Timings {

@@ -7,11 +7,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wasmenv/wasmenv/compiler"
-	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/synth"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/graph"
-	"github.com/wasmenv/wasmenv/synth/tasks"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
@@ -26,7 +24,7 @@ func synthCmd() *cobra.Command {
 func synthFromDBCmd() *cobra.Command {
 	var opts synth.Options
 	var writeShare float64
-	var llmModel string
+	var df designFlags     // synth_design.go
 	var fl synthFleetFlags // synth_fleet.go
 	var rf retainFlags     // synth_retain.go
 	cmd := &cobra.Command{
@@ -48,12 +46,12 @@ func synthFromDBCmd() *cobra.Command {
 				if gate != nil {
 					return fmt.Errorf("--retain-k runs on one database at a time, not on a batch or the fleet")
 				}
-				return runSynthBatch(cmd, args, opts, writeShare, llmModel, &fl)
+				return runSynthBatch(cmd, args, opts, writeShare, df.model, &fl)
 			}
 			opts.Log = os.Stderr
 			opts.WriteShare = &writeShare // 0 means no write tasks, as typed
-			if llmModel != "" {
-				opts.Rewriter = &tasks.Rewriter{Client: chatapi.New("", "", 8), Model: llmModel}
+			if opts.Design, err = df.stage(); err != nil {
+				return err
 			}
 			res, err := synth.FromDB(cmd.Context(), args[0], opts)
 			if res != nil && res.Model != nil && res.Spec != nil && res.Graph != nil {
@@ -86,7 +84,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
 	f.StringVar(&opts.Toolset, "toolset", toolgen.ToolsetDomain, "domain: the domain actions and the lookups a person's question needs, at most 40 tools and 24 KB of schemas, and a policy as the system message; crud: every table's get, find, list, follow, create, update and delete")
 	rf.add(f)
-	f.StringVar(&llmModel, "llm", "", "rewrite instructions with this chat model at $OPENAI_BASE_URL (a rewrite is kept only if it keeps every value the task needs)")
+	df.add(f)
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")
 	f.Int64Var(&opts.WorkLimit, "work-limit", dbmodel.DefaultWorkLimit, "most work one query on the source may do, in SQLite progress checks (~1000 VM steps each); a query past it (a view that never ends) fails the run")

@@ -43,6 +43,11 @@ type Action struct {
 	Rule   string `json:"rule"`            // RuleStatus, RuleMilestone or RuleConsume
 	Column string `json:"column"`          // the status, milestone or quantity column of Tool.Table
 	Value  string `json:"value,omitempty"` // status: the value the row moves to
+	// From, for a status, are the values a row may move to Value from
+	// (empty: any other); a row in another state is refused. Only a
+	// designed action (Designed) has them: a CHECK says which values
+	// exist, not which moves are allowed.
+	From []string `json:"from,omitempty"`
 	// Moves are the columns stamped from the episode clock with it.
 	Moves []Stamped `json:"moves,omitempty"`
 	// Stock is the parent column a consume draws on.
@@ -108,6 +113,9 @@ func (g *gen) actionTools(t *dbmodel.Table) []*Tool {
 						continue
 					}
 					a := &Action{Rule: RuleStatus, Column: c.Name, Value: v, Moves: movesWith(t, v)}
+					if g.supersededBy(t, a) {
+						continue
+					}
 					tl := g.newTool("mark_"+n.sing+"_"+word, DomainAction, t, g.actionDoc(t, a))
 					tl.Params, tl.Action = g.keyParams(t), a
 					out = append(out, tl)
@@ -119,6 +127,9 @@ func (g *gen) actionTools(t *dbmodel.Table) []*Tool {
 				if word, ok := milestone(t, c); ok {
 					a := &Action{Rule: RuleMilestone, Column: c.Name, Value: word,
 						Moves: []Stamped{{c.Name, stampLayout(c)}}}
+					if g.supersededBy(t, a) {
+						continue
+					}
 					tl := g.newTool("mark_"+n.sing+"_"+word, DomainAction, t, g.actionDoc(t, a))
 					tl.Params, tl.Action = g.keyParams(t), a
 					out = append(out, tl)
@@ -128,36 +139,48 @@ func (g *gen) actionTools(t *dbmodel.Table) []*Tool {
 	}
 	out = append(out, g.linesTools(t)...)
 	for _, a := range g.consumes(t) {
-		params, ok := g.createParams(t)
-		if !ok {
+		if g.supersededBy(t, a) {
+			continue
+		}
+		tl := g.consumeTool(t, a, "add_"+n.sing+"_from_"+g.names[a.Stock.Table].sing)
+		if tl == nil {
 			break
 		}
-		// What the rules read must be given.
-		need := map[string]bool{a.Column: true, a.Stock.Ref: true}
-		for _, o := range a.Owners {
-			need[o.Ref] = true
-		}
-		for _, c := range copiedFrom(t, g.m.Table(a.Stock.Table)) {
-			if c != a.Column { // the amount drawn is asked, not copied
-				a.Copies = append(a.Copies, c)
-			}
-		}
-		var keep []Param
-		for _, p := range params {
-			if need[p.Column] {
-				p.Required = true
-			}
-			if !contains(a.Copies, p.Column) {
-				keep = append(keep, p)
-			}
-		}
-		params = keep
-		tl := g.newTool("add_"+n.sing+"_from_"+g.names[a.Stock.Table].sing, DomainAction, t, g.actionDoc(t, a))
-		tl.Params, tl.Action = params, a
-		g.acted[t.Name] = true
 		out = append(out, tl)
 	}
-	return out
+	return append(out, g.designedTools(t)...)
+}
+
+// consumeTool renders consume a on line table t as tool name; nil when t
+// has no create tool to build it on.
+func (g *gen) consumeTool(t *dbmodel.Table, a *Action, name string) *Tool {
+	params, ok := g.createParams(t)
+	if !ok {
+		return nil
+	}
+	// What the rules read must be given.
+	need := map[string]bool{a.Column: true, a.Stock.Ref: true}
+	for _, o := range a.Owners {
+		need[o.Ref] = true
+	}
+	for _, c := range copiedFrom(t, g.m.Table(a.Stock.Table)) {
+		if c != a.Column { // the amount drawn is asked, not copied
+			a.Copies = append(a.Copies, c)
+		}
+	}
+	var keep []Param
+	for _, p := range params {
+		if need[p.Column] {
+			p.Required = true
+		}
+		if !contains(a.Copies, p.Column) {
+			keep = append(keep, p)
+		}
+	}
+	tl := g.newTool(name, DomainAction, t, g.actionDoc(t, a))
+	tl.Params, tl.Action = keep, a
+	g.acted[t.Name] = true
+	return tl
 }
 
 // statusColumn: a text column named for a state whose values a CHECK
@@ -330,8 +353,16 @@ func (g *gen) actionDoc(t *dbmodel.Table, a *Action) string {
 	}
 	switch a.Rule {
 	case RuleStatus:
-		return fmt.Sprintf("Marks the %s as %s (sets its %s%s). Refused when it is already %s. Returns the updated %s.",
-			what, dbmodel.CommentText(a.Value), col, stamp, dbmodel.CommentText(a.Value), what)
+		from := ""
+		if len(a.From) > 0 {
+			vals := make([]string, len(a.From))
+			for i, v := range a.From {
+				vals[i] = dbmodel.CommentText(v)
+			}
+			from = fmt.Sprintf(" Refused unless it is %s.", strings.Join(vals, " or "))
+		}
+		return fmt.Sprintf("Marks the %s as %s (sets its %s%s). Refused when it is already %s.%s Returns the updated %s.",
+			what, dbmodel.CommentText(a.Value), col, stamp, dbmodel.CommentText(a.Value), from, what)
 	case RuleMilestone:
 		return fmt.Sprintf("Marks the %s as %s: sets its %s to the time of the call. Refused when it is already %s. Returns the updated %s.",
 			what, a.Value, col, a.Value, what)

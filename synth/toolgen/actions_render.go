@@ -32,8 +32,18 @@ func (g *gen) renderAction(b *bytes.Buffer, t *Tool) {
 	var setArgs []string
 	switch a.Rule {
 	case RuleStatus:
-		already = "SELECT " + col + " IS ? AS already, " + col + " AS was FROM " + dbmodel.Quote(tbl.Name) + " WHERE " + w
-		args = q(a.Value) + ", " + args
+		allowed := "1"
+		var fromArgs []string
+		if len(a.From) > 0 {
+			// The moves a designed status allows: from these values only.
+			marks := strings.TrimSuffix(strings.Repeat("?, ", len(a.From)), ", ")
+			allowed = col + " IN (" + marks + ")"
+			for _, v := range a.From {
+				fromArgs = append(fromArgs, q(v))
+			}
+		}
+		already = "SELECT " + col + " IS ? AS already, " + allowed + " AS allowed, " + col + " AS was FROM " + dbmodel.Quote(tbl.Name) + " WHERE " + w
+		args = strings.Join(append([]string{q(a.Value)}, append(fromArgs, args)...), ", ")
 		sets, setArgs = append(sets, col+" = ?"), append(setArgs, q(a.Value))
 	case RuleMilestone:
 		already = "SELECT " + col + " IS NOT NULL AS already, " + col + " AS was FROM " + dbmodel.Quote(tbl.Name) + " WHERE " + w
@@ -46,6 +56,14 @@ func (g *gen) renderAction(b *bytes.Buffer, t *Tool) {
 		q(what+" "), describeKey(t.Params), q(already), args)
 	fmt.Fprintf(b, "\tif cur.Bool(\"already\") {\n\t\treturn nil, fmt.Errorf(\"cannot mark the %s %%s as %s: it is already %s (%s %%v); nothing was changed\", %s, cur.Value(\"was\"))\n\t}\n",
 		what, pct(a.Value), pct(a.Value), pct(plainWords(g.names[tbl.Name].cols[a.Column])), describeKey(t.Params))
+	if a.Rule == RuleStatus && len(a.From) > 0 {
+		vals := make([]string, len(a.From))
+		for i, v := range a.From {
+			vals[i] = pct(v)
+		}
+		fmt.Fprintf(b, "\tif !cur.Bool(\"allowed\") {\n\t\treturn nil, fmt.Errorf(\"cannot mark the %s %%s as %s: it is %%v, and only a %s that is %s can be; nothing was changed\", %s, cur.Value(\"was\"))\n\t}\n",
+			what, pct(a.Value), what, strings.Join(vals, " or "), describeKey(t.Params))
+	}
 	fmt.Fprintf(b, "\tif _, err := sdk.Exec(%s, %s, %s); err != nil {\n\t\treturn nil, explain(err, %s)\n\t}\n",
 		q("UPDATE "+dbmodel.Quote(tbl.Name)+" SET "+strings.Join(sets, ", ")+" WHERE "+w), strings.Join(setArgs, ", "), strings.Join(keyArgs, ", "),
 		q("cannot mark the "+what+" as "+a.Value))

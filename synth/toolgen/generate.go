@@ -24,6 +24,10 @@ type Options struct {
 	// Totals are the parent columns the data shows to be the sum of their
 	// lines, by parent table: a place_ action computes them.
 	Totals map[string]Total
+	// Designed are actions a model designed over the data (the model
+	// route, synth/design): rendered beside the schema's own, in place of
+	// the schema's action on the same column.
+	Designed []Designed
 }
 
 // tableNames holds the identifiers used for one table.

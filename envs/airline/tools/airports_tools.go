@@ -4,8 +4,6 @@ package tools
 
 import (
 	"fmt"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetAirport returns the airport with the given iata.
@@ -49,24 +47,4 @@ type ListAirportsArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// GetDestinationOfFlight returns the airport that a flight refers to (through destination).
-func GetDestinationOfFlight(a GetDestinationOfFlightArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"destination\" AS ref FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("flight %s not found", fmt.Sprintf("flight_number %v", a.FlightNumber))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("flight %s has no destination", fmt.Sprintf("flight_number %v", a.FlightNumber))
-	}
-	return one("airport", fmt.Sprintf("airport %v not found", ref.Value("ref")), "SELECT * FROM \"airports\" WHERE \"iata\" = ?", ref.Value("ref"))
-}
-
-// GetDestinationOfFlightArgs are the arguments of get_destination_of_flight.
-type GetDestinationOfFlightArgs struct {
-	// The flight's flight number.
-	FlightNumber string `json:"flight_number"`
 }

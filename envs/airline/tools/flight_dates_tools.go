@@ -49,7 +49,7 @@ type ListFlightDatesOfFlightArgs struct {
 
 // MarkFlightDateAvailable marks the flight date as available (sets its status). Refused when it is already available. Returns the updated flight date.
 func MarkFlightDateAvailable(a MarkFlightDateAvailableArgs) (any, error) {
-	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "available", a.FlightNumber, a.Date)
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, 1 AS allowed, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "available", a.FlightNumber, a.Date)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ type MarkFlightDateAvailableArgs struct {
 
 // MarkFlightDateLanded marks the flight date as landed (sets its status). Refused when it is already landed. Returns the updated flight date.
 func MarkFlightDateLanded(a MarkFlightDateLandedArgs) (any, error) {
-	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "landed", a.FlightNumber, a.Date)
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, 1 AS allowed, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "landed", a.FlightNumber, a.Date)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ type MarkFlightDateLandedArgs struct {
 
 // MarkFlightDateCancelled marks the flight date as cancelled (sets its status). Refused when it is already cancelled. Returns the updated flight date.
 func MarkFlightDateCancelled(a MarkFlightDateCancelledArgs) (any, error) {
-	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "cancelled", a.FlightNumber, a.Date)
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, 1 AS allowed, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "cancelled", a.FlightNumber, a.Date)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ type MarkFlightDateCancelledArgs struct {
 
 // MarkFlightDateDelayed marks the flight date as delayed (sets its status). Refused when it is already delayed. Returns the updated flight date.
 func MarkFlightDateDelayed(a MarkFlightDateDelayedArgs) (any, error) {
-	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "delayed", a.FlightNumber, a.Date)
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, 1 AS allowed, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "delayed", a.FlightNumber, a.Date)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,28 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
+// GetReservationOfPassenger returns the reservation that a passenger refers to (through reservation id).
+func GetReservationOfPassenger(a GetReservationOfPassengerArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("passenger %s not found", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("passenger %s has no reservation id", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
+	}
+	return one("reservation", fmt.Sprintf("reservation %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", ref.Value("ref"))
+}
+
+// GetReservationOfPassengerArgs are the arguments of get_reservation_of_passenger.
+type GetReservationOfPassengerArgs struct {
+	// The passenger's reservation id.
+	ReservationId string `json:"reservation_id"`
+	// The passenger's seat.
+	Seat int64 `json:"seat"`
+}
+
 // GetReservation returns the reservation with the given reservation_id.
 func GetReservation(a GetReservationArgs) (any, error) {
 	return one("reservation", fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)

@@ -1,0 +1,97 @@
+package synth
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/design"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
+)
+
+// The model route (--llm, synth/design) hooks into FromDB here: the
+// design is asked for before the first build, its actions are rendered
+// with the schema's and gated by the smoke stage, failures go back to the
+// model while repairs are left, and the kept tasks are reworded last.
+
+// applyPlan declares the plan's status values on the model's columns:
+// the tools' parameters and the task generator then know them like a
+// CHECK's.
+func applyPlan(m *dbmodel.Model, p *design.Plan) {
+	if p == nil {
+		return
+	}
+	for tc, vals := range p.Enums {
+		for _, t := range m.Tables {
+			for _, c := range t.Columns {
+				if t.Name+"."+c.Name == tc {
+					c.Enum, c.EnumInferred = append([]string(nil), vals...), true
+				}
+			}
+		}
+	}
+}
+
+// designedFailures lists the plan's actions that the build left out or
+// whose succeed-and-refuse check failed, with the reason.
+func designedFailures(p *design.Plan, spec *toolgen.Spec, smoke []SmokeResult) []design.Dropped {
+	if p == nil {
+		return nil
+	}
+	var out []design.Dropped
+	for _, d := range p.Actions {
+		found := false
+		for _, t := range spec.Tools {
+			if t.Name == d.Name && t.Kind == toolgen.DomainAction {
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, design.Dropped{Name: d.Name, Reason: "no tool could be made of it (its table has no create tool, or its name is taken)"})
+			continue
+		}
+		for _, r := range smoke {
+			if r.Tool == d.Name && !r.Passed {
+				out = append(out, design.Dropped{Name: d.Name, Reason: r.Detail})
+			}
+		}
+	}
+	return out
+}
+
+// errNoDesign reports whether the design stage gave up (the run goes on
+// without designed actions).
+func errNoDesign(err error, log io.Writer) bool {
+	if !errors.Is(err, design.ErrNoDesign) {
+		return false
+	}
+	if log != nil {
+		fmt.Fprintf(log, "synth: %v; going on with the actions the schema makes certain\n", err)
+	}
+	return true
+}
+
+// designPolicy is the model's part of the policy: whom the agent serves,
+// how they identify themselves, how it refuses, and the rules of the
+// kept actions (each enforced by that action's check).
+func designPolicy(p *design.Plan, spec *toolgen.Spec) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Whom you serve: %s\nHow they identify themselves: %s\nWhen a rule forbids a change: %s\n", p.Policy.Serves, p.Policy.Identify, p.Policy.Refusal)
+	var rules []string
+	for _, t := range spec.Tools {
+		if t.Kind == toolgen.DomainAction {
+			for _, r := range p.Policy.Rules[t.Name] {
+				rules = append(rules, "- "+r+" ("+t.Name+" refuses otherwise.)")
+			}
+		}
+	}
+	if len(rules) > 0 {
+		b.WriteString("Rules of this domain:\n" + strings.Join(rules, "\n") + "\n")
+	}
+	return b.String()
+}
