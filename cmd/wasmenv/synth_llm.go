@@ -153,7 +153,7 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 	f.IntVar(&cfg.RetainMaxTurns, "retain-max-turns", 20, "assistant turns per attempt of the retention gate")
 	// The gate's repairs and simulated user (issue 36).
 	f.IntVar(&cfg.RetainRepairs, "retain-repairs", 2, "times a task the gate's examiner finds at the environment's fault goes back to the verifiers stage with the examiner's reason, and is played again, before it is dropped (0: dropped at once)")
-	f.BoolVar(&cfg.RetainUser, "retain-user", false, "a simulated user (the model, as `rollout --user` plays it) opens and answers each attempt of the retention gate, instead of the instruction as the user's opening")
+	f.BoolVar(&cfg.RetainUser, "retain-user", false, "a simulated user (the model, as rollout --user plays it) opens and answers each attempt of the retention gate, instead of the instruction as the user's opening")
 	f.IntVar(&cfg.Jobs, "jobs", 4, "scenarios generated at once")
 	f.StringVar(&cfg.PromptDir, "prompts", "", "directory of edited prompt templates and schemas (see --write-prompts)")
 	f.StringVar(&writePrompts, "write-prompts", "", "copy the built-in prompts to this directory for editing, then exit")
