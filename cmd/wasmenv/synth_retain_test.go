@@ -13,17 +13,12 @@ import (
 )
 
 // TestSynthFromDBRetentionGate runs synth from-db with the retention gate
-// against a chat model's recorded answers (agent, served by a real HTTP
-// server): the three tasks are solved and kept with pass rate 1; the
-// bundle and tasks.jsonl agree. One of them, a refusal the model explained
-// in the user's words ("The item of order #W1012 is not return requested:
-// its status is ordered. I changed nothing."), scored 0 before issue 34's
-// round 6 and was kept as hard at the agent's fault; the answer rule now
-// lets the user's words be said back. The answers were recorded under the
-// rules' previous "Answering" paragraph and are matched by the
-// conversation's content (the request key hashes the system prompt, which
-// that paragraph is part of); the examiner's verdict on the old failure,
-// no longer asked for, is gone from the recordings.
+// against a chat model's recorded answers (the agent, served by a real
+// HTTP server, keyed by the whole request): the three tasks (a refusal of
+// a change the shipment's state does not allow, and two questions) are
+// solved and kept with pass rate 1; the bundle and tasks.jsonl agree.
+// The recording is made again (cmd/llmrelay) whenever the synthesizer's
+// tasks or rules change, since the request holds both.
 func TestSynthFromDBRetentionGate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds guest modules")
