@@ -96,7 +96,7 @@ func TestModelRouteReplayed(t *testing.T) {
 		t.Errorf("the tasks call designed actions %v; want at least two of them", used)
 	}
 	rules := res.Bundle.Manifest.Rules
-	for _, want := range []string{"Whom you serve: Shoppers", "An order can be cancelled only while it is pending or processing", "cancel_order: not allowed when it is already cancelled; nor unless it is pending or processing."} {
+	for _, want := range []string{"Whom you serve: The assistant acts for a shopper", "An order can be cancelled only while it is pending or processing", "cancel_order: not allowed when it is already cancelled; nor unless it is pending or processing."} {
 		if !strings.Contains(rules, want) {
 			t.Errorf("the policy lacks %q:\n%s", want, rules)
 		}
@@ -192,7 +192,7 @@ func TestDesignRepairReplayed(t *testing.T) {
 }
 
 // TestRewordReplayed rewords forty fixed tasks of envs/store
-// (testdata/store-tasks.jsonl, the tasks the recorded run sent) through a
+// (testdata/store-tasks.jsonl, the tasks the run recorded in testdata/reword sent) through a
 // real HTTP server replaying the model's answers, apart from the task
 // generator: each kept rewrite keeps the values the ground truth takes
 // from the user and not the answer, each failed one keeps the procedural
@@ -222,7 +222,10 @@ func TestRewordReplayed(t *testing.T) {
 		tasks = append(tasks, task)
 	}
 	before := slices.Clone(tasks)
-	srv := llmreplay.New(t, "testdata/store")
+	// The recording of the run that sent those tasks, kept apart from
+	// testdata/store (the whole route, made again when the generator
+	// changes) so this test never goes stale with the generator.
+	srv := llmreplay.New(t, "testdata/reword")
 	stage := &design.Stage{Client: chatapi.New(srv.URL+"/v1", llmreplay.Key, 1), Model: relayedModel}
 	// The design first: the wording prompt says whom the assistant serves.
 	if _, err := stage.Propose(ctx, m, conn); err != nil {

@@ -95,6 +95,27 @@ type ListOrdersOfEmployeeArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
+// MarkOrderShipped marks the order as shipped: sets its shipped date to the time of the call. Refused when it is already shipped. Returns the updated order.
+func MarkOrderShipped(a MarkOrderShippedArgs) (any, error) {
+	cur, err := current("order "+fmt.Sprintf("order_id %v", a.OrderId)+" not found", "SELECT \"ShippedDate\" IS NOT NULL AS already, \"ShippedDate\" AS was FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the order %s as shipped: it is already shipped (shipped date %v); nothing was changed", fmt.Sprintf("order_id %v", a.OrderId), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"Orders\" SET \"ShippedDate\" = ? WHERE \"OrderID\" = ?", now("2006-01-02 15:04:05.000"), a.OrderId); err != nil {
+		return nil, explain(err, "cannot mark the order as shipped")
+	}
+	return one("order", "updated row not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\" FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
+}
+
+// MarkOrderShippedArgs are the arguments of mark_order_shipped.
+type MarkOrderShippedArgs struct {
+	// The order's order id.
+	OrderId int64 `json:"order_id"`
+}
+
 // PlaceOrder places an order with its order details in one step: each line names a product and a quantity. Each line's unit price is the product's own. Refused when a line's product does not exist or its quantity is not positive, or when the product has less units in stock than the lines ask. Returns the new order and its lines.
 func PlaceOrder(a PlaceOrderArgs) (any, error) {
 	if len(a.Lines) == 0 {
@@ -229,27 +250,6 @@ type PlaceOrderLine struct {
 	Quantity int64 `json:"quantity"`
 	// The order detail's discount. Default: 0.
 	Discount *float64 `json:"discount"`
-}
-
-// ShipOrder marks the order as shipped: sets its shipped date to the time of the call. Refused when it is already shipped. Returns the updated order.
-func ShipOrder(a ShipOrderArgs) (any, error) {
-	cur, err := current("order "+fmt.Sprintf("order_id %v", a.OrderId)+" not found", "SELECT \"ShippedDate\" IS NOT NULL AS already, \"ShippedDate\" AS was FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
-	if err != nil {
-		return nil, err
-	}
-	if cur.Bool("already") {
-		return nil, fmt.Errorf("cannot mark the order %s as shipped: it is already shipped (shipped date %v); nothing was changed", fmt.Sprintf("order_id %v", a.OrderId), cur.Value("was"))
-	}
-	if _, err := sdk.Exec("UPDATE \"Orders\" SET \"ShippedDate\" = ? WHERE \"OrderID\" = ?", now("2006-01-02 15:04:05.000"), a.OrderId); err != nil {
-		return nil, explain(err, "cannot mark the order as shipped")
-	}
-	return one("order", "updated row not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\" FROM \"Orders\" WHERE \"OrderID\" = ?", a.OrderId)
-}
-
-// ShipOrderArgs are the arguments of ship_order.
-type ShipOrderArgs struct {
-	// The order's order id.
-	OrderId int64 `json:"order_id"`
 }
 
 // UpdateOrder changes fields of the order with the given order_id; fields left out keep their value. Returns the updated order.
