@@ -34,6 +34,7 @@ var corpusRuns = []corpusRun{
 	{"scenarios-assumed.jsonl", true, 5, 0}, {"scenarios-tools.jsonl", false, 5, 0},
 	// Round 6 (issue 36): ten more domains, ten tasks each.
 	{"scenarios-r6-assumed.jsonl", true, 10, 2}, {"scenarios-r6-tools.jsonl", false, 10, 2},
+	{"scenarios-r6b-assumed.jsonl", true, 10, 2}, {"scenarios-r6b-tools.jsonl", false, 10, 2},
 }
 
 // corpusConfig is the command line the recorded runs used:
