@@ -115,12 +115,26 @@ func (c answerContext) namesOther(toks []token, at map[string][]int, spans []spa
 			continue
 		}
 		for _, s := range valueOccurrences(toks, at, o) {
-			if inSpans(s.from, s.to, spans) || insideLonger(s, recs) || allLabels(ot, labels) {
+			if inSpans(s.from, s.to, spans) || insideLonger(s, recs) || c.labelledRecord(toks, s, recs) || allLabels(ot, labels) {
 				continue
 			}
 			if !expectedSaid && saysValue(user, o) {
 				continue // the user's own words said back
 			}
+			return true
+		}
+	}
+	return false
+}
+
+// labelledRecord: s is where the answer says one of the record's own
+// values, beside a word of its column's name ("last_name James"), though
+// another row holds the same text in the column asked for: a field of
+// the answered record, not a rival. Said bare ("Alexander, James") it
+// still counts as naming the other row.
+func (c answerContext) labelledRecord(toks []token, s span, recs []occurrence) bool {
+	for _, o := range recs {
+		if o.from == s.from && o.to == s.to && besideWordOf(toks, s, c.record[o.index].Column) {
 			return true
 		}
 	}

@@ -82,6 +82,18 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 		"Abalo or Pelé":                 false,
 		"Abalo, Paul":                   false,
 	})
+	// An employee of hr: the record's last name, said with its label, is
+	// another employee's first name, the column asked for.
+	first := envpkg.Answer{Value: "Alexander", Match: "contains", Alone: &envpkg.Alone{Value: "Alexander",
+		Others: valuesQuery("Alexander", "James", "Bruce"),
+		Record: record("employee_id", "103", "last_name", "James", "email", "AJAMES", "hire_date", "2016-01-03", "job_id", "IT_PROG", "salary", "9000")}}
+	scoreCases(t, "What's the first name of the manager of the IT department?", first, map[string]bool{
+		"It is Alexander (employee_id 103, last_name James).": true,
+		"Alexander (last name James)":                         true,
+		"Alexander or James":                                  false,
+		"Alexander, James":                                    false,
+		"Alexander (James)":                                   false,
+	})
 	// A tournament standing of worldcup: the team asked for is Chile.
 	team := envpkg.Answer{Value: "Chile", Match: "contains", Alone: &envpkg.Alone{Value: "Chile",
 		Others: valuesQuery("Chile", "Brazil", "Yugoslavia", "Czechoslovakia"),
