@@ -73,15 +73,22 @@ func errNoDesign(err error, log io.Writer) bool {
 	return true
 }
 
-// designPolicy is the model's part of the policy: whom the agent serves,
-// how they identify themselves, how it refuses, and the rules of the
-// kept actions (each enforced by that action's check).
+// designPolicy is the model's part of the policy: the rules of the kept
+// actions, each enforced by that action's check. The model's prose about
+// whom the agent serves, how they identify themselves and how it refuses
+// (Plan.Policy.Serves, Identify, Refusal) goes to the wording prompts but
+// not here: in the recorded runs it claimed a scope the task set does not
+// keep ("reference records no one changes", "staff work the assistant
+// does not do") while the schema's edits and actions stayed, so an agent
+// that followed the rules failed every such task (judged and played on the
+// held-out set, docs/SYNTHESIS.md). The rules state only what the
+// environment enforces, until the design decides the scope the generator
+// keeps.
 func designPolicy(p *design.Plan, spec *toolgen.Spec) string {
 	if p == nil {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Whom you serve: %s\nHow they identify themselves: %s\nWhen a rule forbids a change: %s\n", p.Policy.Serves, p.Policy.Identify, p.Policy.Refusal)
 	var rules []string
 	for _, t := range spec.Tools {
 		if t.Kind == toolgen.DomainAction {

@@ -27,8 +27,8 @@ func TestSynthFromDBLLMReplay(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(readText(t, filepath.Join(out, "env.yaml")), "Whom you serve: The assistant acts for a shopper") {
-		t.Error("env.yaml's rules lack the designed policy")
+	if y := readText(t, filepath.Join(out, "env.yaml")); !strings.Contains(y, "cancel_order refuses otherwise") || strings.Contains(y, "The assistant acts for a shopper") {
+		t.Error("env.yaml's rules should carry the designed actions' rules and not the model's prose about whom it serves")
 	}
 	// Other inputs ask other questions: the recording does not answer.
 	stdout, stderr, code = run(t, "", "synth", "from-db", "../../envs/store", "-o", filepath.Join(t.TempDir(), "s"), "--tasks", "12", "--seed", "1",

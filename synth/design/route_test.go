@@ -96,7 +96,18 @@ func TestModelRouteReplayed(t *testing.T) {
 		t.Errorf("the tasks call designed actions %v; want at least two of them", used)
 	}
 	rules := res.Bundle.Manifest.Rules
-	for _, want := range []string{"Whom you serve: The assistant acts for a shopper", "An order can be cancelled only while it is pending or processing", "cancel_order: not allowed when it is already cancelled; nor unless it is pending or processing."} {
+	// The model's prose about whom the assistant serves, how they identify
+	// themselves and how it refuses stays out of the rules: it claimed a
+	// scope (read-only records, staff-only work) the task set does not
+	// keep, and an agent that followed it failed every edit task (judged
+	// and played on the held-out set, round 6). The rules state what the
+	// actions and checks enforce.
+	for _, prose := range []string{"Whom you serve:", "How they identify themselves:", "When a rule forbids a change:", "The assistant acts for a shopper"} {
+		if strings.Contains(rules, prose) {
+			t.Errorf("the policy carries the model's prose %q", prose)
+		}
+	}
+	for _, want := range []string{"An order can be cancelled only while it is pending or processing", "cancel_order: not allowed when it is already cancelled; nor unless it is pending or processing."} {
 		if !strings.Contains(rules, want) {
 			t.Errorf("the policy lacks %q:\n%s", want, rules)
 		}
