@@ -175,6 +175,10 @@ func numbersIn(got string) []number {
 		for j < len(got) && isDigit(got[j]) {
 			j++
 		}
+		if from > 0 && unicode.IsLetter(lastRune(got[:from])) {
+			i = j // digits inside a name ("M49", "alpha3", "#W1012"): a label, not a number
+			continue
+		}
 		// Thousands groups: "1,786", not "17,21" (two numbers).
 		if j-from <= 3 {
 			for j < len(got) && got[j] == ',' && digits(got, j+1) == 3 {

@@ -94,6 +94,16 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 		"Alexander, James":                                    false,
 		"Alexander (James)":                                   false,
 	})
+	// A code list: a field's label with digits in it ("M49", "alpha3") is a
+	// name, not a number the answer says.
+	region := envpkg.Answer{Value: "014", Match: "number", Alone: &envpkg.Alone{Value: "014",
+		Record: record("m49", "404", "iso_alpha3", "KEN", "region_code", "002", "sub_region_code", "202", "name", "Kenya")}}
+	scoreCases(t, "What's the intermediate region code for the entry coded 404?", region, map[string]bool{
+		"The intermediate region code for M49 code 404 is 014.": true,
+		"ISO-alpha3 KEN: 014": true,
+		"014 or 49":           false,
+		"014 (or 15)":         false,
+	})
 	// A tournament standing of worldcup: the team asked for is Chile.
 	team := envpkg.Answer{Value: "Chile", Match: "contains", Alone: &envpkg.Alone{Value: "Chile",
 		Others: valuesQuery("Chile", "Brazil", "Yugoslavia", "Czechoslovakia"),
