@@ -104,6 +104,13 @@ func TestAnswersMayNameTheirRecord(t *testing.T) {
 		"014 or 49":           false,
 		"014 (or 15)":         false,
 	})
+	// The rules' own example (synth/policy.go's answering paragraph).
+	total := envpkg.Answer{Value: "42.50", Match: "number", Alone: &envpkg.Alone{Value: "42.50",
+		Record: record("order_id", "1001", "customer_id", "7", "status", "shipped", "placed_at", "2024-05-01")}}
+	scoreCases(t, "What is the total of my order placed on 2024-05-01?", total, map[string]bool{
+		"total 42.50 (order_id 1001)": true,
+		"42.50 or 1001":               false,
+	})
 	// A tournament standing of worldcup: the team asked for is Chile.
 	team := envpkg.Answer{Value: "Chile", Match: "contains", Alone: &envpkg.Alone{Value: "Chile",
 		Others: valuesQuery("Chile", "Brazil", "Yugoslavia", "Czechoslovakia"),

@@ -17,7 +17,7 @@ const crudRules = "Identify rows the way the user names them (find_* tools take 
 // wrong (2 of 20 tasks played on held-out databases, 13 of 64 retention-
 // gate attempts in the 2026-12-07 runs); since issue 34's round 6 that
 // context is allowed, and the text says what is and what is not.
-const answering = "Answering: when the user asks for a value, give that value as the records hold it. You may say which record it is by a few of its own fields (a number with its field's name: \"day 18 (record 587, plot 2)\") and repeat what the user said (\"it is not pending: it is shipped\"). Do not paste records or tool output, do not add figures or values of other rows, and do not offer alternatives: a reply that holds another candidate value is not an answer."
+const answering = "Answering: when the user asks for a value, give that value as the records hold it. You may say which record it is by a few of its own fields (a number with its field's name as the records write it: \"total 42.50 (order_id 1001)\") and repeat what the user said (\"it is not pending: it is shipped\"). Do not paste records or tool output, do not add figures or values of other rows, and do not offer alternatives: a reply that holds another candidate value is not an answer."
 
 // Policy is a domain toolset's system message, like τ-bench's wiki: whom
 // the agent serves and how it finds them, what it checks before a change,
