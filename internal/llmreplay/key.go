@@ -70,3 +70,17 @@ func canonical(args string) []byte {
 	}
 	return bytes.TrimSpace(b.Bytes())
 }
+
+// Keyed is the entry of index recorded for the request whose RequestKey
+// is key: of several, the one least used so far (used counts answers per
+// entry file), so a conversation asked twice replays its answers in turn.
+// It is -1 when key is empty or no entry has it.
+func Keyed(index []Entry, key string, used map[string]int) int {
+	best := -1
+	for i, e := range index {
+		if key != "" && e.Key == key && (best < 0 || used[e.File] < used[index[best].File]) {
+			best = i
+		}
+	}
+	return best
+}

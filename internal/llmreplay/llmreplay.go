@@ -144,15 +144,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		text.WriteString(m.Content)
 		text.WriteString("\n")
 	}
-	best, bestN, tie := -1, 0, false
-	keyed := false
-	if k := RequestKey(body); k != "" {
-		for i, e := range s.Index {
-			if e.Key == k && (best < 0 || s.used[e.File] < s.used[s.Index[best].File]) {
-				best, keyed = i, true
-			}
-		}
-	}
+	best, bestN, tie := Keyed(s.Index, RequestKey(body), s.used), 0, false
+	keyed := best >= 0
 	for i, e := range s.Index {
 		if keyed {
 			break

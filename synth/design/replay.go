@@ -57,12 +57,7 @@ func (r *Replay) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	key := llmreplay.RequestKey(body)
 	r.mu.Lock()
-	best := -1
-	for i, e := range r.index {
-		if key != "" && e.Key == key && (best < 0 || r.used[e.File] < r.used[r.index[best].File]) {
-			best = i
-		}
-	}
+	best := llmreplay.Keyed(r.index, key, r.used)
 	if best < 0 {
 		r.mu.Unlock()
 		// A client error, which the client does not retry.
