@@ -1,0 +1,260 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// GET /v1/ws is the episode API over one WebSocket: many requests on one
+// connection, on any number of episodes, each answered with exactly the
+// status and body its HTTP route gives (socket_frame.go has the frames).
+// net/http costs about 30 µs of server CPU per request whatever the handler
+// does (reading and parsing the request, its background read goroutine,
+// the response's flush, a goroutine woken per request); on a socket a call
+// costs one frame read and one frame write (issue 35, docs/BENCHMARKS.md).
+//
+// Requests on one connection are served one at a time, in order: a client
+// that wants calls to run in parallel opens a connection per worker. The
+// hot op, call, is served here directly by the same steps as the HTTP
+// route (decodeCallReq, use, callHeld); the others go through the HTTP
+// routes themselves, so they cannot drift apart.
+//
+// Episodes created on a connection ("create") belong to it: they are
+// deleted when it ends, however it ends. Episodes created elsewhere can be
+// used on it and outlive it.
+
+// socketOp is an op of the socket other than call: the HTTP route that
+// serves it.
+type socketOp struct {
+	method, suffix string // the route is /v1/episodes[/{id}]suffix
+	episode        bool   // the op names an episode
+}
+
+var socketOps = map[string]socketOp{
+	"create": {"POST", "", false},
+	"get":    {"GET", "", true},
+	"delete": {"DELETE", "", true},
+	"step":   {"POST", "/step", true},
+	"score":  {"POST", "/score", true},
+	"diff":   {"GET", "/diff", true},
+	"reset":  {"POST", "/reset", true},
+}
+
+// socketOpNames lists the ops for an error message.
+var socketOpNames = func() string {
+	names := []string{"call"}
+	for n := range socketOps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}()
+
+// socketConn is one /v1/ws connection.
+type socketConn struct {
+	s     *Server
+	c     *websocket.Conn
+	ctx   context.Context     // the server's, with the client's name
+	owned map[string]struct{} // episodes created on this connection
+	idled atomic.Bool
+}
+
+func (s *Server) episodeSocket(w http.ResponseWriter, r *http.Request) {
+	if !s.wsAcquire() {
+		writeError(w, errf(http.StatusServiceUnavailable, CodeCapacity, "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
+		return
+	}
+	defer s.wsRelease()
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has written the HTTP error
+	}
+	// A frame holds a body of up to MaxBodyBytes and its envelope; a
+	// body over the limit inside a frame that fits is answered 413 like
+	// the HTTP route; a larger frame closes the connection (1009).
+	c.SetReadLimit(s.opts.MaxBodyBytes + socketEnvelope)
+	sc := &socketConn{s: s, c: c, ctx: withClient(s.ctx, clientFrom(r.Context())), owned: map[string]struct{}{}}
+	defer sc.dropOwned()
+	sc.serve()
+}
+
+// socketEnvelope is the room a frame has for its id, op and episode.
+const socketEnvelope = 4 << 10
+
+// serve reads and answers frames until the connection ends. Reads and
+// writes take no context of their own (a context with a deadline costs
+// a timer and an AfterFunc per frame): one timer per connection closes it
+// after WSIdleTimeout without a message, and the server's Close closes it.
+func (sc *socketConn) serve() {
+	s, c := sc.s, sc.c
+	stop := context.AfterFunc(s.ctx, func() { c.Close(websocket.StatusGoingAway, "server shutting down") })
+	defer stop()
+	idle := time.AfterFunc(s.opts.WSIdleTimeout, func() {
+		sc.idled.Store(true)
+		c.Close(websocket.StatusPolicyViolation, fmt.Sprintf("%v: no message for %s", errWSIdle, s.opts.WSIdleTimeout))
+	})
+	defer idle.Stop()
+	in := bodyPool.Get().(*bytes.Buffer)
+	defer putBody(in)
+	out := encPool.Get().(*jsonEncoder)
+	defer encPool.Put(out)
+	for {
+		_, r, err := c.Reader(context.Background())
+		if err == nil {
+			in.Reset()
+			_, err = in.ReadFrom(r)
+		}
+		if err != nil || !idle.Stop() {
+			c.CloseNow() // a broken or oversized frame, the peer gone, the idle timer or Close
+			return
+		}
+		sc.handle(in.Bytes(), out)
+		if out.buf.Cap() > maxPooledBody {
+			out = encPool.Get().(*jsonEncoder) // a large answer's buffer is not kept
+		}
+		if err := c.Write(context.Background(), websocket.MessageText, out.buf.Bytes()); err != nil {
+			c.CloseNow()
+			return
+		}
+		if in.Cap() > maxPooledBody {
+			in = bodyPool.Get().(*bytes.Buffer)
+		}
+		idle.Reset(s.opts.WSIdleTimeout)
+	}
+}
+
+// handle answers one frame into out; a panic is answered 500 like one of
+// an HTTP route (ServeHTTP).
+func (sc *socketConn) handle(raw []byte, out *jsonEncoder) {
+	s := sc.s
+	s.stats.requests.Add(1)
+	var req socketReq
+	defer func() {
+		if v := recover(); v != nil {
+			s.stats.panics.Add(1)
+			s.opts.Logger.Error("serve: panic", "path", "/v1/ws", "op", req.Op, "panic", fmt.Sprint(v))
+			answerError(out, req.ID, errf(http.StatusInternalServerError, CodeInternal, "internal error"))
+		}
+	}()
+	if err := decodeSocketReq(raw, &req, s.opts.MaxJSONDepth); err != nil {
+		answerError(out, nil, err)
+		return
+	}
+	if int64(len(req.Body)) > s.opts.MaxBodyBytes {
+		answerError(out, req.ID, readBodyError(nil, int64(len(req.Body)), s.opts.MaxBodyBytes))
+		return
+	}
+	if req.Op == "call" {
+		if req.Episode == "" {
+			answerError(out, req.ID, badRequest("op %q needs \"episode\"", req.Op))
+			return
+		}
+		sc.call(out, &req)
+		return
+	}
+	op, ok := socketOps[req.Op]
+	if !ok {
+		answerError(out, req.ID, badRequest("unknown op %q; the ops are %s", req.Op, socketOpNames))
+		return
+	}
+	if op.episode != (req.Episode != "") {
+		if op.episode {
+			answerError(out, req.ID, badRequest("op %q needs \"episode\"", req.Op))
+		} else {
+			answerError(out, req.ID, badRequest("op %q takes no \"episode\"", req.Op))
+		}
+		return
+	}
+	sc.viaRoute(out, &req, op)
+}
+
+// call is the /call route (api.go's call and lockForCall) on a frame.
+func (sc *socketConn) call(out *jsonEncoder, req *socketReq) {
+	s := sc.s
+	var cr callReq
+	if err := decodeCallReq(req.Body, &cr, s.opts.MaxJSONDepth); err != nil {
+		answerError(out, req.ID, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(sc.ctx, s.opts.CallTimeout)
+	defer cancel()
+	e, unlock, err := s.use(ctx, req.Episode)
+	if err != nil {
+		if isBusy(err) && sc.ctx.Err() == nil {
+			s.stats.calls.Add(1)
+			answerFrame(out, req.ID, http.StatusOK, 0, timeoutResult(busyEpisode))
+			return
+		}
+		answerError(out, req.ID, err)
+		return
+	}
+	res, err := s.callHeld(ctx, e, cr.Name, cr.Arguments)
+	unlock()
+	if err != nil {
+		answerError(out, req.ID, err)
+		return
+	}
+	answerFrame(out, req.ID, http.StatusOK, 0, res)
+}
+
+// viaRoute serves an op by its HTTP route, on a request made from the
+// frame, and keeps track of the episodes the connection creates.
+func (sc *socketConn) viaRoute(out *jsonEncoder, req *socketReq, op socketOp) {
+	path := "/v1/episodes"
+	if op.episode {
+		path += "/" + url.PathEscape(req.Episode) + op.suffix
+	}
+	r, err := http.NewRequestWithContext(sc.ctx, op.method, path, bytes.NewReader(req.Body))
+	if err != nil {
+		answerError(out, req.ID, badRequest("episode %q: %v", req.Episode, err))
+		return
+	}
+	w := &bufferWriter{h: http.Header{}}
+	sc.s.mux.ServeHTTP(w, r)
+	retryAfter, _ := strconv.Atoi(w.h.Get("Retry-After"))
+	answerRaw(out, req.ID, w.code, retryAfter, w.body.Bytes())
+	switch {
+	case req.Op == "create" && w.code == http.StatusCreated:
+		var cr struct {
+			Episodes []string `json:"episodes"`
+		}
+		if json.Unmarshal(w.body.Bytes(), &cr) == nil {
+			for _, id := range cr.Episodes {
+				sc.owned[id] = struct{}{}
+			}
+		}
+	case req.Op == "delete" && w.code == http.StatusOK:
+		delete(sc.owned, req.Episode)
+	}
+}
+
+// dropOwned deletes the episodes created on the connection, as DELETE
+// would: one busy past the call timeout is unregistered now and closed
+// when its call ends.
+func (sc *socketConn) dropOwned() {
+	s := sc.s
+	for id := range sc.owned {
+		e := s.table.get(id)
+		if e == nil || !s.table.remove(id) {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), s.opts.CallTimeout)
+		if !e.close(ctx) {
+			go e.close(context.Background())
+		}
+		cancel()
+		s.stats.deleted.Add(1)
+	}
+	clear(sc.owned)
+}

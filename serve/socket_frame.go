@@ -1,0 +1,198 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+)
+
+// The frames of GET /v1/ws (socket.go). A request is one text or binary
+// message holding one JSON object:
+//
+//	{"id": ANY, "op": "call", "episode": "ep_...", "body": {...}}
+//
+// and its answer one text message:
+//
+//	{"id": ANY, "status": 200, "body": {...}}
+//
+// with "retry_after" (seconds) where the HTTP route would send Retry-After.
+// body is byte for byte what the HTTP route would have answered.
+
+// socketReq is one request frame. Body aliases the frame's bytes.
+type socketReq struct {
+	ID      json.RawMessage `json:"id"`
+	Op      string          `json:"op"`
+	Episode string          `json:"episode"`
+	Body    json.RawMessage `json:"body"`
+}
+
+// decodeSocketReq reads a request frame, refusing unknown keys and
+// trailing data. The usual frame is read by parseSocketReq without a
+// Decoder and without a depth check of its own (it recurses into nothing;
+// the body gets its HTTP route's check, so a body nested too deep is
+// answered as the route answers it); any other goes to decodeBytes, its
+// nesting bounded one level deeper than a body's, so its errors are
+// encoding/json's.
+func decodeSocketReq(b []byte, req *socketReq, maxDepth int) error {
+	b = bytes.TrimSpace(b)
+	if parseSocketReq(b, req) {
+		return nil
+	}
+	*req = socketReq{}
+	if len(b) == 0 {
+		return badRequest("malformed request: an empty frame")
+	}
+	return decodeBytes(b, req, maxDepth+1, true)
+}
+
+// parseSocketReq reads b when it is exactly an object whose keys are among
+// "id", "op", "episode" and "body", each at most once, spelled so, with op
+// and episode strings without escapes; false for anything else.
+func parseSocketReq(b []byte, req *socketReq) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	var seen [4]bool
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return false
+	}
+	for {
+		key, next, ok := plainString(b, i)
+		if !ok {
+			return false
+		}
+		i = skipSpace(b, next)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		k := -1
+		switch string(key) {
+		case "id":
+			k = 0
+		case "op":
+			k = 1
+		case "episode":
+			k = 2
+		case "body":
+			k = 3
+		}
+		if k < 0 || seen[k] {
+			return false
+		}
+		seen[k] = true
+		switch k {
+		case 1, 2:
+			s, next, ok := plainString(b, i)
+			if !ok {
+				return false
+			}
+			if k == 1 {
+				req.Op = string(s)
+			} else {
+				req.Episode = string(s)
+			}
+			i = next
+		default:
+			end := valueEnd(b, i)
+			if end <= i || !json.Valid(b[i:end]) {
+				return false
+			}
+			if k == 0 {
+				req.ID = b[i:end]
+			} else {
+				req.Body = b[i:end]
+			}
+			i = end
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return skipSpace(b, i+1) == len(b)
+		default:
+			return false
+		}
+	}
+}
+
+// answerFrame writes into e the answer {"id","status","body"} with v as
+// the body, encoded as writeJSON encodes a response body.
+func answerFrame(e *jsonEncoder, id []byte, status int, retryAfter int, v any) {
+	writeFrameHead(e, id, status, retryAfter)
+	mark := e.buf.Len()
+	if err := e.enc.Encode(v); err != nil {
+		e.buf.Truncate(0)
+		writeFrameHead(e, id, http.StatusInternalServerError, 0)
+		e.buf.WriteString(`{"error":{"code":"internal","message":`)
+		e.buf.WriteString(strconv.Quote(err.Error()))
+		e.buf.WriteString(`}}`)
+	} else if n := e.buf.Len(); n > mark && e.buf.Bytes()[n-1] == '\n' {
+		e.buf.Truncate(n - 1)
+	}
+	e.buf.WriteByte('}')
+}
+
+// answerRaw writes into e the answer with body, a response body as an
+// HTTP route wrote it.
+func answerRaw(e *jsonEncoder, id []byte, status int, retryAfter int, body []byte) {
+	writeFrameHead(e, id, status, retryAfter)
+	body = bytes.TrimRight(body, "\n")
+	if len(body) == 0 {
+		body = []byte("null")
+	}
+	e.buf.Write(body)
+	e.buf.WriteByte('}')
+}
+
+// answerError writes into e the answer of a failed request, its body the
+// one writeError writes.
+func answerError(e *jsonEncoder, id []byte, err error) {
+	ae := asAPIError(err)
+	answerFrame(e, id, ae.status, ae.retryAfter, errorBody(ae))
+}
+
+func writeFrameHead(e *jsonEncoder, id []byte, status, retryAfter int) {
+	e.buf.Reset()
+	e.buf.WriteString(`{"id":`)
+	if len(id) == 0 {
+		e.buf.WriteString("null")
+	} else {
+		e.buf.Write(id)
+	}
+	e.buf.WriteString(`,"status":`)
+	e.buf.WriteString(strconv.Itoa(status))
+	if retryAfter > 0 {
+		e.buf.WriteString(`,"retry_after":`)
+		e.buf.WriteString(strconv.Itoa(retryAfter))
+	}
+	e.buf.WriteString(`,"body":`)
+}
+
+// bufferWriter is the ResponseWriter an HTTP route answers a socket
+// request into (the ops other than call, served by the routes themselves).
+type bufferWriter struct {
+	h    http.Header
+	code int
+	body bytes.Buffer
+}
+
+func (w *bufferWriter) Header() http.Header { return w.h }
+
+func (w *bufferWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+}
+
+func (w *bufferWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
