@@ -119,7 +119,7 @@ func (sc *socketConn) serve() {
 			c.CloseNow() // a broken or oversized frame, the peer gone, the idle timer or Close
 			return
 		}
-		sc.handle(in.Bytes(), out)
+		sc.handleFrame(in.Bytes(), out)
 		if out.buf.Cap() > maxPooledBody {
 			out = encPool.Get().(*jsonEncoder) // a large answer's buffer is not kept
 		}
@@ -134,14 +134,39 @@ func (sc *socketConn) serve() {
 	}
 }
 
-// handle answers one frame into out; a panic is answered 500 like one of
-// an HTTP route (ServeHTTP).
+// handleFrame answers a frame, one request or a batch, into out.
+func (sc *socketConn) handleFrame(raw []byte, out *jsonEncoder) {
+	out.buf.Reset()
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || b[0] != '[' {
+		sc.handle(b, out)
+		return
+	}
+	items, err := splitBatch(b, sc.s.opts.MaxJSONDepth, sc.s.opts.MaxGroup)
+	if err != nil {
+		answerError(out, nil, err)
+		return
+	}
+	out.buf.WriteByte('[')
+	for i, item := range items {
+		if i > 0 {
+			out.buf.WriteByte(',')
+		}
+		sc.handle(item, out)
+	}
+	out.buf.WriteByte(']')
+}
+
+// handle appends the answer of one request to out; a panic is answered
+// 500 like one of an HTTP route (ServeHTTP).
 func (sc *socketConn) handle(raw []byte, out *jsonEncoder) {
 	s := sc.s
 	s.stats.requests.Add(1)
 	var req socketReq
+	start := out.buf.Len()
 	defer func() {
 		if v := recover(); v != nil {
+			out.buf.Truncate(start)
 			s.stats.panics.Add(1)
 			s.opts.Logger.Error("serve: panic", "path", "/v1/ws", "op", req.Op, "panic", fmt.Sprint(v))
 			answerError(out, req.ID, errf(http.StatusInternalServerError, CodeInternal, "internal error"))

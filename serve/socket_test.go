@@ -14,6 +14,9 @@ import (
 	"github.com/coder/websocket"
 )
 
+// socketAges matches an episode's age, which differs between two requests.
+var socketAges = regexp.MustCompile(`"age_s":[0-9.e+-]+`)
+
 // socketClient is a /v1/ws connection of a test.
 type socketClient struct {
 	t *testing.T
@@ -102,11 +105,10 @@ func TestSocketMatchesHTTP(t *testing.T) {
 		t.Fatalf("create: HTTP %d %s; socket %d %s", codeH, bodyH, a.Status, a.Body)
 	}
 	epH, epS := ch.Episodes[0], cs.Episodes[0]
-	ages := regexp.MustCompile(`"age_s":[0-9.e+-]+`)
 	norm := func(b []byte, ep, grp string) string {
 		s := strings.TrimRight(string(b), "\n")
 		s = strings.ReplaceAll(strings.ReplaceAll(s, ep, "EP"), grp, "GRP")
-		return ages.ReplaceAllString(s, `"age_s":0`)
+		return socketAges.ReplaceAllString(s, `"age_s":0`)
 	}
 	if codeH != a.Status || norm(bodyH, epH, ch.Group) != norm(a.Body, epS, cs.Group) {
 		t.Fatalf("create differs:\nHTTP   %d %s\nsocket %d %s", codeH, bodyH, a.Status, a.Body)
@@ -161,7 +163,7 @@ func TestSocketMatchesHTTP(t *testing.T) {
 // A client's mistakes in a frame get the HTTP route's status and error
 // body and leave the connection open; a frame over the read limit closes it.
 func TestSocketClientMistakes(t *testing.T) {
-	ts := newTestServer(t, Options{IdleTimeout: -1, MaxBodyBytes: 1 << 10})
+	ts := newTestServer(t, Options{IdleTimeout: -1, MaxBodyBytes: 1 << 10, MaxGroup: 5})
 	sc := dialSocket(t, ts)
 	ep := ts.create(`{}`)[0]
 	for _, c := range []struct {
@@ -171,7 +173,10 @@ func TestSocketClientMistakes(t *testing.T) {
 		{`{"op":`, "bad_request", 400},
 		{`not json`, "bad_request", 400},
 		{``, "bad_request", 400},
-		{`[1]`, "bad_request", 400},
+		{`1`, "bad_request", 400},
+		{`[]`, "bad_request", 400},
+		{`[{"op":"get"}`, "bad_request", 400},
+		{`[` + strings.Repeat(`{},`, 5) + `{}]`, "bad_request", 400}, // over MaxGroup
 		{`{"op":"dance"}`, "bad_request", 400},
 		{`{"op":"call","body":{"name":"get"}}`, "bad_request", 400},
 		{`{"op":"create","episode":"` + ep + `"}`, "bad_request", 400},
@@ -289,5 +294,67 @@ func TestSocketAuthAndClose(t *testing.T) {
 	ts.srv.Close()
 	if _, _, err := sa.c.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Fatalf("after Close: %v, want close 1001", err)
+	}
+}
+
+// A batch frame is answered by the array of the answers its requests get
+// one by one: the same requests, sent alone to a twin episode, get the
+// same answers (ids aside), in the same order.
+func TestSocketBatch(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1})
+	sc := dialSocket(t, ts)
+	a := sc.do("create", "", `{"n":2,"seed":3}`)
+	var cr struct{ Episodes []string }
+	if json.Unmarshal(a.Body, &cr); len(cr.Episodes) != 2 {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
+	}
+	alone, batched := cr.Episodes[0], cr.Episodes[1]
+	requests := []string{
+		`"op":"call","body":{"name":"put","arguments":{"key":"q","value":"v","n":1}}`,
+		`"op":"call","body":{"name":"get","arguments":{"key":"q"}}`,
+		`"op":"call","body":{"name":"roll"}`,
+		`"op":"call","body":{"name":"nope"}`,
+		`"op":"call","body":{"name":5}`,
+		`"op":"dance"`,
+		`"op":"diff"`,
+		`"op":"score","body":{"answer":"x"}`,
+		`"op":"reset","body":{"seed":4}`,
+		`"op":"call","body":{"name":"roll"}`,
+	}
+	var frame strings.Builder
+	frame.WriteString("[")
+	for i, r := range requests {
+		if i > 0 {
+			frame.WriteString(", ")
+		}
+		fmt.Fprintf(&frame, `{"id":"b%d","episode":%q,%s}`, i, batched, r)
+	}
+	frame.WriteString(`,7]`)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := sc.c.Write(ctx, websocket.MessageText, []byte(frame.String())); err != nil {
+		t.Fatal(err)
+	}
+	_, b, err := sc.c.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []socketAnswer
+	if err := json.Unmarshal(b, &answers); err != nil || len(answers) != len(requests)+1 {
+		t.Fatalf("batch answer: %v %.300s", err, b)
+	}
+	for i, r := range requests {
+		want, err := sc.send(fmt.Sprintf(`{"id":"b%d","episode":%q,%s}`, i, alone, r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := answers[i]
+		if string(got.ID) != string(want.ID) || got.Status != want.Status ||
+			socketAges.ReplaceAllString(strings.ReplaceAll(string(got.Body), batched, "EP"), "") != socketAges.ReplaceAllString(strings.ReplaceAll(string(want.Body), alone, "EP"), "") {
+			t.Fatalf("request %d (%s): batched %s %d %s, alone %s %d %s", i, r, got.ID, got.Status, got.Body, want.ID, want.Status, want.Body)
+		}
+	}
+	if last := answers[len(requests)]; last.Status != 400 || string(last.ID) != "null" {
+		t.Fatalf("the batch's 7: %d %s", last.Status, last.Body)
 	}
 }

@@ -22,9 +22,9 @@ func serveBenchCmd() *cobra.Command {
 		Short: "Load-test `wasmenv serve` over loopback HTTP and check for leaks",
 		Long: "Start a server for BUNDLE on 127.0.0.1 in this process (or use --url), create\n" +
 			"--episodes episodes as one group, and have one client worker per episode call\n" +
-			"--tool until --calls calls are done or --duration passes (one HTTP request per\n" +
-			"call, or with --socket a frame on one of --conns WebSockets at GET /v1/ws).\n" +
-			"Prints calls/s and\n" +
+			"--tool until --calls calls are done or --duration passes: one HTTP request per\n" +
+			"call, or with --socket a frame on one of --conns WebSockets at GET /v1/ws (with\n" +
+			"--batch, the calls waiting on a connection go as one batch frame). Prints calls/s and\n" +
 			"CPU per call (with --server-process, the server's apart from the client's) and\n" +
 			"client-side latency percentiles, then deletes the episodes and checks that no\n" +
 			"goroutines, file descriptors or episodes leaked. Exit status 1 on a leak or error.",
@@ -65,6 +65,9 @@ func serveBenchCmd() *cobra.Command {
 				over := "one HTTP request per call"
 				if res.Transport == "socket" {
 					over = fmt.Sprintf("%d WebSockets (/v1/ws)", res.Conns)
+					if res.Batch {
+						over += " in batch frames"
+					}
 				}
 				fmt.Fprintf(w, "%d episodes over %s, %d calls in %.2fs: %.0f calls/s, %d errors\n",
 					res.Episodes, over, res.Calls, res.Seconds, res.CallsPerSec, res.Errors)
@@ -102,6 +105,7 @@ func serveBenchCmd() *cobra.Command {
 	f.StringVar(&o.Token, "token", "", "bearer token for the server")
 	f.BoolVar(&o.Socket, "socket", false, "send the calls over WebSockets (GET /v1/ws, the episodes spread over --conns connections) instead of one HTTP request per call")
 	f.IntVar(&o.Conns, "conns", 16, "with --socket: WebSocket connections (at most --episodes)")
+	f.BoolVar(&o.Batch, "batch", false, "with --socket: send the calls waiting on a connection at the moment as one batch frame")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.BoolVar(&ownProcess, "server-process", false, "run the server as a process of its own (wasmenv serve) and report its CPU per call apart (Linux)")
 	f.StringVar(&serverProfile, "server-cpuprofile", "", "with --server-process: the server's CPU profile, written to this file when it stops (the calls, the episodes' creation and deletion)")

@@ -42,6 +42,9 @@ type Options struct {
 	// one HTTP request per call.
 	Socket bool
 	Conns  int
+	// Batch, with Socket, sends the calls waiting on a connection at the
+	// moment as one batch frame, answered by one frame.
+	Batch bool
 }
 
 // Result is what Run measured. Latency is seen by the client: from
@@ -50,6 +53,7 @@ type Result struct {
 	Episodes    int     `json:"episodes"`
 	Transport   string  `json:"transport"`       // "http" or "socket"
 	Conns       int     `json:"conns,omitempty"` // socket connections
+	Batch       bool    `json:"batch,omitempty"` // socket calls sent in batch frames
 	Calls       int64   `json:"calls"`
 	Errors      int64   `json:"errors"`
 	Seconds     float64 `json:"seconds"`
@@ -96,7 +100,7 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 	o.Conns = min(o.Conns, o.Episodes)
 	res := &Result{Episodes: o.Episodes, Transport: "http", GoroutinesIn: goruntime.NumGoroutine(), FDsIn: countFDs()}
 	if o.Socket {
-		res.Transport, res.Conns = "socket", o.Conns
+		res.Transport, res.Conns, res.Batch = "socket", o.Conns, o.Batch
 	}
 
 	base := o.URL
@@ -153,7 +157,7 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 
 	var socks []*socketConn
 	if err == nil && o.Socket {
-		socks, err = dialSockets(ctx, base, o.Token, o.Conns)
+		socks, err = dialSockets(ctx, base, o.Token, o.Conns, o.Batch)
 	}
 	var srvCPU0 float64
 	if err == nil && o.ServerCPU != nil {

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -72,6 +73,13 @@ func TestBenchSmallSocket(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("WASMENV_BENCH_CONNS")); err == nil {
 		o.Conns = n
 	}
+	for _, batch := range []bool{false, true} {
+		o.Batch = batch
+		t.Run(fmt.Sprintf("batch=%v", batch), func(t *testing.T) { benchSocket(t, env, o) })
+	}
+}
+
+func benchSocket(t *testing.T, env *runtime.Env, o Options) {
 	res, err := Run(context.Background(), []*runtime.Env{env}, o)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package loadgen
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,17 +15,24 @@ import (
 
 // socketConn is one GET /v1/ws connection shared by several workers. The
 // server answers a connection's frames in order, so answers are matched
-// to their callers by a FIFO: a worker appends its channel and writes its
-// frame under one lock, the reader hands each answer to the oldest waiter.
+// to their callers by a FIFO of the frames written, each with the channels
+// of its callers. Without batching a worker writes its own frame; with
+// it, workers queue their frames and a writer sends all the frames queued
+// at the moment as one batch frame (a JSON array of them).
 type socketConn struct {
-	c       *websocket.Conn
-	mu      sync.Mutex
-	waiting []chan []byte // oldest first
-	err     error         // set once the reader stops
+	c        *websocket.Conn
+	batch    bool
+	mu       sync.Mutex
+	inflight [][]chan []byte // frames written, oldest first
+	queue    [][]byte        // batch: frames not written yet
+	waiters  []chan []byte   // batch: their callers
+	wake     chan struct{}   // batch: the writer has work
+	closed   bool
+	err      error // set once the reader stops
 }
 
 // dialSockets opens n connections to the server at base (http://...).
-func dialSockets(ctx context.Context, base, token string, n int) ([]*socketConn, error) {
+func dialSockets(ctx context.Context, base, token string, n int, batch bool) ([]*socketConn, error) {
 	o := &websocket.DialOptions{}
 	if token != "" {
 		o.HTTPHeader = http.Header{"Authorization": {"Bearer " + token}}
@@ -38,8 +46,11 @@ func dialSockets(ctx context.Context, base, token string, n int) ([]*socketConn,
 			return nil, fmt.Errorf("dial %s: %w", url, err)
 		}
 		c.SetReadLimit(64 << 20)
-		sc := &socketConn{c: c}
+		sc := &socketConn{c: c, batch: batch, wake: make(chan struct{}, 1)}
 		go sc.read()
+		if batch {
+			go sc.write()
+		}
 		conns = append(conns, sc)
 	}
 	return conns, nil
@@ -47,6 +58,10 @@ func dialSockets(ctx context.Context, base, token string, n int) ([]*socketConn,
 
 func closeSockets(conns []*socketConn) {
 	for _, sc := range conns {
+		sc.mu.Lock()
+		sc.closed = true
+		close(sc.wake)
+		sc.mu.Unlock()
 		sc.c.Close(websocket.StatusNormalClosure, "")
 	}
 }
@@ -59,21 +74,68 @@ func (sc *socketConn) read() {
 		sc.mu.Lock()
 		if err != nil {
 			sc.err = err
-			for _, w := range sc.waiting {
-				close(w)
+			for _, ws := range append(sc.inflight, sc.waiters) {
+				for _, w := range ws {
+					close(w)
+				}
 			}
-			sc.waiting = nil
+			sc.inflight, sc.queue, sc.waiters = nil, nil, nil
 			sc.mu.Unlock()
 			return
 		}
-		if len(sc.waiting) == 0 {
+		if len(sc.inflight) == 0 {
 			sc.mu.Unlock()
 			continue // an answer nobody asked for: the server's bug, seen as a missing answer below
 		}
-		w := sc.waiting[0]
-		sc.waiting = sc.waiting[1:]
+		ws := sc.inflight[0]
+		sc.inflight = sc.inflight[1:]
 		sc.mu.Unlock()
-		w <- b
+		if len(ws) == 1 {
+			ws[0] <- b
+			continue
+		}
+		var answers []json.RawMessage
+		json.Unmarshal(b, &answers)
+		for i, w := range ws {
+			if i < len(answers) {
+				w <- answers[i]
+			} else {
+				w <- b // not the batch's answer: the caller reports it
+			}
+		}
+	}
+}
+
+// write sends the queued frames, all those waiting at the moment as one
+// batch frame, until the connection closes.
+func (sc *socketConn) write() {
+	var frame []byte
+	for range sc.wake {
+		sc.mu.Lock()
+		q, ws := sc.queue, sc.waiters
+		sc.queue, sc.waiters = nil, nil
+		if len(q) == 0 || sc.err != nil {
+			sc.mu.Unlock()
+			continue
+		}
+		sc.inflight = append(sc.inflight, ws)
+		sc.mu.Unlock()
+		frame = frame[:0]
+		if len(q) == 1 {
+			frame = append(frame, q[0]...)
+		} else {
+			frame = append(frame, '[')
+			for i, f := range q {
+				if i > 0 {
+					frame = append(frame, ',')
+				}
+				frame = append(frame, f...)
+			}
+			frame = append(frame, ']')
+		}
+		if err := sc.c.Write(context.Background(), websocket.MessageText, frame); err != nil {
+			sc.c.CloseNow() // the reader fails the waiters
+		}
 	}
 }
 
@@ -87,11 +149,25 @@ func (sc *socketConn) roundTrip(ctx context.Context, frame []byte, reply chan []
 		sc.mu.Unlock()
 		return nil, sc.err
 	}
-	sc.waiting = append(sc.waiting, reply)
-	err := sc.c.Write(ctx, websocket.MessageText, frame)
-	sc.mu.Unlock()
-	if err != nil {
-		return nil, err
+	if sc.batch {
+		if sc.closed {
+			sc.mu.Unlock()
+			return nil, errSocketClosed
+		}
+		sc.queue = append(sc.queue, frame)
+		sc.waiters = append(sc.waiters, reply)
+		select {
+		case sc.wake <- struct{}{}:
+		default:
+		}
+		sc.mu.Unlock()
+	} else {
+		sc.inflight = append(sc.inflight, []chan []byte{reply})
+		err := sc.c.Write(ctx, websocket.MessageText, frame)
+		sc.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
 	}
 	b, ok := <-reply
 	if !ok {
