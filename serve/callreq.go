@@ -47,7 +47,9 @@ func putBody(buf *bytes.Buffer) {
 }
 
 // decodeCallReq is decodeBytes(b, req, maxDepth, true) for a /call body.
-func decodeCallReq(b []byte, req *callReq, maxDepth int) error {
+// valid says b is known to be valid JSON (a /v1/ws frame's body, whose
+// frame was checked whole), which parseCallReq then need not check again.
+func decodeCallReq(b []byte, req *callReq, maxDepth int, valid bool) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil
@@ -55,7 +57,7 @@ func decodeCallReq(b []byte, req *callReq, maxDepth int) error {
 	if err := checkDepth(b, maxDepth); err != nil {
 		return err
 	}
-	if parseCallReq(b, req) {
+	if parseCallReq(b, req, valid) {
 		return nil
 	}
 	*req = callReq{}
@@ -66,8 +68,9 @@ func decodeCallReq(b []byte, req *callReq, maxDepth int) error {
 // (a string with no escapes) and "arguments" (any valid JSON value), each
 // at most once, spelled so; it reports false for anything else, leaving
 // the answer to encoding/json. Arguments alias b, as json.RawMessage
-// would hold a copy of the same bytes.
-func parseCallReq(b []byte, req *callReq) bool {
+// would hold a copy of the same bytes. valid says b is known to be valid
+// JSON, so the arguments' bounds need no check of their own.
+func parseCallReq(b []byte, req *callReq, valid bool) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -105,7 +108,7 @@ func parseCallReq(b []byte, req *callReq) bool {
 			}
 			seenArgs = true
 			end := valueEnd(b, i)
-			if end <= i || !json.Valid(b[i:end]) {
+			if end <= i || !valid && !json.Valid(b[i:end]) {
 				return false
 			}
 			req.Arguments = b[i:end]

@@ -139,7 +139,7 @@ func (sc *socketConn) handleFrame(raw []byte, out *jsonEncoder) {
 	out.buf.Reset()
 	b := bytes.TrimSpace(raw)
 	if len(b) == 0 || b[0] != '[' {
-		sc.handle(b, out)
+		sc.handle(b, out, false)
 		return
 	}
 	items, err := splitBatch(b, sc.s.opts.MaxJSONDepth, sc.s.opts.MaxGroup)
@@ -152,14 +152,15 @@ func (sc *socketConn) handleFrame(raw []byte, out *jsonEncoder) {
 		if i > 0 {
 			out.buf.WriteByte(',')
 		}
-		sc.handle(item, out)
+		sc.handle(item, out, true) // splitBatch checked the whole frame
 	}
 	out.buf.WriteByte(']')
 }
 
 // handle appends the answer of one request to out; a panic is answered
-// 500 like one of an HTTP route (ServeHTTP).
-func (sc *socketConn) handle(raw []byte, out *jsonEncoder) {
+// 500 like one of an HTTP route (ServeHTTP). valid says raw is known to be
+// valid JSON.
+func (sc *socketConn) handle(raw []byte, out *jsonEncoder, valid bool) {
 	s := sc.s
 	s.stats.requests.Add(1)
 	var req socketReq
@@ -172,7 +173,7 @@ func (sc *socketConn) handle(raw []byte, out *jsonEncoder) {
 			answerError(out, req.ID, errf(http.StatusInternalServerError, CodeInternal, "internal error"))
 		}
 	}()
-	if err := decodeSocketReq(raw, &req, s.opts.MaxJSONDepth); err != nil {
+	if err := decodeSocketReq(raw, &req, s.opts.MaxJSONDepth, valid); err != nil {
 		answerError(out, nil, err)
 		return
 	}
@@ -208,7 +209,8 @@ func (sc *socketConn) handle(raw []byte, out *jsonEncoder) {
 func (sc *socketConn) call(out *jsonEncoder, req *socketReq) {
 	s := sc.s
 	var cr callReq
-	if err := decodeCallReq(req.Body, &cr, s.opts.MaxJSONDepth); err != nil {
+	// The body is valid JSON: decodeSocketReq parsed it only so.
+	if err := decodeCallReq(req.Body, &cr, s.opts.MaxJSONDepth, true); err != nil {
 		answerError(out, req.ID, err)
 		return
 	}

@@ -34,15 +34,17 @@ type socketReq struct {
 }
 
 // decodeSocketReq reads a request frame, refusing unknown keys and
-// trailing data. The usual frame is read by parseSocketReq without a
+// trailing data. A frame that is valid JSON (valid: checked already, as
+// a batch's items are with their batch; else checked here, once for the
+// whole frame) of the usual shape is read by parseSocketReq without a
 // Decoder and without a depth check of its own (it recurses into nothing;
 // the body gets its HTTP route's check, so a body nested too deep is
 // answered as the route answers it); any other goes to decodeBytes, its
 // nesting bounded one level deeper than a body's, so its errors are
 // encoding/json's.
-func decodeSocketReq(b []byte, req *socketReq, maxDepth int) error {
+func decodeSocketReq(b []byte, req *socketReq, maxDepth int, valid bool) error {
 	b = bytes.TrimSpace(b)
-	if parseSocketReq(b, req) {
+	if (valid || json.Valid(b)) && parseSocketReq(b, req) {
 		return nil
 	}
 	*req = socketReq{}
@@ -52,9 +54,10 @@ func decodeSocketReq(b []byte, req *socketReq, maxDepth int) error {
 	return decodeBytes(b, req, maxDepth+1, true)
 }
 
-// parseSocketReq reads b when it is exactly an object whose keys are among
-// "id", "op", "episode" and "body", each at most once, spelled so, with op
-// and episode strings without escapes; false for anything else.
+// parseSocketReq reads b, valid JSON, when it is exactly an object whose
+// keys are among "id", "op", "episode" and "body", each at most once,
+// spelled so, with op and episode strings without escapes; false for
+// anything else.
 func parseSocketReq(b []byte, req *socketReq) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -104,7 +107,7 @@ func parseSocketReq(b []byte, req *socketReq) bool {
 			i = next
 		default:
 			end := valueEnd(b, i)
-			if end <= i || !json.Valid(b[i:end]) {
+			if end <= i {
 				return false
 			}
 			if k == 0 {

@@ -65,8 +65,8 @@ func serveBenchCmd() *cobra.Command {
 				over := "one HTTP request per call"
 				if res.Transport == "socket" {
 					over = fmt.Sprintf("%d WebSockets (/v1/ws)", res.Conns)
-					if res.Batch {
-						over += " in batch frames"
+					if res.Batch && res.Frames > 0 {
+						over += fmt.Sprintf(" in batch frames (%.1f calls a frame)", float64(res.Calls)/float64(res.Frames))
 					}
 				}
 				fmt.Fprintf(w, "%d episodes over %s, %d calls in %.2fs: %.0f calls/s, %d errors\n",

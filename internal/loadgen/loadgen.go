@@ -51,9 +51,10 @@ type Options struct {
 // sending a call to having read its response.
 type Result struct {
 	Episodes    int     `json:"episodes"`
-	Transport   string  `json:"transport"`       // "http" or "socket"
-	Conns       int     `json:"conns,omitempty"` // socket connections
-	Batch       bool    `json:"batch,omitempty"` // socket calls sent in batch frames
+	Transport   string  `json:"transport"`        // "http" or "socket"
+	Conns       int     `json:"conns,omitempty"`  // socket connections
+	Batch       bool    `json:"batch,omitempty"`  // socket calls sent in batch frames
+	Frames      int64   `json:"frames,omitempty"` // socket frames sent (calls / frames: the mean batch)
 	Calls       int64   `json:"calls"`
 	Errors      int64   `json:"errors"`
 	Seconds     float64 `json:"seconds"`
@@ -236,6 +237,9 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 	}
 
 	// Clean up and look for leaks.
+	for _, sc := range socks {
+		res.Frames += sc.frames.Load()
+	}
 	closeSockets(socks)
 	for _, id := range ids {
 		if _, code, err := do("DELETE", "/v1/episodes/"+id, nil); err != nil || code != http.StatusOK {

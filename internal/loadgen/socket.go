@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	goruntime "runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/coder/websocket"
 )
@@ -28,7 +30,8 @@ type socketConn struct {
 	waiters  []chan []byte   // batch: their callers
 	wake     chan struct{}   // batch: the writer has work
 	closed   bool
-	err      error // set once the reader stops
+	err      error        // set once the reader stops
+	frames   atomic.Int64 // frames written
 }
 
 // dialSockets opens n connections to the server at base (http://...).
@@ -111,6 +114,9 @@ func (sc *socketConn) read() {
 func (sc *socketConn) write() {
 	var frame []byte
 	for range sc.wake {
+		// Let the workers that an answer frame just woke queue their
+		// next calls first: bigger batches, fewer frames.
+		goruntime.Gosched()
 		sc.mu.Lock()
 		q, ws := sc.queue, sc.waiters
 		sc.queue, sc.waiters = nil, nil
@@ -133,6 +139,7 @@ func (sc *socketConn) write() {
 			}
 			frame = append(frame, ']')
 		}
+		sc.frames.Add(1)
 		if err := sc.c.Write(context.Background(), websocket.MessageText, frame); err != nil {
 			sc.c.CloseNow() // the reader fails the waiters
 		}
@@ -163,6 +170,7 @@ func (sc *socketConn) roundTrip(ctx context.Context, frame []byte, reply chan []
 		sc.mu.Unlock()
 	} else {
 		sc.inflight = append(sc.inflight, []chan []byte{reply})
+		sc.frames.Add(1)
 		err := sc.c.Write(ctx, websocket.MessageText, frame)
 		sc.mu.Unlock()
 		if err != nil {
