@@ -110,6 +110,8 @@ func BenchmarkSocketHandler(b *testing.B) {
 				frame = append(frame, ']')
 			}
 			sc := &socketConn{s: srv, ctx: srv.ctx, owned: map[string]struct{}{}}
+			sc.calls = newCallContext(sc.ctx)
+			defer sc.calls.close()
 			out := encPool.Get().(*jsonEncoder)
 			b.ReportAllocs()
 			cpu0 := processCPU()

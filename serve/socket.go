@@ -66,6 +66,7 @@ type socketConn struct {
 	s     *Server
 	c     *websocket.Conn
 	ctx   context.Context     // the server's, with the client's name
+	calls *callContext        // the context of its calls, re-armed per call
 	owned map[string]struct{} // episodes created on this connection
 	idled atomic.Bool
 }
@@ -85,6 +86,8 @@ func (s *Server) episodeSocket(w http.ResponseWriter, r *http.Request) {
 	// the HTTP route; a larger frame closes the connection (1009).
 	c.SetReadLimit(s.opts.MaxBodyBytes + socketEnvelope)
 	sc := &socketConn{s: s, c: c, ctx: withClient(s.ctx, clientFrom(r.Context())), owned: map[string]struct{}{}}
+	sc.calls = newCallContext(sc.ctx)
+	defer sc.calls.close()
 	defer sc.dropOwned()
 	sc.serve()
 }
@@ -214,8 +217,8 @@ func (sc *socketConn) call(out *jsonEncoder, req *socketReq) {
 		answerError(out, req.ID, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(sc.ctx, s.opts.CallTimeout)
-	defer cancel()
+	ctx := sc.calls.start(s.opts.CallTimeout)
+	defer sc.calls.finish()
 	e, unlock, err := s.use(ctx, req.Episode)
 	if err != nil {
 		if isBusy(err) && sc.ctx.Err() == nil {

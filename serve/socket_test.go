@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/wasmenv/wasmenv/runtime"
 )
 
 // socketAges matches an episode's age, which differs between two requests.
@@ -356,5 +358,67 @@ func TestSocketBatch(t *testing.T) {
 	}
 	if last := answers[len(requests)]; last.Status != 400 || string(last.ID) != "null" {
 		t.Fatalf("the batch's 7: %d %s", last.Status, last.Body)
+	}
+}
+
+// A call that runs out of time on the socket is the timeout outcome, as
+// on HTTP, whether it waited for its episode or ran past the server's call
+// timeout; the next call on the same connection has its full time again.
+func TestSocketCallTimeout(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1, CallTimeout: 300 * time.Millisecond})
+	ep := ts.create(`{}`)[0]
+	s1, s2 := dialSocket(t, ts), dialSocket(t, ts)
+	answers := make(chan socketAnswer, 2)
+	for _, sc := range []*socketClient{s1, s2} {
+		go func() {
+			a, err := sc.send(`{"op":"call","episode":"` + ep + `","body":{"name":"abuse","arguments":{"mode":"loop"}}}`)
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- a
+		}()
+	}
+	for range 2 {
+		a := <-answers
+		var r runtime.Result
+		if json.Unmarshal(a.Body, &r); a.Status != 200 || r.Outcome != runtime.OutcomeTimeout || !r.IsError {
+			t.Errorf("%d %s, want 200 and the timeout outcome", a.Status, a.Body)
+		}
+	}
+	for _, sc := range []*socketClient{s1, s2} {
+		for range 3 {
+			a := sc.do("call", ep, `{"name":"get","arguments":{"key":"a"}}`)
+			var r runtime.Result
+			if json.Unmarshal(a.Body, &r); a.Status != 200 || r.IsError {
+				t.Fatalf("after the timeouts: %d %s", a.Status, a.Body)
+			}
+		}
+	}
+}
+
+// The socket's reusable call context: a call's deadline ends that call
+// only, and the session's end ends every call.
+func TestCallContext(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	c := newCallContext(withClient(parent, "alice"))
+	defer c.close()
+	ctx := c.start(10 * time.Millisecond)
+	<-ctx.Done()
+	if ctx.Err() != context.DeadlineExceeded {
+		t.Fatalf("after the deadline: %v", ctx.Err())
+	}
+	c.finish()
+	ctx = c.start(time.Hour)
+	if ctx.Err() != nil || clientFrom(ctx) != "alice" {
+		t.Fatalf("re-armed: %v, client %q", ctx.Err(), clientFrom(ctx))
+	}
+	if d, ok := ctx.Deadline(); !ok || time.Until(d) < 59*time.Minute {
+		t.Fatalf("deadline %v %v", d, ok)
+	}
+	c.finish()
+	cancel()
+	<-c.Done()
+	if c.start(time.Hour).Err() != context.Canceled {
+		t.Fatalf("after the session: %v", c.Err())
 	}
 }
