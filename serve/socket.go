@@ -65,8 +65,12 @@ var socketOpNames = func() string {
 type socketConn struct {
 	s     *Server
 	c     *websocket.Conn
-	ctx   context.Context     // the server's, with the client's name
-	calls *callContext        // the context of its calls, re-armed per call
+	ctx   context.Context // the server's, with the client's name
+	calls *callContext    // the context of its calls, re-armed per call
+	// The request being served and its call's body, reused from frame
+	// to frame (one at a time), which spares each an allocation.
+	req   socketReq
+	cr    callReq
 	owned map[string]struct{} // episodes created on this connection
 	idled atomic.Bool
 }
@@ -166,7 +170,8 @@ func (sc *socketConn) handleFrame(raw []byte, out *jsonEncoder) {
 func (sc *socketConn) handle(raw []byte, out *jsonEncoder, valid bool) {
 	s := sc.s
 	s.stats.requests.Add(1)
-	var req socketReq
+	req := &sc.req
+	*req = socketReq{}
 	start := out.buf.Len()
 	defer func() {
 		if v := recover(); v != nil {
@@ -176,7 +181,7 @@ func (sc *socketConn) handle(raw []byte, out *jsonEncoder, valid bool) {
 			answerError(out, req.ID, errf(http.StatusInternalServerError, CodeInternal, "internal error"))
 		}
 	}()
-	if err := decodeSocketReq(raw, &req, s.opts.MaxJSONDepth, valid); err != nil {
+	if err := decodeSocketReq(raw, req, s.opts.MaxJSONDepth, valid); err != nil {
 		answerError(out, nil, err)
 		return
 	}
@@ -189,7 +194,7 @@ func (sc *socketConn) handle(raw []byte, out *jsonEncoder, valid bool) {
 			answerError(out, req.ID, badRequest("op %q needs \"episode\"", req.Op))
 			return
 		}
-		sc.call(out, &req)
+		sc.call(out, req)
 		return
 	}
 	op, ok := socketOps[req.Op]
@@ -205,15 +210,16 @@ func (sc *socketConn) handle(raw []byte, out *jsonEncoder, valid bool) {
 		}
 		return
 	}
-	sc.viaRoute(out, &req, op)
+	sc.viaRoute(out, req, op)
 }
 
 // call is the /call route (api.go's call and lockForCall) on a frame.
 func (sc *socketConn) call(out *jsonEncoder, req *socketReq) {
 	s := sc.s
-	var cr callReq
+	cr := &sc.cr
+	*cr = callReq{}
 	// The body is valid JSON: decodeSocketReq parsed it only so.
-	if err := decodeCallReq(req.Body, &cr, s.opts.MaxJSONDepth, true); err != nil {
+	if err := decodeCallReq(req.Body, cr, s.opts.MaxJSONDepth, true); err != nil {
 		answerError(out, req.ID, err)
 		return
 	}

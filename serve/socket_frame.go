@@ -100,7 +100,7 @@ func parseSocketReq(b []byte, req *socketReq) bool {
 				return false
 			}
 			if k == 1 {
-				req.Op = string(s)
+				req.Op = opName(s)
 			} else {
 				req.Episode = string(s)
 			}
@@ -233,4 +233,17 @@ func (w *bufferWriter) WriteHeader(code int) {
 func (w *bufferWriter) Write(p []byte) (int, error) {
 	w.WriteHeader(http.StatusOK)
 	return w.body.Write(p)
+}
+
+// opName is string(b), without an allocation for the ops there are.
+func opName(b []byte) string {
+	if string(b) == "call" {
+		return "call"
+	}
+	for name := range socketOps {
+		if string(b) == name {
+			return name
+		}
+	}
+	return string(b)
 }
