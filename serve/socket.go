@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -72,7 +71,6 @@ type socketConn struct {
 	req   socketReq
 	cr    callReq
 	owned map[string]struct{} // episodes created on this connection
-	idled atomic.Bool
 }
 
 func (s *Server) episodeSocket(w http.ResponseWriter, r *http.Request) {
@@ -108,7 +106,6 @@ func (sc *socketConn) serve() {
 	stop := context.AfterFunc(s.ctx, func() { c.Close(websocket.StatusGoingAway, "server shutting down") })
 	defer stop()
 	idle := time.AfterFunc(s.opts.WSIdleTimeout, func() {
-		sc.idled.Store(true)
 		c.Close(websocket.StatusPolicyViolation, fmt.Sprintf("%v: no message for %s", errWSIdle, s.opts.WSIdleTimeout))
 	})
 	defer idle.Stop()
