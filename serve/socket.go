@@ -156,6 +156,15 @@ func (sc *socketConn) handleFrame(raw []byte, out *jsonEncoder) {
 		if i > 0 {
 			out.buf.WriteByte(',')
 		}
+		if out.buf.Len() > sc.s.opts.MaxResponseBytes {
+			// The answers are held until the frame is written: past the
+			// limit of one response, the rest of the batch is not run.
+			var req socketReq
+			decodeSocketReq(item, &req, sc.s.opts.MaxJSONDepth, true)
+			answerError(out, req.ID, errf(http.StatusRequestEntityTooLarge, CodeTooLarge,
+				"not run: the batch's answers before this request passed the limit of %d bytes; send it again in another frame", sc.s.opts.MaxResponseBytes))
+			continue
+		}
 		sc.handle(item, out, true) // splitBatch checked the whole frame
 	}
 	out.buf.WriteByte(']')

@@ -422,3 +422,63 @@ func TestCallContext(t *testing.T) {
 		t.Fatalf("after the session: %v", c.Err())
 	}
 }
+
+// A batch's answers are held until its frame is written: once they pass
+// the limit of one response, the rest of the batch is answered 413 and
+// not run.
+func TestSocketBatchAnswerLimit(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1, MaxResponseBytes: 2000})
+	ep := ts.create(`{}`)[0]
+	sc := dialSocket(t, ts)
+	// Each put followed by a get of what it wrote: ~350 bytes of answer.
+	var frame []string
+	for i := range 20 {
+		if i%2 == 0 {
+			frame = append(frame, fmt.Sprintf(`{"id":%d,"op":"call","episode":%q,"body":{"name":"put","arguments":{"key":"k%d","value":"%s","n":1}}}`, i, ep, i, strings.Repeat("v", 300)))
+		} else {
+			frame = append(frame, fmt.Sprintf(`{"id":%d,"op":"call","episode":%q,"body":{"name":"get","arguments":{"key":"k%d"}}}`, i, ep, i-1))
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := sc.c.Write(ctx, websocket.MessageText, []byte("["+strings.Join(frame, ",")+"]")); err != nil {
+		t.Fatal(err)
+	}
+	_, b, err := sc.c.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []socketAnswer
+	if err := json.Unmarshal(b, &answers); err != nil || len(answers) != 20 {
+		t.Fatalf("%v %.300s", err, b)
+	}
+	ran := 0
+	for i, a := range answers {
+		if string(a.ID) != fmt.Sprint(i) {
+			t.Fatalf("answer %d has id %s", i, a.ID)
+		}
+		switch a.Status {
+		case 200:
+			if ran != i {
+				t.Fatalf("answer %d ran after one that did not", i)
+			}
+			ran++
+		case 413:
+			if !strings.Contains(string(a.Body), `"too_large"`) {
+				t.Fatalf("answer %d: %s", i, a.Body)
+			}
+		default:
+			t.Fatalf("answer %d: %d %s", i, a.Status, a.Body)
+		}
+	}
+	if ran == 0 || ran == 20 {
+		t.Fatalf("%d of 20 ran, want some but not all", ran)
+	}
+	// What ran wrote, what did not run wrote nothing.
+	for i := 0; i < 20; i += 2 {
+		a := sc.do("call", ep, fmt.Sprintf(`{"name":"get","arguments":{"key":"k%d"}}`, i))
+		if written := strings.Contains(string(a.Body), `"is_error":false`); written != (i < ran) {
+			t.Fatalf("k%d: written %v, but %d of the batch ran: %s", i, written, ran, a.Body)
+		}
+	}
+}
