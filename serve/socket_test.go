@@ -482,3 +482,33 @@ func TestSocketBatchAnswerLimit(t *testing.T) {
 		}
 	}
 }
+
+// OpenEnv's /ws session deletes its episode when the connection drops
+// without a close message, as /v1/ws does (this existed before /v1/ws;
+// the test pins it).
+func TestOpenEnvWebSocketDropDeletesEpisode(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.url, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, msg := range []string{`{"type":"reset","data":{}}`, `{"type":"step","data":{"type":"call_tool","tool_name":"get","arguments":{"key":"a"}}}`} {
+		if err := c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		if _, b, err := c.Read(ctx); err != nil || !strings.Contains(string(b), `"observation"`) {
+			t.Fatalf("%s: %s %v", msg, b, err)
+		}
+	}
+	if n := ts.srv.Episodes(); n != 1 {
+		t.Fatalf("%d episodes during the session", n)
+	}
+	c.CloseNow()
+	for deadline := time.Now().Add(30 * time.Second); ts.srv.Episodes() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d episodes left after the connection dropped", ts.srv.Episodes())
+		}
+	}
+}
