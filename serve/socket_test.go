@@ -390,3 +390,15 @@ func TestOpenEnvWebSocketDropDeletesEpisode(t *testing.T) {
 		}
 	}
 }
+
+// Where HTTP sends Retry-After, the answer frame has retry_after.
+func TestSocketRetryAfter(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1, MaxEpisodes: 1})
+	sc := dialSocket(t, ts)
+	if a := sc.do("create", "", ``); a.Status != 201 || a.RetryAfter != 0 {
+		t.Fatalf("first create: %d %d %s", a.Status, a.RetryAfter, a.Body)
+	}
+	if a := sc.do("create", "", `{}`); a.Status != 429 || a.RetryAfter != 1 || !strings.Contains(string(a.Body), `"capacity"`) {
+		t.Fatalf("create over capacity: %d retry_after %d %s", a.Status, a.RetryAfter, a.Body)
+	}
+}
