@@ -110,9 +110,13 @@ func (sc *socketConn) serve() {
 	})
 	defer idle.Stop()
 	in := bodyPool.Get().(*bytes.Buffer)
-	defer putBody(in)
 	out := encPool.Get().(*jsonEncoder)
-	defer encPool.Put(out)
+	defer func() {
+		putBody(in)
+		if out.buf.Cap() <= maxPooledBody {
+			encPool.Put(out)
+		}
+	}()
 	for {
 		_, r, err := c.Reader(context.Background())
 		if err == nil {
@@ -124,12 +128,13 @@ func (sc *socketConn) serve() {
 			return
 		}
 		sc.handleFrame(in.Bytes(), out)
-		if out.buf.Cap() > maxPooledBody {
-			out = encPool.Get().(*jsonEncoder) // a large answer's buffer is not kept
-		}
 		if err := c.Write(context.Background(), websocket.MessageText, out.buf.Bytes()); err != nil {
 			c.CloseNow()
 			return
+		}
+		// A large frame's or answer's buffer is not kept for the next.
+		if out.buf.Cap() > maxPooledBody {
+			out = encPool.Get().(*jsonEncoder)
 		}
 		if in.Cap() > maxPooledBody {
 			in = bodyPool.Get().(*bytes.Buffer)

@@ -132,3 +132,34 @@ func TestSocketBatchAnswerLimit(t *testing.T) {
 		}
 	}
 }
+
+// Answers larger than a pooled buffer (64 KiB) come whole, the same as
+// over HTTP, and the connection goes on with small ones.
+func TestSocketLargeAnswer(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1})
+	sc := dialSocket(t, ts)
+	sc.c.SetReadLimit(16 << 20)
+	a := sc.do("create", "", `{"n":2}`)
+	var cr struct{ Episodes []string }
+	if json.Unmarshal(a.Body, &cr); len(cr.Episodes) != 2 {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
+	}
+	byHTTP, bySocket := cr.Episodes[0], cr.Episodes[1]
+	for i := range 3 {
+		put := fmt.Sprintf(`{"name":"put","arguments":{"key":"big%d","value":"%s","n":1}}`, i, strings.Repeat("x", 40<<10))
+		ts.raw(context.Background(), "POST", "/v1/episodes/"+byHTTP+"/call", put)
+		if a := sc.do("call", bySocket, put); a.Status != 200 {
+			t.Fatalf("put: %d %.200s", a.Status, a.Body)
+		}
+	}
+	for range 2 {
+		code, want := ts.raw(context.Background(), "GET", "/v1/episodes/"+byHTTP+"/diff", "")
+		a := sc.do("diff", bySocket, "")
+		if len(a.Body) < 100<<10 || a.Status != code || string(a.Body) != strings.TrimRight(string(want), "\n") {
+			t.Fatalf("diff: socket %d, %d bytes; HTTP %d, %d bytes", a.Status, len(a.Body), code, len(want))
+		}
+		if a := sc.do("call", bySocket, `{"name":"get","arguments":{"key":"a"}}`); a.Status != 200 {
+			t.Fatalf("after a large answer: %d %s", a.Status, a.Body)
+		}
+	}
+}
