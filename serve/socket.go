@@ -246,8 +246,8 @@ func (sc *socketConn) call(out *jsonEncoder, req *socketReq) {
 		answerError(out, req.ID, err)
 		return
 	}
+	defer unlock() // deferred: a panic must not leave the episode locked
 	res, err := s.callHeld(ctx, e, cr.Name, cr.Arguments)
-	unlock()
 	if err != nil {
 		answerError(out, req.ID, err)
 		return
@@ -260,6 +260,12 @@ func (sc *socketConn) call(out *jsonEncoder, req *socketReq) {
 func (sc *socketConn) viaRoute(out *jsonEncoder, req *socketReq, op socketOp) {
 	path := "/v1/episodes"
 	if op.episode {
+		if req.Episode == "." || req.Episode == ".." {
+			// PathEscape keeps dots, and the mux would redirect the
+			// path it makes to a clean one: no episode has such an id.
+			answerError(out, req.ID, errNoEpisode(req.Episode))
+			return
+		}
 		path += "/" + url.PathEscape(req.Episode) + op.suffix
 	}
 	r, err := http.NewRequestWithContext(sc.ctx, op.method, path, bytes.NewReader(req.Body))
@@ -269,6 +275,7 @@ func (sc *socketConn) viaRoute(out *jsonEncoder, req *socketReq, op socketOp) {
 	}
 	w := &bufferWriter{h: http.Header{}}
 	sc.s.mux.ServeHTTP(w, r)
+	w.WriteHeader(http.StatusOK) // a route that wrote nothing: what net/http would send
 	retryAfter, _ := strconv.Atoi(w.h.Get("Retry-After"))
 	answerRaw(out, req.ID, w.code, retryAfter, w.body.Bytes())
 	switch {

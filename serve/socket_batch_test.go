@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -160,6 +161,65 @@ func TestSocketLargeAnswer(t *testing.T) {
 		}
 		if a := sc.do("call", bySocket, `{"name":"get","arguments":{"key":"a"}}`); a.Status != 200 {
 			t.Fatalf("after a large answer: %d %s", a.Status, a.Body)
+		}
+	}
+}
+
+// Random edits of valid frames, single and batched: every answer is JSON,
+// none is a 5xx, and the connection stays open.
+func TestSocketRandomFrames(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1, MaxEpisodes: 8, MaxGroup: 4})
+	ep := ts.create(`{}`)[0]
+	sc := dialSocket(t, ts)
+	corpus := []string{
+		`{"id":1,"op":"call","episode":"EP","body":{"name":"get","arguments":{"key":"a"}}}`,
+		`{"op":"call","episode":"EP","body":{"name":"put","arguments":{"key":"z","value":"\u00e9\"","n":2}}}`,
+		`{"id":"x","op":"step","episode":"EP","body":{"action":{"type":"final","answer":"a"}}}`,
+		`{"id":[1,{"a":null}],"op":"reset","episode":"EP","body":{"seed":3}}`,
+		`{"op":"create","body":{"n":2,"task":"put-d"}}`,
+		`{"op":"diff","episode":"EP"}`,
+		`[{"id":1,"op":"get","episode":"EP"},{"id":2,"op":"score","episode":"EP","body":{"answer":"x"}}]`,
+	}
+	alphabet := []byte(`{}[]",:0123456789.-+eE \ntrufalsnu\\"abcdEP`)
+	rng := rand.New(rand.NewPCG(7, 35))
+	for i := range 2000 {
+		b := []byte(strings.ReplaceAll(corpus[rng.IntN(len(corpus))], "EP", ep))
+		for range 1 + rng.IntN(3) {
+			j := rng.IntN(len(b) + 1)
+			switch rng.IntN(3) {
+			case 0: // insert
+				b = append(b[:j], append([]byte{alphabet[rng.IntN(len(alphabet))]}, b[j:]...)...)
+			case 1: // delete
+				if j < len(b) {
+					b = append(b[:j], b[j+1:]...)
+				}
+			default: // replace
+				if j < len(b) {
+					b[j] = alphabet[rng.IntN(len(alphabet))]
+				}
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if err := sc.c.Write(ctx, websocket.MessageText, b); err != nil {
+			t.Fatalf("frame %d %q: %v", i, b, err)
+		}
+		_, ans, err := sc.c.Read(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("frame %d %q: %v", i, b, err)
+		}
+		var one socketAnswer
+		var many []socketAnswer
+		if json.Unmarshal(ans, &many) != nil {
+			if err := json.Unmarshal(ans, &one); err != nil {
+				t.Fatalf("frame %d %q: answer not JSON: %q", i, b, ans)
+			}
+			many = []socketAnswer{one}
+		}
+		for _, a := range many {
+			if a.Status < 200 || a.Status >= 500 || !json.Valid(a.Body) {
+				t.Fatalf("frame %d %q: answer %d %s", i, b, a.Status, a.Body)
+			}
 		}
 	}
 }

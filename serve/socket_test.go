@@ -187,6 +187,9 @@ func TestSocketClientMistakes(t *testing.T) {
 		{`{"op":"call","episode":"` + ep + `","body":{"name":"get","arguments":{"key":"` + strings.Repeat("x", 2000) + `"}}}`, "too_large", 413},
 		{`{"op":"call","episode":"../../envs","body":{}}`, "unknown_episode", 404},
 		{`{"op":"delete","episode":"../../envs"}`, "unknown_episode", 404},
+		{`{"op":"step","episode":".."}`, "unknown_episode", 404},
+		{`{"op":"get","episode":"."}`, "unknown_episode", 404},
+		{`{"op":"diff","episode":"a b?c#d"}`, "unknown_episode", 404},
 		{`{"op":"call","episode":"` + ep + `","body":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`, "bad_request", 400},
 	} {
 		a, err := sc.send(c.frame)
