@@ -100,7 +100,8 @@ const socketEnvelope = 4 << 10
 // serve reads and answers frames until the connection ends. Reads and
 // writes take no context of their own (a context with a deadline costs
 // a timer and an AfterFunc per frame): one timer per connection closes it
-// after WSIdleTimeout without a message, and the server's Close closes it.
+// after WSIdleTimeout without a message or with an answer unread, and the
+// server's Close closes it.
 func (sc *socketConn) serve() {
 	s, c := sc.s, sc.c
 	stop := context.AfterFunc(s.ctx, func() { c.Close(websocket.StatusGoingAway, "server shutting down") })
@@ -128,6 +129,11 @@ func (sc *socketConn) serve() {
 			return
 		}
 		sc.handleFrame(in.Bytes(), out)
+		// The timer runs during the write too: a client that stops
+		// reading its answers stalls the write once the socket's buffers
+		// are full, and is closed like one that stops sending (Close
+		// ends a stalled write after its close handshake gives up).
+		idle.Reset(s.opts.WSIdleTimeout)
 		if err := c.Write(context.Background(), websocket.MessageText, out.buf.Bytes()); err != nil {
 			c.CloseNow()
 			return
@@ -139,7 +145,6 @@ func (sc *socketConn) serve() {
 		if in.Cap() > maxPooledBody {
 			in = bodyPool.Get().(*bytes.Buffer)
 		}
-		idle.Reset(s.opts.WSIdleTimeout)
 	}
 }
 
