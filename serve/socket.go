@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -83,10 +84,10 @@ func (s *Server) episodeSocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Accept has written the HTTP error
 	}
-	// A frame holds a body of up to MaxBodyBytes and its envelope; a
-	// body over the limit inside a frame that fits is answered 413 like
-	// the HTTP route; a larger frame closes the connection (1009).
-	c.SetReadLimit(s.opts.MaxBodyBytes + socketEnvelope)
+	// readFrame bounds a frame itself: a frame over its limit is answered
+	// 413, as HTTP answers a body over the limit, and the connection (with
+	// its episodes) stays; the idle timer bounds how long it may stream.
+	c.SetReadLimit(-1)
 	sc := &socketConn{s: s, c: c, ctx: withClient(s.ctx, clientFrom(r.Context())), owned: map[string]struct{}{}}
 	sc.calls = newCallContext(sc.ctx)
 	defer sc.calls.close()
@@ -94,8 +95,26 @@ func (s *Server) episodeSocket(w http.ResponseWriter, r *http.Request) {
 	sc.serve()
 }
 
-// socketEnvelope is the room a frame has for its id, op and episode.
+// socketEnvelope is the room a frame has for its id, op and episode: a
+// frame holds a body of up to MaxBodyBytes and its envelope.
 const socketEnvelope = 4 << 10
+
+// readFrame reads the next frame into in; a frame over the limit is read
+// to its end but not kept, and reported by oversized.
+func (sc *socketConn) readFrame(in *bytes.Buffer) (oversized bool, err error) {
+	_, r, err := sc.c.Reader(context.Background())
+	if err != nil {
+		return false, err
+	}
+	limit := sc.s.opts.MaxBodyBytes + socketEnvelope
+	in.Reset()
+	if _, err := in.ReadFrom(io.LimitReader(r, limit+1)); err != nil || int64(in.Len()) <= limit {
+		return false, err
+	}
+	in.Reset()
+	_, err = io.Copy(io.Discard, r)
+	return true, err
+}
 
 // serve reads and answers frames until the connection ends. Reads and
 // writes take no context of their own (a context with a deadline costs
@@ -119,16 +138,18 @@ func (sc *socketConn) serve() {
 		}
 	}()
 	for {
-		_, r, err := c.Reader(context.Background())
-		if err == nil {
-			in.Reset()
-			_, err = in.ReadFrom(r)
-		}
+		oversized, err := sc.readFrame(in)
 		if err != nil || !idle.Stop() {
-			c.CloseNow() // a broken or oversized frame, the peer gone, the idle timer or Close
+			c.CloseNow() // a broken frame, the peer gone, the idle timer or Close
 			return
 		}
-		sc.handleFrame(in.Bytes(), out)
+		if oversized {
+			out.buf.Reset()
+			answerError(out, nil, errf(http.StatusRequestEntityTooLarge, CodeTooLarge,
+				"a frame over the limit of %d bytes (the request body's limit and %d for the rest); not read", s.opts.MaxBodyBytes+socketEnvelope, socketEnvelope))
+		} else {
+			sc.handleFrame(in.Bytes(), out)
+		}
 		// The timer runs during the write too: a client that stops
 		// reading its answers stalls the write once the socket's buffers
 		// are full, and is closed like one that stops sending (Close

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,4 +75,38 @@ func TestSocketCrossOriginRefused(t *testing.T) {
 		t.Fatalf("same-origin: %v", err)
 	}
 	c.CloseNow()
+}
+
+// A frame over the size limit is a client's mistake like a body over
+// --max-body on HTTP: answered 413 too_large, and it loses nothing (the
+// connection stays open, with the episodes it created).
+func TestSocketOversizedFrameKeepsConnection(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1, MaxBodyBytes: 1 << 10})
+	sc := dialSocket(t, ts)
+	a := sc.do("create", "", `{}`)
+	var cr struct{ Episodes []string }
+	if json.Unmarshal(a.Body, &cr); a.Status != 201 || len(cr.Episodes) != 1 {
+		t.Fatalf("create: %d %s", a.Status, a.Body)
+	}
+	ep := cr.Episodes[0]
+	for _, size := range []int{8 << 10, 1 << 20} {
+		big := `{"id":1,"op":"call","episode":"` + ep + `","body":"` + strings.Repeat("x", size) + `"}`
+		a, err := sc.send(big)
+		if err != nil {
+			t.Fatalf("%d bytes: %v, want an answer", size, err)
+		}
+		var body struct {
+			Error struct{ Code, Message string }
+		}
+		json.Unmarshal(a.Body, &body)
+		if a.Status != 413 || body.Error.Code != "too_large" || !strings.Contains(body.Error.Message, "limit") {
+			t.Fatalf("%d bytes: %d %s, want 413 too_large", size, a.Status, a.Body)
+		}
+		if a := sc.do("call", ep, `{"name":"get","arguments":{"key":"a"}}`); a.Status != 200 {
+			t.Fatalf("after %d bytes: %d %s", size, a.Status, a.Body)
+		}
+	}
+	if n := ts.srv.Episodes(); n != 1 {
+		t.Fatalf("%d episodes, want the connection's one", n)
+	}
 }
