@@ -55,6 +55,16 @@ func (s *Server) wsRelease() { <-s.ws }
 
 var errWSIdle = errors.New("idle timeout")
 
+// wsWrite writes an answer, waiting at most the idle timeout: a client
+// that stops reading stalls the write once the socket's buffers are full,
+// and is closed like one that stops sending (a write past its context's
+// end closes the connection).
+func (s *Server) wsWrite(ctx context.Context, c *websocket.Conn, b []byte) error {
+	wctx, cancel := context.WithTimeout(ctx, s.opts.WSIdleTimeout)
+	defer cancel()
+	return c.Write(wctx, websocket.MessageText, b)
+}
+
 // wsRead reads the next message, waiting at most the idle timeout.
 func (s *Server) wsRead(ctx context.Context, c *websocket.Conn) (websocket.MessageType, []byte, error) {
 	rctx, cancel := context.WithTimeout(ctx, s.opts.WSIdleTimeout)

@@ -110,3 +110,40 @@ func TestSocketOversizedFrameKeepsConnection(t *testing.T) {
 		t.Fatalf("%d episodes, want the connection's one", n)
 	}
 }
+
+// OpenEnv's /ws (and GET /mcp, the same session loop) likewise: a client
+// that never reads its answers is closed after the idle timeout, its
+// episode deleted, its slot freed.
+func TestOpenEnvWebSocketSlowReaderClosed(t *testing.T) {
+	ts := newTestServer(t, Options{IdleTimeout: -1, WSIdleTimeout: 300 * time.Millisecond, MaxWebSockets: 1, MaxBodyBytes: 2 << 20})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.url, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"reset","data":{}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, err := c.Read(ctx); err != nil || !strings.Contains(string(b), `"observation"`) {
+		t.Fatalf("reset: %s %v", b, err)
+	}
+	// Each answer quotes the message's type: about 1 MiB, never read.
+	frame := []byte(`{"type":"` + strings.Repeat("x", 1<<20) + `"}`)
+	go func() {
+		for ctx.Err() == nil && c.Write(ctx, websocket.MessageText, frame) == nil {
+		}
+	}()
+	waitFor(t, "the session's episode to be deleted", func() bool { return ts.srv.Episodes() == 0 })
+	waitFor(t, "a free WebSocket slot", func() bool {
+		dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer dcancel()
+		c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(ts.url, "http")+"/ws", nil)
+		if err != nil {
+			return false
+		}
+		c.CloseNow()
+		return true
+	})
+}

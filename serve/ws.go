@@ -89,7 +89,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, handle func
 		resp, done := handle(ws, ctx, data)
 		if resp != nil {
 			b, _ := json.Marshal(resp)
-			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+			if err := s.wsWrite(ctx, c, b); err != nil {
 				c.CloseNow()
 				return
 			}
