@@ -75,19 +75,14 @@ type socketConn struct {
 }
 
 func (s *Server) episodeSocket(w http.ResponseWriter, r *http.Request) {
-	if !s.wsAcquire() {
-		writeError(w, errf(http.StatusServiceUnavailable, CodeCapacity, "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
-		return
-	}
-	defer s.wsRelease()
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return // Accept has written the HTTP error
-	}
 	// readFrame bounds a frame itself: a frame over its limit is answered
 	// 413, as HTTP answers a body over the limit, and the connection (with
 	// its episodes) stays; the idle timer bounds how long it may stream.
-	c.SetReadLimit(-1)
+	c, ok := s.acceptSocket(w, r, -1)
+	if !ok {
+		return
+	}
+	defer s.wsRelease()
 	sc := &socketConn{s: s, c: c, ctx: withClient(s.ctx, clientFrom(r.Context())), owned: map[string]struct{}{}}
 	sc.calls = newCallContext(sc.ctx)
 	defer sc.calls.close()

@@ -22,6 +22,22 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// waitSlotFree waits until a WebSocket at path is accepted (the server
+// has MaxWebSockets 1: the session before it has ended).
+func waitSlotFree(t *testing.T, ts *testServer, path string) {
+	t.Helper()
+	waitFor(t, "a free WebSocket slot", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.url, "http")+path, nil)
+		if err != nil {
+			return false
+		}
+		c.CloseNow()
+		return true
+	})
+}
+
 // A client that sends requests but never reads the answers does not hold
 // the server's goroutine, its WebSocket slot and its episodes for ever:
 // once the socket's buffers are full the answer's write stalls, and the
@@ -41,17 +57,7 @@ func TestSocketSlowReaderClosed(t *testing.T) {
 		}
 	}()
 	waitFor(t, "the connection's episode to be deleted", func() bool { return ts.srv.Episodes() == 0 })
-	// Its slot is free again: a new connection is accepted.
-	waitFor(t, "a free WebSocket slot", func() bool {
-		dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer dcancel()
-		c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(ts.url, "http")+"/v1/ws", nil)
-		if err != nil {
-			return false
-		}
-		c.CloseNow()
-		return true
-	})
+	waitSlotFree(t, ts, "/v1/ws")
 }
 
 // A page of another site cannot open the socket in its visitor's browser
@@ -136,14 +142,5 @@ func TestOpenEnvWebSocketSlowReaderClosed(t *testing.T) {
 		}
 	}()
 	waitFor(t, "the session's episode to be deleted", func() bool { return ts.srv.Episodes() == 0 })
-	waitFor(t, "a free WebSocket slot", func() bool {
-		dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer dcancel()
-		c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(ts.url, "http")+"/ws", nil)
-		if err != nil {
-			return false
-		}
-		c.CloseNow()
-		return true
-	})
+	waitSlotFree(t, ts, "/ws")
 }
