@@ -17,15 +17,7 @@ import (
 // HTTP, many episodes, and the leak checks. WASMENV_BENCH_CALLS and
 // WASMENV_BENCH_EPISODES make it bigger.
 func TestBenchSmall(t *testing.T) {
-	b, err := compiler.Build(context.Background(), "../../testdata/envs/mini", compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.LoadBundle(context.Background(), b, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer env.Close()
+	env := miniEnv(t)
 	o := Options{Episodes: 100, Calls: 5000}
 	if n, err := strconv.Atoi(os.Getenv("WASMENV_BENCH_CALLS")); err == nil {
 		o.Calls = int64(n)
@@ -54,15 +46,7 @@ func TestBenchSmall(t *testing.T) {
 // TestBenchSmallSocket is TestBenchSmall with the calls over GET /v1/ws:
 // more episodes than connections, the same leak checks.
 func TestBenchSmallSocket(t *testing.T) {
-	b, err := compiler.Build(context.Background(), "../../testdata/envs/mini", compiler.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := runtime.LoadBundle(context.Background(), b, runtime.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer env.Close()
+	env := miniEnv(t)
 	o := Options{Episodes: 100, Calls: 5000, Socket: true, Conns: 7}
 	if n, err := strconv.Atoi(os.Getenv("WASMENV_BENCH_CALLS")); err == nil {
 		o.Calls = int64(n)
@@ -96,6 +80,21 @@ func benchSocket(t *testing.T, env *runtime.Env, o Options) {
 	if res.Server == nil || res.Server.Calls < o.Calls {
 		t.Fatalf("the server counted %v calls, want %d or more", res.Server, o.Calls)
 	}
+}
+
+// miniEnv is testdata/envs/mini, built and loaded, closed with the test.
+func miniEnv(t *testing.T) *runtime.Env {
+	t.Helper()
+	b, err := compiler.Build(context.Background(), "../../testdata/envs/mini", compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := runtime.LoadBundle(context.Background(), b, runtime.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { env.Close() })
+	return env
 }
 
 func TestMain(m *testing.M) { testcache.Main(m) }
