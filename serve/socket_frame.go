@@ -59,26 +59,9 @@ func decodeSocketReq(b []byte, req *socketReq, maxDepth int, valid bool) error {
 // spelled so, with op and episode strings without escapes; false for
 // anything else.
 func parseSocketReq(b []byte, req *socketReq) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
 	var seen [4]bool
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return false
-	}
-	for {
-		key, next, ok := plainString(b, i)
-		if !ok {
-			return false
-		}
-		i = skipSpace(b, next)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		k := -1
+	return parseObject(b, func(key []byte, i int) int {
+		var k int
 		switch string(key) {
 		case "id":
 			k = 0
@@ -88,48 +71,36 @@ func parseSocketReq(b []byte, req *socketReq) bool {
 			k = 2
 		case "body":
 			k = 3
+		default:
+			return -1
 		}
-		if k < 0 || seen[k] {
-			return false
+		if seen[k] {
+			return -1
 		}
 		seen[k] = true
-		switch k {
-		case 1, 2:
+		if k == 1 || k == 2 {
 			s, next, ok := plainString(b, i)
 			if !ok {
-				return false
+				return -1
 			}
 			if k == 1 {
 				req.Op = opName(s)
 			} else {
 				req.Episode = string(s)
 			}
-			i = next
-		default:
-			end := valueEnd(b, i)
-			if end <= i {
-				return false
-			}
-			if k == 0 {
-				req.ID = b[i:end]
-			} else {
-				req.Body = b[i:end]
-			}
-			i = end
+			return next
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return false
+		end := valueEnd(b, i)
+		if end <= i {
+			return -1
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return skipSpace(b, i+1) == len(b)
-		default:
-			return false
+		if k == 0 {
+			req.ID = b[i:end]
+		} else {
+			req.Body = b[i:end]
 		}
-	}
+		return end
+	})
 }
 
 // splitBatch returns the requests of a batch frame b (a JSON array),
