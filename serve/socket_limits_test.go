@@ -39,15 +39,15 @@ func waitSlotFree(t *testing.T, ts *testServer, path string) {
 }
 
 // A client that sends requests but never reads the answers does not hold
-// the server's goroutine, its WebSocket slot and its episodes for ever:
-// once the socket's buffers are full the answer's write stalls, and the
-// idle timeout ends the connection as it ends one that sends nothing.
+// the server's goroutine and its WebSocket slot for ever: once the
+// socket's buffers are full the answer's write stalls, and the idle
+// timeout ends the connection as it ends one that sends nothing (its
+// episodes then go with it: TestSocketDropDeletesEpisodes). The test makes
+// no request that must be answered in time: a stall of the test itself
+// past the short idle timeout only ends the connection sooner.
 func TestSocketSlowReaderClosed(t *testing.T) {
 	ts := newTestServer(t, Options{IdleTimeout: -1, WSIdleTimeout: 300 * time.Millisecond, MaxWebSockets: 1, MaxBodyBytes: 1 << 20})
 	sc := dialSocket(t, ts)
-	if a := sc.do("create", "", `{}`); a.Status != 201 {
-		t.Fatalf("create: %d %s", a.Status, a.Body)
-	}
 	// Each frame's answer quotes its op: about 1 MiB per answer, never read.
 	frame := []byte(`{"op":"` + strings.Repeat("x", 1<<20) + `"}`)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -56,7 +56,6 @@ func TestSocketSlowReaderClosed(t *testing.T) {
 		for ctx.Err() == nil && sc.c.Write(ctx, websocket.MessageText, frame) == nil {
 		}
 	}()
-	waitFor(t, "the connection's episode to be deleted", func() bool { return ts.srv.Episodes() == 0 })
 	waitSlotFree(t, ts, "/v1/ws")
 }
 
@@ -118,8 +117,8 @@ func TestSocketOversizedFrameKeepsConnection(t *testing.T) {
 }
 
 // OpenEnv's /ws (and GET /mcp, the same session loop) likewise: a client
-// that never reads its answers is closed after the idle timeout, its
-// episode deleted, its slot freed.
+// that never reads its answers is closed after the idle timeout, its slot
+// freed.
 func TestOpenEnvWebSocketSlowReaderClosed(t *testing.T) {
 	ts := newTestServer(t, Options{IdleTimeout: -1, WSIdleTimeout: 300 * time.Millisecond, MaxWebSockets: 1, MaxBodyBytes: 2 << 20})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -129,18 +128,11 @@ func TestOpenEnvWebSocketSlowReaderClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.CloseNow()
-	if err := c.Write(ctx, websocket.MessageText, []byte(`{"type":"reset","data":{}}`)); err != nil {
-		t.Fatal(err)
-	}
-	if _, b, err := c.Read(ctx); err != nil || !strings.Contains(string(b), `"observation"`) {
-		t.Fatalf("reset: %s %v", b, err)
-	}
 	// Each answer quotes the message's type: about 1 MiB, never read.
 	frame := []byte(`{"type":"` + strings.Repeat("x", 1<<20) + `"}`)
 	go func() {
 		for ctx.Err() == nil && c.Write(ctx, websocket.MessageText, frame) == nil {
 		}
 	}()
-	waitFor(t, "the session's episode to be deleted", func() bool { return ts.srv.Episodes() == 0 })
 	waitSlotFree(t, ts, "/ws")
 }
