@@ -118,8 +118,17 @@ func (sc *socketConn) write() {
 		// next calls first: bigger batches, fewer frames.
 		goruntime.Gosched()
 		sc.mu.Lock()
-		q, ws := sc.queue, sc.waiters
-		sc.queue, sc.waiters = nil, nil
+		// At most maxBatch frames: the server answers a larger batch 400
+		// whole. The rest stays queued, and the writer woken for it.
+		n := min(len(sc.queue), maxBatch)
+		q, ws := sc.queue[:n:n], sc.waiters[:n:n]
+		sc.queue, sc.waiters = sc.queue[n:], sc.waiters[n:]
+		if len(sc.queue) > 0 && !sc.closed {
+			select {
+			case sc.wake <- struct{}{}:
+			default:
+			}
+		}
 		if len(q) == 0 || sc.err != nil {
 			sc.mu.Unlock()
 			continue
@@ -145,6 +154,10 @@ func (sc *socketConn) write() {
 		}
 	}
 }
+
+// maxBatch is the most requests of a batch frame: the server's default
+// MaxGroup (serve.Options), which `wasmenv serve` does not change.
+const maxBatch = 1024
 
 var errSocketClosed = errors.New("the connection closed before the answer")
 
