@@ -52,7 +52,8 @@ stage-learner-test:
 # the step path against host SQL), the τ-bench side by side with `wasmenv
 # replay` end to end, a synthesized episode against a ported one and replay
 # against in-process (issue 35), and the HTTP load test with the server in a
-# process of its own (its CPU per call) at 16 and 1,000 episodes.
+# process of its own (its CPU per call) at 16 and 1,000 episodes, over HTTP and
+# over the /v1/ws WebSocket.
 bench:
 	go build -tags wasmtime -o /tmp/wasmenv-bench ./cmd/wasmenv
 	/tmp/wasmenv-bench build bench/testdata/benchenv -o /tmp/benchenv.wasm
@@ -66,3 +67,8 @@ bench:
 	/tmp/wasmenv-bench build testdata/envs/mini -o /tmp/mini.wasm
 	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 16 --calls 200000 --duration 1m --json > docs/img/serve-bench-16.json
 	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 1000 --calls 300000 --duration 2m --json > docs/img/serve-bench.json
+	# The same over GET /v1/ws: a frame per call, then batch frames (issue 35 item 3).
+	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 16 --calls 200000 --duration 1m --socket --json > docs/img/serve-bench-socket-16.json
+	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 16 --calls 200000 --duration 1m --socket --conns 2 --batch --json > docs/img/serve-bench-batch-16.json
+	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 1000 --calls 300000 --duration 2m --socket --json > docs/img/serve-bench-socket.json
+	/tmp/wasmenv-bench serve-bench /tmp/mini.wasm --server-process --episodes 1000 --calls 300000 --duration 2m --socket --batch --json > docs/img/serve-bench-batch.json

@@ -5,7 +5,7 @@ go 1.26.8
 require (
 	github.com/bytecodealliance/wasmtime-go/v39 v39.0.1 // runtime, only with -tags wasmtime (cgo, bundles libwasmtime)
 	github.com/cespare/xxhash/v2 v2.3.0 // envpkg, runtime, compiler, synth/llm: content hashes (bundle, state, build cache, stage artifacts)
-	github.com/coder/websocket v1.8.15 // serve: OpenEnv /ws and /mcp WebSockets; fleet: relayed through the gateway
+	github.com/coder/websocket v1.8.15 // serve: OpenEnv /ws and /mcp WebSockets, the episode API at /v1/ws; fleet: relayed through the gateway; internal/loadgen: serve-bench --socket
 	github.com/klauspost/compress v1.20.3 // envpkg: zstd for the bundle's database section
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // serve: MCP endpoint
 	github.com/nats-io/nats-server/v2 v2.15.2 // fleet: embedded NATS server with JetStream (wasmenv cluster, tests); pulls jwt, nkeys, highwayhash, x/crypto, go-tpm

@@ -174,7 +174,7 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	}
 	defer putBody(body) // req.Arguments may refer to it until the response is written
 	var req callReq
-	if err := decodeCallReq(body.Bytes(), &req, s.opts.MaxJSONDepth); err != nil {
+	if err := decodeCallReq(body.Bytes(), &req, s.opts.MaxJSONDepth, false); err != nil {
 		writeError(w, err)
 		return
 	}

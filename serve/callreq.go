@@ -47,7 +47,9 @@ func putBody(buf *bytes.Buffer) {
 }
 
 // decodeCallReq is decodeBytes(b, req, maxDepth, true) for a /call body.
-func decodeCallReq(b []byte, req *callReq, maxDepth int) error {
+// valid says b is known to be valid JSON (a /v1/ws frame's body, whose
+// frame was checked whole), which parseCallReq then need not check again.
+func decodeCallReq(b []byte, req *callReq, maxDepth int, valid bool) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil
@@ -55,7 +57,7 @@ func decodeCallReq(b []byte, req *callReq, maxDepth int) error {
 	if err := checkDepth(b, maxDepth); err != nil {
 		return err
 	}
-	if parseCallReq(b, req) {
+	if parseCallReq(b, req, valid) {
 		return nil
 	}
 	*req = callReq{}
@@ -66,13 +68,44 @@ func decodeCallReq(b []byte, req *callReq, maxDepth int) error {
 // (a string with no escapes) and "arguments" (any valid JSON value), each
 // at most once, spelled so; it reports false for anything else, leaving
 // the answer to encoding/json. Arguments alias b, as json.RawMessage
-// would hold a copy of the same bytes.
-func parseCallReq(b []byte, req *callReq) bool {
+// would hold a copy of the same bytes. valid says b is known to be valid
+// JSON, so the arguments' bounds need no check of their own.
+func parseCallReq(b []byte, req *callReq, valid bool) bool {
+	var seenName, seenArgs bool
+	return parseObject(b, func(key []byte, i int) int {
+		switch string(key) {
+		case "name":
+			name, next, ok := plainString(b, i)
+			if seenName || !ok {
+				return -1
+			}
+			seenName = true
+			req.Name = string(name)
+			return next
+		case "arguments":
+			end := valueEnd(b, i)
+			if seenArgs || end <= i || !valid && !json.Valid(b[i:end]) {
+				return -1
+			}
+			seenArgs = true
+			req.Arguments = b[i:end]
+			return end
+		}
+		return -1
+	})
+}
+
+// parseObject reads b when it is exactly a non-empty JSON object whose
+// keys are strings without escapes: value reads the value of key at i and
+// returns where it ends, or -1 to give up (an unknown or repeated key, a
+// value it does not take). It reports false for anything else. The
+// parsers of the hot requests (a /call body, a /v1/ws frame) are built on
+// it: encoding/json costs them allocations and a reflection walk.
+func parseObject(b []byte, value func(key []byte, i int) int) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
-	var seenName, seenArgs bool
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return false // {}: rare, left to the decoder
@@ -86,31 +119,7 @@ func parseCallReq(b []byte, req *callReq) bool {
 		if i >= len(b) || b[i] != ':' {
 			return false
 		}
-		i = skipSpace(b, i+1)
-		switch string(key) {
-		case "name":
-			if seenName {
-				return false
-			}
-			seenName = true
-			name, next, ok := plainString(b, i)
-			if !ok {
-				return false
-			}
-			req.Name = string(name)
-			i = next
-		case "arguments":
-			if seenArgs {
-				return false
-			}
-			seenArgs = true
-			end := valueEnd(b, i)
-			if end <= i || !json.Valid(b[i:end]) {
-				return false
-			}
-			req.Arguments = b[i:end]
-			i = end
-		default:
+		if i = value(key, skipSpace(b, i+1)); i < 0 {
 			return false
 		}
 		i = skipSpace(b, i)

@@ -55,7 +55,7 @@ func TestParseCallReqMatchesDecoder(t *testing.T) {
 		t.Helper()
 		var want, got callReq
 		wantErr := decodeBytes(b, &want, 16, true)
-		gotErr := decodeCallReq(bytes.Clone(b), &got, 16)
+		gotErr := decodeCallReq(bytes.Clone(b), &got, 16, false)
 		if w, g := decodeOutcome(want, wantErr), decodeOutcome(got, gotErr); w != g {
 			t.Fatalf("body %q:\n encoding/json: %s\n fast path:     %s", b, w, g)
 		}
@@ -90,7 +90,7 @@ func TestParseCallReqMatchesDecoder(t *testing.T) {
 func TestParseCallReqTakesTheUsualShape(t *testing.T) {
 	for _, s := range callBodies[:9] {
 		var req callReq
-		if !parseCallReq(bytes.TrimSpace([]byte(s)), &req) {
+		if !parseCallReq(bytes.TrimSpace([]byte(s)), &req, false) {
 			t.Errorf("%q went to encoding/json", s)
 		}
 	}

@@ -4,7 +4,10 @@
 // Four faces share one episode table:
 //
 //   - the episode API, JSON over HTTP under /v1 (create a group of identical
-//     episodes, call tools, step Gym-style, score, diff, reset, delete);
+//     episodes, call tools, step Gym-style, score, diff, reset, delete), and
+//     the same over one WebSocket at /v1/ws, many requests (or batch frames
+//     of them) on one connection, each answered as its HTTP route answers
+//     it (socket.go);
 //   - MCP over streamable HTTP, one endpoint per episode at
 //     /v1/episodes/{id}/mcp, served by the official MCP Go SDK;
 //   - OpenEnv-compatible routes (/reset, /step, /state, /schema, /metadata

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -73,4 +74,54 @@ func (w *discardWriter) Write(p []byte) (int, error) {
 	}
 	w.n += len(p)
 	return len(p), nil
+}
+
+// BenchmarkSocketHandler is BenchmarkCallHandler's call as a /v1/ws frame:
+// the socket's own work for one call (reading the frame, the call, the
+// answer frame) without the WebSocket transport. /batch=16 is one batch
+// frame of 16 calls on 16 episodes, reported per call.
+func BenchmarkSocketHandler(b *testing.B) {
+	srv, err := New([]*runtime.Env{miniEnv(b)}, Options{IdleTimeout: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("POST", "/v1/episodes", strings.NewReader(`{"n":16}`)))
+	var cr struct {
+		Episodes []string `json:"episodes"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &cr); err != nil || len(cr.Episodes) != 16 {
+		b.Fatalf("create: HTTP %d %s", rec.Code, rec.Body)
+	}
+	for _, n := range []int{1, 16} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			var frame []byte
+			if n > 1 {
+				frame = append(frame, '[')
+			}
+			for i, id := range cr.Episodes[:n] {
+				if i > 0 {
+					frame = append(frame, ',')
+				}
+				frame = fmt.Appendf(frame, `{"id":%d,"op":"call","episode":%q,"body":{"name":"get","arguments":{"key":"a"}}}`, i, id)
+			}
+			if n > 1 {
+				frame = append(frame, ']')
+			}
+			sc := &socketConn{s: srv, ctx: srv.ctx, owned: map[string]struct{}{}}
+			sc.calls = newCallContext(sc.ctx)
+			defer sc.calls.close()
+			out := encPool.Get().(*jsonEncoder)
+			b.ReportAllocs()
+			cpu0 := processCPU()
+			for b.Loop() {
+				sc.handleFrame(frame, out)
+				if bytes.Count(out.buf.Bytes(), []byte(`"status":200`)) != n {
+					b.Fatalf("answer %s", out.buf.Bytes())
+				}
+			}
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N*n), "cpu-ns/call")
+		})
+	}
 }

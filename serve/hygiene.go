@@ -41,6 +41,25 @@ func (s *Server) HTTPServer() *http.Server {
 	}
 }
 
+// acceptSocket takes one of the MaxWebSockets slots and upgrades the
+// request, its messages bounded by readLimit (-1: none). Unless ok, it has
+// answered the request (503 with every slot taken, or Accept's HTTP error)
+// and holds no slot; otherwise the caller gives the slot back with
+// wsRelease when the session ends.
+func (s *Server) acceptSocket(w http.ResponseWriter, r *http.Request, readLimit int64) (c *websocket.Conn, ok bool) {
+	if !s.wsAcquire() {
+		writeError(w, errf(http.StatusServiceUnavailable, CodeCapacity, "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
+		return nil, false
+	}
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		s.wsRelease()
+		return nil, false // Accept has written the HTTP error
+	}
+	c.SetReadLimit(readLimit)
+	return c, true
+}
+
 func (s *Server) wsAcquire() bool {
 	select {
 	case s.ws <- struct{}{}:
@@ -54,6 +73,16 @@ func (s *Server) wsAcquire() bool {
 func (s *Server) wsRelease() { <-s.ws }
 
 var errWSIdle = errors.New("idle timeout")
+
+// wsWrite writes an answer, waiting at most the idle timeout: a client
+// that stops reading stalls the write once the socket's buffers are full,
+// and is closed like one that stops sending (a write past its context's
+// end closes the connection).
+func (s *Server) wsWrite(ctx context.Context, c *websocket.Conn, b []byte) error {
+	wctx, cancel := context.WithTimeout(ctx, s.opts.WSIdleTimeout)
+	defer cancel()
+	return c.Write(wctx, websocket.MessageText, b)
+}
 
 // wsRead reads the next message, waiting at most the idle timeout.
 func (s *Server) wsRead(ctx context.Context, c *websocket.Conn) (websocket.MessageType, []byte, error) {

@@ -34,14 +34,26 @@ func badRequest(format string, args ...any) *apiError {
 
 // writeError writes err; anything that is not an *apiError is a 500.
 func writeError(w http.ResponseWriter, err error) {
+	ae := asAPIError(err)
+	if ae.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.retryAfter))
+	}
+	writeJSON(w, ae.status, errorBody(ae))
+}
+
+// asAPIError is err as the client sees it: anything that is not an
+// *apiError is a 500.
+func asAPIError(err error) *apiError {
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		ae = errf(http.StatusInternalServerError, CodeInternal, "%v", err)
 	}
-	if ae.retryAfter > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(ae.retryAfter))
-	}
-	writeJSON(w, ae.status, map[string]any{"error": map[string]string{"code": string(ae.code), "message": ae.msg}})
+	return ae
+}
+
+// errorBody is the JSON body of an error answer.
+func errorBody(ae *apiError) any {
+	return map[string]any{"error": map[string]string{"code": string(ae.code), "message": ae.msg}}
 }
 
 // jsonEncoder is a response buffer with its encoder, pooled: a response

@@ -220,6 +220,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /v1/episodes/{id}/diff", s.diff)
 	m.HandleFunc("POST /v1/episodes/{id}/reset", s.reset)
 	m.HandleFunc("/v1/episodes/{id}/mcp", s.serveMCP)
+	m.HandleFunc("GET /v1/ws", s.episodeSocket)
 	m.HandleFunc("POST /reset", s.rootGym(s.oeReset, s.ngReset)) // NeMo Gym's too with NeMoGymRoot
 	m.HandleFunc("POST /step", s.rootGym(s.oeStep, s.ngStep))
 	m.HandleFunc("GET /state", s.oeState)

@@ -58,16 +58,11 @@ func (s *Server) oeWebSocket(w http.ResponseWriter, r *http.Request) {
 // against that client's quota and no other client can reach them. The
 // session's episode is deleted when the socket ends.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, handle func(*wsSession, context.Context, []byte) (any, bool)) {
-	if !s.wsAcquire() {
-		writeError(w, errf(http.StatusServiceUnavailable, CodeCapacity, "the server holds its maximum of %d WebSocket sessions; retry later", s.opts.MaxWebSockets))
+	c, ok := s.acceptSocket(w, r, s.opts.MaxBodyBytes)
+	if !ok {
 		return
 	}
 	defer s.wsRelease()
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return // Accept has written the HTTP error
-	}
-	c.SetReadLimit(s.opts.MaxBodyBytes)
 	ws := newWSSession(s, r)
 	// The server's context ends the session at Close; the client's name
 	// comes from the request (whose own context ends with the hijack).
@@ -89,7 +84,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, handle func
 		resp, done := handle(ws, ctx, data)
 		if resp != nil {
 			b, _ := json.Marshal(resp)
-			if err := c.Write(ctx, websocket.MessageText, b); err != nil {
+			if err := s.wsWrite(ctx, c, b); err != nil {
 				c.CloseNow()
 				return
 			}

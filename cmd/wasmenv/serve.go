@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -23,7 +24,7 @@ import (
 func init() { register(serveCmd) }
 
 func serveCmd() *cobra.Command {
-	var addr, token, clientsFile, natsURL string
+	var addr, token, clientsFile, natsURL, cpuProfile string
 	var gwAuth natsAuth
 	var opts serve.Options
 	var ropts runtime.Options
@@ -98,6 +99,13 @@ func serveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if cpuProfile != "" {
+				stopProfile, err := startCPUProfile(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer stopProfile()
+			}
 			// After the HTTP shutdown (requests in flight), Close ends the
 			// WebSocket sessions (hijacked, so Shutdown skips them) and
 			// closes every episode.
@@ -107,6 +115,7 @@ func serveCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&natsURL, "nats", "", "be a gateway: forward every request over this NATS URL to 'wasmenv worker --serve' workers (docs/SCALING.md)")
 	gwAuth.add(cmd)
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the serving (from listening to shutdown) to this file (go tool pprof)")
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "listen address (port 0 picks a free port)")
 	f.IntVar(&opts.MaxEpisodes, "max-episodes", 10000, "most live episodes; more creates get 429")
 	f.StringVar(&token, "token", "", "require this bearer token (all routes but /health; with --nats: the gateway's /stats)")
@@ -158,4 +167,17 @@ func serveHTTP(ctx context.Context, cmd *cobra.Command, hs *http.Server, ln net.
 		return err
 	}
 	return nil
+}
+
+// startCPUProfile profiles this process into path until the returned stop.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -16,13 +16,15 @@ func init() { register(serveBenchCmd) }
 func serveBenchCmd() *cobra.Command {
 	var o loadgen.Options
 	var asJSON, ownProcess bool
-	var serverExe string
+	var serverExe, serverProfile string
 	cmd := &cobra.Command{
 		Use:   "serve-bench [BUNDLE]",
 		Short: "Load-test `wasmenv serve` over loopback HTTP and check for leaks",
 		Long: "Start a server for BUNDLE on 127.0.0.1 in this process (or use --url), create\n" +
 			"--episodes episodes as one group, and have one client worker per episode call\n" +
-			"--tool until --calls calls are done or --duration passes. Prints calls/s and\n" +
+			"--tool until --calls calls are done or --duration passes: one HTTP request per\n" +
+			"call, or with --socket a frame on one of --conns WebSockets at GET /v1/ws (with\n" +
+			"--batch, the calls waiting on a connection go as one batch frame). Prints calls/s and\n" +
 			"CPU per call (with --server-process, the server's apart from the client's) and\n" +
 			"client-side latency percentiles, then deletes the episodes and checks that no\n" +
 			"goroutines, file descriptors or episodes leaked. Exit status 1 on a leak or error.",
@@ -33,7 +35,7 @@ func serveBenchCmd() *cobra.Command {
 				if len(args) == 0 || o.URL != "" {
 					return fmt.Errorf("--server-process takes a BUNDLE and no --url")
 				}
-				p, err := startServerProcess(cmd.Context(), serverExe, args[0], o.Episodes, cmd.ErrOrStderr())
+				p, err := startServerProcess(cmd.Context(), serverExe, args[0], o.Episodes, serverProfile, cmd.ErrOrStderr())
 				if err != nil {
 					return err
 				}
@@ -60,8 +62,15 @@ func serveBenchCmd() *cobra.Command {
 				b, _ := json.MarshalIndent(res, "", "  ")
 				fmt.Fprintln(w, string(b))
 			} else {
-				fmt.Fprintf(w, "%d episodes, %d calls in %.2fs: %.0f calls/s, %d errors\n",
-					res.Episodes, res.Calls, res.Seconds, res.CallsPerSec, res.Errors)
+				over := "one HTTP request per call"
+				if res.Transport == "socket" {
+					over = fmt.Sprintf("%d WebSockets (/v1/ws)", res.Conns)
+					if res.Batch && res.Frames > 0 {
+						over += fmt.Sprintf(" in batch frames (%.1f calls a frame)", float64(res.Calls)/float64(res.Frames))
+					}
+				}
+				fmt.Fprintf(w, "%d episodes over %s, %d calls in %.2fs: %.0f calls/s, %d errors\n",
+					res.Episodes, over, res.Calls, res.Seconds, res.CallsPerSec, res.Errors)
 				if o.ServerCPU != nil {
 					fmt.Fprintf(w, "CPU of the load generator: %.1fs, %.1f µs per call\n", res.CPUSeconds, res.CPUPerCall)
 					fmt.Fprintf(w, "CPU of the server process: %.1fs, %.1f µs per call\n", res.ServerCPUSeconds, res.ServerCPUPerCall)
@@ -94,8 +103,12 @@ func serveBenchCmd() *cobra.Command {
 	f.StringVar(&o.Task, "task", "", "task of the episodes")
 	f.StringVar(&o.URL, "url", "", "benchmark this running server instead of starting one")
 	f.StringVar(&o.Token, "token", "", "bearer token for the server")
+	f.BoolVar(&o.Socket, "socket", false, "send the calls over WebSockets (GET /v1/ws, the episodes spread over --conns connections) instead of one HTTP request per call")
+	f.IntVar(&o.Conns, "conns", 16, "with --socket: WebSocket connections (at most --episodes)")
+	f.BoolVar(&o.Batch, "batch", false, "with --socket: send the calls waiting on a connection at the moment as one batch frame")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.BoolVar(&ownProcess, "server-process", false, "run the server as a process of its own (wasmenv serve) and report its CPU per call apart (Linux)")
+	f.StringVar(&serverProfile, "server-cpuprofile", "", "with --server-process: the server's CPU profile, written to this file when it stops (the calls, the episodes' creation and deletion)")
 	f.StringVar(&serverExe, "server-exe", "", "with --server-process: the wasmenv executable to serve with (default: this one; an older build compares before and after)")
 	return cmd
 }

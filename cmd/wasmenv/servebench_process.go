@@ -25,7 +25,7 @@ type serverProcess struct {
 // startServerProcess starts exe ("" for this executable) serving bundle on
 // a free loopback port, sized for episodes, and waits for its "listening
 // on" line.
-func startServerProcess(ctx context.Context, exe, bundle string, episodes int, stderr io.Writer) (*serverProcess, error) {
+func startServerProcess(ctx context.Context, exe, bundle string, episodes int, cpuProfile string, stderr io.Writer) (*serverProcess, error) {
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
@@ -34,6 +34,9 @@ func startServerProcess(ctx context.Context, exe, bundle string, episodes int, s
 	}
 	cmd := exec.CommandContext(ctx, exe, "serve", bundle, "--addr", "127.0.0.1:0",
 		"--idle-timeout", "-1s", "--max-episodes", strconv.Itoa(episodes+16))
+	if cpuProfile != "" {
+		cmd.Args = append(cmd.Args, "--cpuprofile", cpuProfile)
+	}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -37,12 +37,24 @@ type Options struct {
 	// after the calls, it gives Result.ServerCPUPerCall, the server's own
 	// cost apart from the load generator's.
 	ServerCPU func() (float64, error)
+	// Socket sends the calls over GET /v1/ws WebSockets, Conns of them
+	// (16, at most Episodes), the episodes spread over them, instead of
+	// one HTTP request per call.
+	Socket bool
+	Conns  int
+	// Batch, with Socket, sends the calls waiting on a connection at the
+	// moment as one batch frame, answered by one frame.
+	Batch bool
 }
 
 // Result is what Run measured. Latency is seen by the client: from
 // sending a call to having read its response.
 type Result struct {
 	Episodes    int     `json:"episodes"`
+	Transport   string  `json:"transport"`        // "http" or "socket"
+	Conns       int     `json:"conns,omitempty"`  // socket connections
+	Batch       bool    `json:"batch,omitempty"`  // socket calls sent in batch frames
+	Frames      int64   `json:"frames,omitempty"` // socket frames sent (calls / frames: the mean batch)
 	Calls       int64   `json:"calls"`
 	Errors      int64   `json:"errors"`
 	Seconds     float64 `json:"seconds"`
@@ -83,7 +95,14 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 	if o.Args == "" {
 		o.Args = "{}"
 	}
-	res := &Result{Episodes: o.Episodes, GoroutinesIn: goruntime.NumGoroutine(), FDsIn: countFDs()}
+	if o.Conns <= 0 {
+		o.Conns = 16
+	}
+	o.Conns = min(o.Conns, o.Episodes)
+	res := &Result{Episodes: o.Episodes, Transport: "http", GoroutinesIn: goruntime.NumGoroutine(), FDsIn: countFDs()}
+	if o.Socket {
+		res.Transport, res.Conns, res.Batch = "socket", o.Conns, o.Batch
+	}
 
 	base := o.URL
 	var srv *serve.Server
@@ -137,6 +156,10 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 		err = fmt.Errorf("create episodes: HTTP %d: %s", code, b)
 	}
 
+	var socks []*socketConn
+	if err == nil && o.Socket {
+		socks, err = dialSockets(ctx, base, o.Token, o.Conns, o.Batch)
+	}
 	var srvCPU0 float64
 	if err == nil && o.ServerCPU != nil {
 		srvCPU0, err = o.ServerCPU()
@@ -152,22 +175,38 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 		cpu0 := cpuSeconds()
 		start := time.Now()
 		var wg sync.WaitGroup
-		for _, id := range ids {
+		for i, id := range ids {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				path := "/v1/episodes/" + id + "/call"
+				var frame []byte
+				var reply chan []byte
+				if socks != nil {
+					frame = fmt.Appendf(nil, `{"op":"call","episode":%q,"body":%s}`, id, body)
+					reply = make(chan []byte, 1)
+				}
 				for left.Add(-1) >= 0 && ctx.Err() == nil {
 					t := time.Now()
 					if t.After(deadline) {
 						return
 					}
-					rb, code, err := do("POST", path, body)
+					var rb []byte
+					var code int
+					var err error
+					if socks != nil {
+						rb, err = socks[i%len(socks)].roundTrip(ctx, frame, reply)
+						if err == nil && !socketCallOK(rb) {
+							err = fmt.Errorf("answer %.200s", rb)
+						}
+					} else {
+						rb, code, err = do("POST", path, body)
+						if err == nil && (code != http.StatusOK || !bytes.Contains(rb, []byte(`"is_error":false`))) {
+							err = fmt.Errorf("HTTP %d: %.200s", code, rb)
+						}
+					}
 					lat.Observe(time.Since(t))
 					done.Add(1)
-					if err == nil && (code != http.StatusOK || !bytes.Contains(rb, []byte(`"is_error":false`))) {
-						err = fmt.Errorf("HTTP %d: %.200s", code, rb)
-					}
 					if err != nil {
 						errs.Add(1)
 						firstErr.CompareAndSwap(nil, err.Error())
@@ -198,6 +237,10 @@ func Run(ctx context.Context, envs []*runtime.Env, o Options) (*Result, error) {
 	}
 
 	// Clean up and look for leaks.
+	for _, sc := range socks {
+		res.Frames += sc.frames.Load()
+	}
+	closeSockets(socks)
 	for _, id := range ids {
 		if _, code, err := do("DELETE", "/v1/episodes/"+id, nil); err != nil || code != http.StatusOK {
 			res.Leaks = append(res.Leaks, fmt.Sprintf("delete %s: HTTP %d %v", id, code, err))
