@@ -75,6 +75,15 @@ func TestRentAndReturn(t *testing.T) {
 	if s := smokeOf(res, rent.Name); s != nil && len(s.Rules) < 2 {
 		t.Errorf("%s: %d rules tried, want availability and a missing reference", rent.Name, len(s.Rules))
 	}
+	if p := synth.Policy("sakila", res.Spec); !strings.Contains(p, "the inventory already has a rental open") {
+		t.Errorf("the policy does not state availability:\n%s", p)
+	}
+	// A customer rents several at once in the data: no such rule.
+	for _, r := range o.Avail {
+		if r.Column == "customer_id" {
+			t.Errorf("a customer limited to one open rental, which the data contradicts")
+		}
+	}
 	ep, err := env.NewEpisode("", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -138,6 +147,13 @@ func TestHireWithinRange(t *testing.T) {
 	s := smokeOf(res, hire.Name)
 	if s == nil || !s.Passed || len(s.Rules) < 3 {
 		t.Fatalf("%s: gate %+v", hire.Name, s)
+	}
+	// The policy states each rule the action enforces.
+	policy := synth.Policy("hr", res.Spec)
+	for _, rule := range []string{"a row it refers to does not exist", "the salary is outside the job's min salary to max salary", "another employee already has its email"} {
+		if !strings.Contains(policy, hire.Name+": not allowed") || !strings.Contains(policy, rule) {
+			t.Errorf("the policy does not state %q:\n%s", rule, policy)
+		}
 	}
 	ep, err := env.NewEpisode("", 1)
 	if err != nil {

@@ -15,6 +15,15 @@ import (
 // diffChecks are the checks of every row the episode now differs in: the
 // changes the chain made, and nothing else.
 func (w *walker) diffChecks() ([]envpkg.Check, error) {
+	changes, err := w.diffChanges()
+	if err != nil {
+		return nil, err
+	}
+	return writeChecks(w.spec.Model, changes, nil), nil
+}
+
+// diffChanges are the changes the episode now holds, one per row.
+func (w *walker) diffChanges() ([]change, error) {
 	d, err := w.ep.Diff()
 	if err != nil {
 		return nil, err
@@ -43,7 +52,7 @@ func (w *walker) diffChecks() ([]envpkg.Check, error) {
 		return nil, errDeadEnd
 	}
 	distinctNames(changes)
-	return writeChecks(w.spec.Model, changes, nil), nil
+	return changes, nil
 }
 
 // wroteSince: a call after mark changed the episode (a dead end past it
