@@ -162,7 +162,6 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	if err != nil {
 		return envpkg.Task{}, "", err
 	}
-	loosen(changes, t)
 	for i := range changes {
 		if changes[i].kind == "create" && changes[i].table == tb {
 			for col, q := range choices {
