@@ -19,11 +19,11 @@ import (
 
 // openTasksEnv synthesizes a corpus database's domain environment with
 // enough tasks to have open tasks, and its source.
-func openTasksEnv(t *testing.T, name string) (*synth.Result, *runtime.Env, *sqlite3.Conn) {
+func openTasksEnv(t *testing.T, name string, maxChain int) (*synth.Result, *runtime.Env, *sqlite3.Conn) {
 	t.Helper()
 	dir := t.TempDir()
 	src := corpusDB(t, dir, name)
-	res, err := synth.FromDB(context.Background(), src, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 220, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	res, err := synth.FromDB(context.Background(), src, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 220, Seed: 1, MaxChain: maxChain, Toolset: toolgen.ToolsetDomain})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +77,27 @@ func withArg(t *testing.T, c envpkg.Call, name string, v any) envpkg.Call {
 // title, and any copy of that film that is in is right (the checks take
 // the choice), a copy of another film is wrong, and the rental's stamp is
 // checked as set, not as the second the walk saw (an agent that makes one
-// more lookup first still passes).
+// more lookup first still passes). Two rentals in one task: each is
+// checked with its own film's copies, and one alone does not pass.
 func TestRentTasks(t *testing.T) {
-	res, env, src := openTasksEnv(t, "sakila")
-	n := 0
+	res, env, src := openTasksEnv(t, "sakila", 9) // two rentals take 8 calls
+	n, twos := 0, 0
 	for _, task := range res.Tasks {
 		if !strings.Contains(task.ID, "-open-") {
 			continue
+		}
+		if strings.Contains(task.ID, "-open-two-") {
+			twos++
+			// Two rentals: the first alone is half the work, and earns no pass.
+			var calls []envpkg.Call
+			for i, c := range task.Calls {
+				if c.Name != task.Calls[len(task.Calls)-1].Name || i == len(task.Calls)-1 {
+					calls = append(calls, c)
+				}
+			}
+			if s := play(t, env, task.ID, calls, nil); s.AllPassed {
+				t.Errorf("%s (%s): one rental of two passes", task.ID, task.Instruction)
+			}
 		}
 		last := task.Calls[len(task.Calls)-1]
 		var args map[string]any
@@ -114,8 +128,8 @@ func TestRentTasks(t *testing.T) {
 			}
 		}
 	}
-	if n < 3 {
-		t.Errorf("%d rent tasks with a choice of copy, want 3 or more", n)
+	if n < 3 || twos == 0 {
+		t.Errorf("%d rent tasks with a choice of copy (%d of two rentals), want 3 or more and some of two", n, twos)
 	}
 }
 
@@ -125,7 +139,7 @@ func TestRentTasks(t *testing.T) {
 // refused by the action, and an answer without the lookup (nothing, or the
 // salary asked) fails.
 func TestHireTasks(t *testing.T) {
-	res, env, _ := openTasksEnv(t, "hr")
+	res, env, _ := openTasksEnv(t, "hr", 0)
 	hires, refusals := 0, 0
 	for _, task := range res.Tasks {
 		switch {

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
@@ -62,6 +63,11 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	parents := map[string]map[string]any{}
 	choices := map[string]string{}
 	usedCur := false
+	// The row taken (a copy): a second one may be asked in the same task.
+	var item *toolgen.Param
+	var itemAt int
+	var itemFK *dbmodel.ForeignKey
+	var itemNamed named
 	for _, p := range t.Params {
 		if !p.Required {
 			continue
@@ -81,6 +87,9 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 			said = append(said, n.desc)
 			if n.choice != "" {
 				choices[p.Column] = n.choice
+			}
+			if avail[p.Column] && item == nil {
+				item, itemAt, itemFK, itemNamed = &t.Params[indexOfParam(t, p.Name)], len(said)-1, fk, n
 			}
 			if out && n.choice != "" {
 				return envpkg.Task{}, "", errDeadEnd // every copy is out: since when is not one date
@@ -155,21 +164,68 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 		return envpkg.Task{Instruction: oneOf(w.rng, "Please "+ask+". "+stop.Instruction, "Could you "+ask+"? "+stop.Instruction),
 			Checks: keepChecks(w.spec.Model), Answer: stop.Answer}, "refuse-open", nil
 	}
-	if _, err := w.call(c, t.Name, args); err != nil {
-		return envpkg.Task{}, "", err
+	calls := []map[string]any{args}
+	picks := []named{itemNamed}
+	if item != nil && w.rng.IntN(2) == 0 {
+		// Two at once ("rent the films X and Y for me"): two rows, each
+		// checked with its own choice.
+		second, err := w.nameParent(c, tb, o, itemFK, false)
+		if err != nil {
+			return envpkg.Task{}, "", err
+		}
+		if second.desc == itemNamed.desc {
+			return envpkg.Task{}, "", errDeadEnd
+		}
+		more := maps.Clone(args)
+		more[item.Name] = argValue(second.row[itemFK.RefColumns[0]], item.Type)
+		calls, picks = append(calls, more), append(picks, second)
+		said[itemAt] += " and " + second.desc
+		ask = fmt.Sprintf("%s two new %s for %s: %s", verb, plural(tb), whom, strings.Join(said, ", "))
+	}
+	for _, a := range calls {
+		if _, err := w.call(c, t.Name, a); err != nil {
+			return envpkg.Task{}, "", err
+		}
 	}
 	changes, err := w.diffChanges()
 	if err != nil {
 		return envpkg.Task{}, "", err
 	}
 	for i := range changes {
-		if changes[i].kind == "create" && changes[i].table == tb {
-			for col, q := range choices {
-				changes[i].loose[col] = dbmodel.Quote(col) + " IN (" + q + ")"
+		ch := &changes[i]
+		if ch.kind != "create" || ch.table != tb {
+			continue
+		}
+		if ch.loose == nil {
+			ch.loose = map[string]string{}
+		}
+		for col, q := range choices {
+			if item != nil && col == item.Column {
+				// The choice of the row this change took.
+				for _, pk := range picks {
+					if pk.choice != "" && fmt.Sprint(sqlValue(ch.cols[col])) == fmt.Sprint(sqlValue(pk.row[itemFK.RefColumns[0]])) {
+						q = pk.choice
+					}
+				}
 			}
+			ch.loose[col] = dbmodel.Quote(col) + " IN (" + q + ")"
 		}
 	}
-	return envpkg.Task{Instruction: oneOf(w.rng, "Please "+ask+".", "Could you "+ask+"?"), Checks: writeChecks(w.spec.Model, changes, nil)}, "open", nil
+	kind := "open"
+	if len(calls) > 1 {
+		kind = "open-two"
+	}
+	return envpkg.Task{Instruction: oneOf(w.rng, "Please "+ask+".", "Could you "+ask+"?"), Checks: writeChecks(w.spec.Model, changes, nil)}, kind, nil
+}
+
+// indexOfParam is the index of t's parameter named name.
+func indexOfParam(t *toolgen.Tool, name string) int {
+	for i := range t.Params {
+		if t.Params[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // nameParent picks the row of fk's table a new row of tb will refer to
