@@ -114,3 +114,32 @@ func TestOpenRefusedWhenTaken(t *testing.T) {
 		t.Errorf("%d open tasks, %d refused for a taken room (%d tried as asked), %d closing several, want some of each", opened, refused, asked, closed)
 	}
 }
+
+// TestOpenCheckIsGated: a CHECK on a number of the row (a fee that is
+// never negative) is one of the rules the gate tries: a fee far below any
+// the data holds is refused, with nothing changed.
+func TestOpenCheckIsGated(t *testing.T) {
+	dir := t.TempDir()
+	schema := hotelSchema + "ALTER TABLE stays ADD COLUMN fee REAL NOT NULL DEFAULT 0 CHECK (fee >= 0); UPDATE stays SET fee = 40 + id % 7;"
+	res, err := synth.FromDB(context.Background(), sqlDB(t, dir, "hotel.sqlite", schema), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := actionOf(res, "stays", toolgen.RuleOpen)
+	if open == nil {
+		t.Fatal("no open action on stays")
+	}
+	s := smokeOf(res, open.Name)
+	found := false
+	for _, r := range s.Rules {
+		if r.Rule == "check on fee" {
+			found = true
+			if !r.Passed || !strings.Contains(r.RefusedWith, "breaks the rule") {
+				t.Errorf("check on fee: %+v", r)
+			}
+		}
+	}
+	if !found || !s.Passed {
+		t.Errorf("%s: gate %+v, want the CHECK on fee tried", open.Name, s)
+	}
+}
