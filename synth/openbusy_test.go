@@ -143,3 +143,44 @@ func TestOpenCheckIsGated(t *testing.T) {
 		t.Errorf("%s: gate %+v, want the CHECK on fee tried", open.Name, s)
 	}
 }
+
+// clubSchema: members and courts each belong to a club; every booking in
+// the data is of a court of the member's own club.
+const clubSchema = `
+CREATE TABLE clubs (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE members (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE, club_id INTEGER NOT NULL REFERENCES clubs(id));
+CREATE TABLE courts (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, club_id INTEGER NOT NULL REFERENCES clubs(id));
+CREATE TABLE bookings (id INTEGER PRIMARY KEY, member_id INTEGER NOT NULL REFERENCES members(id), court_id INTEGER NOT NULL REFERENCES courts(id),
+  booked_at TEXT NOT NULL, released_at TEXT);
+INSERT INTO clubs VALUES (1, 'North'), (2, 'South');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 20)
+INSERT INTO members SELECT i, 'm' || i || '@example.org', 1 + i % 2 FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 6)
+INSERT INTO courts SELECT i, 'C' || i, 1 + i % 2 FROM n;
+WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i+1 FROM n WHERE i < 29)
+INSERT INTO bookings SELECT i + 1, 1 + i % 20, 1 + (i % 20) % 6 - ((1 + (i % 20) % 6) % 2 != (1 + i % 20) % 2),
+  '2024-01-' || printf('%02d', 1 + i) || ' 10:00:00', '2024-01-' || printf('%02d', 1 + i) || ' 11:00:00' FROM n;
+`
+
+// TestOpenOwnership: a booking's member and court belong to one club in
+// every row, so the open action keeps the rule: a court of another club
+// is refused, in the gate and when called.
+func TestOpenOwnership(t *testing.T) {
+	dir := t.TempDir()
+	res, err := synth.FromDB(context.Background(), sqlDB(t, dir, "club.sqlite", clubSchema), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 5, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := actionOf(res, "bookings", toolgen.RuleOpen)
+	if open == nil || len(open.Action.Open.Owners) != 1 || open.Action.Open.Owners[0].Owner != "clubs" {
+		t.Fatalf("bookings: open %+v, want the same-club rule", open)
+	}
+	s := smokeOf(res, open.Name)
+	found := false
+	for _, r := range s.Rules {
+		found = found || r.Rule == "same clubs" && r.Passed && strings.Contains(r.RefusedWith, "belong to different clubs")
+	}
+	if !s.Passed || !found {
+		t.Errorf("%s: gate %+v, want the ownership rule tried and refused", open.Name, s)
+	}
+}
