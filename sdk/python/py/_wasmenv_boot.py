@@ -14,10 +14,10 @@ back, so nothing a call does reaches the next call or episode through them.
 """
 
 import json
-import operator as _operator
 import os
 import sys
 
+import _wasmenv
 import wasmenv
 
 DESCRIBE = 0xFFFFFFFF
@@ -65,6 +65,7 @@ def _load():
         _tools.append((fn, params, required))
     for mod in [wasmenv] + mods + [m for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith("tools.")]:
         _guard(mod)
+    _arm()
     _events.clear()
 
 
@@ -78,12 +79,7 @@ def _guard(mod):
         if inspect.isfunction(obj) and obj.__module__ == mod.__name__:
             attrs = obj.__dict__  # created here if it was not: the object the quick check holds
             _guarded.append((obj, "function", (obj.__defaults__, obj.__kwdefaults__, obj.__code__, attrs, dict(attrs)), 0, (), ()))
-            _functions.append(obj)
-            _function_attrs.append(attrs)
-            if attrs:
-                _attrs_kept.append((attrs, dict(attrs)))
-            else:
-                _attrs_empty.append(attrs)
+            _functions.append((obj, attrs))
         elif inspect.isclass(obj) and obj.__module__ == mod.__name__:
             _guarded.append(_entry(obj, "class", vars(obj)))
 
@@ -92,42 +88,35 @@ def _entry(obj, kind, d):
     return (obj, kind, dict(d), len(d), tuple(d), tuple(d.values()))
 
 
-# The check after every call is in two parts. The quick one costs a few
-# microseconds: CPython raises the audit event object.__setattr__ (or
+# The check after every call is in two parts. The quick one costs about a
+# microsecond: CPython raises the audit event object.__setattr__ (or
 # __delattr__) when anything sets a function's __code__, __defaults__ or
 # __kwdefaults__ or a class's attribute, so the hook (dict.__setitem__, C,
 # no Python frame) records whether that happened; what raises no event is
-# compared directly: each module's namespace (keys and values, identity
-# first, in C) and each function's attribute dict (the same dict, and still
-# empty or holding what it held). Only when the quick check sees something
-# does the full one below run, find what changed and put it back. Measured
-# on a call that does nothing (τ-bench retail's tools loaded, p10 of
-# interleaved calls on the 2-core VM): 12 us with no check, 31 us with this
-# one, 53 us with the field-by-field check in Python it replaces.
-_modules = []         # the module entries of _guarded
-_functions = []       # every guarded function
-_function_attrs = []  # their __dict__s, in the same order
-_attrs_empty = []     # those that were empty after import
-_attrs_kept = []      # those that were not, with what they held
-_events = {}          # audit events since the last check (event -> its last arguments)
-_is = _operator.is_
-_attrs_of = _operator.attrgetter("__dict__")
+# compared by the C glue (_wasmenv.unchanged, identity comparisons, no
+# allocation): each module's namespace and each function's attribute dict,
+# the same dict holding the same keys and values in the same order. Only
+# when the quick check sees something does the full one below run, find
+# what changed and put it back. Measured on a call that does nothing
+# (τ-bench retail's tools loaded, p50 of interleaved calls on the 2-core
+# VM): 12.5 us with no check, 33 us with this check done in Python
+# (building and comparing tuples), 53 us with a field-by-field check.
+_modules = []  # the module entries of _guarded
+_functions = []  # every guarded function, with its __dict__ as it was after import
+_events = {}  # audit events since the last check (event -> its last arguments)
+
+
+def _arm():
+    """Gives the C glue what the quick check compares with."""
+    _wasmenv.guard(tuple((mod.__dict__, keys, values) for mod, _kind, _saved, _n, keys, values in _modules),
+                   tuple((fn, attrs, tuple(attrs), tuple(attrs.values())) for fn, attrs in _functions))
 
 
 def _quick_clean():
     ev = _events
     if ev and ("object.__setattr__" in ev or "object.__delattr__" in ev):
         return False
-    for mod, _kind, _saved, n, keys, values in _modules:
-        d = mod.__dict__
-        if len(d) != n or tuple(d.values()) != values or tuple(d) != keys:
-            return False
-    if not all(map(_is, map(_attrs_of, _functions), _function_attrs)) or any(_attrs_empty):
-        return False
-    for attrs, saved in _attrs_kept:
-        if not _same(attrs, saved):
-            return False
-    return True
+    return _wasmenv.unchanged()
 
 
 def _changed():

@@ -103,36 +103,41 @@ def log(message: str) -> None:
 #
 # Speed (issue 39): json.loads and json.dumps of a record are the bulk of a
 # point read in the interpreter (~70 us each for a τ-bench order), where
-# native τ-bench only encodes a dict it holds. So a stored text's record is
-# parsed once per interpreter and kept as marshal bytes (a fast, exact
-# serialization) with its json.dumps text, keyed by the stored text itself:
-# a pure function of the text, never of an episode, so nothing of one
-# episode reaches another through it. A record read but not changed is then
-# recognized by comparing its marshal bytes with those kept (equal bytes
-# mean an equal structure: the same types, values and order, so the same
-# json.dumps text), both when the call ends (no write) and when the tool
-# encodes it with a plain json.dumps (the text kept, as the Go ports answer
-# with a record's stored text). Anything else, a changed record or
-# json.dumps with options, takes the plain path. A record stored in another
-# layout than json.dumps's is written back only when its json.dumps text
-# changes, never by a read.
+# native τ-bench only encodes a dict it holds. So a stored text is parsed
+# once per interpreter, and its record kept with its marshal bytes (a fast,
+# exact serialization) and its json.dumps text, keyed by the stored text
+# itself: a pure function of the text, never of an episode. A read hands
+# the tool that kept record itself (no copy: a marshal.loads of an order
+# cost more than the rest of a point read), unless this call already holds
+# it under another id (two ids with the same text get two records). When
+# the call ends, however it ends, every record handed out is compared with
+# its marshal bytes (equal bytes mean an equal structure: the same types,
+# values and order, so the same json.dumps text); one the call changed is
+# written back if it was a tool's success, and the kept record is replaced
+# by a fresh one from the bytes, so nothing of one call reaches another
+# through it. A plain json.dumps of a record the call holds unchanged is
+# its kept text (as the Go ports answer with a record's stored text).
+# Anything else, a changed record or json.dumps with options, takes the
+# plain path. A record stored in another layout than json.dumps's is
+# written back only when its json.dumps text changes, never by a read.
 
 _json_dumps = _json.dumps  # the original, for every record not recognized
 _MEMO_BYTES = 4 << 20  # stored texts and their marshal bytes kept, at most
 
 
-def _new_parser():
-    memo = {}  # stored text -> (marshal bytes of its record or None, json.dumps of its record)
+def _new_memo():
+    memo = {}  # stored text -> [its record, marshal bytes or None, json.dumps text]
     held = [0]
 
     def parse(text):
-        """A fresh record of a stored text, its marshal bytes (None: not
-        marshallable) and its json.dumps text (the stored text, unless it was
-        stored in another layout)."""
+        """The kept entry of a stored text: [record, marshal bytes (None: not
+        marshallable, the record is then parsed afresh each time), json.dumps
+        text (the stored text, unless it was stored in another layout)]."""
         hit = memo.get(text)
         if hit is not None:
-            blob, canon = hit
-            return (_json.loads(text) if blob is None else _marshal.loads(blob)), blob, canon
+            if hit[1] is None:
+                return [_json.loads(text), None, hit[2]]
+            return hit
         record = _json.loads(text)
         canon = _json_dumps(record)
         try:
@@ -142,15 +147,22 @@ def _new_parser():
         if held[0] > _MEMO_BYTES:
             memo.clear()
             held[0] = 0
-        memo[text] = (blob, canon)
+        entry = memo[text] = [record, blob, canon]
         held[0] += len(text) + len(canon) + (len(blob) if blob else 0)
-        return record, blob, canon
+        return entry
 
-    return parse
+    def forget():
+        memo.clear()
+        held[0] = 0
+
+    return parse, forget
 
 
-_parse = _new_parser()  # the memo lives in its closure, out of tool code's reach
-_handed = {}  # id(record) -> (record, its json.dumps text, marshal bytes): this call's records
+_parse, _forget = _new_memo()  # the memo lives in their closure, out of tool code's reach
+# id(record) -> [record, its json.dumps text, marshal bytes, kept entry, state]
+# for every kept record handed out in this call; state: None until checked,
+# then True (unchanged) or False (changed, the kept record replaced).
+_handed = {}
 
 
 def _unchanged(record, blob):
@@ -158,6 +170,30 @@ def _unchanged(record, blob):
         return _marshal.dumps(record) == blob
     except ValueError:  # something marshal cannot write: not a plain record any more
         return False
+
+
+def _settle(h):
+    """Whether handed record h is unchanged; a changed one's kept entry gets
+    a fresh record from its bytes, so the change stays in this call."""
+    if h[4] is None:
+        h[4] = _unchanged(h[0], h[2])
+        if not h[4] and h[3][0] is h[0]:
+            h[3][0] = _marshal.loads(h[2])
+    return h[4]
+
+
+def _settle_all():
+    """At the end of every call: each kept record handed out is checked and,
+    if changed, replaced in the memo. Anything going wrong here empties the
+    memo instead: it must never keep a record a call changed."""
+    try:
+        for h in _handed.values():
+            _settle(h)
+    except BaseException:
+        _forget()
+        raise
+    finally:
+        _handed.clear()
 
 
 def _dumps(obj, *args, **kwargs):
@@ -179,14 +215,22 @@ class _Collection:
 
     def __init__(self, table):
         self._table = table
-        # id -> [record, its json.dumps text when read (None: new), marshal bytes or None]
-        self._cache = {}
+        self._cache = {}  # id -> [record, its json.dumps text when read (None: new), handed entry or None]
 
     def _take(self, key, text):
-        record, blob, canon = _parse(text)
-        self._cache[key] = [record, canon, blob]
+        entry = _parse(text)
+        record, blob, canon = entry
         if blob is not None:
-            _handed[id(record)] = (record, canon, blob)
+            h = _handed.get(id(record))
+            if h is None:
+                h = _handed[id(record)] = [record, canon, blob, entry, None]
+            else:  # held under another id in this call: a record of its own
+                record = _marshal.loads(blob)
+                h = None
+        else:
+            h = None
+        # id -> [record, its json.dumps text when read (None: new), its handed entry or None]
+        self._cache[key] = [record, canon, h]
         return record
 
     def _load(self, key):
@@ -267,8 +311,8 @@ class _Collection:
         return rows[0]["n"] + len(self._new())
 
     def _flush(self):
-        for key, (record, text, blob) in self._cache.items():
-            if blob is not None and _unchanged(record, blob):
+        for key, (record, text, h) in self._cache.items():
+            if h is not None and h[0] is record and _settle(h):
                 continue
             new = _json_dumps(record)
             if new == text:
@@ -307,11 +351,10 @@ class _Data:
                 c._flush()
         finally:
             self._open.clear()
-            _handed.clear()
 
     def _discard(self):
         self._open.clear()
-        _handed.clear()
+        _settle_all()
 
 
 data = _Data()
