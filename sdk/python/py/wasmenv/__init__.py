@@ -184,14 +184,20 @@ def _settle(h):
 
 def _settle_all():
     """At the end of every call: each kept record handed out is checked and,
-    if changed, replaced in the memo. Anything going wrong here empties the
-    memo instead: it must never keep a record a call changed."""
+    if changed, replaced in the memo. Anything going wrong here (out of
+    memory) empties the memo instead: it must never keep a record a call
+    changed."""
     try:
         for h in _handed.values():
-            _settle(h)
+            if h[4] is None:
+                try:
+                    h[4] = _marshal.dumps(h[0]) == h[2]
+                except ValueError:
+                    h[4] = False
+                if not h[4] and h[3][0] is h[0]:
+                    h[3][0] = _marshal.loads(h[2])
     except BaseException:
         _forget()
-        raise
     finally:
         _handed.clear()
 
@@ -211,25 +217,22 @@ _json.dumps = _dumps
 class _Collection:
     """data["orders"]: a mapping of record id -> record (a dict)."""
 
-    __slots__ = ("_table", "_cache")
+    __slots__ = ("_table", "_cache", "_select")
 
     def __init__(self, table):
         self._table = table
         self._cache = {}  # id -> [record, its json.dumps text when read (None: new), handed entry or None]
+        self._select = f'SELECT data FROM "{table}" WHERE id = ?'
 
     def _take(self, key, text):
         entry = _parse(text)
         record, blob, canon = entry
+        h = None
         if blob is not None:
-            h = _handed.get(id(record))
-            if h is None:
+            if id(record) not in _handed:
                 h = _handed[id(record)] = [record, canon, blob, entry, None]
             else:  # held under another id in this call: a record of its own
                 record = _marshal.loads(blob)
-                h = None
-        else:
-            h = None
-        # id -> [record, its json.dumps text when read (None: new), its handed entry or None]
         self._cache[key] = [record, canon, h]
         return record
 
@@ -237,7 +240,7 @@ class _Collection:
         hit = self._cache.get(key)
         if hit is not None:
             return hit[0]
-        rows = _wasmenv.query(f'SELECT data FROM "{self._table}" WHERE id = ?', (key,))
+        rows = _wasmenv.query(self._select, (key,))
         if type(rows) is str:
             raise ToolError(rows)
         if not rows:
@@ -351,10 +354,6 @@ class _Data:
                 c._flush()
         finally:
             self._open.clear()
-
-    def _discard(self):
-        self._open.clear()
-        _settle_all()
 
 
 data = _Data()
