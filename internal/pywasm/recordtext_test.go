@@ -89,6 +89,11 @@ func TestPythonKeptRecordsDoNotCarryChanges(t *testing.T) {
 		t.Errorf("dump_then_change = %+v, want the text before the change", r)
 	}
 	show(ep, "a", strings.Replace(stored, `"n": 1`, `"n": 42`, 1))
+	// The text written back is the record as the call left it, not as it was encoded.
+	if r := call(t, ep, "change_dump_change", `{"id":"a"}`); r.IsError || r.Content != strings.Replace(stored, `"n": 1`, `"n": 2`, 1) {
+		t.Errorf("change_dump_change = %+v", r)
+	}
+	show(ep, "a", strings.Replace(stored, `"n": 1`, `"n": 3`, 1))
 	if r := call(t, ep, "change_first_show_second", `{"first":"t1","second":"t2"}`); r.IsError || r.Content != `[{"n": 5}, false]` {
 		t.Errorf("change_first_show_second = %+v", r)
 	}
@@ -191,6 +196,19 @@ def dump_then_change(id: str) -> str:
     rec = data["recs"][id]
     text = json.dumps(rec)
     rec["n"] = 42
+    return text
+
+
+def change_dump_change(id: str) -> str:
+    """Changes a record, encodes it, changes it again.
+
+    Args:
+        id: The record's id.
+    """
+    rec = data["recs"][id]
+    rec["n"] = 2
+    text = json.dumps(rec)
+    rec["n"] = 3
     return text
 
 

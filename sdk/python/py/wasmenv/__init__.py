@@ -137,6 +137,8 @@ def _new_memo():
         if hit is not None:
             if hit[1] is None:
                 return [_json.loads(text), None, hit[2]]
+            if hit[0] is None:  # a call changed the kept record: a fresh one
+                hit[0] = _marshal.loads(hit[1])
             return hit
         record = _json.loads(text)
         canon = _json_dumps(record)
@@ -159,43 +161,41 @@ def _new_memo():
 
 
 _parse, _forget = _new_memo()  # the memo lives in their closure, out of tool code's reach
-# id(record) -> [record, its json.dumps text, marshal bytes, kept entry, state]
-# for every kept record handed out in this call; state: None until checked,
-# then True (unchanged) or False (changed, the kept record replaced).
+# id(record) -> [record, its json.dumps text, marshal bytes, kept entry,
+# state, last] for every kept record handed out in this call. state: None
+# until the call ends, then True (unchanged) or False (changed: the memo's
+# record is dropped, made afresh from the bytes at its next read). last: the
+# marshal bytes and json.dumps text of the record's latest plain json.dumps
+# while changed, so that writing it back does not encode it again.
 _handed = {}
 
 
-def _unchanged(record, blob):
+def _marshal_now(record):
     try:
-        return _marshal.dumps(record) == blob
+        return _marshal.dumps(record)
     except ValueError:  # something marshal cannot write: not a plain record any more
-        return False
+        return None
 
 
 def _settle(h):
-    """Whether handed record h is unchanged; a changed one's kept entry gets
-    a fresh record from its bytes, so the change stays in this call."""
-    if h[4] is None:
-        h[4] = _unchanged(h[0], h[2])
-        if not h[4] and h[3][0] is h[0]:
-            h[3][0] = _marshal.loads(h[2])
-    return h[4]
+    """Sets whether handed record h is unchanged and returns its marshal
+    bytes now (None: not marshallable); a changed one leaves the memo."""
+    now = _marshal_now(h[0])
+    h[4] = now == h[2]
+    if not h[4] and h[3][0] is h[0]:
+        h[3][0] = None
+    return now
 
 
 def _settle_all():
     """At the end of every call: each kept record handed out is checked and,
-    if changed, replaced in the memo. Anything going wrong here (out of
+    if changed, dropped from the memo. Anything going wrong here (out of
     memory) empties the memo instead: it must never keep a record a call
     changed."""
     try:
         for h in _handed.values():
             if h[4] is None:
-                try:
-                    h[4] = _marshal.dumps(h[0]) == h[2]
-                except ValueError:
-                    h[4] = False
-                if not h[4] and h[3][0] is h[0]:
-                    h[3][0] = _marshal.loads(h[2])
+                _settle(h)
     except BaseException:
         _forget()
     finally:
@@ -205,8 +205,17 @@ def _settle_all():
 def _dumps(obj, *args, **kwargs):
     if _handed and not args and not kwargs:
         h = _handed.get(id(obj))
-        if h is not None and h[0] is obj and _unchanged(obj, h[2]):
-            return h[1]
+        if h is not None and h[0] is obj:
+            now = _marshal_now(obj)
+            if now is not None:
+                if now == h[2]:
+                    return h[1]
+                last = h[5]
+                if last is not None and last[0] == now:
+                    return last[1]
+                text = _json_dumps(obj)
+                h[5] = (now, text)
+                return text
     return _json_dumps(obj, *args, **kwargs)
 
 
@@ -230,7 +239,7 @@ class _Collection:
         h = None
         if blob is not None:
             if id(record) not in _handed:
-                h = _handed[id(record)] = [record, canon, blob, entry, None]
+                h = _handed[id(record)] = [record, canon, blob, entry, None, None]
             else:  # held under another id in this call: a record of its own
                 record = _marshal.loads(blob)
         self._cache[key] = [record, canon, h]
@@ -315,9 +324,15 @@ class _Collection:
 
     def _flush(self):
         for key, (record, text, h) in self._cache.items():
-            if h is not None and h[0] is record and _settle(h):
-                continue
-            new = _json_dumps(record)
+            new = None
+            if h is not None and h[0] is record:
+                now = _settle(h)
+                if h[4]:
+                    continue
+                if now is not None and h[5] is not None and h[5][0] == now:
+                    new = h[5][1]  # the tool's own json.dumps of it as it is now
+            if new is None:
+                new = _json_dumps(record)
             if new == text:
                 continue
             if text is None:
