@@ -148,9 +148,10 @@ def _restore():
             bad = bad or f"function {obj.__qualname__}"
             continue
         current = vars(obj)
-        if len(current) == n and tuple(current.values()) == values and tuple(current) == keys:
-            continue
-        if _same(current, saved):
+        if _same(current, saved):  # by identity: an object claiming to equal anything is a change
+            if kind == "module" and tuple(current) != keys:
+                current.clear()  # the same names and values in another order: the order back,
+                current.update(saved)  # so that the quick check passes again
             continue
         bad = bad or f"{kind} {obj.__name__}"
         if kind == "module":
