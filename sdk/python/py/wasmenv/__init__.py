@@ -300,21 +300,19 @@ class _Collection:
     __iter__ = lambda self: iter(self.keys())  # noqa: E731
 
     def items(self):
-        # One query for the whole collection (not one per record); a record
-        # this call already holds is that same object.
+        # One query for the whole collection (not one per record); each
+        # record is parsed, handed out and checked at the call's end only
+        # when the iteration reaches it, so a search that stops at its
+        # match pays for the records before it, not for all of them. A
+        # record this call already holds is that same object.
         rows = _wasmenv.query(f'SELECT id, data FROM "{self._table}" ORDER BY rowid', ())
         if type(rows) is str:
             raise ToolError(rows)
-        out = []
-        cache = self._cache
-        for r in rows:
-            key = r["id"]
-            hit = cache.get(key)
-            out.append((key, hit[0] if hit is not None else self._take(key, r["data"])))
-        return out + [(k, cache[k][0]) for k in self._new()]
+        return _Items(self, rows)
 
     def values(self):
         return [record for _, record in self.items()]
+
 
     def __len__(self):
         rows = _wasmenv.query(f'SELECT COUNT(*) AS n FROM "{self._table}"', ())
@@ -340,6 +338,30 @@ class _Collection:
             else:
                 _check(_wasmenv.execute(f'UPDATE "{self._table}" SET data = ? WHERE id = ?', (new, key)))
 
+
+class _Items:
+    """A collection's items as a dict's items view reads: iterable (again),
+    with a length; the rows were read at once, the records are taken as the
+    iteration reaches them, then the records this call added."""
+
+    __slots__ = ("_collection", "_rows")
+
+    def __init__(self, collection, rows):
+        self._collection = collection
+        self._rows = rows
+
+    def __len__(self):
+        return len(self._rows) + len(self._collection._new())
+
+    def __iter__(self):
+        c = self._collection
+        cache = c._cache
+        for r in self._rows:
+            key = r["id"]
+            hit = cache.get(key)
+            yield key, (hit[0] if hit is not None else c._take(key, r["data"]))
+        for key in c._new():
+            yield key, cache[key][0]
 
 def _check(r):
     if type(r) is str:
