@@ -74,6 +74,21 @@ def fail_after_write(order_id: str) -> str:
     raise ToolError("boom")
 
 
+def items_view(order_id: str) -> list:
+    """Adds an order, then reads the items twice and the first pending one.
+
+    Args:
+        order_id: The new id.
+    """
+    orders = data["orders"]
+    orders[order_id] = {"id": order_id, "status": "new", "items": []}
+    view = orders.items()
+    first = [(k, o["status"]) for k, o in view]
+    same = all(a is b for (_, a), (_, b) in zip(view, list(view)))
+    pending = next(k for k, o in orders.items() if o["status"] == "pending")
+    return [len(view), first, same, pending, dict(view)[order_id]["status"]]
+
+
 def statuses() -> list[str]:
     """Every order's status, in storage order."""
     return [o["status"] for o in data["orders"].values()]
@@ -127,6 +142,11 @@ def statuses() -> list[str]:
 	diff := toJSON(t, d)
 	if !strings.Contains(diff, "no longer needed") || strings.Contains(diff, "#W2") {
 		t.Errorf("diff %s: want #W1 changed, #W3 added, #W2 untouched", diff)
+	}
+	// items() is a view: its length, iterated again (the same records), a
+	// search that stops early, the records this call added at the end.
+	if r := call(t, ep, "items_view", `{"order_id":"#W4"}`); r.Content != `[4, [["#W1", "cancelled"], ["#W2", "delivered"], ["#W3", "pending"], ["#W4", "new"]], true, "#W3", "new"]` {
+		t.Errorf("items_view: %+v", r)
 	}
 	other := episode(t, e, "")
 	if r := call(t, other, "statuses", `{}`); r.Content != `["pending", "delivered"]` {

@@ -78,3 +78,59 @@ func TestHostilePythonAliasesCannotKeepFunctionState(t *testing.T) {
 		}
 	}
 }
+
+// A module name rebound (through an alias) to an object that claims to
+// equal anything is still a change: the guard compares by identity, so the
+// call fails and the name is put back, and the object, with the value it
+// carries, never reaches another episode. (The check in Python compared
+// tuples of the namespace's values with ==, which such an object passes.)
+const lookalikeTools = `
+import wasmenv
+
+
+class _Lookalike:
+    def __init__(self, inner, carried):
+        self.inner = inner
+        self.carried = carried
+
+    def __eq__(self, other):
+        return True
+
+    def __call__(self, *args):
+        return self.inner(*args)
+
+
+def plant(value: str) -> str:
+    """Rebinds wasmenv.log to a lookalike carrying a value.
+
+    Args:
+        value: The value to carry.
+    """
+    sdk = wasmenv
+    sdk.log = _Lookalike(sdk.log, value)
+    return "planted"
+
+
+def harvest() -> str:
+    """What a lookalike planted in an earlier call carries, if one survived."""
+    sdk = wasmenv
+    return sdk.log.carried if isinstance(sdk.log, _Lookalike) else "nothing"
+`
+
+func TestHostilePythonLookalikeValueDoesNotSurvive(t *testing.T) {
+	b, err := buildEnv(t, map[string]string{"lookalike.py": lookalikeTools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := load(t, b)
+	ep := episode(t, e, "")
+	if r := call(t, ep, "plant", `{"value":"secret"}`); !r.IsError || !strings.Contains(r.Content, "changed the state of module wasmenv") {
+		t.Errorf("plant: %+v, want the state guard's error", r)
+	}
+	for i := 0; i < 3; i++ { // every pooled interpreter
+		next := episode(t, e, "")
+		if r := call(t, next, "harvest", `{}`); r.IsError || r.Content != "nothing" {
+			t.Errorf("the next episode harvests %+v", r)
+		}
+	}
+}

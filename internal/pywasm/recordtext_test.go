@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/wasmenv/wasmenv/compiler"
@@ -66,13 +67,55 @@ func TestPythonRecordTextIsJSONDumpsExactly(t *testing.T) {
 	}
 }
 
+// The sdk hands a tool the record it keeps per stored text (no copy per
+// read): a change a call makes to it must stay in that call. A failed
+// call's change is gone, a successful call's is written to its episode
+// only, a change after json.dumps does not alter the answer, and two ids
+// with the same stored text are two records.
+func TestPythonKeptRecordsDoNotCarryChanges(t *testing.T) {
+	ep, e := recordEnv(t)
+	stored := `{"id": "a", "n": 1, "flag": true, "items": [{"price": 30.5, "tags": ["x"]}]}`
+	show := func(ep *runtime.Episode, id, want string) {
+		t.Helper()
+		if r := call(t, ep, "show", `{"id":"`+id+`"}`); r.IsError || r.Content != want {
+			t.Errorf("show(%s) = %+v, want %s", id, r, want)
+		}
+	}
+	if r := call(t, ep, "change_then_fail", `{"id":"a"}`); !r.IsError {
+		t.Fatalf("change_then_fail: %+v", r)
+	}
+	show(ep, "a", stored)
+	if r := call(t, ep, "dump_then_change", `{"id":"a"}`); r.IsError || r.Content != stored {
+		t.Errorf("dump_then_change = %+v, want the text before the change", r)
+	}
+	show(ep, "a", strings.Replace(stored, `"n": 1`, `"n": 42`, 1))
+	// The text written back is the record as the call left it, not as it was encoded.
+	if r := call(t, ep, "change_dump_change", `{"id":"a"}`); r.IsError || r.Content != strings.Replace(stored, `"n": 1`, `"n": 2`, 1) {
+		t.Errorf("change_dump_change = %+v", r)
+	}
+	show(ep, "a", strings.Replace(stored, `"n": 1`, `"n": 3`, 1))
+	if r := call(t, ep, "change_first_show_second", `{"first":"t1","second":"t2"}`); r.IsError || r.Content != `[{"n": 5}, false]` {
+		t.Errorf("change_first_show_second = %+v", r)
+	}
+	show(ep, "t1", `{"n": 7}`)
+	show(ep, "t2", `{"n": 5}`)
+	other := episode(t, e, "")
+	show(other, "a", stored)
+	show(other, "t1", `{"n": 5}`)
+	if err := ep.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	show(ep, "a", stored)
+	show(ep, "t1", `{"n": 5}`)
+}
+
 func recordEnv(t *testing.T) (*runtime.Episode, *runtime.Env) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"env.yaml":   "name: pyrecords\nversion: 1.0.0\ndescription: record texts\n",
 		"schema.sql": "CREATE TABLE recs (id TEXT PRIMARY KEY, data TEXT NOT NULL);\n",
 		"seed.sql": `INSERT INTO recs VALUES ('a', '{"id": "a", "n": 1, "flag": true, "items": [{"price": 30.5, "tags": ["x"]}]}'),
-  ('tight', '{"id":"tight","n":2}');` + "\n",
+  ('tight', '{"id":"tight","n":2}'), ('t1', '{"n": 5}'), ('t2', '{"n": 5}');` + "\n",
 		"tools/recs.py": `
 import json
 
@@ -130,6 +173,56 @@ def make_float(id: str) -> str:
     rec = data["recs"][id]
     rec["n"] = float(rec["n"])
     return "ok"
+
+
+def change_then_fail(id: str) -> str:
+    """Changes a record deep inside, then fails.
+
+    Args:
+        id: The record's id.
+    """
+    rec = data["recs"][id]
+    rec["n"] = 99
+    rec["items"][0]["tags"].append("z")
+    raise ValueError("failed after the change")
+
+
+def dump_then_change(id: str) -> str:
+    """Encodes a record, then changes it.
+
+    Args:
+        id: The record's id.
+    """
+    rec = data["recs"][id]
+    text = json.dumps(rec)
+    rec["n"] = 42
+    return text
+
+
+def change_dump_change(id: str) -> str:
+    """Changes a record, encodes it, changes it again.
+
+    Args:
+        id: The record's id.
+    """
+    rec = data["recs"][id]
+    rec["n"] = 2
+    text = json.dumps(rec)
+    rec["n"] = 3
+    return text
+
+
+def change_first_show_second(first: str, second: str) -> str:
+    """Changes one record, then shows another and whether they are one object.
+
+    Args:
+        first: A record's id.
+        second: Another record's id.
+    """
+    a = data["recs"][first]
+    b = data["recs"][second]
+    a["n"] = 7
+    return json.dumps([b, a is b])
 
 
 def make_int_flag(id: str) -> str:

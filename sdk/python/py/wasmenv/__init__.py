@@ -103,36 +103,43 @@ def log(message: str) -> None:
 #
 # Speed (issue 39): json.loads and json.dumps of a record are the bulk of a
 # point read in the interpreter (~70 us each for a τ-bench order), where
-# native τ-bench only encodes a dict it holds. So a stored text's record is
-# parsed once per interpreter and kept as marshal bytes (a fast, exact
-# serialization) with its json.dumps text, keyed by the stored text itself:
-# a pure function of the text, never of an episode, so nothing of one
-# episode reaches another through it. A record read but not changed is then
-# recognized by comparing its marshal bytes with those kept (equal bytes
-# mean an equal structure: the same types, values and order, so the same
-# json.dumps text), both when the call ends (no write) and when the tool
-# encodes it with a plain json.dumps (the text kept, as the Go ports answer
-# with a record's stored text). Anything else, a changed record or
-# json.dumps with options, takes the plain path. A record stored in another
-# layout than json.dumps's is written back only when its json.dumps text
-# changes, never by a read.
+# native τ-bench only encodes a dict it holds. So a stored text is parsed
+# once per interpreter, and its record kept with its marshal bytes (a fast,
+# exact serialization) and its json.dumps text, keyed by the stored text
+# itself: a pure function of the text, never of an episode. A read hands
+# the tool that kept record itself (no copy: a marshal.loads of an order
+# cost more than the rest of a point read), unless this call already holds
+# it under another id (two ids with the same text get two records). When
+# the call ends, however it ends, every record handed out is compared with
+# its marshal bytes (equal bytes mean an equal structure: the same types,
+# values and order, so the same json.dumps text); one the call changed is
+# written back if it was a tool's success, and the kept record is replaced
+# by a fresh one from the bytes, so nothing of one call reaches another
+# through it. A plain json.dumps of a record the call holds unchanged is
+# its kept text (as the Go ports answer with a record's stored text).
+# Anything else, a changed record or json.dumps with options, takes the
+# plain path. A record stored in another layout than json.dumps's is
+# written back only when its json.dumps text changes, never by a read.
 
 _json_dumps = _json.dumps  # the original, for every record not recognized
 _MEMO_BYTES = 4 << 20  # stored texts and their marshal bytes kept, at most
 
 
-def _new_parser():
-    memo = {}  # stored text -> (marshal bytes of its record or None, json.dumps of its record)
+def _new_memo():
+    memo = {}  # stored text -> [its record, marshal bytes or None, json.dumps text]
     held = [0]
 
     def parse(text):
-        """A fresh record of a stored text, its marshal bytes (None: not
-        marshallable) and its json.dumps text (the stored text, unless it was
-        stored in another layout)."""
+        """The kept entry of a stored text: [record, marshal bytes (None: not
+        marshallable, the record is then parsed afresh each time), json.dumps
+        text (the stored text, unless it was stored in another layout)]."""
         hit = memo.get(text)
         if hit is not None:
-            blob, canon = hit
-            return (_json.loads(text) if blob is None else _marshal.loads(blob)), blob, canon
+            if hit[1] is None:
+                return [_json.loads(text), None, hit[2]]
+            if hit[0] is None:  # a call changed the kept record: a fresh one
+                hit[0] = _marshal.loads(hit[1])
+            return hit
         record = _json.loads(text)
         canon = _json_dumps(record)
         try:
@@ -142,29 +149,73 @@ def _new_parser():
         if held[0] > _MEMO_BYTES:
             memo.clear()
             held[0] = 0
-        memo[text] = (blob, canon)
+        entry = memo[text] = [record, blob, canon]
         held[0] += len(text) + len(canon) + (len(blob) if blob else 0)
-        return record, blob, canon
+        return entry
 
-    return parse
+    def forget():
+        memo.clear()
+        held[0] = 0
+
+    return parse, forget
 
 
-_parse = _new_parser()  # the memo lives in its closure, out of tool code's reach
-_handed = {}  # id(record) -> (record, its json.dumps text, marshal bytes): this call's records
+_parse, _forget = _new_memo()  # the memo lives in their closure, out of tool code's reach
+# id(record) -> [record, its json.dumps text, marshal bytes, kept entry,
+# state, last] for every kept record handed out in this call. state: None
+# until the call ends, then True (unchanged) or False (changed: the memo's
+# record is dropped, made afresh from the bytes at its next read). last: the
+# marshal bytes and json.dumps text of the record's latest plain json.dumps
+# while changed, so that writing it back does not encode it again.
+_handed = {}
 
 
-def _unchanged(record, blob):
+def _marshal_now(record):
     try:
-        return _marshal.dumps(record) == blob
+        return _marshal.dumps(record)
     except ValueError:  # something marshal cannot write: not a plain record any more
-        return False
+        return None
+
+
+def _settle(h):
+    """Sets whether handed record h is unchanged and returns its marshal
+    bytes now (None: not marshallable); a changed one leaves the memo."""
+    now = _marshal_now(h[0])
+    h[4] = now == h[2]
+    if not h[4] and h[3][0] is h[0]:
+        h[3][0] = None
+    return now
+
+
+def _settle_all():
+    """At the end of every call: each kept record handed out is checked and,
+    if changed, dropped from the memo. Anything going wrong here (out of
+    memory) empties the memo instead: it must never keep a record a call
+    changed."""
+    try:
+        for h in _handed.values():
+            if h[4] is None:
+                _settle(h)
+    except BaseException:
+        _forget()
+    finally:
+        _handed.clear()
 
 
 def _dumps(obj, *args, **kwargs):
     if _handed and not args and not kwargs:
         h = _handed.get(id(obj))
-        if h is not None and h[0] is obj and _unchanged(obj, h[2]):
-            return h[1]
+        if h is not None and h[0] is obj:
+            now = _marshal_now(obj)
+            if now is not None:
+                if now == h[2]:
+                    return h[1]
+                last = h[5]
+                if last is not None and last[0] == now:
+                    return last[1]
+                text = _json_dumps(obj)
+                h[5] = (now, text)
+                return text
     return _json_dumps(obj, *args, **kwargs)
 
 
@@ -175,25 +226,30 @@ _json.dumps = _dumps
 class _Collection:
     """data["orders"]: a mapping of record id -> record (a dict)."""
 
-    __slots__ = ("_table", "_cache")
+    __slots__ = ("_table", "_cache", "_select")
 
     def __init__(self, table):
         self._table = table
-        # id -> [record, its json.dumps text when read (None: new), marshal bytes or None]
-        self._cache = {}
+        self._cache = {}  # id -> [record, its json.dumps text when read (None: new), handed entry or None]
+        self._select = f'SELECT data FROM "{table}" WHERE id = ?'
 
     def _take(self, key, text):
-        record, blob, canon = _parse(text)
-        self._cache[key] = [record, canon, blob]
+        entry = _parse(text)
+        record, blob, canon = entry
+        h = None
         if blob is not None:
-            _handed[id(record)] = (record, canon, blob)
+            if id(record) not in _handed:
+                h = _handed[id(record)] = [record, canon, blob, entry, None, None]
+            else:  # held under another id in this call: a record of its own
+                record = _marshal.loads(blob)
+        self._cache[key] = [record, canon, h]
         return record
 
     def _load(self, key):
         hit = self._cache.get(key)
         if hit is not None:
             return hit[0]
-        rows = _wasmenv.query(f'SELECT data FROM "{self._table}" WHERE id = ?', (key,))
+        rows = _wasmenv.query(self._select, (key,))
         if type(rows) is str:
             raise ToolError(rows)
         if not rows:
@@ -244,21 +300,19 @@ class _Collection:
     __iter__ = lambda self: iter(self.keys())  # noqa: E731
 
     def items(self):
-        # One query for the whole collection (not one per record); a record
-        # this call already holds is that same object.
+        # One query for the whole collection (not one per record); each
+        # record is parsed, handed out and checked at the call's end only
+        # when the iteration reaches it, so a search that stops at its
+        # match pays for the records before it, not for all of them. A
+        # record this call already holds is that same object.
         rows = _wasmenv.query(f'SELECT id, data FROM "{self._table}" ORDER BY rowid', ())
         if type(rows) is str:
             raise ToolError(rows)
-        out = []
-        cache = self._cache
-        for r in rows:
-            key = r["id"]
-            hit = cache.get(key)
-            out.append((key, hit[0] if hit is not None else self._take(key, r["data"])))
-        return out + [(k, cache[k][0]) for k in self._new()]
+        return _Items(self, rows)
 
     def values(self):
         return [record for _, record in self.items()]
+
 
     def __len__(self):
         rows = _wasmenv.query(f'SELECT COUNT(*) AS n FROM "{self._table}"', ())
@@ -267,10 +321,16 @@ class _Collection:
         return rows[0]["n"] + len(self._new())
 
     def _flush(self):
-        for key, (record, text, blob) in self._cache.items():
-            if blob is not None and _unchanged(record, blob):
-                continue
-            new = _json_dumps(record)
+        for key, (record, text, h) in self._cache.items():
+            new = None
+            if h is not None and h[0] is record:
+                now = _settle(h)
+                if h[4]:
+                    continue
+                if now is not None and h[5] is not None and h[5][0] == now:
+                    new = h[5][1]  # the tool's own json.dumps of it as it is now
+            if new is None:
+                new = _json_dumps(record)
             if new == text:
                 continue
             if text is None:
@@ -278,6 +338,30 @@ class _Collection:
             else:
                 _check(_wasmenv.execute(f'UPDATE "{self._table}" SET data = ? WHERE id = ?', (new, key)))
 
+
+class _Items:
+    """A collection's items as a dict's items view reads: iterable (again),
+    with a length; the rows were read at once, the records are taken as the
+    iteration reaches them, then the records this call added."""
+
+    __slots__ = ("_collection", "_rows")
+
+    def __init__(self, collection, rows):
+        self._collection = collection
+        self._rows = rows
+
+    def __len__(self):
+        return len(self._rows) + len(self._collection._new())
+
+    def __iter__(self):
+        c = self._collection
+        cache = c._cache
+        for r in self._rows:
+            key = r["id"]
+            hit = cache.get(key)
+            yield key, (hit[0] if hit is not None else c._take(key, r["data"]))
+        for key in c._new():
+            yield key, cache[key][0]
 
 def _check(r):
     if type(r) is str:
@@ -307,11 +391,6 @@ class _Data:
                 c._flush()
         finally:
             self._open.clear()
-            _handed.clear()
-
-    def _discard(self):
-        self._open.clear()
-        _handed.clear()
 
 
 data = _Data()
