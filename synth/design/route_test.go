@@ -238,10 +238,10 @@ func TestRewordReplayed(t *testing.T) {
 	// changes) so this test never goes stale with the generator.
 	srv := llmreplay.New(t, "testdata/reword")
 	stage := &design.Stage{Client: chatapi.New(srv.URL+"/v1", llmreplay.Key, 1), Model: relayedModel}
-	// The design first: the wording prompt says whom the assistant serves.
-	if _, err := stage.Propose(ctx, m, conn); err != nil {
-		t.Fatal(err)
-	}
+	// The wording prompt says whom the assistant serves: the recorded
+	// design answer's words (its first exchange), given as they were, so
+	// a change to the design prompt leaves this recording valid.
+	stage.Serves = recordedServes(t, "testdata/reword/000001.json")
 	if err := stage.Reword(ctx, tasks, m, conn); err != nil {
 		t.Fatal(err)
 	}
@@ -282,4 +282,28 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// recordedServes is the "serves" of the design answer recorded in the
+// chat-completions body at path.
+func recordedServes(t *testing.T, path string) string {
+	t.Helper()
+	var resp struct {
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, path)), &resp); err != nil || len(resp.Choices) == 0 {
+		t.Fatalf("%s: not a recorded chat completion (%v)", path, err)
+	}
+	c := resp.Choices[0].Message.Content
+	var a struct {
+		Serves string `json:"serves"`
+	}
+	if i, j := strings.Index(c, "{"), strings.LastIndex(c, "}"); i < 0 || j < i || json.Unmarshal([]byte(c[i:j+1]), &a) != nil || a.Serves == "" {
+		t.Fatalf("%s: no design answer with serves in %q", path, c)
+	}
+	return a.Serves
 }

@@ -30,6 +30,11 @@ type Stage struct {
 	// Trace, when set, sees each task's wording: the instruction before
 	// and after (the same when the rewrite failed) and why it failed.
 	Trace func(id, before, after, why string)
+	// Serves, when set, is whom the assistant serves in every wording
+	// prompt, in place of the design answer's (a run that rewords
+	// tasks it did not design for, such as a test of the wording
+	// alone, says it here).
+	Serves string
 
 	msgs   []chatapi.Message
 	m      *dbmodel.Model

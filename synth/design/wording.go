@@ -100,6 +100,9 @@ func (s *Stage) Reword(ctx context.Context, ts []envpkg.Task, m *dbmodel.Model, 
 
 // domain is what the design said of whom the assistant serves.
 func (s *Stage) domain() string {
+	if s.Serves != "" {
+		return s.Serves
+	}
 	for i := len(s.msgs) - 1; i >= 0; i-- {
 		if s.msgs[i].Role == chatapi.RoleAssistant {
 			if a, err := parseAnswer(s.msgs[i].Content); err == nil && sentence("serves", a.Serves) == nil {
