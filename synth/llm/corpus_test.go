@@ -38,6 +38,7 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r6b-assumed.jsonl", true, 10, 2, 2}, {"scenarios-r6b-tools.jsonl", false, 10, 2, 2},
 	// Round 7 (issue 36): twelve tasks each, the gate at k = 4.
 	{"scenarios-r7-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7-tools.jsonl", false, 12, 2, 4},
+	{"scenarios-r7b-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7b-tools.jsonl", false, 12, 2, 4},
 }
 
 // corpusConfig is the command line the recorded runs used:
