@@ -39,6 +39,7 @@ var corpusRuns = []corpusRun{
 	// Round 7 (issue 36): twelve tasks each, the gate at k = 4.
 	{"scenarios-r7-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7-tools.jsonl", false, 12, 2, 4},
 	{"scenarios-r7b-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7b-tools.jsonl", false, 12, 2, 4},
+	{"scenarios-r7c-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7c-tools.jsonl", false, 12, 2, 4},
 }
 
 // corpusConfig is the command line the recorded runs used:
