@@ -40,6 +40,7 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r7-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7-tools.jsonl", false, 12, 2, 4},
 	{"scenarios-r7b-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7b-tools.jsonl", false, 12, 2, 4},
 	{"scenarios-r7c-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7c-tools.jsonl", false, 12, 2, 4},
+	{"scenarios-r7d-assumed.jsonl", true, 12, 2, 4}, {"scenarios-r7d-tools.jsonl", false, 12, 2, 4},
 }
 
 // corpusConfig is the command line the recorded runs used:
