@@ -1,0 +1,75 @@
+package fleet_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/wasmenv/wasmenv/fleet"
+	"github.com/wasmenv/wasmenv/serve"
+)
+
+// A client that sends requests through the gateway but never reads the
+// answers does not hold its session, and so its worker's WebSocket slot
+// (MaxWebSockets 1 here) and episode, for ever: once the socket's buffers
+// are full the gateway's write to the client stalls, and the gateway's
+// Timeout (the option that bounds every forwarded exchange) ends it; the
+// worker's session ends with it and the slot takes the next session.
+//
+// The client sends 200 frames of 384 KiB, whose answers (75 MiB) fill the
+// loopback socket's buffers (at most 36 MiB here) but stay under the
+// worker's queue (256 frames) and the gateway's (512), and then falls
+// silent: neither the queue's cut-off nor the gateway's pings (10m) nor
+// the worker's idle timeout (10m) ends the session within the test's
+// minute, only the bounded write. The test makes no request that must be
+// answered in time: a stall of the test itself only ends the session
+// sooner, and the next session is retried until the slot is free.
+func TestGatewaySocketSlowReaderClosed(t *testing.T) {
+	url := startServer(t)
+	startServeWorkerWith(t, url, miniBundleFile(t), serve.Options{IdleTimeout: -1, WSIdleTimeout: 10 * time.Minute, MaxWebSockets: 1, MaxBodyBytes: 512 << 10})
+	gw, err := fleet.NewGateway(connect(t, url), fleet.GatewayOptions{Timeout: 5 * time.Second, SocketPing: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close()
+	hs := httptest.NewServer(gw)
+	defer hs.Close()
+	for len(gw.Workers()) == 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	slow := dialGateway(t, ctx, hs.URL, "/ws")
+	// Each answer quotes the message's type: about 384 KiB, never read.
+	frame := []byte(`{"type":"` + strings.Repeat("x", 384<<10) + `"}`)
+	go func() {
+		for range 200 {
+			if slow.c.Write(ctx, websocket.MessageText, frame) != nil {
+				return
+			}
+		}
+	}()
+	for {
+		if ctx.Err() != nil {
+			t.Fatal("a client that never reads still holds the worker's only WebSocket slot")
+		}
+		dctx, dcancel := context.WithTimeout(ctx, 10*time.Second)
+		c, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(hs.URL, "http")+"/ws", nil)
+		if err == nil {
+			next := &wsConn{t, c, dctx}
+			m := next.rt(`{"type":"reset","data":{}}`)
+			c.CloseNow()
+			dcancel()
+			if m["type"] != "observation" {
+				t.Fatalf("the next session's reset: %v", m)
+			}
+			return
+		}
+		dcancel()
+		time.Sleep(100 * time.Millisecond)
+	}
+}
