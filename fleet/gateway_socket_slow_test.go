@@ -73,3 +73,44 @@ func TestGatewaySocketSlowReaderClosed(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// A worker whose handler runs a long call keeps the session while the
+// gateway pings it: the worker's write of the next frame to its handler
+// waits for the call to end, past the three ping intervals after which a
+// silent gateway is taken for gone, yet the pings came in meanwhile. Each
+// round has a call that runs until CallTimeout (1s, 10 pings) with a
+// frame queued behind it; before the fix, each round ended the session as
+// "the gateway is gone" with a chance of one half or more (eight rounds:
+// a pass by luck under 1%).
+func TestWorkerSocketLongCallKeepsSession(t *testing.T) {
+	url := startServer(t)
+	startServeWorkerWith(t, url, miniBundleFile(t), serve.Options{CallTimeout: time.Second})
+	gw, err := fleet.NewGateway(connect(t, url), fleet.GatewayOptions{Timeout: 30 * time.Second, SocketPing: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close()
+	hs := httptest.NewServer(gw)
+	defer hs.Close()
+	for len(gw.Workers()) == 0 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s := dialGateway(t, ctx, hs.URL, "/ws")
+	if m := s.rt(`{"type":"reset","data":{}}`); m["type"] != "observation" {
+		t.Fatalf("reset: %v", m)
+	}
+	for round := range 8 {
+		for _, msg := range []string{`{"type":"step","data":{"type":"call_tool","tool_name":"abuse","arguments":{"mode":"loop"}}}`, `{"type":"state"}`} {
+			if err := s.c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		for range 2 {
+			if _, _, err := s.c.Read(ctx); err != nil {
+				t.Fatalf("round %d: the session of a live gateway ended during a long call: %v", round, err)
+			}
+		}
+	}
+}
