@@ -1,14 +1,18 @@
 package fleet_test
 
 import (
+	"bytes"
 	"context"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/wasmenv/wasmenv/compiler"
 	"github.com/wasmenv/wasmenv/fleet"
 	"github.com/wasmenv/wasmenv/serve"
 )
@@ -78,14 +82,35 @@ func TestGatewaySocketSlowReaderClosed(t *testing.T) {
 // gateway pings it: the worker's write of the next frame to its handler
 // waits for the call to end, past the three ping intervals after which a
 // silent gateway is taken for gone, yet the pings came in meanwhile. Each
-// round has a call that runs until CallTimeout (1s, 10 pings) with a
-// frame queued behind it; before the fix, each round ended the session as
-// "the gateway is gone" with a chance of one half or more (eight rounds:
-// a pass by luck under 1%).
+// round has a call that runs until its bundle's call_timeout (3s, 6
+// pings) with a frame queued behind it; before the fix, each round ended
+// the session as "the gateway is gone" with a chance of one half or more
+// (six rounds: a pass by luck under 2%). The silence (1.5s) is long
+// enough that a busy machine does not delay a ping past it.
 func TestWorkerSocketLongCallKeepsSession(t *testing.T) {
 	url := startServer(t)
-	startServeWorkerWith(t, url, miniBundleFile(t), serve.Options{CallTimeout: time.Second})
-	gw, err := fleet.NewGateway(connect(t, url), fleet.GatewayOptions{Timeout: 30 * time.Second, SocketPing: 100 * time.Millisecond})
+	// mini, its call_timeout raised from 500ms to 3s.
+	dir := filepath.Join(t.TempDir(), "mini")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "testdata", "envs", "mini"))); err != nil {
+		t.Fatal(err)
+	}
+	yaml, err := os.ReadFile(filepath.Join(dir, "env.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := bytes.Replace(yaml, []byte("call_timeout: 500ms"), []byte("call_timeout: 3s"), 1)
+	if bytes.Equal(slow, yaml) {
+		t.Fatal("mini's env.yaml has no call_timeout of 500ms to raise")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "env.yaml"), slow, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(t.TempDir(), "slow.wasm")
+	if _, err := compiler.BuildFile(context.Background(), dir, bundle, compiler.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	startServeWorkerWith(t, url, bundle, serve.Options{CallTimeout: 30 * time.Second})
+	gw, err := fleet.NewGateway(connect(t, url), fleet.GatewayOptions{Timeout: 30 * time.Second, SocketPing: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +126,7 @@ func TestWorkerSocketLongCallKeepsSession(t *testing.T) {
 	if m := s.rt(`{"type":"reset","data":{}}`); m["type"] != "observation" {
 		t.Fatalf("reset: %v", m)
 	}
-	for round := range 8 {
+	for round := range 6 {
 		for _, msg := range []string{`{"type":"step","data":{"type":"call_tool","tool_name":"abuse","arguments":{"mode":"loop"}}}`, `{"type":"state"}`} {
 			if err := s.c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
 				t.Fatalf("round %d: %v", round, err)
