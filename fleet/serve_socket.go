@@ -212,7 +212,11 @@ func (ws *workerSocket) receive(m *nats.Msg) {
 
 // toHandler writes the queued frames to the handler's socket, and ends the
 // session when the gateway has been silent for three ping intervals (it is
-// gone: nobody reads the answers any more).
+// gone: nobody reads the answers any more). A write waits while the
+// handler runs a call (up to serve's CallTimeout, and serve's own write
+// waits at most its idle timeout), longer than the silence maybe: the
+// timer has then fired though pings came in meanwhile, so a fired timer
+// counts only when no message is waiting in seen.
 func (ws *workerSocket) toHandler(silence time.Duration) {
 	t := time.NewTimer(silence)
 	defer t.Stop()
@@ -223,6 +227,12 @@ func (ws *workerSocket) toHandler(silence time.Duration) {
 		case <-ws.seen:
 			t.Reset(silence)
 		case <-t.C:
+			select {
+			case <-ws.seen:
+				t.Reset(silence)
+				continue
+			default:
+			}
 			ws.end(websocket.StatusGoingAway, "the gateway is gone")
 			return
 		case m := <-ws.in:
