@@ -48,6 +48,10 @@ type Options struct {
 	MaxRows int
 	// StateReward adds "final state equals ground truth" to write tasks.
 	StateReward bool
+	// PlainShare is the most of the set that may be plain tasks (one row
+	// in at most three calls; tasks.Options.PlainShare): 0 a quarter, 1
+	// no quota (the mix in the order found).
+	PlainShare float64
 	// WorkLimit bounds the work of each query on the source database
 	// (dbmodel.Guard; 0: dbmodel.DefaultWorkLimit): a view that never
 	// ends fails the run with a *dbmodel.WorkLimitError.
@@ -257,7 +261,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	bar := progress.New(opts.Log, "tasks") // nil Log: nil bar, draws nothing
 	checker := gates.NewWith(rt, opts.Seed, gates.Options{NothingEarnsNothing: true})
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
-		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, Progress: bar.Update})
+		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, PlainShare: opts.PlainShare, Progress: bar.Update})
 	if err != nil {
 		return nil, err
 	}

@@ -158,6 +158,7 @@ func (w *walker) choose(c *chain, owner *entity, l listed, acts []*toolgen.Tool)
 	if sharedReference(first) || soldLine(first) {
 		return group{}, nil, errDeadEnd
 	}
+	c.reason = fmt.Sprintf("[%s: %s=%s, %d rows]", strings.TrimSpace(g.words+" "+g.after), g.col, g.value, len(g.rows))
 	return g, first, nil
 }
 
@@ -273,6 +274,7 @@ func (w *walker) chooseGroup(child *dbmodel.Table, items []map[string]any, rows 
 			opts = append(opts, group{rows: rs[:2], words: "two most recent " + rows, col: col.Name})
 		}
 	}
+	opts = append(opts, moreGroups(child, items, rows)...)
 	if len(opts) == 0 {
 		return group{}, false
 	}
@@ -319,6 +321,7 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 	r := composed{group: desc, verb: verb}
 	kind := "action-all"
 	var answer *envpkg.Answer
+	c.reason += fmt.Sprintf(" [%d of them refused]", there)
 	if there > 0 {
 		r.refused = a.Column
 		kind = "refuse-some-action"

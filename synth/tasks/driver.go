@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -36,13 +37,12 @@ type Options struct {
 	// Rewriter, when set, rewrites each instruction with a chat model,
 	// keeping the rewrite only if it holds every value the task needs.
 	Rewriter *Rewriter
-	// PlainShare is the most of the N tasks that may be plain (one row
+	// PlainShare is the most of the kept set that may be plain (one row
 	// read or changed in at most three calls: neither a refusal, nor two
-	// or more rows changed, nor four or more calls) while attempts are
-	// left (0: a half; 1: no quota). Plain tasks past it wait in a
-	// reserve that fills the set only when the attempts run out, so the
-	// kept set leans to the tasks that need reasoning without getting
-	// smaller.
+	// or more rows changed, nor four or more calls): 0 means a quarter,
+	// 1 no quota. Past it plain candidates are left out, and when the
+	// attempts run out before N tasks that need reasoning are found the
+	// set is smaller (Stats.Short says why), never filled with plain ones.
 	PlainShare float64
 	Progress   func(kept, want int) // called after each attempt
 }
@@ -66,6 +66,13 @@ type Stats struct {
 	// the reserve were full.
 	Plain        int `json:"plain"`
 	PlainSkipped int `json:"plain_skipped,omitempty"`
+	// Repeats counts the candidates left out because their template
+	// (shape) had been kept maxSame times already.
+	Repeats int `json:"repeats,omitempty"`
+	// Wanted is the N asked for; Short says why fewer were kept ("" when
+	// the set is full).
+	Wanted int    `json:"wanted"`
+	Short  string `json:"short,omitempty"`
 }
 
 // Synthesize samples chains, executes them in episodes of env, and keeps
@@ -83,7 +90,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		opts.Branching = 1.5
 	}
 	if opts.PlainShare == 0 {
-		opts.PlainShare = 0.5
+		opts.PlainShare = 0.25
 	}
 	plainCap := int(opts.PlainShare * float64(opts.N))
 	writable := false
@@ -93,57 +100,64 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	if !writable {
 		opts.WriteShare = 0
 	}
-	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}}
+	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}, Wanted: opts.N}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
-	var kept []envpkg.Task
 	// At most a twentieth of the tasks make the same change (the same
 	// write tool setting the same fields) or ask the same question (the
 	// same column through the same call): "Please change the date of
 	// rental N" three times in a sample reads as one template.
 	same := map[string]int{}
 	maxSame := max(4, opts.N/20)
-	type held struct {
-		task envpkg.Task
-		kind string
-		v    gates.Verdict
+	// What passed the gates, in the order found, in three classes: plain
+	// tasks (found up to the quota), and the ones that need reasoning,
+	// asked changes (refusals included) and questions. While attempts are
+	// left the set waits for its share of changes (WriteShare of N):
+	// questions past the rest are held, and fill it only at the end.
+	type found struct {
+		task  envpkg.Task
+		kind  string
+		v     gates.Verdict
+		class int
 	}
-	var reserve []held
-	keep := func(task envpkg.Task, kind string, v gates.Verdict) {
-		// A held-back task was numbered when it was found: its number is
-		// its place in the kept set, so ids stay unique and in order.
-		task.ID = fmt.Sprintf("synth-%04d", len(kept)+1) + strings.TrimLeft(strings.TrimPrefix(task.ID, "synth-"), "0123456789")
-		kept = append(kept, task)
-		st.Kept++
-		st.ChainHist[len(task.Calls)]++
-		st.ByKind[kind]++
-		if plain(task, kind) {
-			st.Plain++
+	const (
+		isPlain = iota
+		isChange
+		isQuestion
+	)
+	var all []found
+	var n [3]int
+	wantChanges := int(math.Ceil(opts.WriteShare * float64(opts.N)))
+	changed := 0 // reasoned tasks that change rows (refusals change none)
+	full := func() bool {
+		if opts.PlainShare >= 1 {
+			return len(all) >= opts.N // no quota: the tasks in the order found
 		}
-		if v.Writes {
-			st.Writes++
-		} else {
-			st.Reads++
-		}
+		return changed >= min(wantChanges, opts.N) && n[isChange]+n[isQuestion]+min(n[isPlain], plainCap) >= opts.N
 	}
-	for st.Attempts < opts.MaxAttempts && len(kept) < opts.N {
+	rejected := 0
+	for st.Attempts < opts.MaxAttempts && !full() {
 		if err := ctx.Err(); err != nil {
-			return kept, st, err
+			return nil, st, err
 		}
 		st.Attempts++
-		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(kept))
+		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(all))
+		class := classOf(task, kind)
 		if errors.Is(err, errDeadEnd) {
 			st.DeadEnds++
 		} else if err != nil {
-			return kept, st, err
+			return nil, st, err
 		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame {
-			st.DeadEnds++
-		} else if plain(task, kind) && st.Plain >= plainCap && st.Plain+len(reserve) >= opts.N {
+			st.Repeats++
+		} else if class == isPlain && n[isPlain] >= plainCap {
 			st.PlainSkipped++
+		} else if class == isQuestion && n[isQuestion] >= opts.N {
+			// Questions enough to fill the set: the attempts go on for
+			// changes.
 		} else {
 			if opts.Rewriter != nil {
 				out, ok, err := opts.Rewriter.Rewrite(ctx, task.Instruction, keepValues(task.Instruction, cand.values()), literalAnswer(task.Answer))
 				if err != nil {
-					return kept, st, fmt.Errorf("rewriting an instruction: %w", err)
+					return nil, st, fmt.Errorf("rewriting an instruction: %w", err)
 				}
 				st.Rewrites++
 				if ok {
@@ -156,29 +170,96 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 				if sig := shape(task, kind, cand); sig != "" {
 					same[sig]++
 				}
-				if plain(task, kind) && st.Plain >= plainCap {
-					reserve = append(reserve, held{task, kind, v})
-				} else {
-					keep(task, kind, v)
+				n[class]++
+				if class == isChange && changesOf(task) > 0 {
+					changed++
 				}
+				all = append(all, found{task, kind, v, class})
 			} else if !errors.Is(err, gates.ErrRejected) {
-				return kept, st, err
+				return nil, st, err
+			} else {
+				rejected++
 			}
 		}
 		if opts.Progress != nil {
-			opts.Progress(len(kept), opts.N)
+			opts.Progress(min(n[isChange]+n[isQuestion]+min(n[isPlain], plainCap), opts.N), opts.N)
 		}
 	}
-	// Out of attempts with the set not full: the plain tasks held back
-	// fill it, in the order they were found.
-	for _, h := range reserve {
-		if len(kept) >= opts.N {
+	// How many of each class are kept: every change, the questions that
+	// fit, the plain ones as the quota allows, and in a short set no more
+	// plain ones than their share of what is kept.
+	var room [3]int
+	room[isChange] = min(n[isChange], opts.N)
+	room[isQuestion] = min(n[isQuestion], opts.N-room[isChange])
+	reasoned := room[isChange] + room[isQuestion]
+	room[isPlain] = min(n[isPlain], plainCap, opts.N-reasoned)
+	if reasoned+room[isPlain] < opts.N && opts.PlainShare < 1 && reasoned > 0 {
+		// (With none that needs reasoning, the plain ones are the
+		// environment, up to the quota, and Short says so.)
+		room[isPlain] = min(room[isPlain], int(opts.PlainShare/(1-opts.PlainShare)*float64(reasoned)))
+	}
+	if opts.PlainShare >= 1 {
+		room = n
+	}
+	var kept []envpkg.Task
+	for _, f := range all {
+		if len(kept) == opts.N {
 			break
 		}
-		keep(h.task, h.kind, h.v)
+		if room[f.class] == 0 {
+			if f.class == isPlain {
+				st.PlainSkipped++
+			}
+			continue
+		}
+		room[f.class]--
+		// A task was numbered when it was found: its number is its place
+		// in the kept set, so ids stay unique and in order.
+		task := f.task
+		task.ID = fmt.Sprintf("synth-%04d", len(kept)+1) + strings.TrimLeft(strings.TrimPrefix(task.ID, "synth-"), "0123456789")
+		kept = append(kept, task)
+		st.Kept++
+		st.ChainHist[len(task.Calls)]++
+		st.ByKind[f.kind]++
+		if f.class == isPlain {
+			st.Plain++
+		}
+		if f.v.Writes {
+			st.Writes++
+		} else {
+			st.Reads++
+		}
+	}
+	if len(kept) < opts.N {
+		st.Short = fmt.Sprintf("%d of %d kept: the %d attempts ran out with %d tasks that need reasoning found (%d walks found nothing to ask or change, %d repeated a kept template, %d failed the gates, %d plain ones left out past the %.0f%% quota)",
+			len(kept), opts.N, st.Attempts, reasoned, st.DeadEnds, st.Repeats, rejected, st.PlainSkipped, 100*opts.PlainShare)
 	}
 	st.Gates = checker.Counts()
 	return kept, st, nil
+}
+
+// classOf sorts a task for the driver's quotas: plain (see plain), a
+// change that needs reasoning (refusals included: the user asked for a
+// change), or a question that does.
+func classOf(t envpkg.Task, kind string) int {
+	switch {
+	case plain(t, kind):
+		return 0
+	case t.Answer == nil || strings.HasPrefix(kind, "refuse") || changesOf(t) > 0:
+		return 1
+	}
+	return 2
+}
+
+// changesOf counts the rows a task's checks say it changes.
+func changesOf(t envpkg.Task) int {
+	changes := 0
+	for _, c := range t.Checks {
+		if !c.Guard {
+			changes++
+		}
+	}
+	return changes
 }
 
 // plain reports a task that asks for no reasoning past finding one row: not
@@ -205,20 +286,22 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	}
 	defer ep.Close()
 	c := &chain{}
-	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c}
+	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, anchored: rng.Float64() < anchorShare}
 	cur, err := w.entry(c)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
 	}
 	write := rng.Float64() < opts.WriteShare
-	// Half the changes, and a third of the questions, are composed over
-	// the rows of the row found (compose.go, tally.go); where it has none
-	// to choose from, the walk goes on as below.
+	// A person's own request is composed over their rows (persona.go):
+	// every change, and most questions. Otherwise half the changes, and
+	// a third of the questions, are composed over the rows of the row
+	// found (compose.go, tally.go). Where it has none to choose from, the
+	// walk goes on as below.
 	var composer func(*chain, *entity) (envpkg.Task, string, error)
 	switch {
-	case write && rng.IntN(2) == 0:
+	case write && (w.anchored || rng.IntN(2) == 0):
 		composer = w.compose
-	case !write && rng.IntN(3) == 0:
+	case !write && (w.anchored && rng.IntN(4) > 0 || rng.IntN(3) == 0):
 		composer = w.tally
 	}
 	if composer != nil {
@@ -342,6 +425,12 @@ func shape(t envpkg.Task, kind string, c *chain) string {
 	if len(t.Calls) == 0 {
 		return ""
 	}
+	if c.reason != "" {
+		// A composed task is the same task only when the user reasons
+		// the same way: the same condition choosing as many rows, the
+		// same branch, the same figure asked (composedShape).
+		return kind + " " + t.Calls[len(t.Calls)-1].Name + " " + c.asked + " " + c.reason
+	}
 	if t.Answer != nil {
 		return kind + " " + t.Calls[len(t.Calls)-1].Name + " " + c.asked
 	}
@@ -355,7 +444,15 @@ func shape(t envpkg.Task, kind string, c *chain) string {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	return kind + " " + last.Name + " " + strings.Join(names, ",")
+	// A change to three rows (an order placed with three lines) is not
+	// the template of a change to one.
+	changed := 0
+	for _, ch := range t.Checks {
+		if !ch.Guard {
+			changed++
+		}
+	}
+	return fmt.Sprintf("%s %s %s [%d rows changed]", kind, last.Name, strings.Join(names, ","), changed)
 }
 
 func pick(rng *rand.Rand, weights []int) int {

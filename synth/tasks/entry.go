@@ -58,6 +58,21 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	if len(starts) == 0 {
 		return nil, fmt.Errorf("%w: no table has a natural key or a name a person would say", errDeadEnd)
 	}
+	if w.anchored {
+		// The request is a person's own (persona.go): start at one of the
+		// people who have rows of their own, where there are any.
+		var own []start
+		for _, st := range starts {
+			if person(st.t) && w.owns(st.t) && (st.combo == nil || !slices.Equal(st.combo, st.t.ComboKey)) {
+				own = append(own, st)
+			}
+		}
+		if len(own) > 0 {
+			starts = own
+		} else {
+			w.anchored = false
+		}
+	}
 	st := starts[w.rng.IntN(len(starts))]
 	t := st.t
 	if st.combo != nil {
@@ -87,7 +102,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, st.tool.Name)
 	}
 	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v), namedBy: nk}
-	if person(t) && w.rng.IntN(2) == 0 {
+	if person(t) && (w.anchored || w.rng.IntN(2) == 0) {
 		// The user is this person, and says so.
 		e.desc, e.person, e.mine, c.me = "me", true, true, true
 		name := fullName(t, row)
@@ -149,7 +164,7 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 	e := &entity{table: t, row: items[0], tool: list.Name}
 	city := strings.EqualFold(combo[1], "city") || strings.EqualFold(combo[1], "town")
 	switch {
-	case person(t) && !slices.Equal(combo, t.ComboKey) && w.rng.IntN(2) == 0:
+	case person(t) && !slices.Equal(combo, t.ComboKey) && (w.anchored || w.rng.IntN(2) == 0):
 		e.desc, e.person, e.mine, c.me = "me", true, true, true
 		c.persona = fmt.Sprintf("You are %s %s, %s.", va, vb, article(noun(t)))
 		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")
