@@ -49,8 +49,10 @@ type Options struct {
 	// StateReward adds "final state equals ground truth" to write tasks.
 	StateReward bool
 	// PlainShare is the most of the set that may be plain tasks (one row
-	// in at most three calls; tasks.Options.PlainShare): 0 a quarter, 1
-	// no quota (the mix in the order found).
+	// in at most three calls; tasks.Options.PlainShare), 1 for no quota
+	// (the mix in the order found). 0 means a quarter with the domain
+	// toolset, whose sets are for tasks that need reasoning, and no quota
+	// with the CRUD toolset, which keeps its full set of lookups.
 	PlainShare float64
 	// WorkLimit bounds the work of each query on the source database
 	// (dbmodel.Guard; 0: dbmodel.DefaultWorkLimit): a view that never
@@ -261,7 +263,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	bar := progress.New(opts.Log, "tasks") // nil Log: nil bar, draws nothing
 	checker := gates.NewWith(rt, opts.Seed, gates.Options{NothingEarnsNothing: true})
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
-		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, PlainShare: opts.PlainShare, Progress: bar.Update})
+		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, PlainShare: plainShare(opts), Progress: bar.Update})
 	if err != nil {
 		return nil, err
 	}
@@ -315,6 +317,14 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		return res, fmt.Errorf("%w: %s", ErrNoTasks, why)
 	}
 	return res, nil
+}
+
+// plainShare is opts.PlainShare with its default (see Options).
+func plainShare(opts Options) float64 {
+	if opts.PlainShare == 0 && opts.Toolset != toolgen.ToolsetDomain {
+		return 1
+	}
+	return opts.PlainShare
 }
 
 // interrupted names why a query on the source failed when it was stopped

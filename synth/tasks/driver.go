@@ -126,6 +126,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	)
 	var all []found
 	var n [3]int
+	owners := map[string]bool{} // persona.go: owns, by table and list
 	wantChanges := int(math.Ceil(opts.WriteShare * float64(opts.N)))
 	changed := 0 // reasoned tasks that change rows (refusals change none)
 	full := func() bool {
@@ -140,7 +141,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			return nil, st, err
 		}
 		st.Attempts++
-		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(all))
+		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(all), owners)
 		class := classOf(task, kind)
 		if errors.Is(err, errDeadEnd) {
 			st.DeadEnds++
@@ -279,14 +280,14 @@ func plain(t envpkg.Task, kind string) bool {
 }
 
 // attempt samples and executes one chain and turns it into a task.
-func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int) (envpkg.Task, *chain, string, error) {
+func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int, owners map[string]bool) (envpkg.Task, *chain, string, error) {
 	ep, err := env.NewEpisode("", opts.Seed)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
 	}
 	defer ep.Close()
 	c := &chain{}
-	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, anchored: rng.Float64() < anchorShare}
+	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, anchored: rng.Float64() < anchorShare, owners: owners}
 	cur, err := w.entry(c)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
@@ -299,9 +300,9 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	// walk goes on as below.
 	var composer func(*chain, *entity) (envpkg.Task, string, error)
 	switch {
-	case write && (w.anchored || rng.IntN(2) == 0):
+	case write && (w.anchored || w.composeFirst || rng.IntN(2) == 0):
 		composer = w.compose
-	case !write && (w.anchored && rng.IntN(4) > 0 || rng.IntN(3) == 0):
+	case !write && ((w.anchored || w.composeFirst) && rng.IntN(4) > 0 || rng.IntN(3) == 0):
 		composer = w.tally
 	}
 	if composer != nil {

@@ -63,14 +63,25 @@ func (w *walker) entry(c *chain) (*entity, error) {
 		// people who have rows of their own, where there are any.
 		var own []start
 		for _, st := range starts {
-			if person(st.t) && w.owns(st.t) && (st.combo == nil || !slices.Equal(st.combo, st.t.ComboKey)) {
+			if person(st.t) && w.owns(st.t, true) && (st.combo == nil || !slices.Equal(st.combo, st.t.ComboKey)) {
 				own = append(own, st)
 			}
 		}
 		if len(own) > 0 {
 			starts = own
 		} else {
+			// No person has rows of their own: the request is still about
+			// a row and the rows that belong to it ("the matches of the
+			// team X"), composed first, where some table has any.
 			w.anchored = false
+			for _, st := range starts {
+				if w.owns(st.t, false) {
+					own = append(own, st)
+				}
+			}
+			if len(own) > 0 {
+				starts, w.composeFirst = own, true
+			}
 		}
 	}
 	st := starts[w.rng.IntN(len(starts))]

@@ -11,7 +11,7 @@ import (
 // More conditions a person chooses their rows by, besides a state, a flag
 // and "the two most recent" (chooseGroup): the earliest ones, the three
 // most recent, the ones of a year, and the ones above or below an amount
-// ("my invoices over 10"). Each picks two or three rows of the list that
+// ("my invoices whose total is over 10"). Each picks two or three rows of the list that
 // only reading every row tells apart; the condition is part of the task's
 // shape, so two tasks that choose differently are two tasks.
 
@@ -75,7 +75,7 @@ func moreGroups(child *dbmodel.Table, items []map[string]any, rows string) []gro
 						rs = append(rs, v.r)
 					}
 					cut := number(vs[k].f, ints)
-					opts = append(opts, group{rows: rs, words: rows, after: "with " + article(attr) + " over " + cut, col: col.Name, value: "over"})
+					opts = append(opts, group{rows: rs, words: rows, after: "whose " + attr + " is over " + cut, col: col.Name, value: "over"})
 				}
 				if n := len(vs); vs[n-k].f < vs[n-k-1].f {
 					var rs []map[string]any
@@ -83,7 +83,7 @@ func moreGroups(child *dbmodel.Table, items []map[string]any, rows string) []gro
 						rs = append(rs, v.r)
 					}
 					cut := number(vs[n-k-1].f, ints)
-					opts = append(opts, group{rows: rs, words: rows, after: "with " + article(attr) + " under " + cut, col: col.Name, value: "under"})
+					opts = append(opts, group{rows: rs, words: rows, after: "whose " + attr + " is under " + cut, col: col.Name, value: "under"})
 				}
 			}
 		}

@@ -92,6 +92,10 @@ type walker struct {
 	// anchored: the request is a person's own, found by what people know
 	// (persona.go).
 	anchored bool
+	// composeFirst: the request starts at a row that owns rows, and is
+	// composed over them first (where no person has rows of their own).
+	composeFirst bool
+	owners       map[string]bool // owns's answers, kept across attempts
 }
 
 // call runs a tool in the episode and decodes its JSON result.
