@@ -30,17 +30,28 @@ func checkAction(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, t *t
 	if err != nil {
 		return r, err
 	}
+	ep, err := env.NewEpisode("", 1)
+	if err != nil {
+		return r, err
+	}
+	defer ep.Close()
+	if len(cands) == 0 && t.Action.Rule == toolgen.RuleMilestone {
+		// Every row of the data has closed: open one with the table's open
+		// action, then close it.
+		if cands, err = openedRow(ctx, ep, spec, t, src); err != nil {
+			return r, err
+		}
+	}
 	if len(cands) == 0 {
 		// Nothing in the data to try it on (every row already there): the
 		// action cannot be shown to work, so it is left out.
 		r.Detail = "no row in the data the action applies to"
 		return r, nil
 	}
-	ep, err := env.NewEpisode("", 1)
-	if err != nil {
+	var base runtime.Diff
+	if base, err = ep.Diff(); err != nil {
 		return r, err
 	}
-	defer ep.Close()
 	var ok map[string]any
 	for _, c := range cands {
 		if a := t.Action; a.Rule == toolgen.RuleConsume {
@@ -70,12 +81,19 @@ func checkAction(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, t *t
 	if err != nil {
 		return r, err
 	}
-	if len(after[t.Table]) == 0 {
+	if len(after[t.Table]) == len(base[t.Table]) && reflect.DeepEqual(after[t.Table], base[t.Table]) {
 		r.Detail = "the call succeeded but changed no row of " + t.Table
 		return r, nil
 	}
 	if a := t.Action; a.Rule == toolgen.RuleConsume && len(after[a.Stock.Table]) == 0 {
 		r.Detail = "the call succeeded but took nothing from " + a.Stock.Table
+		return r, nil
+	}
+	if t.Action.Rule == toolgen.RuleOpen {
+		if r.Rules, err = checkOpenRules(ctx, env, spec, t, src, ep, ok); err != nil {
+			return r, err
+		}
+		r.Passed, r.Detail = rulesPassed(r.Rules)
 		return r, nil
 	}
 	refuse := ok
@@ -189,6 +207,8 @@ func actionCandidates(spec *toolgen.Spec, t *toolgen.Tool, src *sqlite3.Conn) ([
 		return consumeCandidates(spec, t, src)
 	case toolgen.RuleLines:
 		return linesCandidates(spec, t, src)
+	case toolgen.RuleOpen:
+		return openCandidates(spec, t, src)
 	}
 	if err != nil {
 		return nil, err

@@ -60,7 +60,7 @@ func buildStage(ctx context.Context, src string, opts Options, m *dbmodel.Model,
 	if opts.plan != nil {
 		designed = opts.plan.Actions
 	}
-	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Toolset: opts.Toolset, Designed: designed})
+	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Opens: opts.opens, Toolset: opts.Toolset, Designed: designed})
 	if err != nil {
 		return nil, err
 	}

@@ -74,6 +74,8 @@ type Options struct {
 	// totals are the parent columns the source shows to be the sum of
 	// their lines (lineTotals): place_ actions compute them.
 	totals map[string]toolgen.Total
+	// opens are the open actions the source's data allows (toolgen.Opens).
+	opens map[string]*toolgen.Open
 	// Log receives progress (a bar on a terminal); nil is silent.
 	Log io.Writer
 }
@@ -184,6 +186,9 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	}
 	step("model", start)
 	if opts.totals, err = lineTotals(conn, m); err != nil {
+		return nil, interrupted(conn, err)
+	}
+	if opts.opens, _, err = toolgen.Opens(conn, m); err != nil {
 		return nil, interrupted(conn, err)
 	}
 	if opts.Design != nil {

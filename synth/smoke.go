@@ -26,6 +26,9 @@ type SmokeResult struct {
 	// rules must refuse (checkAction), and the refusal it got.
 	Refused     json.RawMessage `json:"refused,omitempty"`
 	RefusedWith string          `json:"refused_with,omitempty"`
+	// Rules are an open action's rules, each tried with a call it must
+	// refuse (checkOpenRules).
+	Rules []RuleCheck `json:"rules,omitempty"`
 }
 
 // Smoke calls every tool once, in a fresh episode, with values taken from

@@ -42,6 +42,24 @@ type ActionAnswer struct {
 	Ref         string `json:"ref,omitempty"`
 	StockTable  string `json:"stock_table,omitempty"`
 	StockColumn string `json:"stock_column,omitempty"`
+	// Open: Column is the time column stamped when the row is made;
+	// ClosedBy the nullable time column that is empty while it is open;
+	// OneOpenPer the references with at most one open row per parent;
+	// Bounds numbers kept within a parent's pair of columns; SameOwner
+	// pairs of references whose parents must belong to one owner.
+	ClosedBy   string        `json:"closed_by,omitempty"`
+	OneOpenPer []string      `json:"one_open_per,omitempty"`
+	Bounds     []BoundAnswer `json:"bounds,omitempty"`
+	SameOwner  [][]string    `json:"same_owner,omitempty"`
+}
+
+// BoundAnswer keeps Column of the row within Min..Max of the parent it
+// refers to through Ref.
+type BoundAnswer struct {
+	Column string `json:"column"`
+	Ref    string `json:"ref"`
+	Min    string `json:"min"`
+	Max    string `json:"max"`
 }
 
 // RuleAnswer is one policy rule, tied to the action that enforces it.
@@ -128,7 +146,17 @@ func Validate(m *dbmodel.Model, conn *sqlite3.Conn, a *Answer) (*Plan, error) {
 	p := &Plan{Enums: map[string][]string{}, Policy: Policy{Serves: a.Serves, Identify: a.Identify, Refusal: a.Refusal, Rules: map[string][]string{}}}
 	seen := map[string]bool{}
 	for _, aa := range a.Actions {
-		d, err := validateAction(m, conn, aa, seen)
+		var d *toolgen.Designed
+		var err error
+		if aa.Rule == toolgen.RuleOpen {
+			var dropped []string
+			d, dropped, err = validateOpen(m, conn, aa, seen)
+			for _, why := range dropped {
+				p.Dropped = append(p.Dropped, Dropped{ruleOf + aa.Name, why})
+			}
+		} else {
+			d, err = validateAction(m, conn, aa, seen)
+		}
 		if err != nil {
 			p.Dropped = append(p.Dropped, Dropped{aa.Name, err.Error()})
 			continue
@@ -203,7 +231,7 @@ func validateAction(m *dbmodel.Model, conn *sqlite3.Conn, aa ActionAnswer, seen 
 		}
 		d.Action = *a
 	default:
-		return nil, fmt.Errorf("rule %q: want status, milestone or consume", aa.Rule)
+		return nil, fmt.Errorf("rule %q: want status, milestone, consume or open", aa.Rule)
 	}
 	return d, nil
 }

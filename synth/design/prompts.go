@@ -19,7 +19,7 @@ Design the domain. Answer with one JSON object and nothing else:
   "rules": [ {"action": "<an action's name>", "text": "the policy rule that action enforces, one sentence"} ]
 }
 
-Each action is one thing a person in this domain does, in one of three forms (names of tables and columns exactly as in the data; the action's "name" in lower_snake_case, a verb first, e.g. "cancel_booking"):
+Each action is one thing a person in this domain does, in one of four forms (names of tables and columns exactly as in the data; the action's "name" in lower_snake_case, a verb first, e.g. "cancel_booking"):
 
 - status: a text column that holds a state. You declare its allowed values (every value the data holds must be among them), the value the action moves a row to, and the values it may move from (a row in any other state is refused), and optionally time columns of the same table stamped with the time of the call.
   {"name": "...", "table": "...", "rule": "status", "column": "...", "values": ["...", "..."], "to": "...", "from": ["..."], "stamp": ["..."]}
@@ -27,6 +27,8 @@ Each action is one thing a person in this domain does, in one of three forms (na
   {"name": "...", "table": "...", "rule": "milestone", "column": "...", "to": "..."}
 - consume: a row whose number column (a quantity or an amount) draws on a number column of the row it refers to (a stock, a balance, seats left); the action adds the row and takes the quantity from the parent, refused when the parent has less.
   {"name": "...", "table": "<the row added>", "rule": "consume", "column": "<its quantity>", "ref": "<its column referring to the parent>", "stock_table": "<the parent>", "stock_column": "<the stock or balance>"}
+- open: a row a person creates under rules (rent, book, enrol, hire): written with its references, "column" (a time column of the row) stamped with the time of the call. Its rules, each optional: "closed_by", a nullable time column empty while the row is open (a return date); "one_open_per", references whose parent may have at most one open row (a copy rented once at a time); "bounds", a number of the row kept within two number columns of a parent it refers to (a salary within the job's minimum and maximum); "same_owner", pairs of references whose parents must belong to the same row of a third table. Rules the data contradicts are dropped.
+  {"name": "...", "table": "<the row added>", "rule": "open", "column": "<its time column>", "closed_by": "...", "one_open_per": ["<ref column>"], "bounds": [{"column": "...", "ref": "<ref column>", "min": "<parent column>", "max": "<parent column>"}], "same_owner": [["<ref column>", "<ref column>"]]}
 
 Design only actions the data supports and a person would ask for; where the data holds reference records no one changes, design none and say so in "serves". Every rule must be one an action's check enforces.`
 }

@@ -25,6 +25,11 @@ type change struct {
 	row   map[string]any // update, delete: the row (its key)
 	cols  map[string]any // update: the columns set, with their stored values; create: the new row's values
 	name  string         // what the check is called
+	// loose are columns checked by a condition in place of their value
+	// in cols: a value the user left to the agent among several (any copy
+	// of the film that is in), or a stamp of the episode clock, whose
+	// time depends on how many calls came before.
+	loose map[string]string
 }
 
 // target is an SQL expression true when the change is made.
@@ -34,6 +39,10 @@ func (c change) target() string {
 	case "update":
 		conds := []string{keyCond("", c.table, c.row)}
 		for _, col := range slices.Sorted(mapsKeys(c.cols)) {
+			if l, ok := c.loose[col]; ok {
+				conds = append(conds, l)
+				continue
+			}
 			cond := dbmodel.Quote(col) + " IS " + emit.Literal(c.cols[col])
 			if day, ok := midnight(c.cols[col]); ok {
 				// A date stored with a midnight time is asked for as the
@@ -59,6 +68,10 @@ func (c change) target() string {
 func (c change) createCond() string {
 	var conds []string
 	for _, col := range slices.Sorted(mapsKeys(c.cols)) {
+		if l, ok := c.loose[col]; ok {
+			conds = append(conds, l)
+			continue
+		}
 		conds = append(conds, dbmodel.Quote(col)+" IS "+emit.Literal(c.cols[col]))
 	}
 	return strings.Join(conds, " AND ")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
 // The checks of a composed change: every row the episode now differs in,
@@ -15,6 +16,15 @@ import (
 // diffChecks are the checks of every row the episode now differs in: the
 // changes the chain made, and nothing else.
 func (w *walker) diffChecks() ([]envpkg.Check, error) {
+	changes, err := w.diffChanges()
+	if err != nil {
+		return nil, err
+	}
+	return writeChecks(w.spec.Model, changes, nil), nil
+}
+
+// diffChanges are the changes the episode now holds, one per row.
+func (w *walker) diffChanges() ([]change, error) {
 	d, err := w.ep.Diff()
 	if err != nil {
 		return nil, err
@@ -43,7 +53,15 @@ func (w *walker) diffChecks() ([]envpkg.Check, error) {
 		return nil, errDeadEnd
 	}
 	distinctNames(changes)
-	return writeChecks(w.spec.Model, changes, nil), nil
+	if w.chain != nil {
+		// What the chain's actions stamped from the episode clock.
+		for _, call := range w.chain.calls {
+			if tl := w.spec.Tool(call.Name); tl != nil && tl.Kind == toolgen.DomainAction {
+				loosen(changes, tl)
+			}
+		}
+	}
+	return changes, nil
 }
 
 // wroteSince: a call after mark changed the episode (a dead end past it

@@ -74,35 +74,9 @@ func (w *walker) reorder(c *chain, owner *entity, child *dbmodel.Table, items []
 	}
 	// The action's own fields: the user's row and a date the user says
 	// (the latest the table has); anything else they could not know.
-	args := map[string]any{}
-	var said []string
-	var lp *toolgen.Param
-	for i := range t.Params {
-		p := &t.Params[i]
-		if p.Op == toolgen.OpLines {
-			lp = p
-			continue
-		}
-		if !p.Required {
-			continue
-		}
-		col := child.Column(p.Column)
-		switch f := child.ForeignKeyOf(p.Column); {
-		case f != nil && f.RefTable == owner.table.Name && p.Column == fk:
-			args[p.Name] = argValue(owner.row[f.RefColumns[0]], p.Type)
-		case col != nil && col.Kind == dbmodel.Text && col.TimeLayout != "":
-			v, err := w.sample("SELECT max("+dbmodel.Quote(p.Column)+") FROM "+dbmodel.Quote(child.Name)+" LIMIT 1 OFFSET ?", 1)
-			if err != nil || v == nil || !sayable(v) {
-				return envpkg.Task{}, "", errDeadEnd
-			}
-			args[p.Name] = argValue(v, p.Type)
-			said = append(said, attrWords(p.Column)+" "+show(v))
-		default:
-			return envpkg.Task{}, "", errDeadEnd
-		}
-	}
-	if lp == nil {
-		return envpkg.Task{}, "", errDeadEnd
+	args, said, lp, err := w.ownArgs(t, child, owner, fk)
+	if err != nil {
+		return envpkg.Task{}, "", err
 	}
 	for _, f := range lp.Items {
 		if f.Required && f.Column != ln.Item && f.Column != ln.Qty {

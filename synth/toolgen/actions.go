@@ -59,6 +59,8 @@ type Action struct {
 	Copies []string `json:"copies,omitempty"`
 	// Lines are what a RuleLines action writes with the parent.
 	Lines *Lines `json:"lines,omitempty"`
+	// Open is what a RuleOpen action checks (Column is its start).
+	Open *Open `json:"open,omitempty"`
 	// Totals are a consume's other parents whose total is the sum of
 	// these lines (Options.Totals): the action sums them again after it
 	// adds its line, so one more line never leaves a total wrong.
@@ -147,6 +149,11 @@ func (g *gen) actionTools(t *dbmodel.Table) []*Tool {
 			break
 		}
 		out = append(out, tl)
+	}
+	if o := g.opts.Opens[t.Name]; o != nil && !g.acted[t.Name] && !g.supersededBy(t, &Action{Rule: RuleOpen, Column: o.Start}) {
+		if tl := g.openTool(t, o, ""); tl != nil {
+			out = append(out, tl)
+		}
 	}
 	return append(out, g.designedTools(t)...)
 }
@@ -238,10 +245,17 @@ func movesWith(t *dbmodel.Table, v string) []Stamped {
 var onceVerbs = map[string]string{"return": "returned", "close": "closed", "finish": "finished", "complete": "completed", "deliver": "delivered", "resolve": "resolved", "settle": "settled"}
 
 // milestone reports whether c records an event that happens once to a
-// row: a nullable time column named for it, set on some rows only.
+// row: a nullable time column named for it, set on some rows only, or on
+// every row of a table whose rows open at a time (startColumn: a rental's
+// rental_date, then its return_date): a sample where every row has closed
+// does not make the column less nullable, and the open action makes a row
+// to close.
 func milestone(t *dbmodel.Table, c *dbmodel.Column) (string, bool) {
 	if c.Kind != dbmodel.Text || c.NotNull || c.TimeLayout == "" || t.IsKey(c.Name) || t.ForeignKeyOf(c.Name) != nil ||
-		!c.Writable() || c.Generated || c.Nulls == 0 || c.Nulls >= t.Rows || Stamp(c) {
+		!c.Writable() || c.Generated || c.Nulls >= t.Rows || Stamp(c) {
+		return "", false
+	}
+	if c.Nulls == 0 && startColumn(t) == "" {
 		return "", false
 	}
 	w := eventWord(c.Name)

@@ -45,6 +45,8 @@ func (g *gen) supersededBy(t *dbmodel.Table, a *Action) bool {
 			return d.Action.Rule == RuleStatus
 		case RuleMilestone:
 			return d.Action.Rule == RuleMilestone
+		case RuleOpen:
+			return d.Action.Rule == RuleOpen
 		case RuleConsume:
 			return d.Action.Rule == RuleConsume && d.Action.Stock != nil && a.Stock != nil && d.Action.Stock.Table == a.Stock.Table
 		}
@@ -81,6 +83,13 @@ func (g *gen) designedTools(t *dbmodel.Table) []*Tool {
 			a.Owners = g.owners(t, fk, p)
 			a.Totals = g.totalsOver(t)
 			if tl := g.consumeTool(t, &a, d.Name); tl != nil {
+				out = append(out, tl)
+			}
+		case RuleOpen:
+			if a.Open == nil || g.acted[t.Name] {
+				continue
+			}
+			if tl := g.openTool(t, a.Open, d.Name); tl != nil {
 				out = append(out, tl)
 			}
 		}

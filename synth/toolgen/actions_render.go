@@ -21,6 +21,9 @@ func (g *gen) renderAction(b *bytes.Buffer, t *Tool) {
 	case RuleLines:
 		g.renderLines(b, t)
 		return
+	case RuleOpen:
+		g.renderOpen(b, t)
+		return
 	}
 	tbl := g.m.Table(t.Table)
 	what := plainWords(g.names[tbl.Name].sing)

@@ -28,6 +28,9 @@ type Options struct {
 	// route, synth/design): rendered beside the schema's own, in place of
 	// the schema's action on the same column.
 	Designed []Designed
+	// Opens are the open actions (RuleOpen) by table, with the rules the
+	// data keeps (CheckOpen on the source).
+	Opens map[string]*Open
 }
 
 // tableNames holds the identifiers used for one table.

@@ -57,6 +57,13 @@ func (g *gen) domainRank(t *Tool) int {
 	case Children:
 		// How a person gets from a row to its rows (my orders, the
 		// order's lines): one call, the tasks' walks follow them.
+		if g.openItem(tb.Name) {
+			// How a person finds the row to take (the copies of a film):
+			// what an open action needs, beside it. A copy joins a film
+			// and a store and holds nothing else, like a link, but it is
+			// what is rented.
+			return 0
+		}
 		if link(tb) {
 			return -1
 		}
@@ -80,6 +87,31 @@ func (g *gen) domainRank(t *Tool) int {
 		return 7
 	}
 	return -1 // deletes: a person cancels or returns, the action says how
+}
+
+// openItem reports whether table is one an open action takes one row of
+// at a time (a copy rented), which has no name of its own.
+func (g *gen) openItem(table string) bool {
+	if t := g.m.Table(table); t == nil || t.Label != "" {
+		return false
+	}
+	opens := []*Open{}
+	for _, o := range g.opts.Opens {
+		opens = append(opens, o)
+	}
+	for _, d := range g.opts.Designed {
+		if d.Action.Open != nil {
+			opens = append(opens, d.Action.Open)
+		}
+	}
+	for _, o := range opens {
+		for _, r := range o.Avail {
+			if r.Parent == table {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // actionWrites reports whether an action adds rows to table (then the
