@@ -54,6 +54,10 @@ type Options struct {
 	// toolset, whose sets are for tasks that need reasoning, and no quota
 	// with the CRUD toolset, which keeps its full set of lookups.
 	PlainShare float64
+	// MinTasks is the floor of a short set (tasks.Options.MinTasks): plain
+	// tasks past the quota fill a set that found fewer tasks that need
+	// reasoning up to it. 0 means half of Tasks, -1 no floor.
+	MinTasks int
 	// WorkLimit bounds the work of each query on the source database
 	// (dbmodel.Guard; 0: dbmodel.DefaultWorkLimit): a view that never
 	// ends fails the run with a *dbmodel.WorkLimitError.
@@ -268,7 +272,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	bar := progress.New(opts.Log, "tasks") // nil Log: nil bar, draws nothing
 	checker := gates.NewWith(rt, opts.Seed, gates.Options{NothingEarnsNothing: true})
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
-		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, PlainShare: plainShare(opts), Progress: bar.Update})
+		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, PlainShare: plainShare(opts), MinTasks: opts.MinTasks, Progress: bar.Update})
 	if err != nil {
 		return nil, err
 	}

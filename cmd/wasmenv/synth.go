@@ -85,6 +85,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.StringVar(&opts.Toolset, "toolset", toolgen.ToolsetDomain, "domain: the domain actions and the lookups a person's question needs, at most 40 tools and 24 KB of schemas, and a policy as the system message; crud: every table's get, find, list, follow, create, update and delete")
 	rf.add(f)
 	df.add(f)
+	f.IntVar(&opts.MinTasks, "min-tasks", 0, "floor of a short set: plain tasks past the quota fill it up to this many when too few that need reasoning are found (0: half of --tasks; -1: none)")
 	f.BoolVar(&opts.StateReward, "state-reward", false, "write tasks also require the final state to equal the ground truth's")
 	f.IntVar(&opts.MaxRows, "max-rows", 0, "most rows per table in the seed; larger tables are sampled with what their rows refer to (default 5000)")
 	f.Int64Var(&opts.WorkLimit, "work-limit", dbmodel.DefaultWorkLimit, "most work one query on the source may do, in SQLite progress checks (~1000 VM steps each); a query past it (a view that never ends) fails the run")

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,7 +45,14 @@ type Options struct {
 	// attempts run out before N tasks that need reasoning are found the
 	// set is smaller (Stats.Short says why), never filled with plain ones.
 	PlainShare float64
-	Progress   func(kept, want int) // called after each attempt
+	// MinTasks is the floor of a set that runs short: when the attempts
+	// run out with fewer than MinTasks tasks that need reasoning, plain
+	// ones past the PlainShare quota fill it up to MinTasks (0: half of
+	// N; -1: no floor), so that an environment whose data offers little
+	// to reason about stays usable. Stats.Floor and Stats.PlainFill say
+	// how many were filled, and the bars are measured on what is kept.
+	MinTasks int
+	Progress func(kept, want int) // called after each attempt
 }
 
 // Stats describe a run.
@@ -73,6 +81,10 @@ type Stats struct {
 	// the set is full).
 	Wanted int    `json:"wanted"`
 	Short  string `json:"short,omitempty"`
+	// Floor is Options.MinTasks in use, and PlainFill the plain tasks
+	// past the quota kept to reach it (0 when the set needed none).
+	Floor     int `json:"floor,omitempty"`
+	PlainFill int `json:"plain_fill,omitempty"`
 }
 
 // Synthesize samples chains, executes them in episodes of env, and keeps
@@ -93,6 +105,16 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		opts.PlainShare = 0.25
 	}
 	plainCap := int(opts.PlainShare * float64(opts.N))
+	switch {
+	case opts.MinTasks < 0 || opts.PlainShare >= 1:
+		opts.MinTasks = 0 // (no quota: nothing is left out to fill with)
+	case opts.MinTasks == 0:
+		opts.MinTasks = opts.N / 2
+	}
+	opts.MinTasks = min(opts.MinTasks, opts.N)
+	// Plain candidates are checked up to the quota or the floor,
+	// whichever is more: the floor may need them if the set runs short.
+	plainCheck := max(plainCap, opts.MinTasks)
 	writable := false
 	for _, t := range spec.Tools {
 		writable = writable || t.Kind.Writes()
@@ -100,7 +122,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	if !writable {
 		opts.WriteShare = 0
 	}
-	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}, Wanted: opts.N}
+	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}, Wanted: opts.N, Floor: opts.MinTasks}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
 	// At most a twentieth of the tasks make the same change (the same
 	// write tool setting the same fields) or ask the same question (the
@@ -149,7 +171,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			return nil, st, err
 		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame {
 			st.Repeats++
-		} else if class == isPlain && n[isPlain] >= plainCap {
+		} else if class == isPlain && n[isPlain] >= plainCheck {
 			st.PlainSkipped++
 		} else if class == isQuestion && n[isQuestion] >= opts.N {
 			// Questions enough to fill the set: the attempts go on for
@@ -199,6 +221,12 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		// environment, up to the quota, and Short says so.)
 		room[isPlain] = min(room[isPlain], int(opts.PlainShare/(1-opts.PlainShare)*float64(reasoned)))
 	}
+	quota := room[isPlain]
+	if fill := min(n[isPlain], opts.MinTasks-reasoned, opts.N-reasoned); fill > room[isPlain] {
+		// Short of the floor: plain ones fill the set up to it.
+		room[isPlain] = fill
+	}
+	st.PlainFill = room[isPlain] - quota
 	if opts.PlainShare >= 1 {
 		room = n
 	}
@@ -234,6 +262,9 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	if len(kept) < opts.N {
 		st.Short = fmt.Sprintf("%d of %d kept: the %d attempts ran out with %d tasks that need reasoning found (%d walks found nothing to ask or change, %d repeated a kept template, %d failed the gates, %d plain ones left out past the %.0f%% quota)",
 			len(kept), opts.N, st.Attempts, reasoned, st.DeadEnds, st.Repeats, rejected, st.PlainSkipped, 100*opts.PlainShare)
+	}
+	if st.PlainFill > 0 {
+		st.Short = fmt.Sprintf("%s; %d plain tasks past the quota fill it to the floor of %d", cmp.Or(st.Short, fmt.Sprintf("%d of %d kept", len(kept), opts.N)), st.PlainFill, opts.MinTasks)
 	}
 	st.Gates = checker.Counts()
 	return kept, st, nil
