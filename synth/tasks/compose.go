@@ -101,7 +101,7 @@ func (w *walker) listRows(c *chain, owner *entity) (listed, error) {
 	}
 	lt := lists[w.rng.IntN(len(lists))]
 	child := w.spec.Model.Table(lt.Table)
-	if child == nil || len(child.PrimaryKey) == 0 || ledger(child) || person(child) || compound(child) || schedule(child) {
+	if child == nil || len(child.PrimaryKey) == 0 || ledger(child) || otherPeople(child, owner.table) || compound(child) || schedule(child) {
 		return listed{}, errDeadEnd
 	}
 	v := owner.row[lt.Via.RefColumns[0]]
@@ -170,6 +170,11 @@ func (w *walker) compose(c *chain, owner *entity) (envpkg.Task, string, error) {
 		return envpkg.Task{}, "", err
 	}
 	child, fk := l.child, l.fk
+	if own := w.ownActions(owner); len(own) > 0 && w.rng.IntN(2) == 0 {
+		// What the owner does for itself (compose_own.go), as often as
+		// a change over the rows it owns.
+		return w.actFor(c, owner, own[w.rng.IntN(len(own))])
+	}
 	if t := w.reorderAction(child); t != nil && w.rng.IntN(2) == 0 {
 		return w.reorder(c, owner, child, l.items, fk, t)
 	}

@@ -90,7 +90,13 @@ func (w *walker) entry(c *chain) (*entity, error) {
 		return w.entryByCombo(c, t, st.tool, st.combo)
 	}
 	nk := st.tool.Params[0].Column
-	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), dbmodel.Quote(t.Name)), t.Rows)
+	from, rows := dbmodel.Quote(t.Name), int64(t.Rows)
+	if w.anchored {
+		// One of the people with rows of their own (persona.go): most
+		// people own none where only a few do (a manager's reports).
+		from, rows = w.ownersOf(t)
+	}
+	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), from), rows)
 	if err != nil {
 		return nil, err
 	}

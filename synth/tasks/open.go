@@ -69,10 +69,12 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	var itemFK *dbmodel.ForeignKey
 	var itemNamed named
 	for _, p := range t.Params {
-		if !p.Required {
+		col, fk := tb.Column(p.Column), tb.ForeignKeyOf(p.Column)
+		if !p.Required && (fk == nil || fk.RefTable != cur.table.Name || usedCur) {
+			// (An optional reference to cur is still said: the employee
+			// hired reports to the manager who asks, compose_own.go.)
 			continue
 		}
-		col, fk := tb.Column(p.Column), tb.ForeignKeyOf(p.Column)
 		switch {
 		case fk != nil && fk.RefTable == cur.table.Name && !usedCur && len(fk.RefColumns) == 1:
 			args[p.Name], usedCur = argValue(cur.row[fk.RefColumns[0]], p.Type), true

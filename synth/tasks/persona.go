@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
@@ -26,22 +27,50 @@ const anchorShare = 0.8
 // mine: the user is t's row (any of its lists is theirs); otherwise only
 // a list through a reference that is the row's own (listRows).
 func (w *walker) owns(t *dbmodel.Table, mine bool) bool {
+	return len(w.ownLists(t, mine)) > 0
+}
+
+// ownLists are the list tools owns finds for t.
+func (w *walker) ownLists(t *dbmodel.Table, mine bool) []*toolgen.Tool {
 	if kindTable(t) {
-		return false
+		return nil
 	}
+	var out []*toolgen.Tool
 	for _, tl := range w.spec.Tools {
-		if tl.Kind != toolgen.Children || tl.Parent != t.Name || tl.Table == t.Name {
+		if tl.Kind != toolgen.Children || tl.Parent != t.Name || len(tl.Via.Columns) != 1 || len(tl.Via.RefColumns) != 1 {
 			continue
 		}
 		if !mine && !ownRole(roleFor(tl.Via.Columns[0], t), t) {
 			continue
 		}
 		child := w.spec.Model.Table(tl.Table)
-		if child != nil && len(child.PrimaryKey) > 0 && countable(child, t) && !ledger(child) && !person(child) && !compound(child) && !schedule(child) && w.groups(tl) {
-			return true
+		if child != nil && len(child.PrimaryKey) > 0 && countable(child, t) && !ledger(child) && !otherPeople(child, t) && !compound(child) && !schedule(child) && w.groups(tl) {
+			out = append(out, tl)
 		}
 	}
-	return false
+	return out
+}
+
+// ownersOf is where an anchored entry samples its person from: the rows
+// of t with from two to a hundred rows in one of its own lists (a
+// subquery, and how many rows it holds), or all of t where none has.
+func (w *walker) ownersOf(t *dbmodel.Table) (string, int64) {
+	var conds []string
+	for _, tl := range w.ownLists(t, true) {
+		fk := dbmodel.Quote(tl.Via.Columns[0])
+		conds = append(conds, fmt.Sprintf(`%s IN (SELECT %s FROM %s WHERE %s IS NOT NULL GROUP BY %s HAVING COUNT(*) BETWEEN 2 AND 100)`,
+			dbmodel.Quote(tl.Via.RefColumns[0]), fk, dbmodel.Quote(tl.Table), fk, fk))
+	}
+	all := dbmodel.Quote(t.Name)
+	if len(conds) == 0 {
+		return all, int64(t.Rows)
+	}
+	from := fmt.Sprintf(`(SELECT * FROM %s WHERE %s)`, all, strings.Join(conds, " OR "))
+	n, err := dbmodel.QueryInt64(w.src, "SELECT COUNT(*) FROM "+from)
+	if err != nil || n == 0 {
+		return all, int64(t.Rows)
+	}
+	return from, n
 }
 
 // groups: some row has from two to a hundred rows in the list tl gives
