@@ -35,7 +35,7 @@ type Options struct {
 
 	Tasks      int      // tasks to keep (default 100)
 	Seed       int64    // sampling seed
-	MaxChain   int      // most calls per task (0: 5; 1 allows only one-call reads)
+	MaxChain   int      // most calls per task (0: 8; 1 allows only one-call reads)
 	WriteShare *float64 // share of write tasks, 0 to 1 (nil: 0.5; 0: reads only)
 	ReadOnly   bool     // generate no create/update/delete tools
 	// Toolset is toolgen.ToolsetCRUD ("" too: every table's tools) or

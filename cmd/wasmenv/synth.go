@@ -79,7 +79,7 @@ func synthFromDBCmd() *cobra.Command {
 	f.StringVar(&opts.Name, "name", "", "environment name (default: from the file name)")
 	f.IntVar(&opts.Tasks, "tasks", 100, "how many tasks to keep (a count; rollout's and eval's --tasks take task-id globs)")
 	f.Int64Var(&opts.Seed, "seed", 0, "sampling seed")
-	f.IntVar(&opts.MaxChain, "max-chain", 5, "most tool calls per task")
+	f.IntVar(&opts.MaxChain, "max-chain", 0, "most tool calls per task (0: 8)")
 	f.Float64Var(&writeShare, "write-share", 0.5, "share of write tasks (0: reads only)")
 	f.BoolVar(&opts.ReadOnly, "read-only", false, "generate only read tools (no create, update, delete)")
 	f.StringVar(&opts.Toolset, "toolset", toolgen.ToolsetDomain, "domain: the domain actions and the lookups a person's question needs, at most 40 tools and 24 KB of schemas, and a policy as the system message; crud: every table's get, find, list, follow, create, update and delete")

@@ -23,9 +23,13 @@ import (
 
 // Options are the difficulty and size knobs.
 type Options struct {
-	N          int     // tasks to keep
-	Seed       int64   // sampling and episode seed
-	MaxChain   int     // most calls in a chain (0: 5; 1 allows only one-call reads)
+	N    int   // tasks to keep
+	Seed int64 // sampling and episode seed
+	// MaxChain is the most calls in a chain (0: 8; 1 allows only one-call
+	// reads). A person's own request takes a call to find them and one
+	// to list their rows before any that decides or acts: renting two
+	// films is seven (me, each film and its copies, two rentals).
+	MaxChain   int
 	WriteShare float64 // share of write tasks among attempts, as given (0: reads only; 0 too with a read-only toolset)
 	// Branching is the weight of following a reference to many rows (a
 	// list) rather than to one (a parent), relative to 1 (default 1.5).
@@ -93,7 +97,7 @@ type Stats struct {
 // description picks out one row).
 func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, checker *gates.Checker, opts Options) ([]envpkg.Task, Stats, error) {
 	if opts.MaxChain == 0 {
-		opts.MaxChain = 5
+		opts.MaxChain = 8
 	}
 	if opts.MaxAttempts == 0 {
 		opts.MaxAttempts = 10 * opts.N
