@@ -316,11 +316,14 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 			return envpkg.Task{}, "", err
 		}
 	}
+	var checks []envpkg.Check
+	var err error
 	if there == len(g.rows) {
-		return envpkg.Task{}, "", errDeadEnd // nothing to do: a single refusal, which act makes
-	}
-	checks, err := w.diffChecks()
-	if err != nil {
+		// Every chosen row is in the action's state already ("return my
+		// two most recent rentals", both returned): the agent reads each
+		// to learn that nothing may change, and says how many.
+		checks = keepChecks(w.spec.Model)
+	} else if checks, err = w.diffChecks(); err != nil {
 		return envpkg.Task{}, "", err
 	}
 	r := composed{group: desc, verb: verb}
@@ -336,6 +339,9 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 		}
 		c.said = fmt.Sprint(there)
 		c.distractors = append(c.distractors, fmt.Sprint(len(g.rows)))
+		if there == len(g.rows) {
+			c.distractors[len(c.distractors)-1] = "0" // (as if each had been done)
+		}
 	} else if a.Rule == toolgen.RuleStatus && w.rng.IntN(2) == 0 {
 		// "..., then tell me how many of my orders are cancelled now": a
 		// count over the listed rows after the change.

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -35,6 +36,14 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 	p := setParam(tool.Params, ed.col.Name)
 	if p == nil {
 		return envpkg.Task{}, "", errDeadEnd
+	}
+	if w.rng.IntN(3) == 0 {
+		// The value the user wants may be one some of the chosen rows
+		// hold already: the data, not the request, then decides that
+		// nothing changes (refuseIfNone).
+		if err := w.valueOfAnother(c, g, ed, p); err != nil {
+			return envpkg.Task{}, "", err
+		}
 	}
 	attr := attrOf(child, ed.col.Name)
 	shown := showCol(ed.col, ed.new)
@@ -193,4 +202,37 @@ func (w *walker) refuseIfNone(c *chain, g group, ed *edit, desc, attr, shown str
 		cond: fmt.Sprintf("none of %s has %s %s yet", desc, attr, shown),
 		tell: fmt.Sprintf("how many of them already have %s %s", attr, shown)}
 	return envpkg.Task{Instruction: composedInstruction(w, r), Checks: keepChecks(w.spec.Model), Answer: answer}, true, nil
+}
+
+// valueOfAnother makes ed's new value one another chosen row of g holds
+// (and the first one does not), where there is one to say: the first
+// row's change (the chain's last call) is made with it instead.
+func (w *walker) valueOfAnother(c *chain, g group, ed *edit, p *toolgen.Param) error {
+	if ed.col.Bool || len(c.calls) == 0 {
+		return nil
+	}
+	for _, r := range g.rows[1:] {
+		v := r[ed.col.Name]
+		if v == nil || !sayable(v) || fmt.Sprint(sqlValue(v)) == fmt.Sprint(sqlValue(ed.old)) || fmt.Sprint(sqlValue(v)) == fmt.Sprint(sqlValue(ed.new)) {
+			continue
+		}
+		last := &c.calls[len(c.calls)-1]
+		var args map[string]any
+		if err := json.Unmarshal(last.Arguments, &args); err != nil {
+			return err
+		}
+		if _, ok := args[p.Name]; !ok {
+			return nil
+		}
+		args[p.Name] = argValue(v, p.Type)
+		raw, err := json.Marshal(args)
+		if err != nil {
+			return err
+		}
+		last.Arguments = raw
+		ed.new = v
+		ed.ch.cols = map[string]any{ed.col.Name: v}
+		return nil
+	}
+	return nil
 }

@@ -163,6 +163,9 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	verb, _, _ := strings.Cut(t.Name, "_")
 	ask := fmt.Sprintf("%s a new %s for %s: %s", verb, noun(tb), whom, strings.Join(said, ", "))
 	if stop != nil {
+		// A refusal by another rule is another task (the driver's
+		// template cap; hook for the persona path, compose_own.go).
+		c.reason = "[refused: " + stop.Instruction + "]"
 		return envpkg.Task{Instruction: oneOf(w.rng, "Please "+ask+". "+stop.Instruction, "Could you "+ask+"? "+stop.Instruction),
 			Checks: keepChecks(w.spec.Model), Answer: stop.Answer}, "refuse-open", nil
 	}
