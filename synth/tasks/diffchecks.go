@@ -111,3 +111,36 @@ func rowLabel(t *dbmodel.Table, row map[string]any) string {
 	}
 	return noun(t) + " " + strings.Join(parts, "/")
 }
+
+// loosen checks the columns action t stamps from the episode clock (its
+// moves, an open's start, a create's bookkeeping stamps) as set, not as
+// the time the walk saw: the clock counts calls, and an agent that looks
+// one more row up stamps a second later, rightly.
+func loosen(changes []change, t *toolgen.Tool) {
+	stamped := map[string]bool{}
+	for _, m := range t.Action.Moves {
+		stamped[m.Column] = true
+	}
+	if t.Action.Rule == toolgen.RuleOpen {
+		stamped[t.Action.Open.Start] = true
+	}
+	for _, p := range t.Params {
+		if p.Stamp {
+			stamped[p.Column] = true
+		}
+	}
+	for i := range changes {
+		ch := &changes[i]
+		if ch.table.Name != t.Table {
+			continue
+		}
+		for col := range ch.cols {
+			if stamped[col] && ch.cols[col] != nil {
+				if ch.loose == nil {
+					ch.loose = map[string]string{}
+				}
+				ch.loose[col] = dbmodel.Quote(col) + " IS NOT NULL"
+			}
+		}
+	}
+}

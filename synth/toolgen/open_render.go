@@ -49,14 +49,13 @@ func (g *gen) renderOpen(b *bytes.Buffer, t *Tool) {
 		fmt.Fprintf(b, "\tif same, err := sdk.QueryRow(%s, %s, %s); err != nil {\n\t\treturn nil, err\n\t} else if !same.Bool(\"same\") {\n\t\treturn nil, fmt.Errorf(\"%sthe %s %%v and the %s %%v belong to different %s; nothing was changed\", %s, %s)\n\t}\n",
 			q(sql), val(pa), val(pb), pct(refuse), pct(plainWords(g.names[w.A.Parent].sing)), pct(plainWords(g.names[w.B.Parent].sing)), pct(plainWords(g.names[w.Owner].id)), val(pa), val(pb))
 	}
-	for i, bd := range o.Bounds {
+	for _, bd := range o.Bounds {
 		pv, pr := param(bd.Column), param(bd.Ref.Column)
 		pn := g.names[bd.Ref.Parent]
 		sql := "SELECT " + dbmodel.Quote(bd.Min) + " AS lo, " + dbmodel.Quote(bd.Max) + " AS hi, " + dbmodel.Quote(bd.Min) + " IS NULL OR " + dbmodel.Quote(bd.Max) +
 			" IS NULL AS open FROM " + dbmodel.Quote(bd.Ref.Parent) + " WHERE " + dbmodel.Quote(bd.Ref.Key) + " = ?"
 		body := fmt.Sprintf("\tif r, err := sdk.QueryRow(%s, %s); err != nil {\n\t\treturn nil, err\n\t} else if v := float64(%s); !r.Bool(\"open\") && (v < r.Float(\"lo\") || v > r.Float(\"hi\")) {\n\t\treturn nil, fmt.Errorf(\"%sthe %s %%v is outside the %s %%v's %s %%v to %s %%v; nothing was changed\", %s, %s, r.Value(\"lo\"), r.Value(\"hi\"))\n\t}\n",
 			q(sql), val(pr), val(pv), pct(refuse), pct(plainWords(n.cols[bd.Column])), pct(plainWords(pn.sing)), pct(plainWords(pn.cols[bd.Min])), pct(plainWords(pn.cols[bd.Max])), val(pv), val(pr))
-		_ = i
 		guard(pv, body)
 	}
 	for _, r := range o.Avail {
