@@ -37,7 +37,7 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 	if p == nil {
 		return envpkg.Task{}, "", errDeadEnd
 	}
-	if w.rng.IntN(3) == 0 {
+	if w.rng.IntN(2) == 0 {
 		// The value the user wants may be one some of the chosen rows
 		// hold already: the data, not the request, then decides that
 		// nothing changes (refuseIfNone).
