@@ -35,7 +35,7 @@ type Options struct {
 
 	Tasks      int      // tasks to keep (default 100)
 	Seed       int64    // sampling seed
-	MaxChain   int      // most calls per task (0: 5; 1 allows only one-call reads)
+	MaxChain   int      // most calls per task (0: 8; 1 allows only one-call reads)
 	WriteShare *float64 // share of write tasks, 0 to 1 (nil: 0.5; 0: reads only)
 	ReadOnly   bool     // generate no create/update/delete tools
 	// Toolset is toolgen.ToolsetCRUD ("" too: every table's tools) or
@@ -48,6 +48,16 @@ type Options struct {
 	MaxRows int
 	// StateReward adds "final state equals ground truth" to write tasks.
 	StateReward bool
+	// PlainShare is the most of the set that may be plain tasks (one row
+	// in at most three calls; tasks.Options.PlainShare), 1 for no quota
+	// (the mix in the order found). 0 means a quarter with the domain
+	// toolset, whose sets are for tasks that need reasoning, and no quota
+	// with the CRUD toolset, which keeps its full set of lookups.
+	PlainShare float64
+	// MinTasks is the floor of a short set (tasks.Options.MinTasks): plain
+	// tasks past the quota fill a set that found fewer tasks that need
+	// reasoning up to it. 0 means half of Tasks, -1 no floor.
+	MinTasks int
 	// WorkLimit bounds the work of each query on the source database
 	// (dbmodel.Guard; 0: dbmodel.DefaultWorkLimit): a view that never
 	// ends fails the run with a *dbmodel.WorkLimitError.
@@ -262,7 +272,7 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 	bar := progress.New(opts.Log, "tasks") // nil Log: nil bar, draws nothing
 	checker := gates.NewWith(rt, opts.Seed, gates.Options{NothingEarnsNothing: true})
 	kept, st, err := tasks.Synthesize(ctx, rt, spec, res.Graph, built, checker, tasks.Options{
-		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, Progress: bar.Update})
+		N: opts.Tasks, Seed: opts.Seed, MaxChain: opts.MaxChain, WriteShare: writeShare, StateReward: opts.StateReward, Rewriter: opts.Rewriter, PlainShare: plainShare(opts), MinTasks: opts.MinTasks, Progress: bar.Update})
 	if err != nil {
 		return nil, err
 	}
@@ -316,6 +326,14 @@ func FromDB(ctx context.Context, src string, opts Options) (*Result, error) {
 		return res, fmt.Errorf("%w: %s", ErrNoTasks, why)
 	}
 	return res, nil
+}
+
+// plainShare is opts.PlainShare with its default (see Options).
+func plainShare(opts Options) float64 {
+	if opts.PlainShare == 0 && opts.Toolset != toolgen.ToolsetDomain {
+		return 1
+	}
+	return opts.PlainShare
 }
 
 // interrupted names why a query on the source failed when it was stopped

@@ -118,6 +118,10 @@ func (s *Summary) Print(w io.Writer) {
 		s.Graph.Independent, s.Graph.Strong, s.Graph.Weak, s.Graph.External, s.Graph.Internal)
 	t := s.Tasks
 	fmt.Fprintf(w, "tasks: kept %d (%d read, %d write) of %d attempts; %d dead ends\n", t.Kept, t.Reads, t.Writes, t.Attempts, t.DeadEnds)
+	fmt.Fprintf(w, "tasks: %d plain (one row in at most three calls), %d plain candidates left out, %d repeats of a kept template\n", t.Plain, t.PlainSkipped, t.Repeats)
+	if t.Short != "" {
+		fmt.Fprintf(w, "tasks: short of %d: %s\n", t.Wanted, t.Short)
+	}
 	var hist []string
 	lens := make([]int, 0, len(t.ChainHist))
 	for n := range t.ChainHist {

@@ -105,7 +105,7 @@ func arenaCmd() *cobra.Command {
 	fl.IntVar(&cfg.Targeted, "targeted", 50, "targeted tasks per weak environment")
 	fl.IntVar(&cfg.MaxTurns, "max-turns", 20, "assistant turns per rollout")
 	fl.BoolVar(&cfg.NoComplexify, "no-complexify", false, "draw targeted tasks from the weak environment's own database (no distractor rows)")
-	fl.IntVar(&cfg.Synth.MaxChain, "max-chain", 0, "synthesis: most tool calls per task (0: synth's default, 5)")
+	fl.IntVar(&cfg.Synth.MaxChain, "max-chain", 0, "synthesis: most tool calls per task (0: synth's default, 8)")
 	fl.Float64Var(&writeShare, "write-share", -1, "synthesis: share of write tasks, 0 to 1 (-1: synth's default, 0.5)")
 	fl.Float64Var(&cfg.MinGain, "min-gain", 0.01, "stop when arena success gains less than this over the previous round")
 	fl.StringVar(&diagnose, "diagnose", "procedural", "procedural or llm")

@@ -101,7 +101,7 @@ func (w *walker) listRows(c *chain, owner *entity) (listed, error) {
 	}
 	lt := lists[w.rng.IntN(len(lists))]
 	child := w.spec.Model.Table(lt.Table)
-	if child == nil || len(child.PrimaryKey) == 0 || ledger(child) || person(child) || compound(child) || schedule(child) {
+	if child == nil || len(child.PrimaryKey) == 0 || ledger(child) || otherPeople(child, owner.table) || compound(child) || schedule(child) {
 		return listed{}, errDeadEnd
 	}
 	v := owner.row[lt.Via.RefColumns[0]]
@@ -158,6 +158,7 @@ func (w *walker) choose(c *chain, owner *entity, l listed, acts []*toolgen.Tool)
 	if sharedReference(first) || soldLine(first) {
 		return group{}, nil, errDeadEnd
 	}
+	c.reason = fmt.Sprintf("[%s: %s=%s, %d rows]", strings.TrimSpace(g.words+" "+g.after), g.col, g.value, len(g.rows))
 	return g, first, nil
 }
 
@@ -169,6 +170,11 @@ func (w *walker) compose(c *chain, owner *entity) (envpkg.Task, string, error) {
 		return envpkg.Task{}, "", err
 	}
 	child, fk := l.child, l.fk
+	if own := w.ownActions(owner); len(own) > 0 && w.rng.IntN(2) == 0 {
+		// What the owner does for itself (compose_own.go), as often as
+		// a change over the rows it owns.
+		return w.actFor(c, owner, own[w.rng.IntN(len(own))])
+	}
 	if t := w.reorderAction(child); t != nil && w.rng.IntN(2) == 0 {
 		return w.reorder(c, owner, child, l.items, fk, t)
 	}
@@ -273,6 +279,7 @@ func (w *walker) chooseGroup(child *dbmodel.Table, items []map[string]any, rows 
 			opts = append(opts, group{rows: rs[:2], words: "two most recent " + rows, col: col.Name})
 		}
 	}
+	opts = append(opts, moreGroups(child, items, rows)...)
 	if len(opts) == 0 {
 		return group{}, false
 	}
@@ -309,16 +316,20 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 			return envpkg.Task{}, "", err
 		}
 	}
+	var checks []envpkg.Check
+	var err error
 	if there == len(g.rows) {
-		return envpkg.Task{}, "", errDeadEnd // nothing to do: a single refusal, which act makes
-	}
-	checks, err := w.diffChecks()
-	if err != nil {
+		// Every chosen row is in the action's state already ("return my
+		// two most recent rentals", both returned): the agent reads each
+		// to learn that nothing may change, and says how many.
+		checks = keepChecks(w.spec.Model)
+	} else if checks, err = w.diffChecks(); err != nil {
 		return envpkg.Task{}, "", err
 	}
 	r := composed{group: desc, verb: verb}
 	kind := "action-all"
 	var answer *envpkg.Answer
+	c.reason += fmt.Sprintf(" [%d of them refused]", there)
 	if there > 0 {
 		r.refused = a.Column
 		kind = "refuse-some-action"
@@ -328,6 +339,9 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 		}
 		c.said = fmt.Sprint(there)
 		c.distractors = append(c.distractors, fmt.Sprint(len(g.rows)))
+		if there == len(g.rows) {
+			c.distractors[len(c.distractors)-1] = "0" // (as if each had been done)
+		}
 	} else if a.Rule == toolgen.RuleStatus && w.rng.IntN(2) == 0 {
 		// "..., then tell me how many of my orders are cancelled now": a
 		// count over the listed rows after the change.

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -36,8 +37,17 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 	if p == nil {
 		return envpkg.Task{}, "", errDeadEnd
 	}
+	if w.rng.IntN(2) == 0 {
+		// The value the user wants may be one some of the chosen rows
+		// hold already: the data, not the request, then decides that
+		// nothing changes (refuseIfNone).
+		if err := w.valueOfAnother(c, g, ed, p); err != nil {
+			return envpkg.Task{}, "", err
+		}
+	}
 	attr := attrOf(child, ed.col.Name)
 	shown := showCol(ed.col, ed.new)
+	c.reason += " [set " + ed.col.Name + "]"
 	if day, ok := midnight(ed.new); ok {
 		shown = day
 	}
@@ -68,6 +78,7 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 		cond = composed{group: desc, verb: fmt.Sprintf("change it to %s on all of them", shown),
 			cond: fmt.Sprintf("the %s of %s is still %s on all of them", attr, desc, showCol(ed.col, expect)),
 			tell: fmt.Sprintf("on how many of them it is %s", showCol(ed.col, expect))}
+		c.reason += fmt.Sprintf(" [if all are %s: %d are]", expect, n)
 		if n < len(g.rows) {
 			// The condition does not hold: nothing may change.
 			c.wrong = append(c.wrong, append([]envpkg.Call{}, c.calls...))
@@ -80,6 +91,9 @@ func (w *walker) composeEdit(c *chain, child *dbmodel.Table, g group, first *ent
 			c.distractors = append(c.distractors, fmt.Sprint(len(g.rows)))
 			return envpkg.Task{Instruction: composedInstruction(w, cond), Checks: keepChecks(w.spec.Model), Answer: answer}, "refuse-if-all", nil
 		}
+	}
+	if t, ok, err := w.refuseIfNone(c, g, ed, desc, attr, shown); ok || err != nil {
+		return t, "refuse-if-none", err
 	}
 	changes := []change{ed.ch}
 	for _, r := range g.rows[1:] {
@@ -155,4 +169,70 @@ func (w *walker) flipAll(c *chain, child *dbmodel.Table, g group, col *dbmodel.C
 		return envpkg.Task{}, "", err
 	}
 	return envpkg.Task{Instruction: composedInstruction(w, composed{group: desc, verb: verb}), Checks: checks}, "update-all", nil
+}
+
+// refuseIfNone: some of the chosen rows already hold the value the user
+// wants on all of them, and the user asked for the change only if none
+// does ("If none of my two most recent reservations is already in
+// business, change them all to business; otherwise change nothing and
+// tell me how many are"): the policy's condition, which only reading
+// every row tells, decides that nothing changes. The change made on the
+// first row in the episode is the wrong trajectory. ok is false when no
+// row holds the value (the change is made on all, as asked).
+func (w *walker) refuseIfNone(c *chain, g group, ed *edit, desc, attr, shown string) (envpkg.Task, bool, error) {
+	already := 0
+	for _, r := range g.rows[1:] {
+		if fmt.Sprint(sqlValue(r[ed.col.Name])) == fmt.Sprint(ed.new) {
+			already++
+		}
+	}
+	if already == 0 || !sayable(ed.new) {
+		return envpkg.Task{}, false, nil
+	}
+	c.reason += fmt.Sprintf(" [if none is already: %d are]", already)
+	c.wrong = append(c.wrong, append([]envpkg.Call{}, c.calls...))
+	c.calls = c.calls[:len(c.calls)-1]
+	answer, err := countAnswer(fmt.Sprint(already))
+	if err != nil {
+		return envpkg.Task{}, false, err
+	}
+	c.said = fmt.Sprint(already)
+	c.distractors = append(c.distractors, fmt.Sprint(len(g.rows)))
+	r := composed{group: desc, verb: fmt.Sprintf("set the %s to %s on all of them", attr, shown),
+		cond: fmt.Sprintf("none of %s has %s %s yet", desc, attr, shown),
+		tell: fmt.Sprintf("how many of them already have %s %s", attr, shown)}
+	return envpkg.Task{Instruction: composedInstruction(w, r), Checks: keepChecks(w.spec.Model), Answer: answer}, true, nil
+}
+
+// valueOfAnother makes ed's new value one another chosen row of g holds
+// (and the first one does not), where there is one to say: the first
+// row's change (the chain's last call) is made with it instead.
+func (w *walker) valueOfAnother(c *chain, g group, ed *edit, p *toolgen.Param) error {
+	if ed.col.Bool || len(c.calls) == 0 {
+		return nil
+	}
+	for _, r := range g.rows[1:] {
+		v := r[ed.col.Name]
+		if v == nil || !sayable(v) || fmt.Sprint(sqlValue(v)) == fmt.Sprint(sqlValue(ed.old)) || fmt.Sprint(sqlValue(v)) == fmt.Sprint(sqlValue(ed.new)) {
+			continue
+		}
+		last := &c.calls[len(c.calls)-1]
+		var args map[string]any
+		if err := json.Unmarshal(last.Arguments, &args); err != nil {
+			return err
+		}
+		if _, ok := args[p.Name]; !ok {
+			return nil
+		}
+		args[p.Name] = argValue(v, p.Type)
+		raw, err := json.Marshal(args)
+		if err != nil {
+			return err
+		}
+		last.Arguments = raw
+		ed.new = v
+		ed.ch.cols = map[string]any{ed.col.Name: v}
+		return nil
+	}
+	return nil
 }

@@ -27,8 +27,9 @@ func isPlain(t envpkg.Task) bool {
 
 // TestPlainTasksHaveAQuota: the kept set leans to tasks that need
 // reasoning (refusals, several rows changed, four or more calls): plain
-// ones fill at most half of it while attempts are left, and the ones held
-// back fill it only when the attempts run out, so the set keeps its size
+// ones fill at most a quarter of it (round 7; a half before, with a
+// reserve of held-back plain tasks that filled the set when the attempts
+// ran out: now a short set is kept instead and the summary says why),
 // and its ids stay unique and numbered in order. On the shop database
 // without the quota 35 of 40 kept tasks are plain (57 attempts used).
 func TestPlainTasksHaveAQuota(t *testing.T) {
@@ -48,10 +49,10 @@ func TestPlainTasksHaveAQuota(t *testing.T) {
 		t.Errorf("the summary counts %d plain tasks, the kept set has %d", st.Plain, plain)
 	}
 	if len(res.Tasks) != n {
-		t.Fatalf("kept %d tasks, want %d (the held-back plain ones fill the set)", len(res.Tasks), n)
+		t.Fatalf("kept %d tasks, want %d (the shop has enough that need reasoning): %s", len(res.Tasks), n, st.Short)
 	}
-	if plain > n/2 && st.Attempts < 10*n {
-		t.Errorf("%d of %d tasks are plain with %d of %d attempts used: the quota is a half while attempts are left", plain, n, st.Attempts, 10*n)
+	if plain > n/4 {
+		t.Errorf("%d of %d tasks are plain: the quota is a quarter", plain, n)
 	}
 	if plain == n {
 		t.Errorf("every task is plain: %v", st.ByKind)

@@ -1,12 +1,12 @@
 package tasks
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
-	"sort"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -21,9 +21,13 @@ import (
 
 // Options are the difficulty and size knobs.
 type Options struct {
-	N          int     // tasks to keep
-	Seed       int64   // sampling and episode seed
-	MaxChain   int     // most calls in a chain (0: 5; 1 allows only one-call reads)
+	N    int   // tasks to keep
+	Seed int64 // sampling and episode seed
+	// MaxChain is the most calls in a chain (0: 8; 1 allows only one-call
+	// reads). A person's own request takes a call to find them and one
+	// to list their rows before any that decides or acts: renting two
+	// films is seven (me, each film and its copies, two rentals).
+	MaxChain   int
 	WriteShare float64 // share of write tasks among attempts, as given (0: reads only; 0 too with a read-only toolset)
 	// Branching is the weight of following a reference to many rows (a
 	// list) rather than to one (a parent), relative to 1 (default 1.5).
@@ -36,15 +40,21 @@ type Options struct {
 	// Rewriter, when set, rewrites each instruction with a chat model,
 	// keeping the rewrite only if it holds every value the task needs.
 	Rewriter *Rewriter
-	// PlainShare is the most of the N tasks that may be plain (one row
+	// PlainShare is the most of the kept set that may be plain (one row
 	// read or changed in at most three calls: neither a refusal, nor two
-	// or more rows changed, nor four or more calls) while attempts are
-	// left (0: a half; 1: no quota). Plain tasks past it wait in a
-	// reserve that fills the set only when the attempts run out, so the
-	// kept set leans to the tasks that need reasoning without getting
-	// smaller.
+	// or more rows changed, nor four or more calls): 0 means a quarter,
+	// 1 no quota. Past it plain candidates are left out, and when the
+	// attempts run out before N tasks that need reasoning are found the
+	// set is smaller (Stats.Short says why), never filled with plain ones.
 	PlainShare float64
-	Progress   func(kept, want int) // called after each attempt
+	// MinTasks is the floor of a set that runs short: when the attempts
+	// run out with fewer than MinTasks tasks that need reasoning, plain
+	// ones past the PlainShare quota fill it up to MinTasks (0: half of
+	// N; -1: no floor), so that an environment whose data offers little
+	// to reason about stays usable. Stats.Floor and Stats.PlainFill say
+	// how many were filled, and the bars are measured on what is kept.
+	MinTasks int
+	Progress func(kept, want int) // called after each attempt
 }
 
 // Stats describe a run.
@@ -66,6 +76,17 @@ type Stats struct {
 	// the reserve were full.
 	Plain        int `json:"plain"`
 	PlainSkipped int `json:"plain_skipped,omitempty"`
+	// Repeats counts the candidates left out because their template
+	// (shape) had been kept maxSame times already.
+	Repeats int `json:"repeats,omitempty"`
+	// Wanted is the N asked for; Short says why fewer were kept ("" when
+	// the set is full).
+	Wanted int    `json:"wanted"`
+	Short  string `json:"short,omitempty"`
+	// Floor is Options.MinTasks in use, and PlainFill the plain tasks
+	// past the quota kept to reach it (0 when the set needed none).
+	Floor     int `json:"floor,omitempty"`
+	PlainFill int `json:"plain_fill,omitempty"`
 }
 
 // Synthesize samples chains, executes them in episodes of env, and keeps
@@ -74,7 +95,7 @@ type Stats struct {
 // description picks out one row).
 func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, checker *gates.Checker, opts Options) ([]envpkg.Task, Stats, error) {
 	if opts.MaxChain == 0 {
-		opts.MaxChain = 5
+		opts.MaxChain = 8
 	}
 	if opts.MaxAttempts == 0 {
 		opts.MaxAttempts = 10 * opts.N
@@ -83,9 +104,19 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		opts.Branching = 1.5
 	}
 	if opts.PlainShare == 0 {
-		opts.PlainShare = 0.5
+		opts.PlainShare = 0.25
 	}
 	plainCap := int(opts.PlainShare * float64(opts.N))
+	switch {
+	case opts.MinTasks < 0 || opts.PlainShare >= 1:
+		opts.MinTasks = 0 // (no quota: nothing is left out to fill with)
+	case opts.MinTasks == 0:
+		opts.MinTasks = opts.N / 2
+	}
+	opts.MinTasks = min(opts.MinTasks, opts.N)
+	// Plain candidates are checked up to the quota or the floor,
+	// whichever is more: the floor may need them if the set runs short.
+	plainCheck := max(plainCap, opts.MinTasks)
 	writable := false
 	for _, t := range spec.Tools {
 		writable = writable || t.Kind.Writes()
@@ -93,57 +124,65 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	if !writable {
 		opts.WriteShare = 0
 	}
-	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}}
+	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}, Wanted: opts.N, Floor: opts.MinTasks}
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x5eed))
-	var kept []envpkg.Task
 	// At most a twentieth of the tasks make the same change (the same
 	// write tool setting the same fields) or ask the same question (the
 	// same column through the same call): "Please change the date of
 	// rental N" three times in a sample reads as one template.
 	same := map[string]int{}
 	maxSame := max(4, opts.N/20)
-	type held struct {
-		task envpkg.Task
-		kind string
-		v    gates.Verdict
+	// What passed the gates, in the order found, in three classes: plain
+	// tasks (found up to the quota), and the ones that need reasoning,
+	// asked changes (refusals included) and questions. While attempts are
+	// left the set waits for its share of changes (WriteShare of N):
+	// questions past the rest are held, and fill it only at the end.
+	type found struct {
+		task  envpkg.Task
+		kind  string
+		v     gates.Verdict
+		class int
 	}
-	var reserve []held
-	keep := func(task envpkg.Task, kind string, v gates.Verdict) {
-		// A held-back task was numbered when it was found: its number is
-		// its place in the kept set, so ids stay unique and in order.
-		task.ID = fmt.Sprintf("synth-%04d", len(kept)+1) + strings.TrimLeft(strings.TrimPrefix(task.ID, "synth-"), "0123456789")
-		kept = append(kept, task)
-		st.Kept++
-		st.ChainHist[len(task.Calls)]++
-		st.ByKind[kind]++
-		if plain(task, kind) {
-			st.Plain++
+	const (
+		isPlain = iota
+		isChange
+		isQuestion
+	)
+	var all []found
+	var n [3]int
+	owners := map[string]bool{} // persona.go: owns, by table and list
+	wantChanges := int(math.Ceil(opts.WriteShare * float64(opts.N)))
+	changed := 0 // reasoned tasks that change rows (refusals change none)
+	full := func() bool {
+		if opts.PlainShare >= 1 {
+			return len(all) >= opts.N // no quota: the tasks in the order found
 		}
-		if v.Writes {
-			st.Writes++
-		} else {
-			st.Reads++
-		}
+		return changed >= min(wantChanges, opts.N) && n[isChange]+n[isQuestion]+min(n[isPlain], plainCap) >= opts.N
 	}
-	for st.Attempts < opts.MaxAttempts && len(kept) < opts.N {
+	rejected := 0
+	for st.Attempts < opts.MaxAttempts && !full() {
 		if err := ctx.Err(); err != nil {
-			return kept, st, err
+			return nil, st, err
 		}
 		st.Attempts++
-		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(kept))
+		task, cand, kind, err := attempt(ctx, env, spec, g, src, rng, opts, len(all), owners)
+		class := classOf(task, kind)
 		if errors.Is(err, errDeadEnd) {
 			st.DeadEnds++
 		} else if err != nil {
-			return kept, st, err
+			return nil, st, err
 		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame {
-			st.DeadEnds++
-		} else if plain(task, kind) && st.Plain >= plainCap && st.Plain+len(reserve) >= opts.N {
+			st.Repeats++
+		} else if class == isPlain && n[isPlain] >= plainCheck {
 			st.PlainSkipped++
+		} else if class == isQuestion && n[isQuestion] >= opts.N {
+			// Questions enough to fill the set: the attempts go on for
+			// changes.
 		} else {
 			if opts.Rewriter != nil {
 				out, ok, err := opts.Rewriter.Rewrite(ctx, task.Instruction, keepValues(task.Instruction, cand.values()), literalAnswer(task.Answer))
 				if err != nil {
-					return kept, st, fmt.Errorf("rewriting an instruction: %w", err)
+					return nil, st, fmt.Errorf("rewriting an instruction: %w", err)
 				}
 				st.Rewrites++
 				if ok {
@@ -156,69 +195,107 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 				if sig := shape(task, kind, cand); sig != "" {
 					same[sig]++
 				}
-				if plain(task, kind) && st.Plain >= plainCap {
-					reserve = append(reserve, held{task, kind, v})
-				} else {
-					keep(task, kind, v)
+				n[class]++
+				if class == isChange && changesOf(task) > 0 {
+					changed++
 				}
+				all = append(all, found{task, kind, v, class})
 			} else if !errors.Is(err, gates.ErrRejected) {
-				return kept, st, err
+				return nil, st, err
+			} else {
+				rejected++
 			}
 		}
 		if opts.Progress != nil {
-			opts.Progress(len(kept), opts.N)
+			opts.Progress(min(n[isChange]+n[isQuestion]+min(n[isPlain], plainCap), opts.N), opts.N)
 		}
 	}
-	// Out of attempts with the set not full: the plain tasks held back
-	// fill it, in the order they were found.
-	for _, h := range reserve {
-		if len(kept) >= opts.N {
+	// How many of each class are kept: every change, the questions that
+	// fit, the plain ones as the quota allows, and in a short set no more
+	// plain ones than their share of what is kept.
+	var room [3]int
+	room[isChange] = min(n[isChange], opts.N)
+	room[isQuestion] = min(n[isQuestion], opts.N-room[isChange])
+	reasoned := room[isChange] + room[isQuestion]
+	room[isPlain] = min(n[isPlain], plainCap, opts.N-reasoned)
+	if reasoned+room[isPlain] < opts.N && opts.PlainShare < 1 && reasoned > 0 {
+		// (With none that needs reasoning, the plain ones are the
+		// environment, up to the quota, and Short says so.)
+		room[isPlain] = min(room[isPlain], int(opts.PlainShare/(1-opts.PlainShare)*float64(reasoned)))
+	}
+	quota := room[isPlain]
+	if fill := min(n[isPlain], opts.MinTasks-reasoned, opts.N-reasoned); fill > room[isPlain] {
+		// Short of the floor: plain ones fill the set up to it.
+		room[isPlain] = fill
+	}
+	st.PlainFill = room[isPlain] - quota
+	if opts.PlainShare >= 1 {
+		room = n
+	}
+	var kept []envpkg.Task
+	for _, f := range all {
+		if len(kept) == opts.N {
 			break
 		}
-		keep(h.task, h.kind, h.v)
+		if room[f.class] == 0 {
+			if f.class == isPlain {
+				st.PlainSkipped++
+			}
+			continue
+		}
+		room[f.class]--
+		// A task was numbered when it was found: its number is its place
+		// in the kept set, so ids stay unique and in order.
+		task := f.task
+		task.ID = fmt.Sprintf("synth-%04d", len(kept)+1) + strings.TrimLeft(strings.TrimPrefix(task.ID, "synth-"), "0123456789")
+		kept = append(kept, task)
+		st.Kept++
+		st.ChainHist[len(task.Calls)]++
+		st.ByKind[f.kind]++
+		if f.class == isPlain {
+			st.Plain++
+		}
+		if f.v.Writes {
+			st.Writes++
+		} else {
+			st.Reads++
+		}
+	}
+	if len(kept) < opts.N {
+		st.Short = fmt.Sprintf("%d of %d kept: the %d attempts ran out with %d tasks that need reasoning found (%d walks found nothing to ask or change, %d repeated a kept template, %d failed the gates, %d plain ones left out past the %.0f%% quota)",
+			len(kept), opts.N, st.Attempts, reasoned, st.DeadEnds, st.Repeats, rejected, st.PlainSkipped, 100*opts.PlainShare)
+	}
+	if st.PlainFill > 0 {
+		st.Short = fmt.Sprintf("%s; %d plain tasks past the quota fill it to the floor of %d", cmp.Or(st.Short, fmt.Sprintf("%d of %d kept", len(kept), opts.N)), st.PlainFill, opts.MinTasks)
 	}
 	st.Gates = checker.Counts()
 	return kept, st, nil
 }
 
-// plain reports a task that asks for no reasoning past finding one row: not
-// a refusal (where the policy, not the request, decides), fewer than two
-// rows changed, fewer than four calls.
-func plain(t envpkg.Task, kind string) bool {
-	if strings.HasPrefix(kind, "refuse") {
-		return false
-	}
-	changes := 0
-	for _, c := range t.Checks {
-		if !c.Guard {
-			changes++
-		}
-	}
-	return changes < 2 && len(t.Calls) < 4
-}
-
 // attempt samples and executes one chain and turns it into a task.
-func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int) (envpkg.Task, *chain, string, error) {
+func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph.Graph, src *sqlite3.Conn, rng *rand.Rand, opts Options, n int, owners map[string]bool) (envpkg.Task, *chain, string, error) {
 	ep, err := env.NewEpisode("", opts.Seed)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
 	}
 	defer ep.Close()
 	c := &chain{}
-	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c}
+	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, anchored: rng.Float64() < anchorShare, owners: owners}
 	cur, err := w.entry(c)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err
 	}
 	write := rng.Float64() < opts.WriteShare
-	// Half the changes, and a third of the questions, are composed over
-	// the rows of the row found (compose.go, tally.go); where it has none
-	// to choose from, the walk goes on as below.
+	// A person's own request is composed over their rows (persona.go):
+	// every change, and most questions. Otherwise half the changes, and
+	// a third of the questions, are composed over the rows of the row
+	// found (compose.go, tally.go). Where it has none to choose from, the
+	// walk goes on as below.
 	var composer func(*chain, *entity) (envpkg.Task, string, error)
 	switch {
-	case write && rng.IntN(2) == 0:
+	case write && (w.anchored || w.composeFirst || rng.IntN(2) == 0):
 		composer = w.compose
-	case !write && rng.IntN(3) == 0:
+	case !write && ((w.anchored || w.composeFirst) && rng.IntN(4) > 0 || rng.IntN(3) == 0):
 		composer = w.tally
 	}
 	if composer != nil {
@@ -332,43 +409,4 @@ func (w *walker) finish(c *chain, cur *entity, t envpkg.Task, kind string, opts 
 		c.peers = w.peers(c.answerOf, c.answerCol, c.said, 3)
 	}
 	return t, c, kind, nil
-}
-
-// shape is what a task asks or changes: its kind, last call, and the
-// argument names of that call (a change) or the column asked for (a
-// question): "the min salary of the job of the employee X" nineteen times
-// reads as one template.
-func shape(t envpkg.Task, kind string, c *chain) string {
-	if len(t.Calls) == 0 {
-		return ""
-	}
-	if t.Answer != nil {
-		return kind + " " + t.Calls[len(t.Calls)-1].Name + " " + c.asked
-	}
-	last := t.Calls[len(t.Calls)-1]
-	var args map[string]json.RawMessage
-	if json.Unmarshal(last.Arguments, &args) != nil {
-		return ""
-	}
-	names := make([]string, 0, len(args))
-	for k := range args {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return kind + " " + last.Name + " " + strings.Join(names, ",")
-}
-
-func pick(rng *rand.Rand, weights []int) int {
-	total := 0
-	for _, w := range weights {
-		total += w
-	}
-	r := rng.IntN(total)
-	for i, w := range weights {
-		if r < w {
-			return i
-		}
-		r -= w
-	}
-	return len(weights) - 1
 }

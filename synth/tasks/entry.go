@@ -58,13 +58,45 @@ func (w *walker) entry(c *chain) (*entity, error) {
 	if len(starts) == 0 {
 		return nil, fmt.Errorf("%w: no table has a natural key or a name a person would say", errDeadEnd)
 	}
+	if w.anchored {
+		// The request is a person's own (persona.go): start at one of the
+		// people who have rows of their own, where there are any.
+		var own []start
+		for _, st := range starts {
+			if person(st.t) && w.owns(st.t, true) && (st.combo == nil || !slices.Equal(st.combo, st.t.ComboKey)) {
+				own = append(own, st)
+			}
+		}
+		if len(own) > 0 {
+			starts = own
+		} else {
+			// No person has rows of their own: the request is still about
+			// a row and the rows that belong to it ("the matches of the
+			// team X"), composed first, where some table has any.
+			w.anchored = false
+			for _, st := range starts {
+				if w.owns(st.t, false) {
+					own = append(own, st)
+				}
+			}
+			if len(own) > 0 {
+				starts, w.composeFirst = own, true
+			}
+		}
+	}
 	st := starts[w.rng.IntN(len(starts))]
 	t := st.t
 	if st.combo != nil {
 		return w.entryByCombo(c, t, st.tool, st.combo)
 	}
 	nk := st.tool.Params[0].Column
-	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), dbmodel.Quote(t.Name)), t.Rows)
+	from, rows := dbmodel.Quote(t.Name), int64(t.Rows)
+	if w.anchored {
+		// One of the people with rows of their own (persona.go): most
+		// people own none where only a few do (a manager's reports).
+		from, rows = w.ownersOf(t)
+	}
+	v, err := w.sample(fmt.Sprintf(`SELECT %[1]s FROM %[2]s WHERE %[1]s IS NOT NULL AND %[1]s <> '' LIMIT 1 OFFSET ?`, dbmodel.Quote(nk), from), rows)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +119,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 		return nil, fmt.Errorf("%w: %s returned no row", errDeadEnd, st.tool.Name)
 	}
 	e := &entity{table: t, row: row, tool: st.tool.Name, desc: keyDesc(t, nk, v), namedBy: nk}
-	if person(t) && w.rng.IntN(2) == 0 {
+	if person(t) && (w.anchored || w.rng.IntN(2) == 0) {
 		// The user is this person, and says so.
 		e.desc, e.person, e.mine, c.me = "me", true, true, true
 		name := fullName(t, row)
@@ -149,7 +181,7 @@ func (w *walker) entryByCombo(c *chain, t *dbmodel.Table, list *toolgen.Tool, co
 	e := &entity{table: t, row: items[0], tool: list.Name}
 	city := strings.EqualFold(combo[1], "city") || strings.EqualFold(combo[1], "town")
 	switch {
-	case person(t) && !slices.Equal(combo, t.ComboKey) && w.rng.IntN(2) == 0:
+	case person(t) && !slices.Equal(combo, t.ComboKey) && (w.anchored || w.rng.IntN(2) == 0):
 		e.desc, e.person, e.mine, c.me = "me", true, true, true
 		c.persona = fmt.Sprintf("You are %s %s, %s.", va, vb, article(noun(t)))
 		c.intro = oneOf(w.rng, "I'm "+va+" "+vb+".", "My name is "+va+" "+vb+".", "This is "+va+" "+vb+".")

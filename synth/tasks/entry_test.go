@@ -47,8 +47,10 @@ BEGIN;`
 	}
 	conn.Close()
 	res := fromDB(t, path, synth.Options{Tasks: 20})
-	if len(res.Tasks) < 20 {
-		t.Fatalf("kept %d tasks", len(res.Tasks))
+	// (The set may be smaller than asked: plain tasks fill at most a
+	// quarter of it, and the summary says why it is short.)
+	if len(res.Tasks) == 0 {
+		t.Fatalf("kept no task: %s", res.Summary.Tasks.Short)
 	}
 	named := 0
 	for _, task := range res.Tasks {

@@ -69,10 +69,12 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	var itemFK *dbmodel.ForeignKey
 	var itemNamed named
 	for _, p := range t.Params {
-		if !p.Required {
+		col, fk := tb.Column(p.Column), tb.ForeignKeyOf(p.Column)
+		if !p.Required && (fk == nil || fk.RefTable != cur.table.Name || usedCur) {
+			// (An optional reference to cur is still said: the employee
+			// hired reports to the manager who asks, compose_own.go.)
 			continue
 		}
-		col, fk := tb.Column(p.Column), tb.ForeignKeyOf(p.Column)
 		switch {
 		case fk != nil && fk.RefTable == cur.table.Name && !usedCur && len(fk.RefColumns) == 1:
 			args[p.Name], usedCur = argValue(cur.row[fk.RefColumns[0]], p.Type), true
@@ -161,6 +163,9 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	verb, _, _ := strings.Cut(t.Name, "_")
 	ask := fmt.Sprintf("%s a new %s for %s: %s", verb, noun(tb), whom, strings.Join(said, ", "))
 	if stop != nil {
+		// A refusal by another rule is another task (the driver's
+		// template cap; hook for the persona path, compose_own.go).
+		c.reason = "[refused: " + stop.Instruction + "]"
 		return envpkg.Task{Instruction: oneOf(w.rng, "Please "+ask+". "+stop.Instruction, "Could you "+ask+"? "+stop.Instruction),
 			Checks: keepChecks(w.spec.Model), Answer: stop.Answer}, "refuse-open", nil
 	}

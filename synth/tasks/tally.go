@@ -97,8 +97,10 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 			fmt.Sprintf("Counting them all, how many %s are there on %s?", what, first.desc))
 	}
 	kind := "tally-count"
+	c.reason += " [" + sub.Name + "]"
 	if col != nil {
 		kind = "tally-sum"
+		c.reason += " [sum " + col.Name + "]"
 	}
 	return envpkg.Task{Instruction: q, Answer: answer}, kind, nil
 }

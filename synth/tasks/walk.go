@@ -49,6 +49,9 @@ type chain struct {
 	said        string // the expected answer as text, which the instruction must not contain
 	aggregate   bool   // the question is about the rows of the row named (count, rank, sum), not the row
 	asked       string // the column a question asks for (a shape the driver keeps from repeating)
+	// reason is what a composed task makes the user reason about (its
+	// condition, how many rows it chooses, its branch): part of its shape.
+	reason string
 	// answerOf is the table and column whose value the answer is (nil
 	// for a count or a sum): the gates hide the answer among the
 	// column's other values (gates.Candidate.Peers).
@@ -86,6 +89,13 @@ type walker struct {
 	rng   *rand.Rand
 	ctx   context.Context
 	chain *chain // the chain being walked
+	// anchored: the request is a person's own, found by what people know
+	// (persona.go).
+	anchored bool
+	// composeFirst: the request starts at a row that owns rows, and is
+	// composed over them first (where no person has rows of their own).
+	composeFirst bool
+	owners       map[string]bool // owns's answers, kept across attempts
 }
 
 // call runs a tool in the episode and decodes its JSON result.
