@@ -53,10 +53,11 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r7b-assumed.jsonl", true, 12, 2, 4, ""}, {"scenarios-r7b-tools.jsonl", false, 12, 2, 4, ""},
 	// Round 7, recorded beside the runs above through a second relay
 	// (charity donations, software licences; university housing, freight
-	// bookings; hotel spa, marina berths).
+	// bookings; hotel spa, marina berths; driving lessons, self storage).
 	{"scenarios-r7c2-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
 	{"scenarios-r7c2b-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2b-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
 	{"scenarios-r7c2c-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2c-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
+	{"scenarios-r7c2d-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2d-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
 }
 
 // corpusConfig is the command line the recorded runs used:
