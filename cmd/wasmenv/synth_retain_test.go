@@ -14,9 +14,12 @@ import (
 
 // TestSynthFromDBRetentionGate runs synth from-db with the retention gate
 // against a chat model's recorded answers (the agent, served by a real
-// HTTP server, keyed by the whole request): the three tasks (a refusal of
-// a change the shipment's state does not allow, and two questions) are
-// solved and kept with pass rate 1; the bundle and tasks.jsonl agree.
+// HTTP server, keyed by the whole request): all three tasks are kept. The
+// tally and the second refusal are solved (pass rate 1); in the first
+// refusal the agent made the right change but padded its count with other
+// rows' figures, and the examiner found it the agent's fault, so that task
+// is kept and marked hard (pass rate 0). The bundle's difficulty and
+// tasks.jsonl agree with retention.json.
 // The recording is made again (cmd/llmrelay) whenever the synthesizer's
 // tasks or rules change, since the request holds both.
 func TestSynthFromDBRetentionGate(t *testing.T) {
@@ -33,17 +36,32 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 100% of attempts solved)") {
+	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 67% of attempts solved)") ||
+		!strings.Contains(stdout, "hard synth-0001-refuse-some-action-order: agent fault") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	var rep retain.Report
 	if b, err := os.ReadFile(filepath.Join(out, "retention.json")); err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("retention.json: %v", err)
 	}
+	// The recorded fates: the one hard task, the others solved.
+	hard := "synth-0001-refuse-some-action-order"
+	rates := map[string]float64{}
 	for _, r := range rep.Tasks {
-		if r.Fate == retain.Hard || r.Solved != 1 {
+		rates[r.ID] = r.PassRate
+		want := r.Fate == retain.Kept && r.Solved == 1 && r.PassRate == 1 && r.Fault == ""
+		if r.ID == hard {
+			want = r.Fate == retain.Hard && r.Solved == 0 && r.PassRate == 0 && r.Fault == retain.AgentFault && r.Reason != ""
+		}
+		if r.Attempts != 1 || !want {
 			t.Errorf("%+v", r)
 		}
+	}
+	if len(rep.Tasks) != 3 {
+		t.Fatalf("retention.json: %d tasks", len(rep.Tasks))
+	}
+	if _, ok := rates[hard]; !ok {
+		t.Errorf("retention.json: no %s", hard)
 	}
 	b, err := envpkg.Read(bundle)
 	if err != nil {
@@ -55,7 +73,8 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	}
 	for _, task := range b.Tasks {
 		d := task.Difficulty
-		if d == nil || d.PassRate == nil || d.Attempts != 1 || d.Hard || *d.PassRate != 1 {
+		rate, ok := rates[task.ID]
+		if d == nil || d.PassRate == nil || !ok || d.Attempts != 1 || d.Hard != (task.ID == hard) || *d.PassRate != rate {
 			t.Errorf("%s: %+v", task.ID, d)
 		}
 	}
