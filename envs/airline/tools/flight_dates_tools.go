@@ -47,6 +47,29 @@ type ListFlightDatesOfFlightArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
+// MarkFlightDateAvailable marks the flight date as available (sets its status). Refused when it is already available. Returns the updated flight date.
+func MarkFlightDateAvailable(a MarkFlightDateAvailableArgs) (any, error) {
+	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, 1 AS allowed, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "available", a.FlightNumber, a.Date)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the flight date %s as available: it is already available (status %v); nothing was changed", fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"flight_dates\" SET \"status\" = ? WHERE \"flight_number\" = ? AND \"date\" = ?", "available", a.FlightNumber, a.Date); err != nil {
+		return nil, explain(err, "cannot mark the flight date as available")
+	}
+	return one("flight date", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"flight_dates\".\"flight_number\") AS \"flight_flight_number\" FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", a.FlightNumber, a.Date)
+}
+
+// MarkFlightDateAvailableArgs are the arguments of mark_flight_date_available.
+type MarkFlightDateAvailableArgs struct {
+	// The flight date's flight number.
+	FlightNumber string `json:"flight_number"`
+	// The flight date's date.
+	Date string `json:"date"`
+}
+
 // MarkFlightDateLanded marks the flight date as landed (sets its status). Refused when it is already landed. Returns the updated flight date.
 func MarkFlightDateLanded(a MarkFlightDateLandedArgs) (any, error) {
 	cur, err := current("flight date "+fmt.Sprintf("flight_number %v, date %v", a.FlightNumber, a.Date)+" not found", "SELECT \"status\" IS ? AS already, 1 AS allowed, \"status\" AS was FROM \"flight_dates\" WHERE \"flight_number\" = ? AND \"date\" = ?", "landed", a.FlightNumber, a.Date)

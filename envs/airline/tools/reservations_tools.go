@@ -9,6 +9,28 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
+// GetReservationOfPayment returns the reservation that a payment refers to (through reservation id).
+func GetReservationOfPayment(a GetReservationOfPaymentArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("payment %s has no reservation id", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
+	}
+	return one("reservation", fmt.Sprintf("reservation %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", ref.Value("ref"))
+}
+
+// GetReservationOfPaymentArgs are the arguments of get_reservation_of_payment.
+type GetReservationOfPaymentArgs struct {
+	// The payment's reservation id.
+	ReservationId string `json:"reservation_id"`
+	// The payment's seq.
+	Seq int64 `json:"seq"`
+}
+
 // GetReservation returns the reservation with the given reservation_id.
 func GetReservation(a GetReservationArgs) (any, error) {
 	return one("reservation", fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
@@ -167,54 +189,6 @@ type ListReservationsOfUserArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// AddTravelInsurance marks the reservation as yes (sets its insurance). Refused when it is already yes. Refused unless it is no. Returns the updated reservation.
-func AddTravelInsurance(a AddTravelInsuranceArgs) (any, error) {
-	cur, err := current("reservation "+fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT \"insurance\" IS ? AS already, \"insurance\" IN (?) AS allowed, \"insurance\" AS was FROM \"reservations\" WHERE \"reservation_id\" = ?", "yes", "no", a.ReservationId)
-	if err != nil {
-		return nil, err
-	}
-	if cur.Bool("already") {
-		return nil, fmt.Errorf("cannot mark the reservation %s as yes: it is already yes (insurance %v); nothing was changed", fmt.Sprintf("reservation_id %v", a.ReservationId), cur.Value("was"))
-	}
-	if !cur.Bool("allowed") {
-		return nil, fmt.Errorf("cannot mark the reservation %s as yes: it is %v, and only a reservation that is no can be; nothing was changed", fmt.Sprintf("reservation_id %v", a.ReservationId), cur.Value("was"))
-	}
-	if _, err := sdk.Exec("UPDATE \"reservations\" SET \"insurance\" = ? WHERE \"reservation_id\" = ?", "yes", a.ReservationId); err != nil {
-		return nil, explain(err, "cannot mark the reservation as yes")
-	}
-	return one("reservation", "updated row not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
-}
-
-// AddTravelInsuranceArgs are the arguments of add_travel_insurance.
-type AddTravelInsuranceArgs struct {
-	// The reservation's reservation id.
-	ReservationId string `json:"reservation_id"`
-}
-
-// UpgradeToBusiness marks the reservation as business (sets its cabin). Refused when it is already business. Refused unless it is basic_economy or economy. Returns the updated reservation.
-func UpgradeToBusiness(a UpgradeToBusinessArgs) (any, error) {
-	cur, err := current("reservation "+fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT \"cabin\" IS ? AS already, \"cabin\" IN (?, ?) AS allowed, \"cabin\" AS was FROM \"reservations\" WHERE \"reservation_id\" = ?", "business", "basic_economy", "economy", a.ReservationId)
-	if err != nil {
-		return nil, err
-	}
-	if cur.Bool("already") {
-		return nil, fmt.Errorf("cannot mark the reservation %s as business: it is already business (cabin %v); nothing was changed", fmt.Sprintf("reservation_id %v", a.ReservationId), cur.Value("was"))
-	}
-	if !cur.Bool("allowed") {
-		return nil, fmt.Errorf("cannot mark the reservation %s as business: it is %v, and only a reservation that is basic_economy or economy can be; nothing was changed", fmt.Sprintf("reservation_id %v", a.ReservationId), cur.Value("was"))
-	}
-	if _, err := sdk.Exec("UPDATE \"reservations\" SET \"cabin\" = ? WHERE \"reservation_id\" = ?", "business", a.ReservationId); err != nil {
-		return nil, explain(err, "cannot mark the reservation as business")
-	}
-	return one("reservation", "updated row not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
-}
-
-// UpgradeToBusinessArgs are the arguments of upgrade_to_business.
-type UpgradeToBusinessArgs struct {
-	// The reservation's reservation id.
-	ReservationId string `json:"reservation_id"`
 }
 
 // UpdateReservation changes fields of the reservation with the given reservation_id; fields left out keep their value. Returns the updated reservation.

@@ -9,26 +9,6 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetManagerOfDepartment returns the employee that a department refers to (through manager id).
-func GetManagerOfDepartment(a GetManagerOfDepartmentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"manager_id\" AS ref FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
-	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("department %s not found", fmt.Sprintf("department_id %v", a.DepartmentId))
-	} else if err != nil {
-		return nil, err
-	}
-	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("department %s has no manager id", fmt.Sprintf("department_id %v", a.DepartmentId))
-	}
-	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
-}
-
-// GetManagerOfDepartmentArgs are the arguments of get_manager_of_department.
-type GetManagerOfDepartmentArgs struct {
-	// The department's department id. An internal id: look it up with another tool.
-	DepartmentId int64 `json:"department_id"`
-}
-
 // GetEmployee returns the employee with the given employee_id.
 func GetEmployee(a GetEmployeeArgs) (any, error) {
 	return one("employee", fmt.Sprintf("employee_id %v", a.EmployeeId)+" not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
@@ -217,6 +197,88 @@ type ListEmployeesOfJobArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
+}
+
+// HireEmployee hires an employee: writes it with its references, its hire date the time of the call. Refused when a row it refers to does not exist. Refused when the salary is outside the job's min salary to max salary. Refused when another employee already has its email. Refused when a value breaks the table's declared checks. Returns the new employee.
+func HireEmployee(a HireEmployeeArgs) (any, error) {
+	if ok, err := exists("\"jobs\"", "\"job_id\"", a.JobId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("cannot hire the employee: job %v does not exist; nothing was changed", a.JobId)
+	}
+	if a.ManagerId != nil {
+		if ok, err := exists("\"employees\"", "\"employee_id\"", *a.ManagerId); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, fmt.Errorf("cannot hire the employee: employee %v does not exist; nothing was changed", *a.ManagerId)
+		}
+	}
+	if a.DepartmentId != nil {
+		if ok, err := exists("\"departments\"", "\"department_id\"", *a.DepartmentId); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, fmt.Errorf("cannot hire the employee: department %v does not exist; nothing was changed", *a.DepartmentId)
+		}
+	}
+	if r, err := sdk.QueryRow("SELECT \"min_salary\" AS lo, \"max_salary\" AS hi, \"min_salary\" IS NULL OR \"max_salary\" IS NULL AS open FROM \"jobs\" WHERE \"job_id\" = ?", a.JobId); err != nil {
+		return nil, err
+	} else if v := float64(a.Salary); !r.Bool("open") && (v < r.Float("lo") || v > r.Float("hi")) {
+		return nil, fmt.Errorf("cannot hire the employee: the salary %v is outside the job %v's min salary %v to max salary %v; nothing was changed", a.Salary, a.JobId, r.Value("lo"), r.Value("hi"))
+	}
+	if ok, err := exists("\"employees\"", "\"email\"", a.Email); err != nil {
+		return nil, err
+	} else if ok {
+		return nil, fmt.Errorf("cannot hire the employee: another employee already has the email %v; nothing was changed", a.Email)
+	}
+	var cols []string
+	var args []any
+	cols, args = append(cols, "\"hire_date\""), append(args, now("2006-01-02"))
+	if a.FirstName != nil {
+		cols, args = append(cols, "\"first_name\""), append(args, *a.FirstName)
+	}
+	cols, args = append(cols, "\"last_name\""), append(args, a.LastName)
+	cols, args = append(cols, "\"email\""), append(args, a.Email)
+	if a.PhoneNumber != nil {
+		cols, args = append(cols, "\"phone_number\""), append(args, *a.PhoneNumber)
+	}
+	cols, args = append(cols, "\"job_id\""), append(args, a.JobId)
+	cols, args = append(cols, "\"salary\""), append(args, a.Salary)
+	if a.CommissionPct != nil {
+		cols, args = append(cols, "\"commission_pct\""), append(args, *a.CommissionPct)
+	}
+	if a.ManagerId != nil {
+		cols, args = append(cols, "\"manager_id\""), append(args, *a.ManagerId)
+	}
+	if a.DepartmentId != nil {
+		cols, args = append(cols, "\"department_id\""), append(args, *a.DepartmentId)
+	}
+	res, err := sdk.Exec("INSERT INTO \"employees\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was changed", explain(err, "cannot hire the employee"))
+	}
+	return one("employee", "opened row not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", res.LastInsertID)
+}
+
+// HireEmployeeArgs are the arguments of hire_employee.
+type HireEmployeeArgs struct {
+	// The employee's first name.
+	FirstName *string `json:"first_name"`
+	// The employee's last name.
+	LastName string `json:"last_name"`
+	// The employee's email.
+	Email string `json:"email"`
+	// The employee's phone number.
+	PhoneNumber *string `json:"phone_number"`
+	// The employee's job id. An internal id: look it up with another tool.
+	JobId string `json:"job_id"`
+	// The employee's salary.
+	Salary float64 `json:"salary"`
+	// The employee's commission pct.
+	CommissionPct *float64 `json:"commission_pct"`
+	// The employee's manager id. An internal id: look it up with another tool.
+	ManagerId *int64 `json:"manager_id"`
+	// The employee's department id. An internal id: look it up with another tool.
+	DepartmentId *int64 `json:"department_id"`
 }
 
 // UpdateEmployee changes fields of the employee with the given employee_id; fields left out keep their value. Returns the updated employee.

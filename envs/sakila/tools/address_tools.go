@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetAddress returns the address with the given address_id.
@@ -43,65 +40,4 @@ type ListAddressOfCityArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateAddress changes fields of the address with the given address_id; fields left out keep their value. Returns the updated address.
-func UpdateAddress(a UpdateAddressArgs) (any, error) {
-	if a.CityId != nil {
-		if ok, err := exists("\"city\"", "\"city_id\"", *a.CityId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("city_id: city %v does not exist", *a.CityId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.Address != nil {
-		sets, args = append(sets, "\"address\" = ?"), append(args, *a.Address)
-	}
-	if a.Address2 != nil {
-		sets, args = append(sets, "\"address2\" = ?"), append(args, *a.Address2)
-	}
-	if a.District != nil {
-		sets, args = append(sets, "\"district\" = ?"), append(args, *a.District)
-	}
-	if a.CityId != nil {
-		sets, args = append(sets, "\"city_id\" = ?"), append(args, *a.CityId)
-	}
-	if a.PostalCode != nil {
-		sets, args = append(sets, "\"postal_code\" = ?"), append(args, *a.PostalCode)
-	}
-	if a.Phone != nil {
-		sets, args = append(sets, "\"phone\" = ?"), append(args, *a.Phone)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.AddressId)
-	res, err := sdk.Exec("UPDATE \"address\" SET "+strings.Join(sets, ", ")+" WHERE \"address_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the address")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("address %s not found", fmt.Sprintf("address_id %v", a.AddressId))
-	}
-	return one("address", "updated row not found", "SELECT * FROM \"address\" WHERE \"address_id\" = ?", a.AddressId)
-}
-
-// UpdateAddressArgs are the arguments of update_address.
-type UpdateAddressArgs struct {
-	// The address's address id. An internal id: look it up with another tool.
-	AddressId int64 `json:"address_id"`
-	// The address's address.
-	Address *string `json:"address"`
-	// The address's address2. Default: NULL.
-	Address2 *string `json:"address2"`
-	// The address's district.
-	District *string `json:"district"`
-	// The address's city id. An internal id: look it up with another tool.
-	CityId *int64 `json:"city_id"`
-	// The address's postal code. Default: NULL.
-	PostalCode *string `json:"postal_code"`
-	// The address's phone.
-	Phone *string `json:"phone"`
 }

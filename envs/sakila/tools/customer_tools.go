@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetCustomer returns the customer with the given customer_id.
@@ -79,72 +76,4 @@ type ListCustomerOfAddressArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateCustomer changes fields of the customer with the given customer_id; fields left out keep their value. Returns the updated customer.
-func UpdateCustomer(a UpdateCustomerArgs) (any, error) {
-	if a.StoreId != nil {
-		if ok, err := exists("\"store\"", "\"store_id\"", *a.StoreId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("store_id: store %v does not exist", *a.StoreId)
-		}
-	}
-	if a.AddressId != nil {
-		if ok, err := exists("\"address\"", "\"address_id\"", *a.AddressId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("address_id: address %v does not exist", *a.AddressId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.StoreId != nil {
-		sets, args = append(sets, "\"store_id\" = ?"), append(args, *a.StoreId)
-	}
-	if a.FirstName != nil {
-		sets, args = append(sets, "\"first_name\" = ?"), append(args, *a.FirstName)
-	}
-	if a.LastName != nil {
-		sets, args = append(sets, "\"last_name\" = ?"), append(args, *a.LastName)
-	}
-	if a.Email != nil {
-		sets, args = append(sets, "\"email\" = ?"), append(args, *a.Email)
-	}
-	if a.AddressId != nil {
-		sets, args = append(sets, "\"address_id\" = ?"), append(args, *a.AddressId)
-	}
-	if a.Active != nil {
-		sets, args = append(sets, "\"active\" = ?"), append(args, b2i(*a.Active))
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.CustomerId)
-	res, err := sdk.Exec("UPDATE \"customer\" SET "+strings.Join(sets, ", ")+" WHERE \"customer_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the customer")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
-	}
-	return one("customer", "updated row not found", "SELECT *, (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"customer\".\"store_id\") AS \"staff_email\" FROM \"customer\" WHERE \"customer_id\" = ?", a.CustomerId)
-}
-
-// UpdateCustomerArgs are the arguments of update_customer.
-type UpdateCustomerArgs struct {
-	// The customer's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-	// The customer's store id. An internal id: look it up with another tool.
-	StoreId *int64 `json:"store_id"`
-	// The customer's first name.
-	FirstName *string `json:"first_name"`
-	// The customer's last name.
-	LastName *string `json:"last_name"`
-	// The customer's email. Default: NULL.
-	Email *string `json:"email"`
-	// The customer's address id. An internal id: look it up with another tool.
-	AddressId *int64 `json:"address_id"`
-	// The customer's active. Default: TRUE.
-	Active *bool `json:"active"`
 }

@@ -2,4 +2,56 @@
 
 package tools
 
-import ()
+import (
+	"fmt"
+)
+
+// ListInventoryOfFilm lists the inventory of the given film (inventory.film_id refers to film), paginated. Returns {items, total, offset}.
+func ListInventoryOfFilm(a ListInventoryOfFilmArgs) (any, error) {
+	var where []string
+	var args []any
+	if ok, err := exists("\"film\"", "\"film_id\"", a.FilmId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("film %v not found", a.FilmId)
+	}
+	where = append(where, "\"film_id\" = ?")
+	args = append(args, a.FilmId)
+	order := "\"inventory_id\""
+	return listPage("*, (SELECT p.\"title\" FROM \"film\" AS p WHERE p.\"film_id\" = \"inventory\".\"film_id\") AS \"film_title\", (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"inventory\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"inventory\".\"store_id\") AS \"staff_email\"", "\"inventory\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListInventoryOfFilmArgs are the arguments of list_inventory_of_film.
+type ListInventoryOfFilmArgs struct {
+	// The film's film id. An internal id: look it up with another tool.
+	FilmId int64 `json:"film_id"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
+}
+
+// ListInventoryOfStore lists the inventory of the given store (inventory.store_id refers to store), paginated. Returns {items, total, offset}.
+func ListInventoryOfStore(a ListInventoryOfStoreArgs) (any, error) {
+	var where []string
+	var args []any
+	if ok, err := exists("\"store\"", "\"store_id\"", a.StoreId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("store %v not found", a.StoreId)
+	}
+	where = append(where, "\"store_id\" = ?")
+	args = append(args, a.StoreId)
+	order := "\"inventory_id\""
+	return listPage("*, (SELECT p.\"title\" FROM \"film\" AS p WHERE p.\"film_id\" = \"inventory\".\"film_id\") AS \"film_title\", (SELECT gp.\"district\" FROM \"store\" AS p JOIN \"address\" AS gp ON gp.\"address_id\" = p.\"address_id\" WHERE p.\"store_id\" = \"inventory\".\"store_id\") AS \"address_district\", (SELECT gp.\"email\" FROM \"store\" AS p JOIN \"staff\" AS gp ON gp.\"staff_id\" = p.\"manager_staff_id\" WHERE p.\"store_id\" = \"inventory\".\"store_id\") AS \"staff_email\"", "\"inventory\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListInventoryOfStoreArgs are the arguments of list_inventory_of_store.
+type ListInventoryOfStoreArgs struct {
+	// The store's store id. An internal id: look it up with another tool.
+	StoreId int64 `json:"store_id"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
+}

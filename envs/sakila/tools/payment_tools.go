@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetPayment returns the payment with the given payment_id.
@@ -93,74 +90,4 @@ type ListPaymentOfRentalArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdatePayment changes fields of the payment with the given payment_id; fields left out keep their value. Returns the updated payment.
-func UpdatePayment(a UpdatePaymentArgs) (any, error) {
-	if a.CustomerId != nil {
-		if ok, err := exists("\"customer\"", "\"customer_id\"", *a.CustomerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("customer_id: customer %v does not exist", *a.CustomerId)
-		}
-	}
-	if a.StaffId != nil {
-		if ok, err := exists("\"staff\"", "\"staff_id\"", *a.StaffId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("staff_id: staff %v does not exist", *a.StaffId)
-		}
-	}
-	if a.RentalId != nil {
-		if ok, err := exists("\"rental\"", "\"rental_id\"", *a.RentalId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("rental_id: rental %v does not exist", *a.RentalId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.CustomerId != nil {
-		sets, args = append(sets, "\"customer_id\" = ?"), append(args, *a.CustomerId)
-	}
-	if a.StaffId != nil {
-		sets, args = append(sets, "\"staff_id\" = ?"), append(args, *a.StaffId)
-	}
-	if a.RentalId != nil {
-		sets, args = append(sets, "\"rental_id\" = ?"), append(args, *a.RentalId)
-	}
-	if a.Amount != nil {
-		sets, args = append(sets, "\"amount\" = ?"), append(args, *a.Amount)
-	}
-	if a.PaymentDate != nil {
-		sets, args = append(sets, "\"payment_date\" = ?"), append(args, *a.PaymentDate)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.PaymentId)
-	res, err := sdk.Exec("UPDATE \"payment\" SET "+strings.Join(sets, ", ")+" WHERE \"payment_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the payment")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("payment_id %v", a.PaymentId))
-	}
-	return one("payment", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"payment\".\"staff_id\") AS \"staff_email\", (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"payment\".\"customer_id\") AS \"customer_email\" FROM \"payment\" WHERE \"payment_id\" = ?", a.PaymentId)
-}
-
-// UpdatePaymentArgs are the arguments of update_payment.
-type UpdatePaymentArgs struct {
-	// The payment's payment id. An internal id: look it up with another tool.
-	PaymentId int64 `json:"payment_id"`
-	// The payment's customer id. An internal id: look it up with another tool.
-	CustomerId *int64 `json:"customer_id"`
-	// The payment's staff id. An internal id: look it up with another tool.
-	StaffId *int64 `json:"staff_id"`
-	// The payment's rental id. Default: NULL.
-	RentalId *int64 `json:"rental_id"`
-	// The payment's amount.
-	Amount *float64 `json:"amount"`
-	// The payment's payment date.
-	PaymentDate *string `json:"payment_date"`
 }

@@ -95,72 +95,75 @@ type ListRentalOfStaffArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// UpdateRental changes fields of the rental with the given rental_id; fields left out keep their value. Returns the updated rental.
-func UpdateRental(a UpdateRentalArgs) (any, error) {
-	if a.InventoryId != nil {
-		if ok, err := exists("\"inventory\"", "\"inventory_id\"", *a.InventoryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("inventory_id: inventory %v does not exist", *a.InventoryId)
-		}
-	}
-	if a.CustomerId != nil {
-		if ok, err := exists("\"customer\"", "\"customer_id\"", *a.CustomerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("customer_id: customer %v does not exist", *a.CustomerId)
-		}
-	}
-	if a.StaffId != nil {
-		if ok, err := exists("\"staff\"", "\"staff_id\"", *a.StaffId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("staff_id: staff %v does not exist", *a.StaffId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.RentalDate != nil {
-		sets, args = append(sets, "\"rental_date\" = ?"), append(args, *a.RentalDate)
-	}
-	if a.InventoryId != nil {
-		sets, args = append(sets, "\"inventory_id\" = ?"), append(args, *a.InventoryId)
-	}
-	if a.CustomerId != nil {
-		sets, args = append(sets, "\"customer_id\" = ?"), append(args, *a.CustomerId)
-	}
-	if a.ReturnDate != nil {
-		sets, args = append(sets, "\"return_date\" = ?"), append(args, *a.ReturnDate)
-	}
-	if a.StaffId != nil {
-		sets, args = append(sets, "\"staff_id\" = ?"), append(args, *a.StaffId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.RentalId)
-	res, err := sdk.Exec("UPDATE \"rental\" SET "+strings.Join(sets, ", ")+" WHERE \"rental_id\" = ?", args...)
+// MarkRentalReturned marks the rental as returned: sets its return date to the time of the call. Refused when it is already returned. Returns the updated rental.
+func MarkRentalReturned(a MarkRentalReturnedArgs) (any, error) {
+	cur, err := current("rental "+fmt.Sprintf("rental_id %v", a.RentalId)+" not found", "SELECT \"return_date\" IS NOT NULL AS already, \"return_date\" AS was FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
 	if err != nil {
-		return nil, explain(err, "cannot update the rental")
+		return nil, err
 	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("rental %s not found", fmt.Sprintf("rental_id %v", a.RentalId))
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the rental %s as returned: it is already returned (return date %v); nothing was changed", fmt.Sprintf("rental_id %v", a.RentalId), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"rental\" SET \"return_date\" = ? WHERE \"rental_id\" = ?", now("2006-01-02 15:04:05"), a.RentalId); err != nil {
+		return nil, explain(err, "cannot mark the rental as returned")
 	}
 	return one("rental", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\" FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
 }
 
-// UpdateRentalArgs are the arguments of update_rental.
-type UpdateRentalArgs struct {
+// MarkRentalReturnedArgs are the arguments of mark_rental_returned.
+type MarkRentalReturnedArgs struct {
 	// The rental's rental id.
 	RentalId int64 `json:"rental_id"`
-	// The rental's rental date.
-	RentalDate *string `json:"rental_date"`
+}
+
+// RentFilm opens a rental: writes it with its references, its rental date the time of the call. Refused when a row it refers to does not exist. Refused when the inventory already has a rental open (its return date not yet set). Returns the new rental.
+func RentFilm(a RentFilmArgs) (any, error) {
+	if ok, err := exists("\"inventory\"", "\"inventory_id\"", a.InventoryId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("cannot open the rental: inventory %v does not exist; nothing was changed", a.InventoryId)
+	}
+	if ok, err := exists("\"customer\"", "\"customer_id\"", a.CustomerId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("cannot open the rental: customer %v does not exist; nothing was changed", a.CustomerId)
+	}
+	if ok, err := exists("\"staff\"", "\"staff_id\"", a.StaffId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("cannot open the rental: staff %v does not exist; nothing was changed", a.StaffId)
+	}
+	if r, err := sdk.QueryRow("SELECT count(*) AS n FROM \"rental\" WHERE \"inventory_id\" = ? AND \"return_date\" IS NULL", a.InventoryId); err != nil {
+		return nil, err
+	} else if r.Int("n") > 0 {
+		return nil, fmt.Errorf("cannot open the rental: the inventory %v already has a rental open (its return date not yet set); nothing was changed", a.InventoryId)
+	}
+	var cols []string
+	var args []any
+	cols, args = append(cols, "\"rental_date\""), append(args, now("2006-01-02 15:04:05"))
+	cols, args = append(cols, "\"inventory_id\""), append(args, a.InventoryId)
+	cols, args = append(cols, "\"customer_id\""), append(args, a.CustomerId)
+	cols, args = append(cols, "\"staff_id\""), append(args, a.StaffId)
+	if a.LastUpdate != nil {
+		cols, args = append(cols, "\"last_update\""), append(args, *a.LastUpdate)
+	} else {
+		cols, args = append(cols, "\"last_update\""), append(args, now("2006-01-02 15:04:05"))
+	}
+	res, err := sdk.Exec("INSERT INTO \"rental\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was changed", explain(err, "cannot open the rental"))
+	}
+	return one("rental", "opened row not found", "SELECT *, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\" FROM \"rental\" WHERE \"rental_id\" = ?", res.LastInsertID)
+}
+
+// RentFilmArgs are the arguments of rent_film.
+type RentFilmArgs struct {
 	// The rental's inventory id. An internal id: look it up with another tool.
-	InventoryId *int64 `json:"inventory_id"`
+	InventoryId int64 `json:"inventory_id"`
 	// The rental's customer id. An internal id: look it up with another tool.
-	CustomerId *int64 `json:"customer_id"`
-	// The rental's return date. Default: NULL.
-	ReturnDate *string `json:"return_date"`
+	CustomerId int64 `json:"customer_id"`
 	// The rental's staff id. An internal id: look it up with another tool.
-	StaffId *int64 `json:"staff_id"`
+	StaffId int64 `json:"staff_id"`
+	// The rental's last update. Left out, the time of the call.
+	LastUpdate *string `json:"last_update"`
 }
