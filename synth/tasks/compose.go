@@ -276,7 +276,7 @@ func (w *walker) chooseGroup(child *dbmodel.Table, items []map[string]any, rows 
 			if fmt.Sprint(rs[1][col.Name]) == fmt.Sprint(rs[2][col.Name]) || fmt.Sprint(rs[0][col.Name]) == fmt.Sprint(rs[1][col.Name]) {
 				continue // no clear two most recent
 			}
-			opts = append(opts, group{rows: rs[:2], words: "two most recent " + rows, col: col.Name})
+			opts = append(opts, group{rows: rs[:2], words: "two most recent " + rows, col: col.Name, after: byDate(child, items, col.Name)})
 		}
 	}
 	opts = append(opts, moreGroups(child, items, rows)...)

@@ -28,10 +28,10 @@ func moreGroups(child *dbmodel.Table, items []map[string]any, rows string) []gro
 			at := func(i int) string { return fmt.Sprint(sqlValue(rs[i][col.Name])) }
 			sort.SliceStable(rs, func(i, j int) bool { return at(i) < at(j) })
 			if at(1) < at(2) && at(0) < at(1) {
-				opts = append(opts, group{rows: slices.Clone(rs[:2]), words: "two earliest " + rows, col: col.Name, value: "earliest"})
+				opts = append(opts, group{rows: slices.Clone(rs[:2]), words: "two earliest " + rows, col: col.Name, value: "earliest", after: byDate(child, items, col.Name)})
 			}
 			if n := len(rs); n >= 4 && at(n-4) < at(n-3) && at(n-3) < at(n-2) && at(n-2) < at(n-1) {
-				opts = append(opts, group{rows: slices.Clone(rs[n-3:]), words: "three most recent " + rows, col: col.Name, value: "latest3"})
+				opts = append(opts, group{rows: slices.Clone(rs[n-3:]), words: "three most recent " + rows, col: col.Name, value: "latest3", after: byDate(child, items, col.Name)})
 			}
 			byYear := map[string][]map[string]any{}
 			for _, r := range items {
@@ -40,7 +40,11 @@ func moreGroups(child *dbmodel.Table, items []map[string]any, rows string) []gro
 			}
 			for y, rs := range byYear {
 				if len(rs) >= 2 && len(rs) <= 3 && len(rs) < len(items) {
-					opts = append(opts, group{rows: rs, words: rows, after: "from " + y, col: col.Name, value: "year " + y})
+					after := "from " + y
+					if byDate(child, items, col.Name) != "" {
+						after = "whose " + attrWords(col.Name) + " is in " + y
+					}
+					opts = append(opts, group{rows: rs, words: rows, after: after, col: col.Name, value: "year " + y})
 				}
 			}
 		case numericCol(col) && additive(col.Name) && !child.IsKey(col.Name) && child.ForeignKeyOf(col.Name) == nil && !col.ByMachine() && len(items) >= 3:
@@ -89,4 +93,22 @@ func moreGroups(child *dbmodel.Table, items []map[string]any, rows string) []gro
 		}
 	}
 	return opts
+}
+
+// byDate says which date "earliest", "most recent" or "from 2010" go by
+// ("by hire date") where the rows have more than one: a person's two
+// earliest reports by birth date are not their two earliest by hire date,
+// and an instruction that does not say which is ambiguous (a player of
+// round 7 chose the other one). Where the rows have one date, nothing.
+func byDate(child *dbmodel.Table, items []map[string]any, col string) string {
+	n := 0
+	for _, c := range child.Columns {
+		if dateName(c.Name) && !child.IsKey(c.Name) && !slices.ContainsFunc(items, func(r map[string]any) bool { return !calendarDate(r[c.Name]) }) {
+			n++
+		}
+	}
+	if n < 2 {
+		return ""
+	}
+	return "by " + attrWords(col)
 }
