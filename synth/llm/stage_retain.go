@@ -70,6 +70,13 @@ func (r *envRun) runRetention(ctx context.Context) error {
 				r.final[i] = fixed
 			}
 		}
+		if len(repaired) > 0 {
+			// A repaired verifier gets its guard like the others (after
+			// its attempts: its pass rate was measured without it).
+			if r.final, err = r.guardTasks(ctx, r.final); err != nil {
+				return err
+			}
+		}
 	}
 	r.rep.Retention = &rep
 	r.ledger.add(StageRetention, 1, true, cached, Usage{PromptTokens: rep.PromptTokens, CompletionTokens: rep.CompletionTokens}, 0)

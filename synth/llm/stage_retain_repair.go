@@ -103,7 +103,7 @@ func (r *envRun) repairRounds(ctx context.Context, rep retain.Report, byID map[s
 	var earlier verifiersOut
 	for _, id := range pending {
 		t := byID[id]
-		earlier.Tasks = append(earlier.Tasks, verifierTask{ID: t.ID, Calls: t.Calls, Checks: t.Checks, Answer: t.Answer})
+		earlier.Tasks = append(earlier.Tasks, verifierTask{ID: t.ID, Calls: t.Calls, Checks: modelChecks(t.Checks), Answer: t.Answer})
 	}
 	answer := mustJSON(earlier)
 	problems := map[string]string{}

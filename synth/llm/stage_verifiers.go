@@ -76,7 +76,9 @@ func (r *envRun) runVerifiers(ctx context.Context) error {
 		}
 		return err
 	}
-	r.final = kept
+	if r.final, err = r.guardTasks(ctx, kept); err != nil {
+		return err
+	}
 	return nil
 }
 

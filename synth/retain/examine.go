@@ -79,9 +79,12 @@ func renderCase(c Case) string {
 	for _, call := range c.Task.Calls {
 		fmt.Fprintf(&b, "- %s %s\n", call.Name, call.Arguments)
 	}
+	held := heldGuards(c)
 	b.WriteString("\nChecks (SQL over the final state main.* and the initial state init.*):\n")
 	for _, ch := range c.Task.Checks {
-		fmt.Fprintf(&b, "- %s: %s\n", ch.Name, ch.SQL)
+		if !held[ch.Name] {
+			fmt.Fprintf(&b, "- %s: %s\n", ch.Name, ch.SQL)
+		}
 	}
 	if a := c.Task.Answer; a != nil {
 		fmt.Fprintf(&b, "\nExpected answer: %q (match %s)\n", a.Value, a.Match)
@@ -99,6 +102,9 @@ func renderCase(c Case) string {
 		}
 		b.WriteString("Checks after the attempt:")
 		for _, ch := range r.Checks {
+			if held[ch.Name] {
+				continue
+			}
 			mark := "FAIL"
 			if ch.Passed {
 				mark = "pass"
@@ -108,6 +114,27 @@ func renderCase(c Case) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// heldGuards names the guard checks every attempt passed: they did not
+// decide the failure, and a guard over the whole state (synth llm adds one
+// to every task) is long SQL that says only "nothing else changed". A
+// guard some attempt failed is shown, with its marks.
+func heldGuards(c Case) map[string]bool {
+	held := map[string]bool{}
+	for _, ch := range c.Task.Checks {
+		if ch.Guard {
+			held[ch.Name] = true
+		}
+	}
+	for _, r := range c.Attempts {
+		for _, ch := range r.Checks {
+			if !ch.Passed {
+				delete(held, ch.Name)
+			}
+		}
+	}
+	return held
 }
 
 func clip(s string, n int) string {
