@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wasmenv/wasmenv/internal/chatapi"
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
 	"github.com/wasmenv/wasmenv/synth"
+	"github.com/wasmenv/wasmenv/synth/design"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
@@ -119,5 +122,100 @@ func TestActionIsTheOnlyWayToItsColumns(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDesignDecidesTheActions (issue 34, round 8, finding 3): the model's
+// design of sakila (its recorded answers, synth/testdata/corpus/llm/sakila,
+// replayed through a real HTTP server) proposed return_rental, a
+// milestone on rental.return_date, which validation dropped (every
+// rental in the data is returned) and the repaired answer left out. The
+// schema's own milestone on that column (mark_rental_returned) must not
+// come back behind the design's back: the design decides. The open
+// action the design kept stays. The recording answered the prompt of its
+// day; its answers are served here by the conversation's turn (the first
+// design prompt, then the repair), so that a later change of the prompt's
+// wording does not make it unusable (no task is made: the wording
+// prompts carry the tasks).
+func TestDesignDecidesTheActions(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmreplay.New(t, "testdata/corpus/llm/sakila")
+	srv.Index = []llmreplay.Entry{
+		{File: "000001.json", Match: []string{"Design the domain"}},
+		{File: "000002.json", Match: []string{"Design the domain", "The design was checked against the schema and the data"}},
+	}
+	stage := &design.Stage{Client: chatapi.New(srv.URL+"/v1", llmreplay.Key, 1), Model: "claude (via relay)"}
+	res, err := synth.FromDB(context.Background(), corpusDB(t, dir, "sakila"), synth.Options{Out: filepath.Join(dir, "env"), Tasks: -1, Seed: 1,
+		Toolset: toolgen.ToolsetDomain, Design: stage})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := stage.Report()
+	if !slices.ContainsFunc(rep.Dropped, func(d design.Dropped) bool { return d.Name == "return_rental" }) || !slices.Contains(rep.Kept, "rent_film") {
+		t.Fatalf("the recorded design: kept %v, dropped %+v", rep.Kept, rep.Dropped)
+	}
+	for _, tl := range res.Spec.Tools {
+		if tl.Kind == toolgen.DomainAction && tl.Table == "rental" && tl.Action.Column == "return_date" {
+			t.Errorf("%s marks rental.return_date, an action the design left out", tl.Name)
+		}
+	}
+	if res.Spec.Tool("rent_film") == nil {
+		t.Error("the designed open rent_film is not offered")
+	}
+}
+
+// TestIdentifyingNamesTheGroundTruthsLookups (issue 34, round 8, finding
+// 4): the policy's identification rule names the ways the tools offer to
+// find a row by what a person says, the ones the ground truth starts from:
+// the finds by a natural key and a table's list filtered by a person's
+// first and last name. Played on hr, the rule named only the finds by
+// email and phone while gold paths found employees by name through
+// list_employees, so an agent that followed the rule strictly could
+// refuse a right path. Every task's first call is named in the rule.
+func TestIdentifyingNamesTheGroundTruthsLookups(t *testing.T) {
+	dir := t.TempDir()
+	res, err := synth.FromDB(context.Background(), corpusDB(t, dir, "hr"), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 40, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(res.Bundle.Manifest.Rules, "Identifying: ")
+	rule, _, _ := strings.Cut(rest, "\n")
+	if !strings.Contains(rule, "list_employees (first_name_contains, last_name_contains)") {
+		t.Errorf("the rule does not name the lookup by name:\n%s", rule)
+	}
+	for _, task := range res.Tasks {
+		if len(task.Calls) > 0 && !strings.Contains(rule, task.Calls[0].Name+" (") {
+			t.Errorf("%s starts with %s, which the identification rule does not name:\n%s", task.ID, task.Calls[0].Name, rule)
+		}
+	}
+}
+
+// TestRefusedOutsideTheScope: a request to change a row outside the
+// scope (the fare or status of a flight, for a passenger) is a policy
+// task: the right outcome is the value asked for and no change; the
+// value the user wanted set is no answer.
+func TestRefusedOutsideTheScope(t *testing.T) {
+	dir := t.TempDir()
+	res, err := synth.FromDB(context.Background(), corpusDB(t, dir, "airline"), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 60, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, task := range res.Tasks {
+		if !strings.Contains(task.ID, "-refuse-scope-") {
+			continue
+		}
+		n++
+		if task.Answer == nil || len(task.Checks) != 1 || !task.Checks[0].Guard {
+			t.Errorf("%s: want an answer and only the nothing-changed guard: %+v", task.ID, task)
+		}
+		for _, c := range task.Calls {
+			if tl := res.Spec.Tool(c.Name); tl == nil || tl.Kind.Writes() {
+				t.Errorf("%s: the ground truth calls %s", task.ID, c.Name)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no request outside the scope was made a refusal")
 	}
 }

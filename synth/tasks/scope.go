@@ -91,7 +91,7 @@ func referred(m *dbmodel.Model, t *dbmodel.Table) bool {
 // domain toolset offers no such tool; this holds the line for every task
 // shape, whichever way it reached the write.
 func outOfScope(spec *toolgen.Spec, t envpkg.Task) string {
-	if spec.Scope == nil {
+	if spec == nil || spec.Scope == nil {
 		return ""
 	}
 	for _, c := range t.Calls {
@@ -106,6 +106,8 @@ func outOfScope(spec *toolgen.Spec, t envpkg.Task) string {
 // person where a scope names one (a shop's customer speaks for
 // themselves, not its employees), any person table otherwise.
 func (w *walker) servedPerson(t *dbmodel.Table) bool {
-	s := w.spec.Scope
-	return s == nil || s.Person == "" || s.Person == t.Name
+	if w.spec == nil || w.spec.Scope == nil {
+		return true
+	}
+	return w.spec.Scope.Person == "" || w.spec.Scope.Person == t.Name
 }
