@@ -24,7 +24,7 @@ import (
 //     refers to (their department, their support rep: shared rows, not
 //     theirs);
 //   - and the rows their open actions add (opens: an open row that refers
-//     to a row of theirs).
+//     to a row of theirs, with the same exceptions).
 //
 // Reference tables (films, flights, products, jobs) and other people's
 // records are outside. nil where no person table is certain (no limit, as
@@ -63,7 +63,7 @@ func DeriveScope(m *dbmodel.Model, opens map[string]*toolgen.Open) *toolgen.Scop
 	}
 	for name := range opens {
 		t := m.Table(name)
-		if t != nil && !in[name] && slices.ContainsFunc(t.ForeignKeys, func(fk dbmodel.ForeignKey) bool { return in[fk.RefTable] }) {
+		if t != nil && !in[name] && !parents[name] && !person(t) && slices.ContainsFunc(t.ForeignKeys, func(fk dbmodel.ForeignKey) bool { return in[fk.RefTable] }) {
 			in[name] = true
 		}
 	}
