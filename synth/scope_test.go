@@ -193,12 +193,15 @@ func TestIdentifyingNamesTheGroundTruthsLookups(t *testing.T) {
 // TestRefusedOutsideTheScope: a request to change a row outside the
 // scope (the fare or status of a flight, for a passenger) is a policy
 // task: the right outcome is the value asked for and no change; the
-// value the user wanted set is no answer.
+// value the user wanted set is no answer. The summary says the scope.
 func TestRefusedOutsideTheScope(t *testing.T) {
 	dir := t.TempDir()
 	res, err := synth.FromDB(context.Background(), corpusDB(t, dir, "airline"), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 60, Seed: 1, Toolset: toolgen.ToolsetDomain})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if sc := res.Summary.Scope; sc == nil || sc.Person != "users" || sc.By != toolgen.ScopeBySchema || len(sc.Tables) != 6 {
+		t.Errorf("the summary's scope: %+v", sc)
 	}
 	n := 0
 	for _, task := range res.Tasks {
