@@ -57,10 +57,12 @@ func buildStage(ctx context.Context, src string, opts Options, m *dbmodel.Model,
 	start := time.Now()
 	s := &stage{}
 	var designed []toolgen.Designed
+	var declined []toolgen.Declined
 	if opts.plan != nil {
-		designed = opts.plan.Actions
+		designed, declined = opts.plan.Actions, opts.plan.Declined
 	}
-	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Opens: opts.opens, Toolset: opts.Toolset, Designed: designed})
+	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Opens: opts.opens, Toolset: opts.Toolset,
+		Designed: designed, Declined: declined, Scope: scopeOf(opts, m)})
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,11 @@ func designedFailures(p *design.Plan, spec *toolgen.Spec, smoke []SmokeResult) [
 				found = true
 			}
 		}
-		if !found {
+		switch {
+		case !found && !spec.Scope.Allows(d.Table):
+			out = append(out, design.Dropped{Name: d.Name, Reason: fmt.Sprintf("table %q is outside what the person served may change (%s)", d.Table, strings.Join(spec.Scope.Tables, ", "))})
+			continue
+		case !found:
 			out = append(out, design.Dropped{Name: d.Name, Reason: "no tool could be made of it (its table has no create tool, or its name is taken)"})
 			continue
 		}
@@ -81,9 +85,10 @@ func errNoDesign(err error, log io.Writer) bool {
 // keep ("reference records no one changes", "staff work the assistant
 // does not do") while the schema's edits and actions stayed, so an agent
 // that followed the rules failed every such task (judged and played on the
-// held-out set, docs/SYNTHESIS.md). The rules state only what the
-// environment enforces, until the design decides the scope the generator
-// keeps.
+// held-out set, docs/SYNTHESIS.md). The scope is now the design's
+// (Plan.Scope, or the schema's: scopeOf) and the policy states it from the
+// toolset (Policy's scopeRule), so the rules here stay what the actions
+// enforce.
 func designPolicy(p *design.Plan, spec *toolgen.Spec) string {
 	if p == nil {
 		return ""

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/tasks"
 	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
@@ -30,17 +31,13 @@ const answering = "Answering: when the user asks for a value, give that value as
 func Policy(name string, spec *toolgen.Spec) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are the assistant of %s. You act for the user on their records, through the tools only.\n\n", dbmodel.CommentText(name))
-	var finds []string
-	for _, t := range spec.Tools {
-		if t.Kind == toolgen.Find && len(t.Params) == 1 {
-			finds = append(finds, t.Name+" ("+t.Params[0].Name+")")
-		}
-	}
+	finds := tasks.Identifiers(spec)
 	b.WriteString("Identifying: find the user, and the rows they speak of, by what they tell you")
 	if len(finds) > 0 {
 		b.WriteString(": " + strings.Join(finds, ", "))
 	}
 	b.WriteString(". Never guess or make up an id: ids come from earlier tool results. If what the user gives matches no row, or more than one, say so and change nothing.\n\n")
+	b.WriteString(scopeRule(spec.Scope))
 	b.WriteString("Before a change: look the row up first and check that it is the one the user means and in the state they expect. Make exactly the changes asked for, with the values the user gave, and nothing else; never delete a record. When the user makes a change depend on a condition (\"if it is still pending\"), check it; when it does not hold, change nothing and tell them what you found.\n\n")
 	var rules []string
 	for _, t := range spec.Tools {
@@ -65,4 +62,31 @@ func Policy(name string, spec *toolgen.Spec) string {
 	}
 	b.WriteString("\n" + answering)
 	return strings.TrimSpace(b.String())
+}
+
+// scopeRule states the served person's scope (toolgen.Scope): whose
+// records the agent acts on and the only tables it may change; any other
+// change is refused with nothing changed (the toolset offers no tool for
+// it, and the tasks that ask for one are refusals). "" with no scope.
+func scopeRule(s *toolgen.Scope) string {
+	if s == nil {
+		return ""
+	}
+	words := func(tables []string) string {
+		out := make([]string, len(tables))
+		for i, t := range tables {
+			out[i] = strings.ReplaceAll(dbmodel.CommentText(t), "_", " ")
+		}
+		return strings.Join(out, ", ")
+	}
+	var b strings.Builder
+	if s.Person != "" {
+		fmt.Fprintf(&b, "Whose records: the user is one of the %s, and you act on their own records. ", words([]string{s.Person}))
+	}
+	if len(s.Tables) == 0 {
+		b.WriteString("You may not change any record: answer questions only. Refuse every change, change nothing, and tell the user it is not something you can change for them.\n\n")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "You may change only these records (%s), and only the user's own. Refuse any other change (reference records, other people's records, what the business itself keeps): change nothing, and tell the user it is not something you can change for them.\n\n", words(s.Tables))
+	return b.String()
 }

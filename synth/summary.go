@@ -12,6 +12,7 @@ import (
 	"github.com/wasmenv/wasmenv/synth/gates"
 	"github.com/wasmenv/wasmenv/synth/graph"
 	"github.com/wasmenv/wasmenv/synth/tasks"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
 // Timing is one stage's wall time.
@@ -41,7 +42,10 @@ type Summary struct {
 	Tasks        tasks.Stats `json:"tasks"`
 	Chain3Plus   float64     `json:"share_chain_3plus"`
 	// Design is the model route's report (--llm), nil without it.
-	Design  *design.Report `json:"design,omitempty"`
+	Design *design.Report `json:"design,omitempty"`
+	// Scope is what the served person may change (the domain toolset;
+	// nil: no limit).
+	Scope   *toolgen.Scope `json:"scope,omitempty"`
 	Timings []Timing       `json:"timings"`
 	Seconds float64        `json:"seconds"`
 }
@@ -49,6 +53,7 @@ type Summary struct {
 func (s *Summary) fill(r *Result, st tasks.Stats) {
 	s.Tables = len(r.Model.Tables)
 	s.Skipped = r.Model.Skipped
+	s.Scope = r.Spec.Scope
 	s.ToolsPerTable, s.ToolsByKind = map[string]int{}, map[string]int{}
 	for _, t := range r.Model.Tables {
 		s.Rows += t.Rows

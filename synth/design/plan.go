@@ -22,6 +22,19 @@ type Answer struct {
 	Refusal  string         `json:"refusal"`
 	Actions  []ActionAnswer `json:"actions"`
 	Rules    []RuleAnswer   `json:"rules"`
+	// Scope is what the served person may change; absent (an answer
+	// recorded before it was asked for), the schema's scope is derived
+	// (synth/tasks.DeriveScope).
+	Scope *ScopeAnswer `json:"scope,omitempty"`
+}
+
+// ScopeAnswer says whose the environment is: the served person's table,
+// and the tables whose rows they may change (through the actions on those
+// tables, and plain edits of the fields no action moves). Every other
+// table is theirs to read, not to change.
+type ScopeAnswer struct {
+	Person string   `json:"person"`
+	Change []string `json:"change"`
 }
 
 // ActionAnswer is one designed action.
@@ -77,6 +90,13 @@ type Plan struct {
 	Policy Policy
 	// Dropped are the answer's actions (and rules) that failed validation.
 	Dropped []Dropped
+	// Scope is what the served person may change, as the answer says it
+	// (nil: the answer says nothing; the schema's is derived).
+	Scope *toolgen.Scope
+	// Declined are the table and column of every action an answer
+	// designed that the plan does not keep: the schema's own action on
+	// them is not offered either (the design decides).
+	Declined []toolgen.Declined
 }
 
 // Policy is the model's part of the environment's system message.
@@ -144,8 +164,20 @@ func Validate(m *dbmodel.Model, conn *sqlite3.Conn, a *Answer) (*Plan, error) {
 		return nil, fmt.Errorf("%s", strings.Join(problems, "; "))
 	}
 	p := &Plan{Enums: map[string][]string{}, Policy: Policy{Serves: a.Serves, Identify: a.Identify, Refusal: a.Refusal, Rules: map[string][]string{}}}
+	if a.Scope != nil {
+		sc, err := validateScope(m, a.Scope)
+		if err != nil {
+			return nil, err
+		}
+		p.Scope = sc
+	}
 	seen := map[string]bool{}
 	for _, aa := range a.Actions {
+		if p.Scope != nil && !p.Scope.Allows(aa.Table) {
+			p.Dropped = append(p.Dropped, Dropped{aa.Name, fmt.Sprintf("table %q is not in the scope's \"change\": the person served may not change it", aa.Table)})
+			p.decline(aa)
+			continue
+		}
 		var d *toolgen.Designed
 		var err error
 		if aa.Rule == toolgen.RuleOpen {
@@ -159,6 +191,7 @@ func Validate(m *dbmodel.Model, conn *sqlite3.Conn, a *Answer) (*Plan, error) {
 		}
 		if err != nil {
 			p.Dropped = append(p.Dropped, Dropped{aa.Name, err.Error()})
+			p.decline(aa)
 			continue
 		}
 		seen[aa.Name] = true
@@ -178,6 +211,40 @@ func Validate(m *dbmodel.Model, conn *sqlite3.Conn, a *Answer) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// validateScope checks the answer's scope: the person's table exists, and
+// each table to change exists and may be written (a key, no trigger
+// keeping it). A scope is the design's word on what the agent may do, so
+// a wrong table fails the whole answer (a repair names it), never a scope
+// silently narrower or wider than the one said.
+func validateScope(m *dbmodel.Model, sa *ScopeAnswer) (*toolgen.Scope, error) {
+	if sa.Person != "" && m.Table(sa.Person) == nil {
+		return nil, fmt.Errorf("scope: no table %q for the person served", sa.Person)
+	}
+	sc := &toolgen.Scope{Person: sa.Person, Tables: []string{}, By: toolgen.ScopeByDesign}
+	for _, name := range sa.Change {
+		t := m.Table(name)
+		switch {
+		case t == nil:
+			return nil, fmt.Errorf("scope: no table %q to change", name)
+		case len(t.PrimaryKey) == 0 || t.MaintainedBy != "":
+			return nil, fmt.Errorf("scope: table %q cannot be changed (no key, or a trigger keeps it)", name)
+		}
+		if !slices.Contains(sc.Tables, name) {
+			sc.Tables = append(sc.Tables, name)
+		}
+	}
+	return sc, nil
+}
+
+// decline records that the plan leaves aa out (its table and column, as
+// the answer named them, where they exist).
+func (p *Plan) decline(aa ActionAnswer) {
+	d := toolgen.Declined{Table: aa.Table, Column: aa.Column}
+	if d.Table != "" && d.Column != "" && !slices.Contains(p.Declined, d) {
+		p.Declined = append(p.Declined, d)
+	}
 }
 
 // validateAction checks one action against the model and the rows.

@@ -3,6 +3,7 @@ package design
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
 // A lending library with no CHECK, no stock column named as such and no
@@ -165,5 +167,43 @@ func TestRewriteGate(t *testing.T) {
 	order := envpkg.Task{Instruction: `I'm "(612) 555-0107": on 2023-05-24 add 2 × "Dune".`, Calls: []envpkg.Call{{Name: "place", Arguments: place}}}
 	if got := strings.Join(UserValues(order), "|"); got != "(612) 555-0107|2023-05-24|2|Dune" {
 		t.Errorf("user values %s", got)
+	}
+}
+
+// TestValidateScope (issue 34, round 8): the answer's scope names the
+// person's table and the tables they may change; an action on another
+// table is dropped with why (the agent would have to refuse it), and its
+// table and column are declined (the schema's own action there is not
+// offered either); a scope naming a table that is not there fails the
+// answer; an answer with no scope (recorded before it was asked for)
+// leaves it to the schema (Plan.Scope nil).
+func TestValidateScope(t *testing.T) {
+	m, conn := libraryDB(t)
+	acts := `"actions": [
+	 {"name": "mark_returned", "table": "loans", "rule": "milestone", "column": "returned", "to": "returned"},
+	 {"name": "restock_book", "table": "books", "rule": "status", "column": "title", "values": ["Dune", "Emma"], "to": "Emma", "from": ["Dune"]}
+	], "rules": []`
+	p, err := Validate(m, conn, answer(t, `{`+policyWords+`, "scope": {"person": "members", "change": ["members", "loans"]}, `+acts+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Scope == nil || p.Scope.Person != "members" || !slices.Equal(p.Scope.Tables, []string{"members", "loans"}) || p.Scope.By != toolgen.ScopeByDesign {
+		t.Fatalf("scope %+v", p.Scope)
+	}
+	if len(p.Actions) != 1 || p.Actions[0].Name != "mark_returned" {
+		t.Errorf("kept %+v", p.Actions)
+	}
+	if len(p.Dropped) != 1 || p.Dropped[0].Name != "restock_book" || !strings.Contains(p.Dropped[0].Reason, `not in the scope's "change"`) {
+		t.Errorf("dropped %+v", p.Dropped)
+	}
+	if !slices.Contains(p.Declined, toolgen.Declined{Table: "books", Column: "title"}) {
+		t.Errorf("declined %+v", p.Declined)
+	}
+	if _, err := Validate(m, conn, answer(t, `{`+policyWords+`, "scope": {"person": "members", "change": ["fines"]}, `+acts+`}`)); err == nil || !strings.Contains(err.Error(), `no table "fines"`) {
+		t.Errorf("a scope over a missing table: %v", err)
+	}
+	p, err = Validate(m, conn, answer(t, `{`+policyWords+`, `+acts+`}`))
+	if err != nil || p.Scope != nil || len(p.Actions) != 2 {
+		t.Errorf("no scope in the answer: %+v, %v", p, err)
 	}
 }

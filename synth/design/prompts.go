@@ -15,6 +15,7 @@ Design the domain. Answer with one JSON object and nothing else:
   "serves": "whom the assistant acts for, one sentence",
   "identify": "how that person identifies themselves (which column of which table they can tell), one sentence",
   "refusal": "how the assistant says no when a rule forbids a change, one sentence",
+  "scope": {"person": "<the table of the person served>", "change": ["<each table whose rows that person may change: their own record, their rows, the rows they add>"]},
   "actions": [ ... 0 to 8 actions ... ],
   "rules": [ {"action": "<an action's name>", "text": "the policy rule that action enforces, one sentence"} ]
 }
@@ -29,6 +30,8 @@ Each action is one thing a person in this domain does, in one of four forms (nam
   {"name": "...", "table": "<the row added>", "rule": "consume", "column": "<its quantity>", "ref": "<its column referring to the parent>", "stock_table": "<the parent>", "stock_column": "<the stock or balance>"}
 - open: a row a person creates under rules (rent, book, enrol, hire): written with its references, "column" (a time column of the row) stamped with the time of the call. Its rules, each optional: "closed_by", a nullable time column empty while the row is open (a return date); "one_open_per", references whose parent may have at most one open row (a copy rented once at a time); "bounds", a number of the row kept within two number columns of a parent it refers to (a salary within the job's minimum and maximum); "same_owner", pairs of references whose parents must belong to the same row of a third table. Rules the data contradicts are dropped.
   {"name": "...", "table": "<the row added>", "rule": "open", "column": "<its time column>", "closed_by": "...", "one_open_per": ["<ref column>"], "bounds": [{"column": "...", "ref": "<ref column>", "min": "<parent column>", "max": "<parent column>"}], "same_owner": [["<ref column>", "<ref column>"]]}
+
+Every action's table must be in "scope"."change"; the assistant refuses any change to another table (reference records, other people's rows, what the business itself runs).
 
 Design only actions the data supports and a person would ask for; where the data holds reference records no one changes, design none and say so in "serves". Every rule must be one an action's check enforces.`
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wasmenv/wasmenv/internal/chatapi"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
+	"github.com/wasmenv/wasmenv/synth/toolgen"
 )
 
 // DefaultRepairs is how many repair prompts a design gets after its
@@ -44,6 +45,8 @@ type Stage struct {
 	// why each one (or rule) was last left out.
 	proposed []string
 	dropped  map[string]string
+	// targets are the table and column of each action proposed.
+	targets map[string]toolgen.Declined
 }
 
 // Report is what the model route did, for the run's summary.
@@ -144,9 +147,14 @@ func (s *Stage) ask(ctx context.Context) (*Plan, error) {
 				if !slices.Contains(s.proposed, aa.Name) {
 					s.proposed = append(s.proposed, aa.Name)
 				}
+				if s.targets == nil {
+					s.targets = map[string]toolgen.Declined{}
+				}
+				s.targets[aa.Name] = toolgen.Declined{Table: aa.Table, Column: aa.Column}
 			}
 			var p *Plan
 			if p, err = Validate(s.m, s.conn, a); err == nil {
+				s.declineEarlier(p)
 				last = p
 				for _, d := range p.Dropped {
 					s.drop(d)
@@ -167,6 +175,24 @@ func (s *Stage) ask(ctx context.Context) (*Plan, error) {
 			"\n\nAnswer the whole design again, as one JSON object in the same form: fix or leave out what fails."
 		s.report.Problems = append(s.report.Problems, msg)
 		s.msgs = append(s.msgs, chatapi.Message{Role: chatapi.RoleUser, Content: msg})
+	}
+}
+
+// declineEarlier adds to p.Declined the actions an earlier answer
+// designed that p does not keep (the model left them out of its last
+// answer), unless a kept action is on the same table and column.
+func (s *Stage) declineEarlier(p *Plan) {
+	for _, name := range s.proposed {
+		d, ok := s.targets[name]
+		if !ok || d.Table == "" || d.Column == "" || slices.Contains(p.Declined, d) {
+			continue
+		}
+		if slices.ContainsFunc(p.Actions, func(k toolgen.Designed) bool {
+			return k.Name == name || k.Table == d.Table && k.Action.Column == d.Column
+		}) {
+			continue
+		}
+		p.Declined = append(p.Declined, d)
 	}
 }
 

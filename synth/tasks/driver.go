@@ -382,6 +382,9 @@ func (w *walker) finish(c *chain, cur *entity, t envpkg.Task, kind string, opts 
 	if len(c.calls) > opts.MaxChain {
 		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %d calls, more than %d", errDeadEnd, len(c.calls), opts.MaxChain)
 	}
+	if why := outOfScope(w.spec, envpkg.Task{Calls: c.calls}); why != "" {
+		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %s", errDeadEnd, why)
+	}
 	if len(t.Checks) == 0 && t.Answer != nil {
 		// A question changes nothing: a stray write while looking it up
 		// fails the task (the guard gates the answer's reward, so doing

@@ -63,7 +63,7 @@ func (w *walker) entry(c *chain) (*entity, error) {
 		// people who have rows of their own, where there are any.
 		var own []start
 		for _, st := range starts {
-			if person(st.t) && w.owns(st.t, true) && (st.combo == nil || !slices.Equal(st.combo, st.t.ComboKey)) {
+			if person(st.t) && w.servedPerson(st.t) && w.owns(st.t, true) && (st.combo == nil || !slices.Equal(st.combo, st.t.ComboKey)) {
 				own = append(own, st)
 			}
 		}

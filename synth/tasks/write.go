@@ -23,6 +23,9 @@ import (
 // finishWrite ends with a change to cur (update or delete) or a new row
 // referring to it (create).
 func (w *walker) finishWrite(c *chain, cur *entity) (envpkg.Task, string, error) {
+	if w.spec != nil && !w.spec.Scope.Allows(cur.table.Name) {
+		return w.refuseOutOfScope(c, cur) // not the served person's to change (scope.go)
+	}
 	if len(w.actionsOn(cur)) > 0 && w.rng.IntN(4) > 0 {
 		// What a person does in the domain, where the schema has it.
 		mark := len(c.calls)

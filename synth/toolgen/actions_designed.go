@@ -32,8 +32,12 @@ func (g *gen) designedOn(t *dbmodel.Table) []Designed {
 }
 
 // supersededBy reports whether a designed action of t covers the schema's
-// action a (the same rule on the same column, and value for a status).
+// action a (the same rule on the same column, and value for a status), or
+// the design left out an action on that column (Options.Declined).
 func (g *gen) supersededBy(t *dbmodel.Table, a *Action) bool {
+	if g.declined(t.Name, a.Column) {
+		return true // the design left it out: it decides
+	}
 	return slices.ContainsFunc(g.designedOn(t), func(d Designed) bool {
 		if d.Action.Column != a.Column {
 			return false

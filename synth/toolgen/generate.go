@@ -31,6 +31,13 @@ type Options struct {
 	// Opens are the open actions (RuleOpen) by table, with the rules the
 	// data keeps (CheckOpen on the source).
 	Opens map[string]*Open
+	// Scope, for the domain toolset, is what the served person may
+	// change: no plain write and no action outside it is offered (nil:
+	// no limit).
+	Scope *Scope
+	// Declined are the actions the design left out: the schema's own
+	// action on the same table and column is not offered either.
+	Declined []Declined
 }
 
 // tableNames holds the identifiers used for one table.
@@ -94,7 +101,8 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 		}
 	}
 	if domain {
-		spec.Tools = g.selectDomain(spec.Tools)
+		spec.Tools = g.selectDomain(ungoverned(spec.Tools))
+		spec.Scope = opts.Scope
 	}
 	for _, t := range append(slices.Clip(m.Tables), m.Views...) {
 		var mine []*Tool

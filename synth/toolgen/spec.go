@@ -94,6 +94,9 @@ type Spec struct {
 	Files map[string][]byte `json:"-"`
 	// Model is the database model the tools were made from.
 	Model *dbmodel.Model `json:"-"`
+	// Scope is what the served person may change (the domain toolset's
+	// Options.Scope; nil: no limit).
+	Scope *Scope `json:"scope,omitempty"`
 }
 
 // Tool returns the tool named name, or nil.

@@ -19,7 +19,9 @@ const (
 	// with the names of the rows they refer to), then plain writes of the
 	// tables no action covers, within MaxDomainTools and
 	// MaxDomainSchemaBytes. Link rows, rows a trigger keeps, views and
-	// deletes are not offered; bookkeeping stamps are not things to set.
+	// deletes are not offered; bookkeeping stamps are not things to set,
+	// nor a column an action moves (governed); no write outside the
+	// served person's Scope.
 	ToolsetDomain = "domain"
 )
 
@@ -36,6 +38,9 @@ func (g *gen) domainRank(t *Tool) int {
 	tb := g.m.Table(t.Table)
 	if tb == nil { // a view
 		return -1
+	}
+	if t.Kind.Writes() && !g.opts.Scope.Allows(tb.Name) {
+		return -1 // not the served person's to change (Scope)
 	}
 	switch t.Kind {
 	case DomainAction:
