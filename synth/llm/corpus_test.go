@@ -65,6 +65,9 @@ var corpusRuns = []corpusRun{
 	// others, tasks of several steps each: ski passes, camping sites; moving
 	// company, passport renewal.
 	{"scenarios-r8b-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
+	// Then bookstore orders, language tutoring; wedding venues, crowdfunding
+	// pledges.
+	{"scenarios-r8b2-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b2-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
 }
 
 // corpusConfig is the command line the recorded runs used:
