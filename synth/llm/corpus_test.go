@@ -68,6 +68,8 @@ var corpusRuns = []corpusRun{
 	// Then bookstore orders, language tutoring; wedding venues, crowdfunding
 	// pledges.
 	{"scenarios-r8b2-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b2-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
+	// Then laundry service; recycling pickups.
+	{"scenarios-r8b3-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b3-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
 }
 
 // corpusConfig is the command line the recorded runs used:
