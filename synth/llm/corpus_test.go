@@ -61,6 +61,15 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r7c2b-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2b-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
 	{"scenarios-r7c2c-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2c-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
 	{"scenarios-r7c2d-assumed.jsonl", true, 12, 2, 4, "recording-r7c"},
+	// Round 8 (issue 36), recorded through a second relay beside round 8's
+	// others, tasks of several steps each: ski passes, camping sites; moving
+	// company, passport renewal.
+	{"scenarios-r8b-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
+	// Then bookstore orders, language tutoring; wedding venues, crowdfunding
+	// pledges.
+	{"scenarios-r8b2-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b2-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
+	// Then laundry service; recycling pickups.
+	{"scenarios-r8b3-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b3-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
 }
 
 // corpusConfig is the command line the recorded runs used:
