@@ -155,6 +155,7 @@ func (w *walker) choose(c *chain, owner *entity, l listed, acts []*toolgen.Tool)
 	for _, r := range g.rows {
 		c.noteIDs(w, &entity{table: l.child, row: r})
 	}
+	c.countRows(l.child, g.rows...) // what a count over them may name
 	if sharedReference(first) || soldLine(first) {
 		return group{}, nil, errDeadEnd
 	}

@@ -58,6 +58,7 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 		if err != nil {
 			return envpkg.Task{}, "", err
 		}
+		c.countRows(grand, items...)
 		part := float64(len(items))
 		if col != nil {
 			part = 0
