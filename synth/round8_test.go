@@ -265,3 +265,111 @@ CREATE TABLE bookings (booking_code TEXT PRIMARY KEY, member_id INTEGER NOT NULL
 		t.Errorf("the same episode replayed made %v, then %v", first, again)
 	}
 }
+
+// TestTasksThatNeedReasoning: issue 34 round 8, item 2. The shapes made
+// to need reasoning — a choice across a reference (pick-), arithmetic over
+// rows (arith-), two goals whose second depends on the first (goals-) —
+// are in the sets of the tuning databases, and each is sound: its ground
+// truth scores 1.0; a change does not pass in the initial state; the same
+// change on another of the listed rows (the second best among them) does
+// not pass; a figure off by one, or a spray of numbers, does not pass.
+// None of these shapes exists on 33ff429.
+func TestTasksThatNeedReasoning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds three environments")
+	}
+	seen := map[string]int{}
+	for _, name := range []string{"hr", "northwind", "sakila"} {
+		res, env, _ := openTasksEnv(t, name, 0)
+		for _, task := range res.Tasks {
+			kind := ""
+			for _, k := range []string{"-pick-", "-arith-", "-goals-"} {
+				if strings.Contains(task.ID, k) {
+					kind = strings.Trim(k, "-")
+				}
+			}
+			if kind == "" {
+				continue
+			}
+			seen[kind]++
+			var right *string
+			if task.Answer != nil {
+				r := task.Answer.Reply()
+				right = &r
+			}
+			if s := play(t, env, task.ID, task.Calls, right); s.Reward != 1 {
+				t.Errorf("%s (%s): the ground truth scores %v", task.ID, task.Instruction, s.Reward)
+			}
+			if task.Answer != nil {
+				f, err := strconv.ParseFloat(task.Answer.Value, 64)
+				if err != nil {
+					t.Errorf("%s: a figure's rule is no number: %+v", task.ID, task.Answer)
+					continue
+				}
+				for _, wrong := range []string{strconv.FormatFloat(f+1, 'f', -1, 64), "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 " + task.Answer.Value} {
+					if s := play(t, env, task.ID, task.Calls, &wrong); s.Reward == 1 {
+						t.Errorf("%s (%s): the answer %q passes", task.ID, task.Instruction, wrong)
+					}
+				}
+			}
+			if changesOf(task) == 0 {
+				continue
+			}
+			if s := play(t, env, task.ID, nil, nil); s.Reward == 1 {
+				t.Errorf("%s: the initial state passes", task.ID)
+			}
+			// The change on another listed row: every row of the list the
+			// ground truth read but the one it changed.
+			last := task.Calls[len(task.Calls)-1]
+			tl := res.Spec.Tool(last.Name)
+			var args map[string]any
+			if err := json.Unmarshal(last.Arguments, &args); err != nil {
+				t.Fatal(err)
+			}
+			others := 0
+			for i, c := range task.Calls[:len(task.Calls)-1] {
+				lt := res.Spec.Tool(c.Name)
+				if lt == nil || lt.Table != tl.Table {
+					continue
+				}
+				for _, row := range lastRows(t, env, envpkg.Task{ID: task.ID, Calls: task.Calls[:i+1]}) {
+					moved := last
+					same := true
+					for _, p := range tl.Params {
+						if p.Op == "key" && row[p.Column] != nil {
+							same = same && fmt.Sprint(row[p.Column]) == fmt.Sprint(args[p.Name])
+							moved = withArg(t, moved, p.Name, row[p.Column])
+						}
+					}
+					if same {
+						continue
+					}
+					others++
+					calls := append(append([]envpkg.Call{}, task.Calls[:len(task.Calls)-1]...), moved)
+					if s := play(t, env, task.ID, calls, nil); s.Reward == 1 {
+						t.Errorf("%s (%s): the change on another row (%s) passes", task.ID, task.Instruction, moved.Arguments)
+					}
+				}
+			}
+			if strings.Contains(task.ID, "-pick-") && others == 0 {
+				t.Errorf("%s: no other row to try", task.ID)
+			}
+		}
+	}
+	for _, k := range []string{"pick", "arith", "goals"} {
+		if seen[k] == 0 {
+			t.Errorf("no %s task in the sets (%v)", k, seen)
+		}
+	}
+	t.Logf("tasks that need reasoning: %v", seen)
+}
+
+func changesOf(t envpkg.Task) int {
+	n := 0
+	for _, c := range t.Checks {
+		if !c.Guard {
+			n++
+		}
+	}
+	return n
+}
