@@ -83,6 +83,15 @@ func (w *walker) twoGoals(c *chain, owner *entity) (envpkg.Task, string, error) 
 			break
 		}
 	}
+	if len(cands) == 0 {
+		// Where the rows have rows of their own, the figure is about the
+		// most recent one's (its payments, its lines): one more list.
+		if f, v, ok, err := w.latestFigure(c, l, date, owner, single); err != nil {
+			return envpkg.Task{}, "", err
+		} else if ok {
+			figure, said = f, v
+		}
+	}
 	instr := oneOf(w.rng,
 		fmt.Sprintf("Please %s. If there is no such %s, change nothing and tell me %s instead.", verb, single, figure),
 		fmt.Sprintf("Could you %s? If I have none, just tell me %s.", verb, figure))
@@ -143,4 +152,75 @@ func cmpString(a, b string) int {
 		return 1
 	}
 	return 0
+}
+
+// latestFigure lists the rows of owner's most recent row (by date, held by
+// it alone) and says their total amount, else how many there are: the
+// figure and its value; false when the rows have none of their own.
+func (w *walker) latestFigure(c *chain, l listed, date string, owner *entity, single string) (string, string, bool, error) {
+	var subs []*toolgen.Tool
+	for _, t := range w.spec.Tools {
+		if t.Kind == toolgen.Children && t.Parent == l.child.Name && t.Table != owner.table.Name && countable(w.spec.Model.Table(t.Table), l.child) &&
+			ownRole(roleFor(t.Via.Columns[0], l.child), l.child) {
+			subs = append(subs, t)
+		}
+	}
+	if len(subs) == 0 {
+		return "", "", false, nil
+	}
+	rs := slices.Clone(l.items)
+	at := func(r map[string]any) string { return fmt.Sprint(sqlValue(r[date])) }
+	slices.SortStableFunc(rs, func(a, b map[string]any) int { return -cmpString(at(a), at(b)) })
+	// The two most recent, where they are clear (a third is older), else
+	// the most recent.
+	n := 1
+	if len(rs) >= 3 && at(rs[1]) != at(rs[2]) {
+		n = 2
+	}
+	if at(rs[0]) == at(rs[1]) {
+		return "", "", false, nil
+	}
+	sub := subs[w.rng.IntN(len(subs))]
+	var items []map[string]any
+	for _, r := range rs[:n] {
+		key := r[sub.Via.RefColumns[0]]
+		if key == nil {
+			return "", "", false, nil
+		}
+		part, err := w.listAll(c, sub, key)
+		if err != nil {
+			return "", "", false, err
+		}
+		items = append(items, part...)
+	}
+	if len(items) == 0 {
+		return "", "", false, nil
+	}
+	grand := w.spec.Model.Table(sub.Table)
+	c.countRows(grand, items...)
+	_, what := rowWords(w.spec.Model, grand, sub.Via.Columns[0], l.child)
+	latest := "my most recent " + single
+	if n == 2 {
+		latest = "my two most recent " + plural(l.child)
+		if _, rows := rowWords(w.spec.Model, l.child, l.fk, owner.table); rows != "" {
+			latest = "my two most recent " + rows
+		}
+	}
+	if !owner.person {
+		latest = "the most recent of " + rowsOf(plural(l.child), l.fk, owner)
+		if n == 2 {
+			latest = "the two most recent of " + rowsOf(plural(l.child), l.fk, owner)
+		}
+	}
+	for _, gc := range grand.Columns {
+		if numericCol(gc) && additive(gc.Name) && !grand.IsKey(gc.Name) && grand.ForeignKeyOf(gc.Name) == nil && !gc.ByMachine() {
+			if total, ints, ok := sumOf(items, gc.Name); ok && total != 0 {
+				return fmt.Sprintf("the total %s of the %s of %s", attrWords(gc.Name), what, latest), number(total, ints), true, nil
+			}
+		}
+	}
+	if n == 2 {
+		return fmt.Sprintf("how many %s %s have together", what, latest), fmt.Sprint(len(items)), true, nil
+	}
+	return fmt.Sprintf("how many %s %s has", what, latest), fmt.Sprint(len(items)), true, nil
 }

@@ -72,16 +72,19 @@ func (w *walker) pickAcross(c *chain, owner *entity) (envpkg.Task, string, error
 		return envpkg.Task{}, "", err
 	}
 	_, rows := rowWords(w.spec.Model, l.child, l.fk, owner.table)
+	// "the one of my orders that have not been shipped yet whose employee
+	// has the earliest hire date": the rows it may apply to, then the pick.
 	desc := "the one of " + rowsOf(rows, l.fk, owner) + " " + p.words
 	if act != nil {
-		desc += " " + appliesWords(l.child, act.Action)
+		among := strings.NewReplacer("that has ", "that have ", "that is ", "that are ").Replace(appliesWords(l.child, act.Action))
+		desc = "the one of " + rowsOf(rows, l.fk, owner) + " " + among + " " + p.words
 	}
 	first := &entity{table: l.child, row: p.row, tool: l.tool.Name, parent: owner, mine: owner.mine, desc: desc}
 	first.others = append(first.others, p.second)
 	c.entities = append(c.entities, first)
 	c.noteIDs(w, first)
 	c.reason = "[pick " + p.reason + "]"
-	g := group{rows: []map[string]any{p.row}, words: rows, col: "", value: ""}
+	g := group{rows: []map[string]any{p.row}, words: rows}
 	mark := len(c.calls)
 	var t envpkg.Task
 	var kind string
@@ -301,7 +304,7 @@ func (w *walker) onAnother(call envpkg.Call, row map[string]any) (envpkg.Call, b
 
 // reasonedShare is the share of composed attempts that try the shapes
 // that need reasoning (pick.go, goals.go, arith.go) first.
-const reasonedShare = 0.5
+const reasonedShare = 0.25
 
 // reasoned tries one of shapes (in a random order) on owner, reasonedShare
 // of the time: done with its task, or with an error past a write (the
