@@ -193,6 +193,12 @@ type Alone struct {
 	// a number, a number of the record is said with a word of its column
 	// ("day 18 (record 587, plot 2)"; "18 or 2" is a hedge).
 	Record []RecordValue `json:"record,omitempty"`
+	// Counted lists the rows a count or a sum is over, each by its key
+	// column and value: a right answer may name any or all of them ("3:
+	// orders 10, 11 and 12"), a number of them said after a word of its
+	// column, alone or in a list that follows one. A counted row's key
+	// said bare stays a rival ("3 or 11").
+	Counted []RecordValue `json:"counted,omitempty"`
 }
 
 // RecordValue is a value of the answered record and its column.

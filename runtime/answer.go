@@ -48,7 +48,7 @@ func (ep *Episode) answerPasses(ctx context.Context, t *envpkg.Task, got string)
 	}
 	c := answerContext{got: got, user: []string{t.Instruction, t.Persona}}
 	if a.Alone != nil {
-		c.value, c.record = a.Alone.Value, a.Alone.Record
+		c.value, c.record, c.counted = a.Alone.Value, a.Alone.Record, a.Alone.Counted
 	}
 	var others []string
 	if a.Alone != nil && a.Alone.Others != "" && wordsOutside(got, spans) {

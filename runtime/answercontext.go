@@ -34,6 +34,9 @@ type answerContext struct {
 	user   []string             // the instruction and the persona: the user's words
 	value  string               // the expected value as stored (Alone.Value)
 	record []envpkg.RecordValue // the answered record's other values (Alone.Record)
+	// counted are the keys of the rows a count or a sum is over
+	// (Alone.Counted).
+	counted []envpkg.RecordValue
 }
 
 // occurrence is a place got says a value whole: record[index] for a
@@ -71,7 +74,7 @@ func (c answerContext) alone(spans []span, others []string) bool {
 	_, err := strconv.ParseFloat(strings.TrimSpace(c.value), 64)
 	numeric := err == nil
 	for _, n := range numbersIn(c.got) {
-		if inSpans(n.from, n.to, spans) || inOccurrences(n.span, recs) || hasNumber(free, n.value) {
+		if inSpans(n.from, n.to, spans) || inOccurrences(n.span, recs) || hasNumber(free, n.value) || c.countedRow(n, toks) {
 			continue
 		}
 		i := c.recordNumber(n, toks, numeric)
@@ -380,3 +383,46 @@ func columnWords(column string) []string {
 }
 
 func hasLetter(s string) bool { return strings.ContainsFunc(s, unicode.IsLetter) }
+
+// countedRow: n is the key of a row the count or sum is over, said after
+// a word of its column ("orders 10, 11 and 12", "order #11"): the words
+// between are other counted keys and "and". Said bare it is no row's
+// name but a rival figure.
+func (c answerContext) countedRow(n number, toks []token) bool {
+	isKey := func(v float64) (string, bool) {
+		for _, r := range c.counted {
+			if m := numbersIn(r.Value); len(m) == 1 && !hasLetter(r.Value) && sameNumber(v, m[0].value) {
+				return r.Column, true
+			}
+		}
+		return "", false
+	}
+	col, ok := isKey(n.value)
+	if !ok {
+		return false
+	}
+	i := len(toks) - 1
+	for i >= 0 && toks[i].from >= n.from {
+		i--
+	}
+	for ; i >= 0; i-- {
+		t := toks[i]
+		if v, err := strconv.ParseFloat(t.text, 64); err == nil {
+			if _, ok := isKey(v); ok {
+				continue
+			}
+			return false
+		}
+		if t.text == "and" {
+			continue
+		}
+		w := t.text
+		for _, cw := range columnWords(col) {
+			if w == cw || w == cw+"s" || w == cw+"es" {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}

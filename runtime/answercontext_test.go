@@ -181,3 +181,26 @@ func TestAnswersSayTheValueNotAPartOfAnother(t *testing.T) {
 		"Центральная Америка или Карибский бассейн":                    false,
 	})
 }
+
+// Issue 34 (round 8): a count or a sum may name every row it is over, not
+// only the first: "3: orders 10, 11 and 12" passed for none but the
+// first counted row (played round 7: "2 (order_id 10585)" failed though
+// both orders were counted). A spray, a hedge and a row not counted still
+// fail.
+func TestCountsMayNameTheRowsTheyCount(t *testing.T) {
+	count := envpkg.Answer{Value: "3", Match: "number", Alone: &envpkg.Alone{Value: "3",
+		Record:  record("order_id", "10", "customer_id", "7", "placed_at", "2024-05-01"),
+		Counted: record("order_id", "10", "order_id", "11", "order_id", "12")}}
+	scoreCases(t, "How many lines do my three most recent orders have together?", count, map[string]bool{
+		"3":                            true,
+		"3: orders 10, 11 and 12":      true,
+		"3 (order_id 11)":              true,
+		"3 lines, on orders #11 & #12": true,
+		"3 (order 12, order 10)":       true,
+		"3 or 11":                      false, // a counted row's key said as a rival
+		"3, 11, 12":                    false, // unlabelled
+		"3: orders 10, 11 and 13":      false, // 13 was not counted
+		"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20": false,
+		"orders 10, 11 and 12: 3 or 4":                         false,
+	})
+}

@@ -118,23 +118,44 @@ func checkOpenRules(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, t
 			return nil, err
 		}
 	}
-	// A reference to no row: the first one the call gives.
+	// A reference to no row: the first one the call gives, and each
+	// owner's (the row belongs to an owner that exists).
+	missing := func(p *toolgen.Param, fk *dbmodel.ForeignKey) (map[string]any, error) {
+		args := maps(ok)
+		if p.Type == "string" {
+			args[p.Name] = "no-such-" + p.Name
+			return args, nil
+		}
+		rows, err := queryRows(src, "SELECT coalesce(max("+dbmodel.Quote(fk.RefColumns[0])+"), 0) + 1000 AS n FROM "+dbmodel.Quote(fk.RefTable))
+		if err != nil {
+			return nil, err
+		}
+		args[p.Name] = convert(rows[0]["n"], p.Type)
+		return args, nil
+	}
 	for _, p := range t.Params {
 		if fk := tb.ForeignKeyOf(p.Column); fk != nil && p.Required && len(fk.RefColumns) == 1 {
-			args := maps(ok)
-			if p.Type == "string" {
-				args[p.Name] = "no-such-" + p.Name
-			} else {
-				rows, err := queryRows(src, "SELECT coalesce(max("+dbmodel.Quote(fk.RefColumns[0])+"), 0) + 1000 AS n FROM "+dbmodel.Quote(fk.RefTable))
-				if err != nil {
-					return nil, err
-				}
-				args[p.Name] = convert(rows[0]["n"], p.Type)
+			args, err := missing(&p, fk)
+			if err != nil {
+				return nil, err
 			}
 			if err := fresh("references exist", "does not exist", args); err != nil {
 				return nil, err
 			}
 			break
+		}
+	}
+	for _, r := range o.Owned {
+		p, fk := t.Param(paramOf(t, r.Column)), tb.ForeignKeyOf(r.Column)
+		if p == nil || fk == nil {
+			continue
+		}
+		args, err := missing(p, fk)
+		if err != nil {
+			return nil, err
+		}
+		if err := fresh("owned by an existing "+r.Parent, "does not exist", args); err != nil {
+			return nil, err
 		}
 	}
 	for _, b := range o.Bounds {

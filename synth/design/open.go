@@ -25,14 +25,21 @@ func validateOpen(m *dbmodel.Model, conn *sqlite3.Conn, aa ActionAnswer, seen ma
 	if t == nil {
 		return nil, nil, fmt.Errorf("no table %q", aa.Table)
 	}
-	if len(t.PrimaryKey) != 1 || !t.Column(t.PrimaryKey[0]).Generated || t.MaintainedBy != "" {
-		return nil, nil, fmt.Errorf("open: table %q has no generated one-column key, or a trigger keeps it", aa.Table)
+	if !toolgen.KeyMadeByCall(t) || t.MaintainedBy != "" {
+		return nil, nil, fmt.Errorf("open: table %q has no one-column key a call can make (generated, or a text code), or a trigger keeps it", aa.Table)
 	}
 	c := t.Column(aa.Column)
 	if c == nil || c.Kind != dbmodel.Text || c.TimeLayout == "" || t.IsKey(c.Name) || t.ForeignKeyOf(c.Name) != nil || !c.Writable() {
 		return nil, nil, fmt.Errorf("open %q: want a time column of %s to stamp when the row is made", aa.Column, aa.Table)
 	}
 	o := &toolgen.Open{Start: c.Name, Layout: c.TimeLayout, Unique: toolgen.UniqueColumns(t)}
+	// The row's owner (the customer an invoice is for): a rule where
+	// every row of the data names one (toolgen.CheckOpen).
+	for _, fk := range t.ForeignKeys {
+		if r, ok := toolgen.RefOf(m, t, fk.Columns[0]); ok && len(fk.Columns) == 1 {
+			o.Owned = append(o.Owned, r)
+		}
+	}
 	if aa.ClosedBy != "" {
 		mc := t.Column(aa.ClosedBy)
 		if mc == nil || mc.NotNull || mc.Kind != dbmodel.Text || mc == c || t.IsKey(mc.Name) || t.ForeignKeyOf(mc.Name) != nil || !mc.Writable() {

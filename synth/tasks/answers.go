@@ -277,7 +277,11 @@ func withRecord(a *envpkg.Answer, c *chain, cur *entity) *envpkg.Answer {
 		row, t, asked = cur.row, cur.table, "" // a count or sum of cur's rows
 	}
 	record := recordValues(row, t, asked, c.said)
-	if len(record) == 0 {
+	counted := c.counted
+	if a.Match != "number" {
+		counted = nil
+	}
+	if len(record) == 0 && len(counted) == 0 {
 		return a
 	}
 	if a.Alone == nil {
@@ -286,7 +290,7 @@ func withRecord(a *envpkg.Answer, c *chain, cur *entity) *envpkg.Answer {
 		}
 		a.Alone = &envpkg.Alone{Value: a.Value}
 	}
-	a.Alone.Record = record
+	a.Alone.Record, a.Alone.Counted = record, counted
 	return a
 }
 

@@ -155,6 +155,7 @@ func (w *walker) choose(c *chain, owner *entity, l listed, acts []*toolgen.Tool)
 	for _, r := range g.rows {
 		c.noteIDs(w, &entity{table: l.child, row: r})
 	}
+	c.countRows(l.child, g.rows...) // what a count over them may name
 	if sharedReference(first) || soldLine(first) {
 		return group{}, nil, errDeadEnd
 	}
@@ -165,6 +166,9 @@ func (w *walker) choose(c *chain, owner *entity, l listed, acts []*toolgen.Tool)
 // compose makes a composed write task starting at owner (the entry row),
 // or errDeadEnd when owner has no rows to choose from this way.
 func (w *walker) compose(c *chain, owner *entity) (envpkg.Task, string, error) {
+	if t, kind, done, err := w.reasoned(c, owner, w.pickAcross, w.twoGoals); done {
+		return t, kind, err // the shapes that need reasoning (pick.go, goals.go)
+	}
 	l, err := w.listRows(c, owner)
 	if err != nil {
 		return envpkg.Task{}, "", err

@@ -39,6 +39,9 @@ func (w *walker) countChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		return envpkg.Task{}, err
 	}
 	child := w.spec.Model.Table(t.Table)
+	if fmt.Sprint(len(pageItems(out))) == total {
+		c.countRows(child, pageItems(out)...) // every row counted is in view
+	}
 	// "How many films does the category have", not "film categories";
 	// "How many copies of the film", not "inventory".
 	_, what := rowWords(w.spec.Model, child, t.Via.Columns[0], cur.table)

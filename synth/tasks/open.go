@@ -204,6 +204,7 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 		if ch.loose == nil {
 			ch.loose = map[string]string{}
 		}
+		unstated(ch, t, args)
 		for col, q := range choices {
 			if item != nil && col == item.Column {
 				// The choice of the row this change took.
@@ -380,4 +381,23 @@ func contains(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// unstated leaves out of a new row's check the optional columns of open
+// action t that the task did not state (args): a right trajectory may
+// fill one the user gave or a default (the manager's department for the
+// new hire), and the task checks what it asks for, the columns the action
+// sets itself and its stamps, not that the rest stays empty.
+func unstated(ch *change, t *toolgen.Tool, args map[string]any) {
+	if t.Action.Open.Key != nil {
+		// A key the call made (a booking code): whichever it drew.
+		for _, k := range ch.table.PrimaryKey {
+			delete(ch.cols, k)
+		}
+	}
+	for _, p := range t.Params {
+		if _, said := args[p.Name]; !said && !p.Required && !p.Stamp {
+			delete(ch.cols, p.Column)
+		}
+	}
 }

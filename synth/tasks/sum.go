@@ -75,6 +75,7 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 		most = max(most, f)
 	}
 	c.distractors = append(c.distractors, strconv.Itoa(len(items)), number(most, ints))
+	c.countRows(child, items...)
 	what := rowsPlural(w.spec.Model, child, ref.Column, cur.table)
 	if filter != nil {
 		if all, err := dbmodel.QueryInt64(w.src, fmt.Sprintf(`SELECT TOTAL(%s) FROM %s WHERE %s = ?`, dbmodel.Quote(col), dbmodel.Quote(child.Name), dbmodel.Quote(ref.Column)), sqlValue(key)); err == nil && float64(all) != sum {

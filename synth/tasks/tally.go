@@ -18,6 +18,9 @@ import (
 // tally asks for a count or a sum over the rows of the rows chosen from
 // owner's; errDeadEnd when they have none to add up.
 func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
+	if t, kind, done, err := w.reasoned(c, owner, w.arith); done {
+		return t, kind, err // arithmetic over the rows themselves (arith.go)
+	}
 	l, err := w.listRows(c, owner)
 	if err != nil {
 		return envpkg.Task{}, "", err
@@ -58,6 +61,7 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 		if err != nil {
 			return envpkg.Task{}, "", err
 		}
+		c.countRows(grand, items...)
 		part := float64(len(items))
 		if col != nil {
 			part = 0

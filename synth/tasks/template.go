@@ -41,7 +41,7 @@ func changesOf(t envpkg.Task) int {
 // a refusal (where the policy, not the request, decides), fewer than two
 // rows changed, fewer than four calls.
 func plain(t envpkg.Task, kind string) bool {
-	if strings.HasPrefix(kind, "refuse") {
+	if strings.HasPrefix(kind, "refuse") || reasoning(kind) {
 		return false
 	}
 	changes := 0
@@ -51,6 +51,18 @@ func plain(t envpkg.Task, kind string) bool {
 		}
 	}
 	return changes < 2 && len(t.Calls) < 4
+}
+
+// reasoning: kind is one of the shapes made to need reasoning, whatever
+// its length (a choice across a reference, arithmetic over several rows,
+// two goals: pick.go, arith.go, goals.go).
+func reasoning(kind string) bool {
+	for _, p := range []string{"pick-", "arith-", "goals-"} {
+		if strings.HasPrefix(kind, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // shape is what a task asks or changes: its kind, last call, and the

@@ -61,7 +61,27 @@ type chain struct {
 	// answerRow is the record the answer is a value of, when the chain
 	// reached it (envpkg.Alone.Record: a right answer may name it).
 	answerRow map[string]any
+	// counted are the keys of the rows a count or a sum is over
+	// (envpkg.Alone.Counted: a right answer may name every one of them).
+	counted []envpkg.RecordValue
 }
+
+// countRows notes rows of t as rows the answer counts or adds up, by
+// their one-column key.
+func (c *chain) countRows(t *dbmodel.Table, rows ...map[string]any) {
+	if t == nil || len(t.PrimaryKey) != 1 {
+		return
+	}
+	k := t.PrimaryKey[0]
+	for _, r := range rows {
+		if v := r[k]; v != nil && sayable(v) && len(c.counted) < maxCounted {
+			c.counted = append(c.counted, envpkg.RecordValue{Column: k, Value: strings.TrimSpace(fmt.Sprint(sqlValue(v)))})
+		}
+	}
+}
+
+// maxCounted bounds the counted rows a rule lists (a page of a list).
+const maxCounted = 100
 
 // answer is the rule for the expected answer v, the value of column col
 // of a row of t, remembered as text.

@@ -21,9 +21,39 @@ const minEvidence = 2
 // CHECK) stay. The result is a copy; o is not changed.
 func CheckOpen(conn *sqlite3.Conn, m *dbmodel.Model, t *dbmodel.Table, o *Open) (*Open, []string, error) {
 	kept := *o
-	kept.Avail, kept.Bounds, kept.Owners = nil, nil, nil
+	kept.Avail, kept.Bounds, kept.Owners, kept.Owned = nil, nil, nil, nil
 	var dropped []string
 	tq := dbmodel.Quote(t.Name)
+	if !t.Column(t.PrimaryKey[0]).Generated {
+		shape, err := KeyShapeOf(conn, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		if shape == nil {
+			kept.Unique = nil
+			return &kept, []string{fmt.Sprintf("%s: its key %s is not generated and its values have no one shape a call could make", t.Name, t.PrimaryKey[0])}, nil
+		}
+		kept.Key = shape
+	}
+	for _, r := range o.Owned {
+		rc := dbmodel.Quote(r.Column)
+		unset, err := dbmodel.QueryInt64(conn, "SELECT count(*) FROM "+tq+" WHERE "+rc+" IS NULL")
+		if err != nil {
+			return nil, nil, err
+		}
+		several, err := dbmodel.QueryInt64(conn, "SELECT count(*) FROM (SELECT 1 FROM "+tq+" WHERE "+rc+" IS NOT NULL GROUP BY "+rc+" HAVING count(*) > 1)")
+		if err != nil {
+			return nil, nil, err
+		}
+		switch {
+		case unset > 0:
+			dropped = append(dropped, fmt.Sprintf("every %s belongs to a %s: %d rows name none", t.Name, r.Parent, unset))
+		case several < minEvidence:
+			dropped = append(dropped, fmt.Sprintf("every %s belongs to a %s: fewer than %d %s rows have several, no owner", t.Name, r.Parent, minEvidence, r.Parent))
+		default:
+			kept.Owned = append(kept.Owned, r)
+		}
+	}
 	start, key := dbmodel.Quote(o.Start), dbmodel.Quote(t.PrimaryKey[0])
 	if o.Milestone != "" {
 		ms := dbmodel.Quote(o.Milestone)
@@ -105,6 +135,45 @@ func CheckOpen(conn *sqlite3.Conn, m *dbmodel.Model, t *dbmodel.Table, o *Open) 
 		}
 	}
 	return &kept, dropped, nil
+}
+
+// KeyShapeOf is the shape of t's text key where every row's key has one
+// (the same length, from 2 to 24 characters, letters and digits): the
+// letters of the cases and the digits the keys use; nil when they have no
+// one shape or there are too few rows to show one.
+func KeyShapeOf(conn *sqlite3.Conn, t *dbmodel.Table) (*KeyShape, error) {
+	k, tq := dbmodel.Quote(t.PrimaryKey[0]), dbmodel.Quote(t.Name)
+	q := func(cond string) (int64, error) {
+		return dbmodel.QueryInt64(conn, "SELECT count(*) FROM "+tq+" WHERE "+cond)
+	}
+	lengths, err := dbmodel.QueryInt64(conn, "SELECT count(DISTINCT length("+k+")) FROM "+tq)
+	if err != nil {
+		return nil, err
+	}
+	n, err := q(k + " IS NOT NULL")
+	if err != nil || lengths != 1 || n < minEvidence {
+		return nil, err
+	}
+	length, err := dbmodel.QueryInt64(conn, "SELECT length("+k+") FROM "+tq+" LIMIT 1")
+	if err != nil || length < 2 || length > 24 {
+		return nil, err
+	}
+	if bad, err := q("typeof(" + k + ") != 'text' OR " + k + " GLOB '*[^A-Za-z0-9]*'"); err != nil || bad > 0 {
+		return nil, err
+	}
+	var alphabet string
+	for _, class := range []struct{ glob, chars string }{
+		{"[0-9]", "0123456789"}, {"[A-Z]", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}, {"[a-z]", "abcdefghijklmnopqrstuvwxyz"},
+	} {
+		has, err := q(k + " GLOB '*" + class.glob + "*'")
+		if err != nil {
+			return nil, err
+		}
+		if has > 0 {
+			alphabet += class.chars
+		}
+	}
+	return &KeyShape{Alphabet: alphabet, Length: int(length)}, nil
 }
 
 // Opens finds the open actions of m the data allows: a candidate with at

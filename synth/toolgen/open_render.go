@@ -77,7 +77,20 @@ func (g *gen) renderOpen(b *bytes.Buffer, t *Tool) {
 	for _, p := range t.Params {
 		writeSet(b, p)
 	}
-	fmt.Fprintf(b, "\tres, err := sdk.Exec(%s+strings.Join(cols, \", \")+\") VALUES (?\"+strings.Repeat(\", ?\", len(cols)-1)+\")\", args...)\n", q("INSERT INTO "+dbmodel.Quote(tbl.Name)+" ("))
+	res, id := "res", "res.LastInsertID"
+	if o.Key != nil {
+		// A key the call makes (a booking code), from the episode's
+		// random source: a replay of the episode makes the same one.
+		qk := dbmodel.Quote(tbl.PrimaryKey[0])
+		fmt.Fprintf(b, "\tkey, err := newKey(%s, %s, %s, %d)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n", q(dbmodel.Quote(tbl.Name)), q(qk), q(o.Key.Alphabet), o.Key.Length)
+		fmt.Fprintf(b, "\tcols, args = append(cols, %s), append(args, key)\n", q(qk))
+		res, id = "_", "key"
+	}
+	assign := ":="
+	if o.Key != nil {
+		assign = "=" // err is declared with the key
+	}
+	fmt.Fprintf(b, "\t%s, err %s sdk.Exec(%s+strings.Join(cols, \", \")+\") VALUES (?\"+strings.Repeat(\", ?\", len(cols)-1)+\")\", args...)\n", res, assign, q("INSERT INTO "+dbmodel.Quote(tbl.Name)+" ("))
 	fmt.Fprintf(b, "\tif err != nil {\n\t\treturn nil, fmt.Errorf(\"%%w; nothing was changed\", explain(err, %s))\n\t}\n", q("cannot "+verb+" the "+what))
-	fmt.Fprintf(b, "\treturn one(%s, \"opened row not found\", %s, res.LastInsertID)\n", q(what), q("SELECT "+g.sel(tbl.Name)+" FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+dbmodel.Quote(tbl.PrimaryKey[0])+" = ?"))
+	fmt.Fprintf(b, "\treturn one(%s, \"opened row not found\", %s, %s)\n", q(what), q("SELECT "+g.sel(tbl.Name)+" FROM "+dbmodel.Quote(tbl.Name)+" WHERE "+dbmodel.Quote(tbl.PrimaryKey[0])+" = ?"), id)
 }
