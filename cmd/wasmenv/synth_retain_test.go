@@ -15,11 +15,10 @@ import (
 // TestSynthFromDBRetentionGate runs synth from-db with the retention gate
 // against a chat model's recorded answers (the agent, served by a real
 // HTTP server, keyed by the whole request): all three tasks are kept. The
-// tally and the second refusal are solved (pass rate 1); in the first
-// refusal the agent made the right change but padded its count with other
-// rows' figures, and the examiner found it the agent's fault, so that task
-// is kept and marked hard (pass rate 0). The bundle's difficulty and
-// tasks.jsonl agree with retention.json.
+// agent solved every one (the two action-all tasks and the tally; pass rate
+// 1), so none is hard and the examiner is never asked; the test asserts
+// each task's recorded fate. The bundle's difficulty and tasks.jsonl agree
+// with retention.json.
 // The recording is made again (cmd/llmrelay) whenever the synthesizer's
 // tasks or rules change, since the request holds both.
 func TestSynthFromDBRetentionGate(t *testing.T) {
@@ -36,32 +35,35 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 67% of attempts solved)") ||
-		!strings.Contains(stdout, "hard synth-0001-refuse-some-action-order: agent fault") {
+	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 100% of attempts solved)") ||
+		strings.Contains(stdout, "hard synth-") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	var rep retain.Report
 	if b, err := os.ReadFile(filepath.Join(out, "retention.json")); err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("retention.json: %v", err)
 	}
-	// The recorded fates: the one hard task, the others solved.
-	hard := "synth-0001-refuse-some-action-order"
+	// The recorded fates: every task solved and kept, none hard.
+	fates := map[string]retain.Fate{
+		"synth-0001-action-all-order":  retain.Kept,
+		"synth-0002-action-all-order":  retain.Kept,
+		"synth-0003-tally-count-order": retain.Kept,
+	}
 	rates := map[string]float64{}
 	for _, r := range rep.Tasks {
 		rates[r.ID] = r.PassRate
-		want := r.Fate == retain.Kept && r.Solved == 1 && r.PassRate == 1 && r.Fault == ""
-		if r.ID == hard {
-			want = r.Fate == retain.Hard && r.Solved == 0 && r.PassRate == 0 && r.Fault == retain.AgentFault && r.Reason != ""
-		}
-		if r.Attempts != 1 || !want {
+		fate, ok := fates[r.ID]
+		if !ok || r.Fate != fate || r.Attempts != 1 || r.Solved != 1 || r.PassRate != 1 || r.Fault != "" {
 			t.Errorf("%+v", r)
 		}
 	}
 	if len(rep.Tasks) != 3 {
 		t.Fatalf("retention.json: %d tasks", len(rep.Tasks))
 	}
-	if _, ok := rates[hard]; !ok {
-		t.Errorf("retention.json: no %s", hard)
+	for id := range fates {
+		if _, ok := rates[id]; !ok {
+			t.Errorf("retention.json: no %s", id)
+		}
 	}
 	b, err := envpkg.Read(bundle)
 	if err != nil {
@@ -74,7 +76,7 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	for _, task := range b.Tasks {
 		d := task.Difficulty
 		rate, ok := rates[task.ID]
-		if d == nil || d.PassRate == nil || !ok || d.Attempts != 1 || d.Hard != (task.ID == hard) || *d.PassRate != rate {
+		if d == nil || d.PassRate == nil || !ok || d.Attempts != 1 || d.Hard || *d.PassRate != rate {
 			t.Errorf("%s: %+v", task.ID, d)
 		}
 	}
