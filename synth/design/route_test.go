@@ -49,7 +49,10 @@ func TestModelRouteReplayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := res.Summary.Design
-	if rep == nil || rep.Answers != 1 || rep.Designed != 6 || len(rep.Kept) != 6 || len(rep.Dropped) != 0 {
+	// The recorded design named seven actions; its open_ticket held no rule
+	// the data keeps (one ticket names no order), the repair prompt said
+	// so, and the second answer left it out.
+	if rep == nil || rep.Answers != 2 || rep.Designed != 7 || len(rep.Kept) != 6 || len(rep.Dropped) != 1 || rep.Dropped[0].Name != "open_ticket" {
 		t.Fatalf("design report %+v", rep)
 	}
 	tools := map[string]*toolgen.Tool{}
@@ -114,7 +117,7 @@ func TestModelRouteReplayed(t *testing.T) {
 	}
 
 	w := rep.Wording
-	if w.Prompts != 2 || w.Sent != 33 || w.Kept+w.Failed != 33 || w.Kept < 25 || len(traces) != 33 {
+	if w.Prompts != 2 || w.Sent != 40 || w.Kept+w.Failed != 40 || w.Kept < 30 || len(traces) != 40 {
 		t.Fatalf("wording %+v, %d traced", w, len(traces))
 	}
 	byID := map[string]envpkg.Task{}
@@ -152,24 +155,28 @@ func TestModelRouteReplayed(t *testing.T) {
 		t.Errorf("traced %d kept rewrites, the report says %d", kept, w.Kept)
 	}
 	// The written environment has the reworded instructions.
-	if b, err := os.ReadFile(filepath.Join(out, "tasks.jsonl")); err != nil || !strings.Contains(string(b), traces["synth-0006-action-gift-card"].after) {
-		t.Errorf("tasks.jsonl lacks a kept rewrite: %v", err)
+	b, err := os.ReadFile(filepath.Join(out, "tasks.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, tr := range traces {
+		if tr.why == "" && !strings.Contains(string(b), tr.after) {
+			t.Errorf("tasks.jsonl lacks the kept rewrite of %s", id)
+		}
 	}
 }
 
 // TestDesignRepairReplayed replays the design conversation recorded on
-// the corpus's sakila (synth/testdata/corpus/llm/sakila, a model through
-// the relay): the first answer's return action is rejected by the data
-// (every rental is returned already), the repair prompt says so with its
-// rule left without an action, and the second answer, the rental alone
-// (an open under the one-open-rental-per-copy rule), is kept; the
-// rejected action is reported dropped with its reason.
+// the corpus's northwind (synth/testdata/corpus/llm/northwind, a model
+// through the relay): the first answer fails validation (its "serves" is
+// over the limit), the repair prompt says exactly that, and the second
+// answer is kept whole, both actions with their rules.
 func TestDesignRepairReplayed(t *testing.T) {
-	sql, err := os.ReadFile("../testdata/corpus/sakila.sql")
+	sql, err := os.ReadFile("../testdata/corpus/northwind.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := sqlite3.Open(filepath.Join(t.TempDir(), "sakila.sqlite"))
+	conn, err := sqlite3.Open(filepath.Join(t.TempDir(), "northwind.sqlite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +188,7 @@ func TestDesignRepairReplayed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmreplay.New(t, "../testdata/corpus/llm/sakila")
+	srv := llmreplay.New(t, "../testdata/corpus/llm/northwind")
 	stage := &design.Stage{Client: chatapi.New(srv.URL+"/v1", llmreplay.Key, 1), Model: relayedModel}
 	plan, err := stage.Propose(context.Background(), m, conn)
 	if err != nil {
@@ -189,17 +196,17 @@ func TestDesignRepairReplayed(t *testing.T) {
 	}
 	stage.Settle(plan, nil)
 	rep := stage.Report()
-	if rep.Answers != 2 || len(rep.Problems) != 1 || len(plan.Actions) != 1 || rep.Designed != 2 || len(rep.Kept) != 1 {
-		t.Fatalf("report %+v, plan %+v", rep, plan)
+	// The recorded first answer's "serves" ran over 300 characters; the
+	// repair prompt said so, and the second answer kept both actions.
+	if rep.Answers != 2 || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "serves is longer than 300 characters") {
+		t.Fatalf("report %+v", rep)
 	}
-	if !strings.Contains(rep.Problems[0], "every row already has it set") || !strings.Contains(rep.Problems[0], "rule of return_rental: no valid action of that name enforces it") {
-		t.Errorf("repair prompts:\n%s", strings.Join(rep.Problems, "\n---\n"))
+	if len(plan.Actions) != 2 || plan.Actions[0].Name != "place_order" || plan.Actions[0].Action.Rule != toolgen.RuleOpen ||
+		plan.Actions[1].Name != "add_order_line" || plan.Actions[1].Action.Rule != toolgen.RuleConsume {
+		t.Errorf("kept actions %+v", plan.Actions)
 	}
-	if a := plan.Actions[0]; a.Name != "rent_film" || a.Action.Rule != toolgen.RuleOpen || len(plan.Policy.Rules["rent_film"]) != 1 {
-		t.Errorf("kept action %+v, rules %v", a, plan.Policy.Rules)
-	}
-	if len(rep.Dropped) != 1 || rep.Dropped[0].Name != "return_rental" || !strings.Contains(rep.Dropped[0].Reason, "every row already has it set") {
-		t.Errorf("dropped %+v", rep.Dropped)
+	if len(rep.Dropped) != 0 || len(plan.Policy.Rules["add_order_line"]) != 1 || len(plan.Policy.Rules["place_order"]) != 1 {
+		t.Errorf("dropped %+v, rules %v", rep.Dropped, plan.Policy.Rules)
 	}
 }
 
