@@ -113,7 +113,7 @@ def _arm():
 
 
 _unchanged = _wasmenv.unchanged
-_data, _open, _handed, _settle_all = wasmenv.data, wasmenv.data._open, wasmenv._handed, wasmenv._settle_all
+_data, _open, _handed, _scans, _settle_all = wasmenv.data, wasmenv.data._open, wasmenv._handed, wasmenv._scans, wasmenv._settle_all
 
 
 def _quick_clean():
@@ -245,7 +245,7 @@ def dispatch(tool, args):
     # Nothing of this call's records reaches the next.
     if _open:
         _open.clear()
-    if _handed:
+    if _handed or _scans:
         _settle_all()
     if _events or not _unchanged():
         what = _changed()
