@@ -247,11 +247,17 @@ def dispatch(tool, args):
         _open.clear()
     if _handed or _scans:
         _settle_all()
-    if _events or not _unchanged():
+    # The state guard's quick check (_changed, inline: a call that read
+    # records has audit events, marshal's, of which only two matter).
+    if not _events:
+        if _unchanged():
+            return out
+        what = _restore()
+    else:
         what = _changed()
-        if what is not None:
-            out = CALL_ERROR + (f"tool code changed the state of {what}, which is shared by every episode; "
-                                "the change was undone (keep state in the database)").encode()
+    if what is not None:
+        out = CALL_ERROR + (f"tool code changed the state of {what}, which is shared by every episode; "
+                            "the change was undone (keep state in the database)").encode()
     return out
 
 
