@@ -42,6 +42,7 @@ func TestPythonScanBaseKeepsEpisodesApart(t *testing.T) {
 	const changed = `[["a", {"n": 1.0, "tags": ["x"]}], ["b", {"n": 20, "tags": []}], ["c", {"n": 3, "tags": ["y"]}]]`
 	check(ep, "scan", `{}`, changed)
 	check(ep, "values", `{}`, `[{"n": 1.0, "tags": ["x"]}, {"n": 20, "tags": []}, {"n": 3, "tags": ["y"]}]`)
+	check(ep, "reversed_values", `{}`, `[{"n": 3, "tags": ["y"]}, {"n": 20, "tags": []}, {"n": 1.0, "tags": ["x"]}]`)
 	other := episode(t, e, "")
 	check(other, "scan", `{}`, seeded)
 	// One object per record in a call, whichever way it was read.
@@ -114,6 +115,11 @@ def scan() -> str:
 def values() -> str:
     """Lists every record."""
     return json.dumps(list(data["recs"].values()))
+
+
+def reversed_values() -> str:
+    """Lists every record, last first."""
+    return json.dumps(list(reversed(data["recs"].values())))
 
 
 def keys() -> str:

@@ -559,6 +559,9 @@ class _ViewItems:
         scan[5].append(it)
         return map(_second, it) if self._values else filter(None, it)
 
+    def __reversed__(self):
+        return reversed(list(self))  # the whole scan reached: every record checked
+
 
 def _scanned(coll, key):
     """The base record of key that a scan of coll in this call holds, now
