@@ -75,7 +75,7 @@ func (e *Env) initFor(task *envpkg.Task) (*initState, error) {
 	}
 	s, ok := e.inits[key]
 	if !ok {
-		s = &initState{name: fmt.Sprintf("wasmenv-%d-init-%s", e.id, key), ready: make(chan struct{})}
+		s = &initState{name: fmt.Sprintf("wasmenv-%d-init-%s", e.id, key), id: newInitID(), ready: make(chan struct{})}
 		e.inits[key] = s
 		mvcc.Create(s.name, e.inits[""].snap)
 	}

@@ -149,6 +149,7 @@ type gtKey struct {
 // episodes can attach it read-only as "init".
 type initState struct {
 	name  string
+	id    string // what InitFunc answers: unique in the process (initname.go)
 	snap  mvcc.Snapshot
 	ready chan struct{} // closed once snap or err is set (see initFor)
 	err   error
@@ -280,7 +281,7 @@ func LoadBundle(ctx context.Context, b *envpkg.Bundle, opts Options) (*Env, erro
 	e.eng = eng
 	e.dog = newWatchdog(e.callWall)
 
-	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), snap: mvcc.NewSnapshot(sharedString(b.DB)), ready: closedChan}
+	base := &initState{name: fmt.Sprintf("wasmenv-%d-init", e.id), id: newInitID(), snap: mvcc.NewSnapshot(sharedString(b.DB)), ready: closedChan}
 	mvcc.Create(base.name, base.snap)
 	e.inits[""] = base
 	if e.views, err = e.loadViews(ctx); err != nil {

@@ -192,6 +192,9 @@ func (c *sqlConn) open(e *Env) error {
 	if err := c.registerWritten(e.rowTables); err != nil {
 		return err
 	}
+	if err := c.registerInit(); err != nil {
+		return err
+	}
 	// Long SQL stops when the watchdog stops the call: during a call the
 	// connection's interrupt context is the call (see call.go).
 	for _, p := range []struct {

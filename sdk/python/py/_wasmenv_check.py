@@ -31,6 +31,11 @@ REFUSED_NAMES = frozenset([
 ])
 
 
+# Attributes and names that reach an object's attributes by a string (the
+# sdk's internals included): refused like getattr.
+REFUSED_ATTRS = frozenset(["attrgetter", "methodcaller", "get_field"])
+
+
 class Problem(Exception):
     pass
 
@@ -106,12 +111,23 @@ def check_source(path, text):
                 for a in node.names:
                     if a.name.startswith("_") and a.name != "__future__":
                         refuse(node, f"import of private name {a.name!r}")
+                    elif a.name in REFUSED_ATTRS:
+                        refuse(node, f"{a.name} is not available to tool code")
         elif isinstance(node, (ast.Global, ast.Nonlocal)) and isinstance(node, ast.Global):
             refuse(node, "global statement: tool code cannot keep state between calls; keep it in the database")
         elif isinstance(node, ast.Name) and node.id in REFUSED_NAMES:
             refuse(node, f"{node.id} is not available to tool code")
+        elif isinstance(node, ast.Name) and node.id in REFUSED_ATTRS:
+            refuse(node, f"{node.id} is not available to tool code")
         elif isinstance(node, ast.Attribute) and node.attr.startswith("__"):
             refuse(node, f"access to the dunder attribute {node.attr!r} is not allowed in tool code")
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            # The sdk's state (the records it keeps across episodes, what it
+            # checks when a call ends) hangs on private attributes of the
+            # wasmenv module and of the objects data hands out.
+            refuse(node, f"access to the private attribute {node.attr!r} is not allowed in tool code")
+        elif isinstance(node, ast.Attribute) and node.attr in REFUSED_ATTRS:
+            refuse(node, f"{node.attr} is not available to tool code")
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
                 if not _immutable_constant(d):
