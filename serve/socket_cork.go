@@ -98,9 +98,10 @@ func (c *corkConn) flush(d time.Duration) {
 	if len(c.held) == 0 {
 		return
 	}
-	if d > 0 {
-		_ = c.Conn.SetWriteDeadline(time.Now().Add(d))
+	if d <= 0 {
+		d = 5 * time.Second // never wait without a bound
 	}
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(d))
 	_, _ = c.sendHeld()
 }
 
