@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -67,6 +68,10 @@ type socketConn struct {
 	c     *websocket.Conn
 	ctx   context.Context // the server's, with the client's name
 	calls *callContext    // the context of its calls, re-armed per call
+	// The connection under the socket and the reader frames are read
+	// from (socket_cork.go): an answer is held while frames wait.
+	cork   *corkConn
+	frames *bufio.Reader
 	// The request being served and its call's body, reused from frame
 	// to frame (one at a time), which spares each an allocation.
 	req   socketReq
@@ -78,12 +83,18 @@ func (s *Server) episodeSocket(w http.ResponseWriter, r *http.Request) {
 	// readFrame bounds a frame itself: a frame over its limit is answered
 	// 413, as HTTP answers a body over the limit, and the connection (with
 	// its episodes) stays; the idle timer bounds how long it may stream.
-	c, ok := s.acceptSocket(w, r, -1)
+	cw := &corkWriter{ResponseWriter: w}
+	c, ok := s.acceptSocket(cw, r, -1)
 	if !ok {
 		return
 	}
 	defer s.wsRelease()
-	sc := &socketConn{s: s, c: c, ctx: withClient(s.ctx, clientFrom(r.Context())), owned: map[string]struct{}{}}
+	if cw.conn == nil { // the library always hijacks through cw
+		c.Close(websocket.StatusInternalError, "internal error")
+		return
+	}
+	sc := &socketConn{s: s, c: c, ctx: withClient(s.ctx, clientFrom(r.Context())), owned: map[string]struct{}{},
+		cork: cw.conn, frames: cw.reader}
 	sc.calls = newCallContext(sc.ctx)
 	defer sc.calls.close()
 	defer sc.dropOwned()
@@ -118,9 +129,13 @@ func (sc *socketConn) readFrame(in *bytes.Buffer) (oversized bool, err error) {
 // server's Close closes it.
 func (sc *socketConn) serve() {
 	s, c := sc.s, sc.c
-	stop := context.AfterFunc(s.ctx, func() { c.Close(websocket.StatusGoingAway, "server shutting down") })
+	stop := context.AfterFunc(s.ctx, func() {
+		sc.cork.stopHolding()
+		c.Close(websocket.StatusGoingAway, "server shutting down")
+	})
 	defer stop()
 	idle := time.AfterFunc(s.opts.WSIdleTimeout, func() {
+		sc.cork.stopHolding()
 		c.Close(websocket.StatusPolicyViolation, fmt.Sprintf("%v: no message for %s", errWSIdle, s.opts.WSIdleTimeout))
 	})
 	defer idle.Stop()
@@ -135,7 +150,10 @@ func (sc *socketConn) serve() {
 	for {
 		oversized, err := sc.readFrame(in)
 		if err != nil || !idle.Stop() {
-			c.CloseNow() // a broken frame, the peer gone, the idle timer or Close
+			// A broken frame, the peer gone, the idle timer or Close: the
+			// answers held (if any) go out first, within the idle time.
+			sc.cork.flush(s.opts.WSIdleTimeout)
+			c.CloseNow()
 			return
 		}
 		if oversized {
@@ -150,7 +168,12 @@ func (sc *socketConn) serve() {
 		// are full, and is closed like one that stops sending (Close
 		// ends a stalled write after its close handshake gives up).
 		idle.Reset(s.opts.WSIdleTimeout)
-		if err := c.Write(context.Background(), websocket.MessageText, out.buf.Bytes()); err != nil {
+		// With frames read and waiting, the answer is held, to go out
+		// with theirs (socket_cork.go).
+		sc.cork.holdNext(sc.frames.Buffered() > 0)
+		err = c.Write(context.Background(), websocket.MessageText, out.buf.Bytes())
+		sc.cork.holdNext(false)
+		if err != nil {
 			c.CloseNow()
 			return
 		}
