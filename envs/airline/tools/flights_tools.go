@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetFlight returns the flight with the given flight_number.
@@ -18,6 +15,78 @@ func GetFlight(a GetFlightArgs) (any, error) {
 type GetFlightArgs struct {
 	// The flight's flight number.
 	FlightNumber string `json:"flight_number"`
+}
+
+// ListFlights lists flights matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListFlights(a ListFlightsArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.Origin != nil {
+		where = append(where, "\"origin\" = ?")
+		args = append(args, *a.Origin)
+	}
+	if a.Destination != nil {
+		where = append(where, "\"destination\" = ?")
+		args = append(args, *a.Destination)
+	}
+	if a.MinScheduledDepartureTimeEst != nil {
+		where = append(where, "\"scheduled_departure_time_est\" >= ?")
+		args = append(args, *a.MinScheduledDepartureTimeEst)
+	}
+	if a.MaxScheduledDepartureTimeEst != nil {
+		where = append(where, "\"scheduled_departure_time_est\" <= ?")
+		args = append(args, *a.MaxScheduledDepartureTimeEst)
+	}
+	if a.MinScheduledArrivalTimeEst != nil {
+		where = append(where, "\"scheduled_arrival_time_est\" >= ?")
+		args = append(args, *a.MinScheduledArrivalTimeEst)
+	}
+	if a.MaxScheduledArrivalTimeEst != nil {
+		where = append(where, "\"scheduled_arrival_time_est\" <= ?")
+		args = append(args, *a.MaxScheduledArrivalTimeEst)
+	}
+	order := "\"flight_number\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "flight_number":
+			order = "\"flight_number\""
+		case "scheduled_arrival_time_est":
+			order = "\"scheduled_arrival_time_est\""
+		case "scheduled_departure_time_est":
+			order = "\"scheduled_departure_time_est\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"flight_number\""
+	}
+	return listPage("*, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"origin\") AS \"origin_iata\"", "\"flights\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListFlightsArgs are the arguments of list_flights.
+type ListFlightsArgs struct {
+	// The flight's origin. An internal id: look it up with another tool.
+	Origin *string `json:"origin"`
+	// The flight's destination. An internal id: look it up with another tool.
+	Destination *string `json:"destination"`
+	// Only rows whose scheduled departure time est is at least this.
+	MinScheduledDepartureTimeEst *string `json:"min_scheduled_departure_time_est"`
+	// Only rows whose scheduled departure time est is at most this.
+	MaxScheduledDepartureTimeEst *string `json:"max_scheduled_departure_time_est"`
+	// Only rows whose scheduled arrival time est is at least this.
+	MinScheduledArrivalTimeEst *string `json:"min_scheduled_arrival_time_est"`
+	// Only rows whose scheduled arrival time est is at most this.
+	MaxScheduledArrivalTimeEst *string `json:"max_scheduled_arrival_time_est"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"flight_number,scheduled_arrival_time_est,scheduled_departure_time_est"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListFlightsByDestination lists the flights whose destination is the given airport (flights.destination refers to airports), paginated. Returns {items, total, offset}.
@@ -68,62 +137,4 @@ type ListFlightsByOriginArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateFlight changes fields of the flight with the given flight_number; fields left out keep their value. Returns the updated flight.
-func UpdateFlight(a UpdateFlightArgs) (any, error) {
-	if a.Origin != nil {
-		if ok, err := exists("\"airports\"", "\"iata\"", *a.Origin); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("origin: airport %v does not exist", *a.Origin)
-		}
-	}
-	if a.Destination != nil {
-		if ok, err := exists("\"airports\"", "\"iata\"", *a.Destination); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("destination: airport %v does not exist", *a.Destination)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.Origin != nil {
-		sets, args = append(sets, "\"origin\" = ?"), append(args, *a.Origin)
-	}
-	if a.Destination != nil {
-		sets, args = append(sets, "\"destination\" = ?"), append(args, *a.Destination)
-	}
-	if a.ScheduledDepartureTimeEst != nil {
-		sets, args = append(sets, "\"scheduled_departure_time_est\" = ?"), append(args, *a.ScheduledDepartureTimeEst)
-	}
-	if a.ScheduledArrivalTimeEst != nil {
-		sets, args = append(sets, "\"scheduled_arrival_time_est\" = ?"), append(args, *a.ScheduledArrivalTimeEst)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.FlightNumber)
-	res, err := sdk.Exec("UPDATE \"flights\" SET "+strings.Join(sets, ", ")+" WHERE \"flight_number\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the flight")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("flight %s not found", fmt.Sprintf("flight_number %v", a.FlightNumber))
-	}
-	return one("flight", "updated row not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"flights\".\"origin\") AS \"origin_iata\" FROM \"flights\" WHERE \"flight_number\" = ?", a.FlightNumber)
-}
-
-// UpdateFlightArgs are the arguments of update_flight.
-type UpdateFlightArgs struct {
-	// The flight's flight number.
-	FlightNumber string `json:"flight_number"`
-	// The flight's origin. An internal id: look it up with another tool.
-	Origin *string `json:"origin"`
-	// The flight's destination. An internal id: look it up with another tool.
-	Destination *string `json:"destination"`
-	// The flight's scheduled departure time est.
-	ScheduledDepartureTimeEst *string `json:"scheduled_departure_time_est"`
-	// The flight's scheduled arrival time est.
-	ScheduledArrivalTimeEst *string `json:"scheduled_arrival_time_est"`
 }

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetPaymentMethod returns the payment method with the given id.
@@ -18,6 +15,70 @@ func GetPaymentMethod(a GetPaymentMethodArgs) (any, error) {
 type GetPaymentMethodArgs struct {
 	// The payment method's id.
 	Id string `json:"id"`
+}
+
+// ListPaymentMethods lists payment methods matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListPaymentMethods(a ListPaymentMethodsArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.UserId != nil {
+		where = append(where, "\"user_id\" = ?")
+		args = append(args, *a.UserId)
+	}
+	if a.Source != nil {
+		where = append(where, "\"source\" = ?")
+		args = append(args, *a.Source)
+	}
+	if a.Brand != nil {
+		where = append(where, "\"brand\" = ?")
+		args = append(args, *a.Brand)
+	}
+	if a.MinAmount != nil {
+		where = append(where, "\"amount\" >= ?")
+		args = append(args, *a.MinAmount)
+	}
+	if a.MaxAmount != nil {
+		where = append(where, "\"amount\" <= ?")
+		args = append(args, *a.MaxAmount)
+	}
+	order := "\"id\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "amount":
+			order = "\"amount\""
+		case "id":
+			order = "\"id\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"id\""
+	}
+	return listPage("*, (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"payment_methods\".\"user_id\") AS \"user_email\"", "\"payment_methods\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListPaymentMethodsArgs are the arguments of list_payment_methods.
+type ListPaymentMethodsArgs struct {
+	// The payment method's user id. An internal id: look it up with another tool.
+	UserId *string `json:"user_id"`
+	// The payment method's source.
+	Source *string `json:"source" enum:"credit_card,gift_card,certificate"`
+	// The payment method's brand.
+	Brand *string `json:"brand" enum:"mastercard,visa"`
+	// Only rows whose amount is at least this.
+	MinAmount *int64 `json:"min_amount"`
+	// Only rows whose amount is at most this.
+	MaxAmount *int64 `json:"max_amount"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"amount,id"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListPaymentMethodsOfUser lists the payment methods of the given user (payment_methods.user_id refers to users), paginated. Returns {items, total, offset}.
@@ -43,60 +104,4 @@ type ListPaymentMethodsOfUserArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdatePaymentMethod changes fields of the payment method with the given id; fields left out keep their value. Returns the updated payment method.
-func UpdatePaymentMethod(a UpdatePaymentMethodArgs) (any, error) {
-	if a.UserId != nil {
-		if ok, err := exists("\"users\"", "\"user_id\"", *a.UserId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("user_id: user %v does not exist", *a.UserId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.UserId != nil {
-		sets, args = append(sets, "\"user_id\" = ?"), append(args, *a.UserId)
-	}
-	if a.Source != nil {
-		sets, args = append(sets, "\"source\" = ?"), append(args, *a.Source)
-	}
-	if a.Brand != nil {
-		sets, args = append(sets, "\"brand\" = ?"), append(args, *a.Brand)
-	}
-	if a.LastFour != nil {
-		sets, args = append(sets, "\"last_four\" = ?"), append(args, *a.LastFour)
-	}
-	if a.Amount != nil {
-		sets, args = append(sets, "\"amount\" = ?"), append(args, *a.Amount)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.Id)
-	res, err := sdk.Exec("UPDATE \"payment_methods\" SET "+strings.Join(sets, ", ")+" WHERE \"id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the payment method")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("payment method %s not found", fmt.Sprintf("id %v", a.Id))
-	}
-	return one("payment method", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"payment_methods\".\"user_id\") AS \"user_email\" FROM \"payment_methods\" WHERE \"id\" = ?", a.Id)
-}
-
-// UpdatePaymentMethodArgs are the arguments of update_payment_method.
-type UpdatePaymentMethodArgs struct {
-	// The payment method's id.
-	Id string `json:"id"`
-	// The payment method's user id. An internal id: look it up with another tool.
-	UserId *string `json:"user_id"`
-	// The payment method's source.
-	Source *string `json:"source" enum:"credit_card,gift_card,certificate"`
-	// The payment method's brand.
-	Brand *string `json:"brand" enum:"mastercard,visa"`
-	// The payment method's last four.
-	LastFour *string `json:"last_four"`
-	// The payment method's amount.
-	Amount *int64 `json:"amount"`
 }

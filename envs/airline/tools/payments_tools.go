@@ -22,6 +22,76 @@ type GetPaymentArgs struct {
 	Seq int64 `json:"seq"`
 }
 
+// ListPayments lists payments matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListPayments(a ListPaymentsArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.ReservationId != nil {
+		where = append(where, "\"reservation_id\" = ?")
+		args = append(args, *a.ReservationId)
+	}
+	if a.MinSeq != nil {
+		where = append(where, "\"seq\" >= ?")
+		args = append(args, *a.MinSeq)
+	}
+	if a.MaxSeq != nil {
+		where = append(where, "\"seq\" <= ?")
+		args = append(args, *a.MaxSeq)
+	}
+	if a.PaymentId != nil {
+		where = append(where, "\"payment_id\" = ?")
+		args = append(args, *a.PaymentId)
+	}
+	if a.MinAmount != nil {
+		where = append(where, "\"amount\" >= ?")
+		args = append(args, *a.MinAmount)
+	}
+	if a.MaxAmount != nil {
+		where = append(where, "\"amount\" <= ?")
+		args = append(args, *a.MaxAmount)
+	}
+	order := "\"reservation_id\", \"seq\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "amount":
+			order = "\"amount\""
+		case "seq":
+			order = "\"seq\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"reservation_id\", \"seq\""
+	}
+	return listPage("*, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\"", "\"payments\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListPaymentsArgs are the arguments of list_payments.
+type ListPaymentsArgs struct {
+	// The payment's reservation id.
+	ReservationId *string `json:"reservation_id"`
+	// Only rows whose seq is at least this.
+	MinSeq *int64 `json:"min_seq"`
+	// Only rows whose seq is at most this.
+	MaxSeq *int64 `json:"max_seq"`
+	// The payment's payment id. An internal id: look it up with another tool.
+	PaymentId *string `json:"payment_id"`
+	// Only rows whose amount is at least this.
+	MinAmount *int64 `json:"min_amount"`
+	// Only rows whose amount is at most this.
+	MaxAmount *int64 `json:"max_amount"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"amount,seq"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
+}
+
 // ListPaymentsByPayment lists the payments whose payment is the given payment method (payments.payment_id refers to payment_methods), paginated. Returns {items, total, offset}.
 func ListPaymentsByPayment(a ListPaymentsByPaymentArgs) (any, error) {
 	var where []string
@@ -72,8 +142,8 @@ type ListPaymentsOfReservationArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// PayWithTravelCredit adds a payment and takes its amount from the payment method's amount, in one step. Refused when the amount is not positive or the payment method has less amount than asked. Refused when the payment method and the reservation belong to different users. Returns the new payment.
-func PayWithTravelCredit(a PayWithTravelCreditArgs) (any, error) {
+// PayWithBalance adds a payment and takes its amount from the payment method's amount, in one step. Refused when the amount is not positive or the payment method has less amount than asked. Refused when the payment method and the reservation belong to different users. Returns the new payment.
+func PayWithBalance(a PayWithBalanceArgs) (any, error) {
 	if a.Amount <= 0 {
 		return nil, fmt.Errorf("cannot add the payment: the amount must be positive, not %v; nothing was changed", a.Amount)
 	}
@@ -124,8 +194,8 @@ func PayWithTravelCredit(a PayWithTravelCreditArgs) (any, error) {
 	return one("payment", "created row not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
 }
 
-// PayWithTravelCreditArgs are the arguments of pay_with_travel_credit.
-type PayWithTravelCreditArgs struct {
+// PayWithBalanceArgs are the arguments of pay_with_balance.
+type PayWithBalanceArgs struct {
 	// The payment's reservation id.
 	ReservationId string `json:"reservation_id"`
 	// The payment's seq.
@@ -150,9 +220,6 @@ func UpdatePayment(a UpdatePaymentArgs) (any, error) {
 	if a.PaymentId != nil {
 		sets, args = append(sets, "\"payment_id\" = ?"), append(args, *a.PaymentId)
 	}
-	if a.Amount != nil {
-		sets, args = append(sets, "\"amount\" = ?"), append(args, *a.Amount)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -175,6 +242,4 @@ type UpdatePaymentArgs struct {
 	Seq int64 `json:"seq"`
 	// The payment's payment id. An internal id: look it up with another tool.
 	PaymentId *string `json:"payment_id"`
-	// The payment's amount.
-	Amount *int64 `json:"amount"`
 }

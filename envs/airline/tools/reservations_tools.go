@@ -9,26 +9,26 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
-// GetReservationOfPayment returns the reservation that a payment refers to (through reservation id).
-func GetReservationOfPayment(a GetReservationOfPaymentArgs) (any, error) {
-	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
+// GetReservationOfPassenger returns the reservation that a passenger refers to (through reservation id).
+func GetReservationOfPassenger(a GetReservationOfPassengerArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
 	if err == sdk.ErrNoRows {
-		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
+		return nil, fmt.Errorf("passenger %s not found", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
 	} else if err != nil {
 		return nil, err
 	}
 	if ref.IsNull("ref") {
-		return nil, fmt.Errorf("payment %s has no reservation id", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
+		return nil, fmt.Errorf("passenger %s has no reservation id", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
 	}
 	return one("reservation", fmt.Sprintf("reservation %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", ref.Value("ref"))
 }
 
-// GetReservationOfPaymentArgs are the arguments of get_reservation_of_payment.
-type GetReservationOfPaymentArgs struct {
-	// The payment's reservation id.
+// GetReservationOfPassengerArgs are the arguments of get_reservation_of_passenger.
+type GetReservationOfPassengerArgs struct {
+	// The passenger's reservation id.
 	ReservationId string `json:"reservation_id"`
-	// The payment's seq.
-	Seq int64 `json:"seq"`
+	// The passenger's seat.
+	Seat int64 `json:"seat"`
 }
 
 // GetReservation returns the reservation with the given reservation_id.
@@ -189,6 +189,66 @@ type ListReservationsOfUserArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
+}
+
+// BookReservation opens a reservation: writes it with its references, its created at the time of the call. Refused when a row it refers to does not exist. Refused when a value breaks the table's declared checks. Makes the new reservation's reservation id. Returns the new reservation.
+func BookReservation(a BookReservationArgs) (any, error) {
+	if ok, err := exists("\"users\"", "\"user_id\"", a.UserId); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("cannot open the reservation: user %v does not exist; nothing was changed", a.UserId)
+	}
+	if ok, err := exists("\"airports\"", "\"iata\"", a.Origin); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("cannot open the reservation: airport %v does not exist; nothing was changed", a.Origin)
+	}
+	if ok, err := exists("\"airports\"", "\"iata\"", a.Destination); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("cannot open the reservation: airport %v does not exist; nothing was changed", a.Destination)
+	}
+	var cols []string
+	var args []any
+	cols, args = append(cols, "\"created_at\""), append(args, now("2006-01-02T15:04:05"))
+	cols, args = append(cols, "\"user_id\""), append(args, a.UserId)
+	cols, args = append(cols, "\"origin\""), append(args, a.Origin)
+	cols, args = append(cols, "\"destination\""), append(args, a.Destination)
+	cols, args = append(cols, "\"flight_type\""), append(args, a.FlightType)
+	cols, args = append(cols, "\"cabin\""), append(args, a.Cabin)
+	cols, args = append(cols, "\"total_baggages\""), append(args, a.TotalBaggages)
+	cols, args = append(cols, "\"nonfree_baggages\""), append(args, a.NonfreeBaggages)
+	cols, args = append(cols, "\"insurance\""), append(args, a.Insurance)
+	key, err := newKey("\"reservations\"", "\"reservation_id\"", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", 6)
+	if err != nil {
+		return nil, err
+	}
+	cols, args = append(cols, "\"reservation_id\""), append(args, key)
+	_, err = sdk.Exec("INSERT INTO \"reservations\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was changed", explain(err, "cannot open the reservation"))
+	}
+	return one("reservation", "opened row not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", key)
+}
+
+// BookReservationArgs are the arguments of book_reservation.
+type BookReservationArgs struct {
+	// The reservation's user id. An internal id: look it up with another tool.
+	UserId string `json:"user_id"`
+	// The reservation's origin. An internal id: look it up with another tool.
+	Origin string `json:"origin"`
+	// The reservation's destination. An internal id: look it up with another tool.
+	Destination string `json:"destination"`
+	// The reservation's flight type.
+	FlightType string `json:"flight_type" enum:"one_way,round_trip"`
+	// The reservation's cabin.
+	Cabin string `json:"cabin" enum:"basic_economy,economy,business"`
+	// The reservation's total baggages.
+	TotalBaggages int64 `json:"total_baggages"`
+	// The reservation's nonfree baggages.
+	NonfreeBaggages int64 `json:"nonfree_baggages"`
+	// The reservation's insurance.
+	Insurance string `json:"insurance" enum:"yes,no"`
 }
 
 // UpdateReservation changes fields of the reservation with the given reservation_id; fields left out keep their value. Returns the updated reservation.

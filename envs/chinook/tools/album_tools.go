@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetAlbum returns the album with the given album_id.
@@ -100,45 +98,4 @@ type ListAlbumOfArtistArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateAlbum changes fields of the album with the given album_id; fields left out keep their value. Returns the updated album.
-func UpdateAlbum(a UpdateAlbumArgs) (any, error) {
-	if a.ArtistId != nil {
-		if ok, err := exists("\"Artist\"", "\"ArtistId\"", *a.ArtistId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("artist_id: artist %v does not exist", *a.ArtistId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.Title != nil {
-		sets, args = append(sets, "\"Title\" = ?"), append(args, *a.Title)
-	}
-	if a.ArtistId != nil {
-		sets, args = append(sets, "\"ArtistId\" = ?"), append(args, *a.ArtistId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.AlbumId)
-	res, err := sdk.Exec("UPDATE \"Album\" SET "+strings.Join(sets, ", ")+" WHERE \"AlbumId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the album")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("album %s not found", fmt.Sprintf("album_id %v", a.AlbumId))
-	}
-	return one("album", "updated row not found", "SELECT *, (SELECT p.\"Name\" FROM \"Artist\" AS p WHERE p.\"ArtistId\" = \"Album\".\"ArtistId\") AS \"artist_name\" FROM \"Album\" WHERE \"AlbumId\" = ?", a.AlbumId)
-}
-
-// UpdateAlbumArgs are the arguments of update_album.
-type UpdateAlbumArgs struct {
-	// The album's album id. An internal id: look it up with another tool.
-	AlbumId int64 `json:"album_id"`
-	// The album's title.
-	Title *string `json:"title"`
-	// The album's artist id. An internal id: look it up with another tool.
-	ArtistId *int64 `json:"artist_id"`
 }

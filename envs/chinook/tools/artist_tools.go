@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetArtist returns the artist with the given artist_id.
@@ -69,33 +67,4 @@ type ListArtistArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateArtist changes fields of the artist with the given artist_id; fields left out keep their value. Returns the updated artist.
-func UpdateArtist(a UpdateArtistArgs) (any, error) {
-	var sets []string
-	var args []any
-	if a.Name != nil {
-		sets, args = append(sets, "\"Name\" = ?"), append(args, *a.Name)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.ArtistId)
-	res, err := sdk.Exec("UPDATE \"Artist\" SET "+strings.Join(sets, ", ")+" WHERE \"ArtistId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the artist")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("artist %s not found", fmt.Sprintf("artist_id %v", a.ArtistId))
-	}
-	return one("artist", "updated row not found", "SELECT * FROM \"Artist\" WHERE \"ArtistId\" = ?", a.ArtistId)
-}
-
-// UpdateArtistArgs are the arguments of update_artist.
-type UpdateArtistArgs struct {
-	// The artist's artist id. An internal id: look it up with another tool.
-	ArtistId int64 `json:"artist_id"`
-	// The artist's name.
-	Name *string `json:"name"`
 }

@@ -31,6 +31,84 @@ type FindCustomerByEmailArgs struct {
 	Email string `json:"email"`
 }
 
+// ListCustomer lists customer matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListCustomer(a ListCustomerArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.FirstNameContains != nil {
+		where = append(where, "(instr(lower(\"FirstName\"), ?) > 0 OR instr(upper(\"FirstName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
+	}
+	if a.LastNameContains != nil {
+		where = append(where, "(instr(lower(\"LastName\"), ?) > 0 OR instr(upper(\"LastName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
+	}
+	if a.CityContains != nil {
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
+	}
+	if a.CountryContains != nil {
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
+	}
+	if a.EmailContains != nil {
+		where = append(where, "(instr(lower(\"Email\"), ?) > 0 OR instr(upper(\"Email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
+	}
+	if a.SupportRepId != nil {
+		where = append(where, "\"SupportRepId\" = ?")
+		args = append(args, *a.SupportRepId)
+	}
+	order := "\"CustomerId\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "city":
+			order = "\"City\""
+		case "country":
+			order = "\"Country\""
+		case "customer_id":
+			order = "\"CustomerId\""
+		case "email":
+			order = "\"Email\""
+		case "first_name":
+			order = "\"FirstName\""
+		case "last_name":
+			order = "\"LastName\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"CustomerId\""
+	}
+	return listPage("*, (SELECT p.\"Email\" FROM \"Employee\" AS p WHERE p.\"EmployeeId\" = \"Customer\".\"SupportRepId\") AS \"support_rep_email\"", "\"Customer\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListCustomerArgs are the arguments of list_customer.
+type ListCustomerArgs struct {
+	// Only rows whose first name contains this text (case-insensitive).
+	FirstNameContains *string `json:"first_name_contains"`
+	// Only rows whose last name contains this text (case-insensitive).
+	LastNameContains *string `json:"last_name_contains"`
+	// Only rows whose city contains this text (case-insensitive).
+	CityContains *string `json:"city_contains"`
+	// Only rows whose country contains this text (case-insensitive).
+	CountryContains *string `json:"country_contains"`
+	// Only rows whose email contains this text (case-insensitive).
+	EmailContains *string `json:"email_contains"`
+	// The customer's support rep id. An internal id: look it up with another tool.
+	SupportRepId *int64 `json:"support_rep_id"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"city,country,customer_id,email,first_name,last_name"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
+}
+
 // ListCustomerBySupportRep lists the customer whose support rep is the given employee (Customer.SupportRepId refers to Employee), paginated. Returns {items, total, offset}.
 func ListCustomerBySupportRep(a ListCustomerBySupportRepArgs) (any, error) {
 	var where []string

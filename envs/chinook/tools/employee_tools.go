@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetEmployee returns the employee with the given employee_id.
@@ -29,6 +27,90 @@ func FindEmployeeByEmail(a FindEmployeeByEmailArgs) (any, error) {
 type FindEmployeeByEmailArgs struct {
 	// The employee's email.
 	Email string `json:"email"`
+}
+
+// ListEmployee lists employee matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListEmployee(a ListEmployeeArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.LastNameContains != nil {
+		where = append(where, "(instr(lower(\"LastName\"), ?) > 0 OR instr(upper(\"LastName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
+	}
+	if a.FirstNameContains != nil {
+		where = append(where, "(instr(lower(\"FirstName\"), ?) > 0 OR instr(upper(\"FirstName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
+	}
+	if a.TitleContains != nil {
+		where = append(where, "(instr(lower(\"Title\"), ?) > 0 OR instr(upper(\"Title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
+	}
+	if a.ReportsTo != nil {
+		where = append(where, "\"ReportsTo\" = ?")
+		args = append(args, *a.ReportsTo)
+	}
+	if a.MinBirthDate != nil {
+		where = append(where, "\"BirthDate\" >= ?")
+		args = append(args, *a.MinBirthDate)
+	}
+	if a.MaxBirthDate != nil {
+		where = append(where, "\"BirthDate\" <= ?")
+		args = append(args, *a.MaxBirthDate)
+	}
+	order := "\"EmployeeId\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "birth_date":
+			order = "\"BirthDate\""
+		case "city":
+			order = "\"City\""
+		case "country":
+			order = "\"Country\""
+		case "email":
+			order = "\"Email\""
+		case "employee_id":
+			order = "\"EmployeeId\""
+		case "first_name":
+			order = "\"FirstName\""
+		case "hire_date":
+			order = "\"HireDate\""
+		case "last_name":
+			order = "\"LastName\""
+		case "title":
+			order = "\"Title\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"EmployeeId\""
+	}
+	return listPage("*", "\"Employee\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListEmployeeArgs are the arguments of list_employee.
+type ListEmployeeArgs struct {
+	// Only rows whose last name contains this text (case-insensitive).
+	LastNameContains *string `json:"last_name_contains"`
+	// Only rows whose first name contains this text (case-insensitive).
+	FirstNameContains *string `json:"first_name_contains"`
+	// Only rows whose title contains this text (case-insensitive).
+	TitleContains *string `json:"title_contains"`
+	// The employee's reports to. An internal id: look it up with another tool.
+	ReportsTo *int64 `json:"reports_to"`
+	// Only rows whose birth date is at least this.
+	MinBirthDate *string `json:"min_birth_date"`
+	// Only rows whose birth date is at most this.
+	MaxBirthDate *string `json:"max_birth_date"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"birth_date,city,country,email,employee_id,first_name,hire_date,last_name,title"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListEmployeeByReportsTo lists the employee whose reports to is the given employee (Employee.ReportsTo refers to Employee), paginated. Returns {items, total, offset}.
@@ -54,105 +136,4 @@ type ListEmployeeByReportsToArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateEmployee changes fields of the employee with the given employee_id; fields left out keep their value. Returns the updated employee.
-func UpdateEmployee(a UpdateEmployeeArgs) (any, error) {
-	if a.ReportsTo != nil {
-		if ok, err := exists("\"Employee\"", "\"EmployeeId\"", *a.ReportsTo); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("reports_to: employee %v does not exist", *a.ReportsTo)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.LastName != nil {
-		sets, args = append(sets, "\"LastName\" = ?"), append(args, *a.LastName)
-	}
-	if a.FirstName != nil {
-		sets, args = append(sets, "\"FirstName\" = ?"), append(args, *a.FirstName)
-	}
-	if a.Title != nil {
-		sets, args = append(sets, "\"Title\" = ?"), append(args, *a.Title)
-	}
-	if a.ReportsTo != nil {
-		sets, args = append(sets, "\"ReportsTo\" = ?"), append(args, *a.ReportsTo)
-	}
-	if a.BirthDate != nil {
-		sets, args = append(sets, "\"BirthDate\" = ?"), append(args, *a.BirthDate)
-	}
-	if a.HireDate != nil {
-		sets, args = append(sets, "\"HireDate\" = ?"), append(args, *a.HireDate)
-	}
-	if a.Address != nil {
-		sets, args = append(sets, "\"Address\" = ?"), append(args, *a.Address)
-	}
-	if a.City != nil {
-		sets, args = append(sets, "\"City\" = ?"), append(args, *a.City)
-	}
-	if a.State != nil {
-		sets, args = append(sets, "\"State\" = ?"), append(args, *a.State)
-	}
-	if a.Country != nil {
-		sets, args = append(sets, "\"Country\" = ?"), append(args, *a.Country)
-	}
-	if a.PostalCode != nil {
-		sets, args = append(sets, "\"PostalCode\" = ?"), append(args, *a.PostalCode)
-	}
-	if a.Phone != nil {
-		sets, args = append(sets, "\"Phone\" = ?"), append(args, *a.Phone)
-	}
-	if a.Fax != nil {
-		sets, args = append(sets, "\"Fax\" = ?"), append(args, *a.Fax)
-	}
-	if a.Email != nil {
-		sets, args = append(sets, "\"Email\" = ?"), append(args, *a.Email)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.EmployeeId)
-	res, err := sdk.Exec("UPDATE \"Employee\" SET "+strings.Join(sets, ", ")+" WHERE \"EmployeeId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the employee")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	}
-	return one("employee", "updated row not found", "SELECT * FROM \"Employee\" WHERE \"EmployeeId\" = ?", a.EmployeeId)
-}
-
-// UpdateEmployeeArgs are the arguments of update_employee.
-type UpdateEmployeeArgs struct {
-	// The employee's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The employee's last name.
-	LastName *string `json:"last_name"`
-	// The employee's first name.
-	FirstName *string `json:"first_name"`
-	// The employee's title.
-	Title *string `json:"title"`
-	// The employee's reports to. An internal id: look it up with another tool.
-	ReportsTo *int64 `json:"reports_to"`
-	// The employee's birth date.
-	BirthDate *string `json:"birth_date"`
-	// The employee's hire date.
-	HireDate *string `json:"hire_date"`
-	// The employee's address.
-	Address *string `json:"address"`
-	// The employee's city.
-	City *string `json:"city"`
-	// The employee's state.
-	State *string `json:"state"`
-	// The employee's country.
-	Country *string `json:"country"`
-	// The employee's postal code.
-	PostalCode *string `json:"postal_code"`
-	// The employee's phone.
-	Phone *string `json:"phone"`
-	// The employee's fax.
-	Fax *string `json:"fax"`
-	// The employee's email.
-	Email *string `json:"email"`
 }

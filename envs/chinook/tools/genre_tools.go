@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetGenre returns the genre with the given genre_id.
@@ -29,33 +26,4 @@ func FindGenreByName(a FindGenreByNameArgs) (any, error) {
 type FindGenreByNameArgs struct {
 	// The genre's name.
 	Name string `json:"name"`
-}
-
-// UpdateGenre changes fields of the genre with the given genre_id; fields left out keep their value. Returns the updated genre.
-func UpdateGenre(a UpdateGenreArgs) (any, error) {
-	var sets []string
-	var args []any
-	if a.Name != nil {
-		sets, args = append(sets, "\"Name\" = ?"), append(args, *a.Name)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.GenreId)
-	res, err := sdk.Exec("UPDATE \"Genre\" SET "+strings.Join(sets, ", ")+" WHERE \"GenreId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the genre")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("genre %s not found", fmt.Sprintf("genre_id %v", a.GenreId))
-	}
-	return one("genre", "updated row not found", "SELECT * FROM \"Genre\" WHERE \"GenreId\" = ?", a.GenreId)
-}
-
-// UpdateGenreArgs are the arguments of update_genre.
-type UpdateGenreArgs struct {
-	// The genre's genre id. An internal id: look it up with another tool.
-	GenreId int64 `json:"genre_id"`
-	// The genre's name.
-	Name *string `json:"name"`
 }

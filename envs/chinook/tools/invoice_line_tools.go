@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetInvoiceLine returns the invoice line with the given invoice_line_id.
@@ -18,6 +15,78 @@ func GetInvoiceLine(a GetInvoiceLineArgs) (any, error) {
 type GetInvoiceLineArgs struct {
 	// The invoice line's invoice line id. An internal id: look it up with another tool.
 	InvoiceLineId int64 `json:"invoice_line_id"`
+}
+
+// ListInvoiceLine lists invoice line matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListInvoiceLine(a ListInvoiceLineArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.InvoiceId != nil {
+		where = append(where, "\"InvoiceId\" = ?")
+		args = append(args, *a.InvoiceId)
+	}
+	if a.TrackId != nil {
+		where = append(where, "\"TrackId\" = ?")
+		args = append(args, *a.TrackId)
+	}
+	if a.MinUnitPrice != nil {
+		where = append(where, "\"UnitPrice\" >= ?")
+		args = append(args, *a.MinUnitPrice)
+	}
+	if a.MaxUnitPrice != nil {
+		where = append(where, "\"UnitPrice\" <= ?")
+		args = append(args, *a.MaxUnitPrice)
+	}
+	if a.MinQuantity != nil {
+		where = append(where, "\"Quantity\" >= ?")
+		args = append(args, *a.MinQuantity)
+	}
+	if a.MaxQuantity != nil {
+		where = append(where, "\"Quantity\" <= ?")
+		args = append(args, *a.MaxQuantity)
+	}
+	order := "\"InvoiceLineId\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "invoice_line_id":
+			order = "\"InvoiceLineId\""
+		case "quantity":
+			order = "\"Quantity\""
+		case "unit_price":
+			order = "\"UnitPrice\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"InvoiceLineId\""
+	}
+	return listPage("*, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\"", "\"InvoiceLine\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListInvoiceLineArgs are the arguments of list_invoice_line.
+type ListInvoiceLineArgs struct {
+	// The invoice line's invoice id.
+	InvoiceId *int64 `json:"invoice_id"`
+	// The invoice line's track id. An internal id: look it up with another tool.
+	TrackId *int64 `json:"track_id"`
+	// Only rows whose unit price is at least this.
+	MinUnitPrice *float64 `json:"min_unit_price"`
+	// Only rows whose unit price is at most this.
+	MaxUnitPrice *float64 `json:"max_unit_price"`
+	// Only rows whose quantity is at least this.
+	MinQuantity *int64 `json:"min_quantity"`
+	// Only rows whose quantity is at most this.
+	MaxQuantity *int64 `json:"max_quantity"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"invoice_line_id,quantity,unit_price"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListInvoiceLineOfTrack lists the invoice line of the given track (InvoiceLine.TrackId refers to Track), paginated. Returns {items, total, offset}.
@@ -68,62 +137,4 @@ type ListInvoiceLineOfInvoiceArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateInvoiceLine changes fields of the invoice line with the given invoice_line_id; fields left out keep their value. Returns the updated invoice line.
-func UpdateInvoiceLine(a UpdateInvoiceLineArgs) (any, error) {
-	if a.InvoiceId != nil {
-		if ok, err := exists("\"Invoice\"", "\"InvoiceId\"", *a.InvoiceId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("invoice_id: invoice %v does not exist", *a.InvoiceId)
-		}
-	}
-	if a.TrackId != nil {
-		if ok, err := exists("\"Track\"", "\"TrackId\"", *a.TrackId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("track_id: track %v does not exist", *a.TrackId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.InvoiceId != nil {
-		sets, args = append(sets, "\"InvoiceId\" = ?"), append(args, *a.InvoiceId)
-	}
-	if a.TrackId != nil {
-		sets, args = append(sets, "\"TrackId\" = ?"), append(args, *a.TrackId)
-	}
-	if a.UnitPrice != nil {
-		sets, args = append(sets, "\"UnitPrice\" = ?"), append(args, *a.UnitPrice)
-	}
-	if a.Quantity != nil {
-		sets, args = append(sets, "\"Quantity\" = ?"), append(args, *a.Quantity)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.InvoiceLineId)
-	res, err := sdk.Exec("UPDATE \"InvoiceLine\" SET "+strings.Join(sets, ", ")+" WHERE \"InvoiceLineId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the invoice line")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("invoice line %s not found", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
-	}
-	return one("invoice line", "updated row not found", "SELECT *, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\" FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
-}
-
-// UpdateInvoiceLineArgs are the arguments of update_invoice_line.
-type UpdateInvoiceLineArgs struct {
-	// The invoice line's invoice line id. An internal id: look it up with another tool.
-	InvoiceLineId int64 `json:"invoice_line_id"`
-	// The invoice line's invoice id.
-	InvoiceId *int64 `json:"invoice_id"`
-	// The invoice line's track id. An internal id: look it up with another tool.
-	TrackId *int64 `json:"track_id"`
-	// The invoice line's unit price.
-	UnitPrice *float64 `json:"unit_price"`
-	// The invoice line's quantity.
-	Quantity *int64 `json:"quantity"`
 }

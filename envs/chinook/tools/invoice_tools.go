@@ -20,6 +20,82 @@ type GetInvoiceArgs struct {
 	InvoiceId int64 `json:"invoice_id"`
 }
 
+// ListInvoice lists invoice matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListInvoice(a ListInvoiceArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.CustomerId != nil {
+		where = append(where, "\"CustomerId\" = ?")
+		args = append(args, *a.CustomerId)
+	}
+	if a.MinInvoiceDate != nil {
+		where = append(where, "\"InvoiceDate\" >= ?")
+		args = append(args, *a.MinInvoiceDate)
+	}
+	if a.MaxInvoiceDate != nil {
+		where = append(where, "\"InvoiceDate\" <= ?")
+		args = append(args, *a.MaxInvoiceDate)
+	}
+	if a.BillingCityContains != nil {
+		where = append(where, "(instr(lower(\"BillingCity\"), ?) > 0 OR instr(upper(\"BillingCity\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.BillingCityContains), strings.ToUpper(*a.BillingCityContains))
+	}
+	if a.BillingCountryContains != nil {
+		where = append(where, "(instr(lower(\"BillingCountry\"), ?) > 0 OR instr(upper(\"BillingCountry\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.BillingCountryContains), strings.ToUpper(*a.BillingCountryContains))
+	}
+	if a.MinTotal != nil {
+		where = append(where, "\"Total\" >= ?")
+		args = append(args, *a.MinTotal)
+	}
+	order := "\"InvoiceId\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "billing_city":
+			order = "\"BillingCity\""
+		case "billing_country":
+			order = "\"BillingCountry\""
+		case "invoice_date":
+			order = "\"InvoiceDate\""
+		case "invoice_id":
+			order = "\"InvoiceId\""
+		case "total":
+			order = "\"Total\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"InvoiceId\""
+	}
+	return listPage("*, (SELECT p.\"Email\" FROM \"Customer\" AS p WHERE p.\"CustomerId\" = \"Invoice\".\"CustomerId\") AS \"customer_email\"", "\"Invoice\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListInvoiceArgs are the arguments of list_invoice.
+type ListInvoiceArgs struct {
+	// The invoice's customer id. An internal id: look it up with another tool.
+	CustomerId *int64 `json:"customer_id"`
+	// Only rows whose invoice date is at least this.
+	MinInvoiceDate *string `json:"min_invoice_date"`
+	// Only rows whose invoice date is at most this.
+	MaxInvoiceDate *string `json:"max_invoice_date"`
+	// Only rows whose billing city contains this text (case-insensitive).
+	BillingCityContains *string `json:"billing_city_contains"`
+	// Only rows whose billing country contains this text (case-insensitive).
+	BillingCountryContains *string `json:"billing_country_contains"`
+	// Only rows whose total is at least this.
+	MinTotal *float64 `json:"min_total"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"billing_city,billing_country,invoice_date,invoice_id,total"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
+}
+
 // ListInvoiceOfCustomer lists the invoice of the given customer (Invoice.CustomerId refers to Customer), paginated. Returns {items, total, offset}.
 func ListInvoiceOfCustomer(a ListInvoiceOfCustomerArgs) (any, error) {
 	var where []string
@@ -169,9 +245,6 @@ func UpdateInvoice(a UpdateInvoiceArgs) (any, error) {
 	if a.BillingPostalCode != nil {
 		sets, args = append(sets, "\"BillingPostalCode\" = ?"), append(args, *a.BillingPostalCode)
 	}
-	if a.Total != nil {
-		sets, args = append(sets, "\"Total\" = ?"), append(args, *a.Total)
-	}
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("nothing to update: give at least one field to change")
 	}
@@ -204,6 +277,4 @@ type UpdateInvoiceArgs struct {
 	BillingCountry *string `json:"billing_country"`
 	// The invoice's billing postal code.
 	BillingPostalCode *string `json:"billing_postal_code"`
-	// The invoice's total.
-	Total *float64 `json:"total"`
 }

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetMediaType returns the media type with the given media_type_id.
@@ -29,33 +26,4 @@ func FindMediaTypeByName(a FindMediaTypeByNameArgs) (any, error) {
 type FindMediaTypeByNameArgs struct {
 	// The media type's name.
 	Name string `json:"name"`
-}
-
-// UpdateMediaType changes fields of the media type with the given media_type_id; fields left out keep their value. Returns the updated media type.
-func UpdateMediaType(a UpdateMediaTypeArgs) (any, error) {
-	var sets []string
-	var args []any
-	if a.Name != nil {
-		sets, args = append(sets, "\"Name\" = ?"), append(args, *a.Name)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.MediaTypeId)
-	res, err := sdk.Exec("UPDATE \"MediaType\" SET "+strings.Join(sets, ", ")+" WHERE \"MediaTypeId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the media type")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("media type %s not found", fmt.Sprintf("media_type_id %v", a.MediaTypeId))
-	}
-	return one("media type", "updated row not found", "SELECT * FROM \"MediaType\" WHERE \"MediaTypeId\" = ?", a.MediaTypeId)
-}
-
-// UpdateMediaTypeArgs are the arguments of update_media_type.
-type UpdateMediaTypeArgs struct {
-	// The media type's media type id. An internal id: look it up with another tool.
-	MediaTypeId int64 `json:"media_type_id"`
-	// The media type's name.
-	Name *string `json:"name"`
 }

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetPlaylist returns the playlist with the given playlist_id.
@@ -18,33 +15,4 @@ func GetPlaylist(a GetPlaylistArgs) (any, error) {
 type GetPlaylistArgs struct {
 	// The playlist's playlist id. An internal id: look it up with another tool.
 	PlaylistId int64 `json:"playlist_id"`
-}
-
-// UpdatePlaylist changes fields of the playlist with the given playlist_id; fields left out keep their value. Returns the updated playlist.
-func UpdatePlaylist(a UpdatePlaylistArgs) (any, error) {
-	var sets []string
-	var args []any
-	if a.Name != nil {
-		sets, args = append(sets, "\"Name\" = ?"), append(args, *a.Name)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.PlaylistId)
-	res, err := sdk.Exec("UPDATE \"Playlist\" SET "+strings.Join(sets, ", ")+" WHERE \"PlaylistId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the playlist")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("playlist %s not found", fmt.Sprintf("playlist_id %v", a.PlaylistId))
-	}
-	return one("playlist", "updated row not found", "SELECT * FROM \"Playlist\" WHERE \"PlaylistId\" = ?", a.PlaylistId)
-}
-
-// UpdatePlaylistArgs are the arguments of update_playlist.
-type UpdatePlaylistArgs struct {
-	// The playlist's playlist id. An internal id: look it up with another tool.
-	PlaylistId int64 `json:"playlist_id"`
-	// The playlist's name.
-	Name *string `json:"name"`
 }

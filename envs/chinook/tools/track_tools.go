@@ -9,6 +9,26 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
+// GetTrackOfInvoiceLine returns the track that an invoice line refers to (through track id).
+func GetTrackOfInvoiceLine(a GetTrackOfInvoiceLineArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"TrackId\" AS ref FROM \"InvoiceLine\" WHERE \"InvoiceLineId\" = ?", a.InvoiceLineId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("invoice line %s not found", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("invoice line %s has no track id", fmt.Sprintf("invoice_line_id %v", a.InvoiceLineId))
+	}
+	return one("track", fmt.Sprintf("track %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\" FROM \"Track\" WHERE \"TrackId\" = ?", ref.Value("ref"))
+}
+
+// GetTrackOfInvoiceLineArgs are the arguments of get_track_of_invoice_line.
+type GetTrackOfInvoiceLineArgs struct {
+	// The invoice line's invoice line id. An internal id: look it up with another tool.
+	InvoiceLineId int64 `json:"invoice_line_id"`
+}
+
 // GetTrack returns the track with the given track_id.
 func GetTrack(a GetTrackArgs) (any, error) {
 	return one("track", fmt.Sprintf("track_id %v", a.TrackId)+" not found", "SELECT *, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\" FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
@@ -169,89 +189,4 @@ type ListTrackOfAlbumArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateTrack changes fields of the track with the given track_id; fields left out keep their value. Returns the updated track.
-func UpdateTrack(a UpdateTrackArgs) (any, error) {
-	if a.AlbumId != nil {
-		if ok, err := exists("\"Album\"", "\"AlbumId\"", *a.AlbumId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("album_id: album %v does not exist", *a.AlbumId)
-		}
-	}
-	if a.MediaTypeId != nil {
-		if ok, err := exists("\"MediaType\"", "\"MediaTypeId\"", *a.MediaTypeId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("media_type_id: media type %v does not exist", *a.MediaTypeId)
-		}
-	}
-	if a.GenreId != nil {
-		if ok, err := exists("\"Genre\"", "\"GenreId\"", *a.GenreId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("genre_id: genre %v does not exist", *a.GenreId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.Name != nil {
-		sets, args = append(sets, "\"Name\" = ?"), append(args, *a.Name)
-	}
-	if a.AlbumId != nil {
-		sets, args = append(sets, "\"AlbumId\" = ?"), append(args, *a.AlbumId)
-	}
-	if a.MediaTypeId != nil {
-		sets, args = append(sets, "\"MediaTypeId\" = ?"), append(args, *a.MediaTypeId)
-	}
-	if a.GenreId != nil {
-		sets, args = append(sets, "\"GenreId\" = ?"), append(args, *a.GenreId)
-	}
-	if a.Composer != nil {
-		sets, args = append(sets, "\"Composer\" = ?"), append(args, *a.Composer)
-	}
-	if a.Milliseconds != nil {
-		sets, args = append(sets, "\"Milliseconds\" = ?"), append(args, *a.Milliseconds)
-	}
-	if a.Bytes != nil {
-		sets, args = append(sets, "\"Bytes\" = ?"), append(args, *a.Bytes)
-	}
-	if a.UnitPrice != nil {
-		sets, args = append(sets, "\"UnitPrice\" = ?"), append(args, *a.UnitPrice)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.TrackId)
-	res, err := sdk.Exec("UPDATE \"Track\" SET "+strings.Join(sets, ", ")+" WHERE \"TrackId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the track")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("track %s not found", fmt.Sprintf("track_id %v", a.TrackId))
-	}
-	return one("track", "updated row not found", "SELECT *, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\" FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
-}
-
-// UpdateTrackArgs are the arguments of update_track.
-type UpdateTrackArgs struct {
-	// The track's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
-	// The track's name.
-	Name *string `json:"name"`
-	// The track's album id. An internal id: look it up with another tool.
-	AlbumId *int64 `json:"album_id"`
-	// The track's media type id. An internal id: look it up with another tool.
-	MediaTypeId *int64 `json:"media_type_id"`
-	// The track's genre id. An internal id: look it up with another tool.
-	GenreId *int64 `json:"genre_id"`
-	// The track's composer.
-	Composer *string `json:"composer"`
-	// The track's milliseconds.
-	Milliseconds *int64 `json:"milliseconds"`
-	// The track's bytes.
-	Bytes *int64 `json:"bytes"`
-	// The track's unit price.
-	UnitPrice *float64 `json:"unit_price"`
 }

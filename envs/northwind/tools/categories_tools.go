@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetCategory returns the category with the given category_id.
@@ -29,38 +26,4 @@ func FindCategoryByCategoryName(a FindCategoryByCategoryNameArgs) (any, error) {
 type FindCategoryByCategoryNameArgs struct {
 	// The category's category name.
 	CategoryName string `json:"category_name"`
-}
-
-// UpdateCategory changes fields of the category with the given category_id; fields left out keep their value. Returns the updated category.
-func UpdateCategory(a UpdateCategoryArgs) (any, error) {
-	var sets []string
-	var args []any
-	if a.CategoryName != nil {
-		sets, args = append(sets, "\"CategoryName\" = ?"), append(args, *a.CategoryName)
-	}
-	if a.Description != nil {
-		sets, args = append(sets, "\"Description\" = ?"), append(args, *a.Description)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.CategoryId)
-	res, err := sdk.Exec("UPDATE \"Categories\" SET "+strings.Join(sets, ", ")+" WHERE \"CategoryID\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the category")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("category %s not found", fmt.Sprintf("category_id %v", a.CategoryId))
-	}
-	return one("category", "updated row not found", "SELECT \"CategoryID\", \"CategoryName\", \"Description\", length(\"Picture\") AS \"Picture_bytes\" FROM \"Categories\" WHERE \"CategoryID\" = ?", a.CategoryId)
-}
-
-// UpdateCategoryArgs are the arguments of update_category.
-type UpdateCategoryArgs struct {
-	// The category's category id. An internal id: look it up with another tool.
-	CategoryId int64 `json:"category_id"`
-	// The category's category name.
-	CategoryName *string `json:"category_name"`
-	// The category's description.
-	Description *string `json:"description"`
 }

@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetEmployee returns the employee with the given employee_id.
@@ -29,6 +27,92 @@ func FindEmployeeByHomePhone(a FindEmployeeByHomePhoneArgs) (any, error) {
 type FindEmployeeByHomePhoneArgs struct {
 	// The employee's home phone.
 	HomePhone string `json:"home_phone"`
+}
+
+// ListEmployees lists employees matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListEmployees(a ListEmployeesArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.LastNameContains != nil {
+		where = append(where, "(instr(lower(\"LastName\"), ?) > 0 OR instr(upper(\"LastName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
+	}
+	if a.FirstNameContains != nil {
+		where = append(where, "(instr(lower(\"FirstName\"), ?) > 0 OR instr(upper(\"FirstName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
+	}
+	if a.TitleContains != nil {
+		where = append(where, "(instr(lower(\"Title\"), ?) > 0 OR instr(upper(\"Title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
+	}
+	if a.TitleOfCourtesyContains != nil {
+		where = append(where, "(instr(lower(\"TitleOfCourtesy\"), ?) > 0 OR instr(upper(\"TitleOfCourtesy\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleOfCourtesyContains), strings.ToUpper(*a.TitleOfCourtesyContains))
+	}
+	if a.MinBirthDate != nil {
+		where = append(where, "\"BirthDate\" >= ?")
+		args = append(args, *a.MinBirthDate)
+	}
+	if a.MaxBirthDate != nil {
+		where = append(where, "\"BirthDate\" <= ?")
+		args = append(args, *a.MaxBirthDate)
+	}
+	order := "\"EmployeeID\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "birth_date":
+			order = "\"BirthDate\""
+		case "city":
+			order = "\"City\""
+		case "country":
+			order = "\"Country\""
+		case "employee_id":
+			order = "\"EmployeeID\""
+		case "first_name":
+			order = "\"FirstName\""
+		case "hire_date":
+			order = "\"HireDate\""
+		case "home_phone":
+			order = "\"HomePhone\""
+		case "last_name":
+			order = "\"LastName\""
+		case "title":
+			order = "\"Title\""
+		case "title_of_courtesy":
+			order = "\"TitleOfCourtesy\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"EmployeeID\""
+	}
+	return listPage("\"EmployeeID\", \"LastName\", \"FirstName\", \"Title\", \"TitleOfCourtesy\", \"BirthDate\", \"HireDate\", \"Address\", \"City\", \"Region\", \"PostalCode\", \"Country\", \"HomePhone\", \"Extension\", length(\"Photo\") AS \"Photo_bytes\", \"Notes\", \"ReportsTo\", \"PhotoPath\"", "\"Employees\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListEmployeesArgs are the arguments of list_employees.
+type ListEmployeesArgs struct {
+	// Only rows whose last name contains this text (case-insensitive).
+	LastNameContains *string `json:"last_name_contains"`
+	// Only rows whose first name contains this text (case-insensitive).
+	FirstNameContains *string `json:"first_name_contains"`
+	// Only rows whose title contains this text (case-insensitive).
+	TitleContains *string `json:"title_contains"`
+	// Only rows whose title of courtesy contains this text (case-insensitive).
+	TitleOfCourtesyContains *string `json:"title_of_courtesy_contains"`
+	// Only rows whose birth date is at least this.
+	MinBirthDate *string `json:"min_birth_date"`
+	// Only rows whose birth date is at most this.
+	MaxBirthDate *string `json:"max_birth_date"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"birth_date,city,country,employee_id,first_name,hire_date,home_phone,last_name,title,title_of_courtesy"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListEmployeesByReportsTo lists the employees whose reports to is the given employee (Employees.ReportsTo refers to Employees), paginated. Returns {items, total, offset}.
@@ -54,115 +138,4 @@ type ListEmployeesByReportsToArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateEmployee changes fields of the employee with the given employee_id; fields left out keep their value. Returns the updated employee.
-func UpdateEmployee(a UpdateEmployeeArgs) (any, error) {
-	if a.ReportsTo != nil {
-		if ok, err := exists("\"Employees\"", "\"EmployeeID\"", *a.ReportsTo); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("reports_to: employee %v does not exist", *a.ReportsTo)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.LastName != nil {
-		sets, args = append(sets, "\"LastName\" = ?"), append(args, *a.LastName)
-	}
-	if a.FirstName != nil {
-		sets, args = append(sets, "\"FirstName\" = ?"), append(args, *a.FirstName)
-	}
-	if a.Title != nil {
-		sets, args = append(sets, "\"Title\" = ?"), append(args, *a.Title)
-	}
-	if a.TitleOfCourtesy != nil {
-		sets, args = append(sets, "\"TitleOfCourtesy\" = ?"), append(args, *a.TitleOfCourtesy)
-	}
-	if a.BirthDate != nil {
-		sets, args = append(sets, "\"BirthDate\" = ?"), append(args, *a.BirthDate)
-	}
-	if a.HireDate != nil {
-		sets, args = append(sets, "\"HireDate\" = ?"), append(args, *a.HireDate)
-	}
-	if a.Address != nil {
-		sets, args = append(sets, "\"Address\" = ?"), append(args, *a.Address)
-	}
-	if a.City != nil {
-		sets, args = append(sets, "\"City\" = ?"), append(args, *a.City)
-	}
-	if a.Region != nil {
-		sets, args = append(sets, "\"Region\" = ?"), append(args, *a.Region)
-	}
-	if a.PostalCode != nil {
-		sets, args = append(sets, "\"PostalCode\" = ?"), append(args, *a.PostalCode)
-	}
-	if a.Country != nil {
-		sets, args = append(sets, "\"Country\" = ?"), append(args, *a.Country)
-	}
-	if a.HomePhone != nil {
-		sets, args = append(sets, "\"HomePhone\" = ?"), append(args, *a.HomePhone)
-	}
-	if a.Extension != nil {
-		sets, args = append(sets, "\"Extension\" = ?"), append(args, *a.Extension)
-	}
-	if a.Notes != nil {
-		sets, args = append(sets, "\"Notes\" = ?"), append(args, *a.Notes)
-	}
-	if a.ReportsTo != nil {
-		sets, args = append(sets, "\"ReportsTo\" = ?"), append(args, *a.ReportsTo)
-	}
-	if a.PhotoPath != nil {
-		sets, args = append(sets, "\"PhotoPath\" = ?"), append(args, *a.PhotoPath)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.EmployeeId)
-	res, err := sdk.Exec("UPDATE \"Employees\" SET "+strings.Join(sets, ", ")+" WHERE \"EmployeeID\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the employee")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
-	}
-	return one("employee", "updated row not found", "SELECT \"EmployeeID\", \"LastName\", \"FirstName\", \"Title\", \"TitleOfCourtesy\", \"BirthDate\", \"HireDate\", \"Address\", \"City\", \"Region\", \"PostalCode\", \"Country\", \"HomePhone\", \"Extension\", length(\"Photo\") AS \"Photo_bytes\", \"Notes\", \"ReportsTo\", \"PhotoPath\" FROM \"Employees\" WHERE \"EmployeeID\" = ?", a.EmployeeId)
-}
-
-// UpdateEmployeeArgs are the arguments of update_employee.
-type UpdateEmployeeArgs struct {
-	// The employee's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The employee's last name.
-	LastName *string `json:"last_name"`
-	// The employee's first name.
-	FirstName *string `json:"first_name"`
-	// The employee's title.
-	Title *string `json:"title"`
-	// The employee's title of courtesy.
-	TitleOfCourtesy *string `json:"title_of_courtesy"`
-	// The employee's birth date.
-	BirthDate *string `json:"birth_date"`
-	// The employee's hire date.
-	HireDate *string `json:"hire_date"`
-	// The employee's address.
-	Address *string `json:"address"`
-	// The employee's city.
-	City *string `json:"city"`
-	// The employee's region.
-	Region *string `json:"region"`
-	// The employee's postal code.
-	PostalCode *string `json:"postal_code"`
-	// The employee's country.
-	Country *string `json:"country"`
-	// The employee's home phone.
-	HomePhone *string `json:"home_phone"`
-	// The employee's extension.
-	Extension *string `json:"extension"`
-	// The employee's notes.
-	Notes *string `json:"notes"`
-	// The employee's reports to. An internal id: look it up with another tool.
-	ReportsTo *int64 `json:"reports_to"`
-	// The employee's photo path.
-	PhotoPath *string `json:"photo_path"`
 }

@@ -141,9 +141,6 @@ func UpdateOrderDetail(a UpdateOrderDetailArgs) (any, error) {
 	if a.UnitPrice != nil {
 		sets, args = append(sets, "\"UnitPrice\" = ?"), append(args, *a.UnitPrice)
 	}
-	if a.Quantity != nil {
-		sets, args = append(sets, "\"Quantity\" = ?"), append(args, *a.Quantity)
-	}
 	if a.Discount != nil {
 		sets, args = append(sets, "\"Discount\" = ?"), append(args, *a.Discount)
 	}
@@ -169,8 +166,6 @@ type UpdateOrderDetailArgs struct {
 	ProductId int64 `json:"product_id"`
 	// The order detail's unit price. Default: 0.
 	UnitPrice *float64 `json:"unit_price"`
-	// The order detail's quantity. Default: 1.
-	Quantity *int64 `json:"quantity"`
 	// The order detail's discount. Default: 0.
 	Discount *float64 `json:"discount"`
 }

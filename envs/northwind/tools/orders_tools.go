@@ -20,6 +20,88 @@ type GetOrderArgs struct {
 	OrderId int64 `json:"order_id"`
 }
 
+// ListOrders lists orders matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListOrders(a ListOrdersArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.CustomerId != nil {
+		where = append(where, "\"CustomerID\" = ?")
+		args = append(args, *a.CustomerId)
+	}
+	if a.EmployeeId != nil {
+		where = append(where, "\"EmployeeID\" = ?")
+		args = append(args, *a.EmployeeId)
+	}
+	if a.MinOrderDate != nil {
+		where = append(where, "\"OrderDate\" >= ?")
+		args = append(args, *a.MinOrderDate)
+	}
+	if a.MaxOrderDate != nil {
+		where = append(where, "\"OrderDate\" <= ?")
+		args = append(args, *a.MaxOrderDate)
+	}
+	if a.MinRequiredDate != nil {
+		where = append(where, "\"RequiredDate\" >= ?")
+		args = append(args, *a.MinRequiredDate)
+	}
+	if a.MaxRequiredDate != nil {
+		where = append(where, "\"RequiredDate\" <= ?")
+		args = append(args, *a.MaxRequiredDate)
+	}
+	order := "\"OrderID\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "freight":
+			order = "\"Freight\""
+		case "order_date":
+			order = "\"OrderDate\""
+		case "order_id":
+			order = "\"OrderID\""
+		case "required_date":
+			order = "\"RequiredDate\""
+		case "ship_city":
+			order = "\"ShipCity\""
+		case "ship_country":
+			order = "\"ShipCountry\""
+		case "ship_name":
+			order = "\"ShipName\""
+		case "shipped_date":
+			order = "\"ShippedDate\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"OrderID\""
+	}
+	return listPage("*, (SELECT p.\"CompanyName\" FROM \"Shippers\" AS p WHERE p.\"ShipperID\" = \"Orders\".\"ShipVia\") AS \"ship_via_company_name\", (SELECT p.\"ContactName\" FROM \"Customers\" AS p WHERE p.\"CustomerID\" = \"Orders\".\"CustomerID\") AS \"customer_contact_name\", (SELECT p.\"HomePhone\" FROM \"Employees\" AS p WHERE p.\"EmployeeID\" = \"Orders\".\"EmployeeID\") AS \"employee_home_phone\"", "\"Orders\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListOrdersArgs are the arguments of list_orders.
+type ListOrdersArgs struct {
+	// The order's customer id. An internal id: look it up with another tool.
+	CustomerId *string `json:"customer_id"`
+	// The order's employee id. An internal id: look it up with another tool.
+	EmployeeId *int64 `json:"employee_id"`
+	// Only rows whose order date is at least this.
+	MinOrderDate *string `json:"min_order_date"`
+	// Only rows whose order date is at most this.
+	MaxOrderDate *string `json:"max_order_date"`
+	// Only rows whose required date is at least this.
+	MinRequiredDate *string `json:"min_required_date"`
+	// Only rows whose required date is at most this.
+	MaxRequiredDate *string `json:"max_required_date"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"freight,order_date,order_id,required_date,ship_city,ship_country,ship_name,shipped_date"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
+}
+
 // ListOrdersByShipVia lists the orders whose ship via is the given shipper (Orders.ShipVia refers to Shippers), paginated. Returns {items, total, offset}.
 func ListOrdersByShipVia(a ListOrdersByShipViaArgs) (any, error) {
 	var where []string
@@ -289,9 +371,6 @@ func UpdateOrder(a UpdateOrderArgs) (any, error) {
 	if a.RequiredDate != nil {
 		sets, args = append(sets, "\"RequiredDate\" = ?"), append(args, *a.RequiredDate)
 	}
-	if a.ShippedDate != nil {
-		sets, args = append(sets, "\"ShippedDate\" = ?"), append(args, *a.ShippedDate)
-	}
 	if a.ShipVia != nil {
 		sets, args = append(sets, "\"ShipVia\" = ?"), append(args, *a.ShipVia)
 	}
@@ -342,8 +421,6 @@ type UpdateOrderArgs struct {
 	OrderDate *string `json:"order_date"`
 	// The order's required date.
 	RequiredDate *string `json:"required_date"`
-	// The order's shipped date.
-	ShippedDate *string `json:"shipped_date"`
 	// The order's ship via. An internal id: look it up with another tool.
 	ShipVia *int64 `json:"ship_via"`
 	// The order's freight. Default: 0.

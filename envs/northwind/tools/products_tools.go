@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetProduct returns the product with the given product_id.
@@ -29,6 +27,84 @@ func FindProductByProductName(a FindProductByProductNameArgs) (any, error) {
 type FindProductByProductNameArgs struct {
 	// The product's product name.
 	ProductName string `json:"product_name"`
+}
+
+// ListProducts lists products matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListProducts(a ListProductsArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.ProductNameContains != nil {
+		where = append(where, "(instr(lower(\"ProductName\"), ?) > 0 OR instr(upper(\"ProductName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ProductNameContains), strings.ToUpper(*a.ProductNameContains))
+	}
+	if a.SupplierId != nil {
+		where = append(where, "\"SupplierID\" = ?")
+		args = append(args, *a.SupplierId)
+	}
+	if a.CategoryId != nil {
+		where = append(where, "\"CategoryID\" = ?")
+		args = append(args, *a.CategoryId)
+	}
+	if a.MinUnitPrice != nil {
+		where = append(where, "\"UnitPrice\" >= ?")
+		args = append(args, *a.MinUnitPrice)
+	}
+	if a.MaxUnitPrice != nil {
+		where = append(where, "\"UnitPrice\" <= ?")
+		args = append(args, *a.MaxUnitPrice)
+	}
+	if a.MinUnitsInStock != nil {
+		where = append(where, "\"UnitsInStock\" >= ?")
+		args = append(args, *a.MinUnitsInStock)
+	}
+	order := "\"ProductID\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "product_id":
+			order = "\"ProductID\""
+		case "product_name":
+			order = "\"ProductName\""
+		case "reorder_level":
+			order = "\"ReorderLevel\""
+		case "unit_price":
+			order = "\"UnitPrice\""
+		case "units_in_stock":
+			order = "\"UnitsInStock\""
+		case "units_on_order":
+			order = "\"UnitsOnOrder\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"ProductID\""
+	}
+	return listPage("*, (SELECT p.\"CompanyName\" FROM \"Suppliers\" AS p WHERE p.\"SupplierID\" = \"Products\".\"SupplierID\") AS \"supplier_company_name\", (SELECT p.\"CategoryName\" FROM \"Categories\" AS p WHERE p.\"CategoryID\" = \"Products\".\"CategoryID\") AS \"category_category_name\"", "\"Products\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListProductsArgs are the arguments of list_products.
+type ListProductsArgs struct {
+	// Only rows whose product name contains this text (case-insensitive).
+	ProductNameContains *string `json:"product_name_contains"`
+	// The product's supplier id. An internal id: look it up with another tool.
+	SupplierId *int64 `json:"supplier_id"`
+	// The product's category id. An internal id: look it up with another tool.
+	CategoryId *int64 `json:"category_id"`
+	// Only rows whose unit price is at least this.
+	MinUnitPrice *float64 `json:"min_unit_price"`
+	// Only rows whose unit price is at most this.
+	MaxUnitPrice *float64 `json:"max_unit_price"`
+	// Only rows whose units in stock is at least this.
+	MinUnitsInStock *int64 `json:"min_units_in_stock"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"product_id,product_name,reorder_level,unit_price,units_in_stock,units_on_order"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListProductsOfSupplier lists the products of the given supplier (Products.SupplierID refers to Suppliers), paginated. Returns {items, total, offset}.
@@ -79,87 +155,4 @@ type ListProductsOfCategoryArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateProduct changes fields of the product with the given product_id; fields left out keep their value. Returns the updated product.
-func UpdateProduct(a UpdateProductArgs) (any, error) {
-	if a.SupplierId != nil {
-		if ok, err := exists("\"Suppliers\"", "\"SupplierID\"", *a.SupplierId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("supplier_id: supplier %v does not exist", *a.SupplierId)
-		}
-	}
-	if a.CategoryId != nil {
-		if ok, err := exists("\"Categories\"", "\"CategoryID\"", *a.CategoryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("category_id: category %v does not exist", *a.CategoryId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.ProductName != nil {
-		sets, args = append(sets, "\"ProductName\" = ?"), append(args, *a.ProductName)
-	}
-	if a.SupplierId != nil {
-		sets, args = append(sets, "\"SupplierID\" = ?"), append(args, *a.SupplierId)
-	}
-	if a.CategoryId != nil {
-		sets, args = append(sets, "\"CategoryID\" = ?"), append(args, *a.CategoryId)
-	}
-	if a.QuantityPerUnit != nil {
-		sets, args = append(sets, "\"QuantityPerUnit\" = ?"), append(args, *a.QuantityPerUnit)
-	}
-	if a.UnitPrice != nil {
-		sets, args = append(sets, "\"UnitPrice\" = ?"), append(args, *a.UnitPrice)
-	}
-	if a.UnitsInStock != nil {
-		sets, args = append(sets, "\"UnitsInStock\" = ?"), append(args, *a.UnitsInStock)
-	}
-	if a.UnitsOnOrder != nil {
-		sets, args = append(sets, "\"UnitsOnOrder\" = ?"), append(args, *a.UnitsOnOrder)
-	}
-	if a.ReorderLevel != nil {
-		sets, args = append(sets, "\"ReorderLevel\" = ?"), append(args, *a.ReorderLevel)
-	}
-	if a.Discontinued != nil {
-		sets, args = append(sets, "\"Discontinued\" = ?"), append(args, *a.Discontinued)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.ProductId)
-	res, err := sdk.Exec("UPDATE \"Products\" SET "+strings.Join(sets, ", ")+" WHERE \"ProductID\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the product")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("product %s not found", fmt.Sprintf("product_id %v", a.ProductId))
-	}
-	return one("product", "updated row not found", "SELECT *, (SELECT p.\"CompanyName\" FROM \"Suppliers\" AS p WHERE p.\"SupplierID\" = \"Products\".\"SupplierID\") AS \"supplier_company_name\", (SELECT p.\"CategoryName\" FROM \"Categories\" AS p WHERE p.\"CategoryID\" = \"Products\".\"CategoryID\") AS \"category_category_name\" FROM \"Products\" WHERE \"ProductID\" = ?", a.ProductId)
-}
-
-// UpdateProductArgs are the arguments of update_product.
-type UpdateProductArgs struct {
-	// The product's product id. An internal id: look it up with another tool.
-	ProductId int64 `json:"product_id"`
-	// The product's product name.
-	ProductName *string `json:"product_name"`
-	// The product's supplier id. An internal id: look it up with another tool.
-	SupplierId *int64 `json:"supplier_id"`
-	// The product's category id. An internal id: look it up with another tool.
-	CategoryId *int64 `json:"category_id"`
-	// The product's quantity per unit.
-	QuantityPerUnit *string `json:"quantity_per_unit"`
-	// The product's unit price. Default: 0.
-	UnitPrice *float64 `json:"unit_price"`
-	// The product's units in stock. Default: 0.
-	UnitsInStock *int64 `json:"units_in_stock"`
-	// The product's units on order. Default: 0.
-	UnitsOnOrder *int64 `json:"units_on_order"`
-	// The product's reorder level. Default: 0.
-	ReorderLevel *int64 `json:"reorder_level"`
-	// The product's discontinued. Default: '0'.
-	Discontinued *string `json:"discontinued" enum:"0,1"`
 }

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetTerritory returns the territory with the given territory_id.
@@ -43,45 +40,4 @@ type ListTerritoriesOfRegionArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateTerritory changes fields of the territory with the given territory_id; fields left out keep their value. Returns the updated territory.
-func UpdateTerritory(a UpdateTerritoryArgs) (any, error) {
-	if a.RegionId != nil {
-		if ok, err := exists("\"Regions\"", "\"RegionID\"", *a.RegionId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("region_id: region %v does not exist", *a.RegionId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.TerritoryDescription != nil {
-		sets, args = append(sets, "\"TerritoryDescription\" = ?"), append(args, *a.TerritoryDescription)
-	}
-	if a.RegionId != nil {
-		sets, args = append(sets, "\"RegionID\" = ?"), append(args, *a.RegionId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.TerritoryId)
-	res, err := sdk.Exec("UPDATE \"Territories\" SET "+strings.Join(sets, ", ")+" WHERE \"TerritoryID\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the territory")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("territory %s not found", fmt.Sprintf("territory_id %v", a.TerritoryId))
-	}
-	return one("territory", "updated row not found", "SELECT * FROM \"Territories\" WHERE \"TerritoryID\" = ?", a.TerritoryId)
-}
-
-// UpdateTerritoryArgs are the arguments of update_territory.
-type UpdateTerritoryArgs struct {
-	// The territory's territory id.
-	TerritoryId string `json:"territory_id"`
-	// The territory's territory description.
-	TerritoryDescription *string `json:"territory_description"`
-	// The territory's region id. An internal id: look it up with another tool.
-	RegionId *int64 `json:"region_id"`
 }

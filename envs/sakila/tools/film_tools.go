@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetFilm returns the film with the given film_id.
@@ -29,6 +27,88 @@ func FindFilmByTitle(a FindFilmByTitleArgs) (any, error) {
 type FindFilmByTitleArgs struct {
 	// The film's title.
 	Title string `json:"title"`
+}
+
+// ListFilm lists film matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListFilm(a ListFilmArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.TitleContains != nil {
+		where = append(where, "(instr(lower(\"title\"), ?) > 0 OR instr(upper(\"title\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.TitleContains), strings.ToUpper(*a.TitleContains))
+	}
+	if a.MinReleaseYear != nil {
+		where = append(where, "\"release_year\" >= ?")
+		args = append(args, *a.MinReleaseYear)
+	}
+	if a.MaxReleaseYear != nil {
+		where = append(where, "\"release_year\" <= ?")
+		args = append(args, *a.MaxReleaseYear)
+	}
+	if a.LanguageId != nil {
+		where = append(where, "\"language_id\" = ?")
+		args = append(args, *a.LanguageId)
+	}
+	if a.OriginalLanguageId != nil {
+		where = append(where, "\"original_language_id\" = ?")
+		args = append(args, *a.OriginalLanguageId)
+	}
+	if a.MinRentalDuration != nil {
+		where = append(where, "\"rental_duration\" >= ?")
+		args = append(args, *a.MinRentalDuration)
+	}
+	order := "\"film_id\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "film_id":
+			order = "\"film_id\""
+		case "last_update":
+			order = "\"last_update\""
+		case "length":
+			order = "\"length\""
+		case "release_year":
+			order = "\"release_year\""
+		case "rental_duration":
+			order = "\"rental_duration\""
+		case "rental_rate":
+			order = "\"rental_rate\""
+		case "replacement_cost":
+			order = "\"replacement_cost\""
+		case "title":
+			order = "\"title\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"film_id\""
+	}
+	return listPage("*, (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"original_language_id\") AS \"original_language_name\", (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"language_id\") AS \"language_name\"", "\"film\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListFilmArgs are the arguments of list_film.
+type ListFilmArgs struct {
+	// Only rows whose title contains this text (case-insensitive).
+	TitleContains *string `json:"title_contains"`
+	// Only rows whose release year is at least this.
+	MinReleaseYear *float64 `json:"min_release_year"`
+	// Only rows whose release year is at most this.
+	MaxReleaseYear *float64 `json:"max_release_year"`
+	// The film's language id. An internal id: look it up with another tool.
+	LanguageId *int64 `json:"language_id"`
+	// The film's original language id. An internal id: look it up with another tool.
+	OriginalLanguageId *int64 `json:"original_language_id"`
+	// Only rows whose rental duration is at least this.
+	MinRentalDuration *int64 `json:"min_rental_duration"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"film_id,last_update,length,release_year,rental_duration,rental_rate,replacement_cost,title"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListFilmByOriginalLanguage lists the film whose original language is the given language (film.original_language_id refers to language), paginated. Returns {items, total, offset}.
@@ -79,97 +159,4 @@ type ListFilmOfLanguageArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateFilm changes fields of the film with the given film_id; fields left out keep their value. Returns the updated film.
-func UpdateFilm(a UpdateFilmArgs) (any, error) {
-	if a.LanguageId != nil {
-		if ok, err := exists("\"language\"", "\"language_id\"", *a.LanguageId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("language_id: language %v does not exist", *a.LanguageId)
-		}
-	}
-	if a.OriginalLanguageId != nil {
-		if ok, err := exists("\"language\"", "\"language_id\"", *a.OriginalLanguageId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("original_language_id: language %v does not exist", *a.OriginalLanguageId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.Title != nil {
-		sets, args = append(sets, "\"title\" = ?"), append(args, *a.Title)
-	}
-	if a.Description != nil {
-		sets, args = append(sets, "\"description\" = ?"), append(args, *a.Description)
-	}
-	if a.ReleaseYear != nil {
-		sets, args = append(sets, "\"release_year\" = ?"), append(args, *a.ReleaseYear)
-	}
-	if a.LanguageId != nil {
-		sets, args = append(sets, "\"language_id\" = ?"), append(args, *a.LanguageId)
-	}
-	if a.OriginalLanguageId != nil {
-		sets, args = append(sets, "\"original_language_id\" = ?"), append(args, *a.OriginalLanguageId)
-	}
-	if a.RentalDuration != nil {
-		sets, args = append(sets, "\"rental_duration\" = ?"), append(args, *a.RentalDuration)
-	}
-	if a.RentalRate != nil {
-		sets, args = append(sets, "\"rental_rate\" = ?"), append(args, *a.RentalRate)
-	}
-	if a.Length != nil {
-		sets, args = append(sets, "\"length\" = ?"), append(args, *a.Length)
-	}
-	if a.ReplacementCost != nil {
-		sets, args = append(sets, "\"replacement_cost\" = ?"), append(args, *a.ReplacementCost)
-	}
-	if a.Rating != nil {
-		sets, args = append(sets, "\"rating\" = ?"), append(args, *a.Rating)
-	}
-	if a.SpecialFeatures != nil {
-		sets, args = append(sets, "\"special_features\" = ?"), append(args, *a.SpecialFeatures)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.FilmId)
-	res, err := sdk.Exec("UPDATE \"film\" SET "+strings.Join(sets, ", ")+" WHERE \"film_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the film")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("film %s not found", fmt.Sprintf("film_id %v", a.FilmId))
-	}
-	return one("film", "updated row not found", "SELECT *, (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"original_language_id\") AS \"original_language_name\", (SELECT p.\"name\" FROM \"language\" AS p WHERE p.\"language_id\" = \"film\".\"language_id\") AS \"language_name\" FROM \"film\" WHERE \"film_id\" = ?", a.FilmId)
-}
-
-// UpdateFilmArgs are the arguments of update_film.
-type UpdateFilmArgs struct {
-	// The film's film id. An internal id: look it up with another tool.
-	FilmId int64 `json:"film_id"`
-	// The film's title.
-	Title *string `json:"title"`
-	// The film's description. Default: NULL.
-	Description *string `json:"description"`
-	// The film's release year. Default: NULL.
-	ReleaseYear *float64 `json:"release_year"`
-	// The film's language id. An internal id: look it up with another tool.
-	LanguageId *int64 `json:"language_id"`
-	// The film's original language id. Default: NULL. An internal id: look it up with another tool.
-	OriginalLanguageId *int64 `json:"original_language_id"`
-	// The film's rental duration. Default: 3.
-	RentalDuration *int64 `json:"rental_duration"`
-	// The film's rental rate. Default: 4.99.
-	RentalRate *float64 `json:"rental_rate"`
-	// The film's length. Default: NULL.
-	Length *int64 `json:"length"`
-	// The film's replacement cost. Default: 19.99.
-	ReplacementCost *float64 `json:"replacement_cost"`
-	// The film's rating. Default: 'G'.
-	Rating *string `json:"rating" enum:"G,NC-17,PG,PG-13,R"`
-	// The film's special features. Default: NULL.
-	SpecialFeatures *string `json:"special_features"`
 }

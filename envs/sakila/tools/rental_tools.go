@@ -167,3 +167,63 @@ type RentFilmArgs struct {
 	// The rental's last update. Left out, the time of the call.
 	LastUpdate *string `json:"last_update"`
 }
+
+// UpdateRental changes fields of the rental with the given rental_id; fields left out keep their value. Returns the updated rental.
+func UpdateRental(a UpdateRentalArgs) (any, error) {
+	if a.InventoryId != nil {
+		if ok, err := exists("\"inventory\"", "\"inventory_id\"", *a.InventoryId); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, fmt.Errorf("inventory_id: inventory %v does not exist", *a.InventoryId)
+		}
+	}
+	if a.CustomerId != nil {
+		if ok, err := exists("\"customer\"", "\"customer_id\"", *a.CustomerId); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, fmt.Errorf("customer_id: customer %v does not exist", *a.CustomerId)
+		}
+	}
+	if a.StaffId != nil {
+		if ok, err := exists("\"staff\"", "\"staff_id\"", *a.StaffId); err != nil {
+			return nil, err
+		} else if !ok {
+			return nil, fmt.Errorf("staff_id: staff %v does not exist", *a.StaffId)
+		}
+	}
+	var sets []string
+	var args []any
+	if a.InventoryId != nil {
+		sets, args = append(sets, "\"inventory_id\" = ?"), append(args, *a.InventoryId)
+	}
+	if a.CustomerId != nil {
+		sets, args = append(sets, "\"customer_id\" = ?"), append(args, *a.CustomerId)
+	}
+	if a.StaffId != nil {
+		sets, args = append(sets, "\"staff_id\" = ?"), append(args, *a.StaffId)
+	}
+	if len(sets) == 0 {
+		return nil, fmt.Errorf("nothing to update: give at least one field to change")
+	}
+	args = append(args, a.RentalId)
+	res, err := sdk.Exec("UPDATE \"rental\" SET "+strings.Join(sets, ", ")+" WHERE \"rental_id\" = ?", args...)
+	if err != nil {
+		return nil, explain(err, "cannot update the rental")
+	}
+	if res.RowsAffected == 0 {
+		return nil, fmt.Errorf("rental %s not found", fmt.Sprintf("rental_id %v", a.RentalId))
+	}
+	return one("rental", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\" FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
+}
+
+// UpdateRentalArgs are the arguments of update_rental.
+type UpdateRentalArgs struct {
+	// The rental's rental id.
+	RentalId int64 `json:"rental_id"`
+	// The rental's inventory id. An internal id: look it up with another tool.
+	InventoryId *int64 `json:"inventory_id"`
+	// The rental's customer id. An internal id: look it up with another tool.
+	CustomerId *int64 `json:"customer_id"`
+	// The rental's staff id. An internal id: look it up with another tool.
+	StaffId *int64 `json:"staff_id"`
+}

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetStaff returns the staff with the given staff_id.
@@ -90,82 +87,4 @@ type ListStaffOfStoreArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateStaff changes fields of the staff with the given staff_id; fields left out keep their value. Returns the updated staff.
-func UpdateStaff(a UpdateStaffArgs) (any, error) {
-	if a.AddressId != nil {
-		if ok, err := exists("\"address\"", "\"address_id\"", *a.AddressId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("address_id: address %v does not exist", *a.AddressId)
-		}
-	}
-	if a.StoreId != nil {
-		if ok, err := exists("\"store\"", "\"store_id\"", *a.StoreId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("store_id: store %v does not exist", *a.StoreId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.FirstName != nil {
-		sets, args = append(sets, "\"first_name\" = ?"), append(args, *a.FirstName)
-	}
-	if a.LastName != nil {
-		sets, args = append(sets, "\"last_name\" = ?"), append(args, *a.LastName)
-	}
-	if a.AddressId != nil {
-		sets, args = append(sets, "\"address_id\" = ?"), append(args, *a.AddressId)
-	}
-	if a.Email != nil {
-		sets, args = append(sets, "\"email\" = ?"), append(args, *a.Email)
-	}
-	if a.StoreId != nil {
-		sets, args = append(sets, "\"store_id\" = ?"), append(args, *a.StoreId)
-	}
-	if a.Active != nil {
-		sets, args = append(sets, "\"active\" = ?"), append(args, b2i(*a.Active))
-	}
-	if a.Username != nil {
-		sets, args = append(sets, "\"username\" = ?"), append(args, *a.Username)
-	}
-	if a.Password != nil {
-		sets, args = append(sets, "\"password\" = ?"), append(args, *a.Password)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.StaffId)
-	res, err := sdk.Exec("UPDATE \"staff\" SET "+strings.Join(sets, ", ")+" WHERE \"staff_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the staff")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("staff %s not found", fmt.Sprintf("staff_id %v", a.StaffId))
-	}
-	return one("staff", "updated row not found", "SELECT \"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\" FROM \"staff\" WHERE \"staff_id\" = ?", a.StaffId)
-}
-
-// UpdateStaffArgs are the arguments of update_staff.
-type UpdateStaffArgs struct {
-	// The staff's staff id. An internal id: look it up with another tool.
-	StaffId int64 `json:"staff_id"`
-	// The staff's first name.
-	FirstName *string `json:"first_name"`
-	// The staff's last name.
-	LastName *string `json:"last_name"`
-	// The staff's address id. An internal id: look it up with another tool.
-	AddressId *int64 `json:"address_id"`
-	// The staff's email. Default: NULL.
-	Email *string `json:"email"`
-	// The staff's store id. An internal id: look it up with another tool.
-	StoreId *int64 `json:"store_id"`
-	// The staff's active. Default: TRUE.
-	Active *bool `json:"active"`
-	// The staff's username.
-	Username *string `json:"username"`
-	// The staff's password. Default: NULL.
-	Password *string `json:"password"`
 }
