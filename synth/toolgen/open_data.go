@@ -12,6 +12,10 @@ import (
 // data is said to hold it: with fewer, the data shows nothing either way.
 const minEvidence = 2
 
+// OwnerRulePrefix begins CheckOpen's reason for dropping an owner rule of
+// an open action on table (a rule found from the references).
+func OwnerRulePrefix(table string) string { return "every " + table + " belongs to a " }
+
 // CheckOpen keeps the rules of o (an open action on t) that every row of
 // conn holds, and says why each other one was dropped: availability where
 // no parent ever had two rows open at once (the intervals from the start
@@ -47,9 +51,9 @@ func CheckOpen(conn *sqlite3.Conn, m *dbmodel.Model, t *dbmodel.Table, o *Open) 
 		}
 		switch {
 		case unset > 0:
-			dropped = append(dropped, fmt.Sprintf("every %s belongs to a %s: %d rows name none", t.Name, r.Parent, unset))
+			dropped = append(dropped, fmt.Sprintf("%s%s: %d rows name none", OwnerRulePrefix(t.Name), r.Parent, unset))
 		case several < minEvidence:
-			dropped = append(dropped, fmt.Sprintf("every %s belongs to a %s: fewer than %d %s rows have several, no owner", t.Name, r.Parent, minEvidence, r.Parent))
+			dropped = append(dropped, fmt.Sprintf("%s%s: fewer than %d %s rows have several, no owner", OwnerRulePrefix(t.Name), r.Parent, minEvidence, r.Parent))
 		default:
 			kept.Owned = append(kept.Owned, r)
 		}
