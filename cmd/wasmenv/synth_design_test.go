@@ -21,7 +21,7 @@ func TestSynthFromDBLLMReplay(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"design (claude (via relay)): 2 answers (1 repair prompts); actions designed 7, kept 6, dropped 1",
+	for _, want := range []string{"design (claude (via relay)): 2 answers (1 repair prompts); actions designed 6, kept 5, dropped 1",
 		"wording: 2 prompts, 40 instructions sent, 40 rewrites kept, 0 kept the procedural wording"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)

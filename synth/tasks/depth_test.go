@@ -11,10 +11,14 @@ import (
 )
 
 // isPlain mirrors the quota's measure, from the kept task alone: not a
-// refusal, fewer than two rows changed, fewer than four calls.
+// refusal nor a shape made to need reasoning (a choice across a
+// reference, arithmetic, two goals), fewer than two rows changed, fewer
+// than four calls.
 func isPlain(t envpkg.Task) bool {
-	if strings.Contains(t.ID, "-refuse") {
-		return false
+	for _, kind := range []string{"-refuse", "-pick-", "-arith-", "-goals-"} {
+		if strings.Contains(t.ID, kind) {
+			return false
+		}
 	}
 	changes := 0
 	for _, c := range t.Checks {

@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetCountry returns the country with the given country_id.
@@ -89,45 +87,4 @@ type ListCountriesOfRegionArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateCountry changes fields of the country with the given country_id; fields left out keep their value. Returns the updated country.
-func UpdateCountry(a UpdateCountryArgs) (any, error) {
-	if a.RegionId != nil {
-		if ok, err := exists("\"regions\"", "\"region_id\"", *a.RegionId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("region_id: region %v does not exist", *a.RegionId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.CountryName != nil {
-		sets, args = append(sets, "\"country_name\" = ?"), append(args, *a.CountryName)
-	}
-	if a.RegionId != nil {
-		sets, args = append(sets, "\"region_id\" = ?"), append(args, *a.RegionId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.CountryId)
-	res, err := sdk.Exec("UPDATE \"countries\" SET "+strings.Join(sets, ", ")+" WHERE \"country_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the country")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("country %s not found", fmt.Sprintf("country_id %v", a.CountryId))
-	}
-	return one("country", "updated row not found", "SELECT * FROM \"countries\" WHERE \"country_id\" = ?", a.CountryId)
-}
-
-// UpdateCountryArgs are the arguments of update_country.
-type UpdateCountryArgs struct {
-	// The country's country id.
-	CountryId string `json:"country_id"`
-	// The country's country name.
-	CountryName *string `json:"country_name"`
-	// The country's region id. An internal id: look it up with another tool.
-	RegionId *int64 `json:"region_id"`
 }

@@ -133,55 +133,44 @@ type ListDepartmentsByManagerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// UpdateDepartment changes fields of the department with the given department_id; fields left out keep their value. Returns the updated department.
-func UpdateDepartment(a UpdateDepartmentArgs) (any, error) {
-	if a.ManagerId != nil {
-		if ok, err := exists("\"employees\"", "\"employee_id\"", *a.ManagerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("manager_id: employee %v does not exist", *a.ManagerId)
-		}
+// GetDepartmentOfEmployee returns the department that an employee refers to (through department id).
+func GetDepartmentOfEmployee(a GetDepartmentOfEmployeeArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"department_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
+	} else if err != nil {
+		return nil, err
 	}
-	if a.LocationId != nil {
-		if ok, err := exists("\"locations\"", "\"location_id\"", *a.LocationId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("location_id: location %v does not exist", *a.LocationId)
-		}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("employee %s has no department id", fmt.Sprintf("employee_id %v", a.EmployeeId))
 	}
-	var sets []string
-	var args []any
-	if a.DepartmentName != nil {
-		sets, args = append(sets, "\"department_name\" = ?"), append(args, *a.DepartmentName)
-	}
-	if a.ManagerId != nil {
-		sets, args = append(sets, "\"manager_id\" = ?"), append(args, *a.ManagerId)
-	}
-	if a.LocationId != nil {
-		sets, args = append(sets, "\"location_id\" = ?"), append(args, *a.LocationId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.DepartmentId)
-	res, err := sdk.Exec("UPDATE \"departments\" SET "+strings.Join(sets, ", ")+" WHERE \"department_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the department")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("department %s not found", fmt.Sprintf("department_id %v", a.DepartmentId))
-	}
-	return one("department", "updated row not found", "SELECT *, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\" FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
+	return one("department", fmt.Sprintf("department %v not found", ref.Value("ref")), "SELECT *, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\" FROM \"departments\" WHERE \"department_id\" = ?", ref.Value("ref"))
 }
 
-// UpdateDepartmentArgs are the arguments of update_department.
-type UpdateDepartmentArgs struct {
-	// The department's department id. An internal id: look it up with another tool.
-	DepartmentId int64 `json:"department_id"`
-	// The department's department name.
-	DepartmentName *string `json:"department_name"`
-	// The department's manager id. An internal id: look it up with another tool.
-	ManagerId *int64 `json:"manager_id"`
-	// The department's location id. An internal id: look it up with another tool.
-	LocationId *int64 `json:"location_id"`
+// GetDepartmentOfEmployeeArgs are the arguments of get_department_of_employee.
+type GetDepartmentOfEmployeeArgs struct {
+	// The employee's employee id. An internal id: look it up with another tool.
+	EmployeeId int64 `json:"employee_id"`
+}
+
+// GetDepartmentOfJobHistory returns the department that a job history refers to (through department id).
+func GetDepartmentOfJobHistory(a GetDepartmentOfJobHistoryArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"department_id\" AS ref FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("job history %s has no department id", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
+	}
+	return one("department", fmt.Sprintf("department %v not found", ref.Value("ref")), "SELECT *, (SELECT gp.\"country_id\" FROM \"locations\" AS p JOIN \"countries\" AS gp ON gp.\"country_id\" = p.\"country_id\" WHERE p.\"location_id\" = \"departments\".\"location_id\") AS \"country_country_id\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"departments\".\"manager_id\") AS \"manager_email\" FROM \"departments\" WHERE \"department_id\" = ?", ref.Value("ref"))
+}
+
+// GetDepartmentOfJobHistoryArgs are the arguments of get_department_of_job_history.
+type GetDepartmentOfJobHistoryArgs struct {
+	// The job history's employee id. An internal id: look it up with another tool.
+	EmployeeId int64 `json:"employee_id"`
+	// The job history's start date.
+	StartDate string `json:"start_date"`
 }

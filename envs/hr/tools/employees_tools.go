@@ -9,6 +9,26 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
+// GetManagerOfDepartment returns the employee that a department refers to (through manager id).
+func GetManagerOfDepartment(a GetManagerOfDepartmentArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"manager_id\" AS ref FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("department %s not found", fmt.Sprintf("department_id %v", a.DepartmentId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("department %s has no manager id", fmt.Sprintf("department_id %v", a.DepartmentId))
+	}
+	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
+}
+
+// GetManagerOfDepartmentArgs are the arguments of get_manager_of_department.
+type GetManagerOfDepartmentArgs struct {
+	// The department's department id. An internal id: look it up with another tool.
+	DepartmentId int64 `json:"department_id"`
+}
+
 // GetEmployee returns the employee with the given employee_id.
 func GetEmployee(a GetEmployeeArgs) (any, error) {
 	return one("employee", fmt.Sprintf("employee_id %v", a.EmployeeId)+" not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
@@ -174,6 +194,26 @@ type ListEmployeesByManagerArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
+// GetManagerOfEmployee returns the employee that an employee refers to (through manager id).
+func GetManagerOfEmployee(a GetManagerOfEmployeeArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"manager_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("employee %s has no manager id", fmt.Sprintf("employee_id %v", a.EmployeeId))
+	}
+	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
+}
+
+// GetManagerOfEmployeeArgs are the arguments of get_manager_of_employee.
+type GetManagerOfEmployeeArgs struct {
+	// The employee's employee id. An internal id: look it up with another tool.
+	EmployeeId int64 `json:"employee_id"`
+}
+
 // ListEmployeesOfJob lists the employees of the given job (employees.job_id refers to jobs), paginated. Returns {items, total, offset}.
 func ListEmployeesOfJob(a ListEmployeesOfJobArgs) (any, error) {
 	var where []string
@@ -318,9 +358,6 @@ func UpdateEmployee(a UpdateEmployeeArgs) (any, error) {
 	if a.PhoneNumber != nil {
 		sets, args = append(sets, "\"phone_number\" = ?"), append(args, *a.PhoneNumber)
 	}
-	if a.HireDate != nil {
-		sets, args = append(sets, "\"hire_date\" = ?"), append(args, *a.HireDate)
-	}
 	if a.JobId != nil {
 		sets, args = append(sets, "\"job_id\" = ?"), append(args, *a.JobId)
 	}
@@ -362,8 +399,6 @@ type UpdateEmployeeArgs struct {
 	Email *string `json:"email"`
 	// The employee's phone number.
 	PhoneNumber *string `json:"phone_number"`
-	// The employee's hire date.
-	HireDate *string `json:"hire_date"`
 	// The employee's job id. An internal id: look it up with another tool.
 	JobId *string `json:"job_id"`
 	// The employee's salary.
@@ -374,4 +409,26 @@ type UpdateEmployeeArgs struct {
 	ManagerId *int64 `json:"manager_id"`
 	// The employee's department id. An internal id: look it up with another tool.
 	DepartmentId *int64 `json:"department_id"`
+}
+
+// GetEmployeeOfJobHistory returns the employee that a job history refers to (through employee id).
+func GetEmployeeOfJobHistory(a GetEmployeeOfJobHistoryArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"employee_id\" AS ref FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("job history %s has no employee id", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
+	}
+	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"employees\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"employees\".\"job_id\") AS \"job_job_title\" FROM \"employees\" WHERE \"employee_id\" = ?", ref.Value("ref"))
+}
+
+// GetEmployeeOfJobHistoryArgs are the arguments of get_employee_of_job_history.
+type GetEmployeeOfJobHistoryArgs struct {
+	// The job history's employee id. An internal id: look it up with another tool.
+	EmployeeId int64 `json:"employee_id"`
+	// The job history's start date.
+	StartDate string `json:"start_date"`
 }

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetJobHistory returns the job history with the given employee_id and start_date.
@@ -165,59 +162,4 @@ type ListJobHistoryOfEmployeeArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateJobHistory changes fields of the job history with the given employee_id and start_date; fields left out keep their value. Returns the updated job history.
-func UpdateJobHistory(a UpdateJobHistoryArgs) (any, error) {
-	if a.JobId != nil {
-		if ok, err := exists("\"jobs\"", "\"job_id\"", *a.JobId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("job_id: job %v does not exist", *a.JobId)
-		}
-	}
-	if a.DepartmentId != nil {
-		if ok, err := exists("\"departments\"", "\"department_id\"", *a.DepartmentId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("department_id: department %v does not exist", *a.DepartmentId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.EndDate != nil {
-		sets, args = append(sets, "\"end_date\" = ?"), append(args, *a.EndDate)
-	}
-	if a.JobId != nil {
-		sets, args = append(sets, "\"job_id\" = ?"), append(args, *a.JobId)
-	}
-	if a.DepartmentId != nil {
-		sets, args = append(sets, "\"department_id\" = ?"), append(args, *a.DepartmentId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.EmployeeId, a.StartDate)
-	res, err := sdk.Exec("UPDATE \"job_history\" SET "+strings.Join(sets, ", ")+" WHERE \"employee_id\" = ? AND \"start_date\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the job history")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
-	}
-	return one("job history", "updated row not found", "SELECT *, (SELECT p.\"department_name\" FROM \"departments\" AS p WHERE p.\"department_id\" = \"job_history\".\"department_id\") AS \"department_department_name\", (SELECT p.\"job_title\" FROM \"jobs\" AS p WHERE p.\"job_id\" = \"job_history\".\"job_id\") AS \"job_job_title\", (SELECT p.\"email\" FROM \"employees\" AS p WHERE p.\"employee_id\" = \"job_history\".\"employee_id\") AS \"employee_email\" FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
-}
-
-// UpdateJobHistoryArgs are the arguments of update_job_history.
-type UpdateJobHistoryArgs struct {
-	// The job history's employee id. An internal id: look it up with another tool.
-	EmployeeId int64 `json:"employee_id"`
-	// The job history's start date.
-	StartDate string `json:"start_date"`
-	// The job history's end date.
-	EndDate *string `json:"end_date"`
-	// The job history's job id. An internal id: look it up with another tool.
-	JobId *string `json:"job_id"`
-	// The job history's department id. An internal id: look it up with another tool.
-	DepartmentId *int64 `json:"department_id"`
 }

@@ -9,6 +9,48 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
+// GetJobOfEmployee returns the job that an employee refers to (through job id).
+func GetJobOfEmployee(a GetJobOfEmployeeArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"job_id\" AS ref FROM \"employees\" WHERE \"employee_id\" = ?", a.EmployeeId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("employee %s has no job id", fmt.Sprintf("employee_id %v", a.EmployeeId))
+	}
+	return one("job", fmt.Sprintf("job %v not found", ref.Value("ref")), "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", ref.Value("ref"))
+}
+
+// GetJobOfEmployeeArgs are the arguments of get_job_of_employee.
+type GetJobOfEmployeeArgs struct {
+	// The employee's employee id. An internal id: look it up with another tool.
+	EmployeeId int64 `json:"employee_id"`
+}
+
+// GetJobOfJobHistory returns the job that a job history refers to (through job id).
+func GetJobOfJobHistory(a GetJobOfJobHistoryArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"job_id\" AS ref FROM \"job_history\" WHERE \"employee_id\" = ? AND \"start_date\" = ?", a.EmployeeId, a.StartDate)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("job history %s not found", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("job history %s has no job id", fmt.Sprintf("employee_id %v, start_date %v", a.EmployeeId, a.StartDate))
+	}
+	return one("job", fmt.Sprintf("job %v not found", ref.Value("ref")), "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", ref.Value("ref"))
+}
+
+// GetJobOfJobHistoryArgs are the arguments of get_job_of_job_history.
+type GetJobOfJobHistoryArgs struct {
+	// The job history's employee id. An internal id: look it up with another tool.
+	EmployeeId int64 `json:"employee_id"`
+	// The job history's start date.
+	StartDate string `json:"start_date"`
+}
+
 // GetJob returns the job with the given job_id.
 func GetJob(a GetJobArgs) (any, error) {
 	return one("job", fmt.Sprintf("job_id %v", a.JobId)+" not found", "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", a.JobId)
@@ -97,43 +139,4 @@ type ListJobsArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateJob changes fields of the job with the given job_id; fields left out keep their value. Returns the updated job.
-func UpdateJob(a UpdateJobArgs) (any, error) {
-	var sets []string
-	var args []any
-	if a.JobTitle != nil {
-		sets, args = append(sets, "\"job_title\" = ?"), append(args, *a.JobTitle)
-	}
-	if a.MinSalary != nil {
-		sets, args = append(sets, "\"min_salary\" = ?"), append(args, *a.MinSalary)
-	}
-	if a.MaxSalary != nil {
-		sets, args = append(sets, "\"max_salary\" = ?"), append(args, *a.MaxSalary)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.JobId)
-	res, err := sdk.Exec("UPDATE \"jobs\" SET "+strings.Join(sets, ", ")+" WHERE \"job_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the job")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("job %s not found", fmt.Sprintf("job_id %v", a.JobId))
-	}
-	return one("job", "updated row not found", "SELECT * FROM \"jobs\" WHERE \"job_id\" = ?", a.JobId)
-}
-
-// UpdateJobArgs are the arguments of update_job.
-type UpdateJobArgs struct {
-	// The job's job id. An internal id: look it up with another tool.
-	JobId string `json:"job_id"`
-	// The job's job title.
-	JobTitle *string `json:"job_title"`
-	// The job's min salary.
-	MinSalary *int64 `json:"min_salary"`
-	// The job's max salary.
-	MaxSalary *int64 `json:"max_salary"`
 }

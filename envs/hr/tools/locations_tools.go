@@ -9,6 +9,26 @@ import (
 	"github.com/wasmenv/wasmenv/sdk"
 )
 
+// GetLocationOfDepartment returns the location that a department refers to (through location id).
+func GetLocationOfDepartment(a GetLocationOfDepartmentArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"location_id\" AS ref FROM \"departments\" WHERE \"department_id\" = ?", a.DepartmentId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("department %s not found", fmt.Sprintf("department_id %v", a.DepartmentId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("department %s has no location id", fmt.Sprintf("department_id %v", a.DepartmentId))
+	}
+	return one("location", fmt.Sprintf("location %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"country_id\" FROM \"countries\" AS p WHERE p.\"country_id\" = \"locations\".\"country_id\") AS \"country_country_id\" FROM \"locations\" WHERE \"location_id\" = ?", ref.Value("ref"))
+}
+
+// GetLocationOfDepartmentArgs are the arguments of get_location_of_department.
+type GetLocationOfDepartmentArgs struct {
+	// The department's department id. An internal id: look it up with another tool.
+	DepartmentId int64 `json:"department_id"`
+}
+
 // GetLocation returns the location with the given location_id.
 func GetLocation(a GetLocationArgs) (any, error) {
 	return one("location", fmt.Sprintf("location_id %v", a.LocationId)+" not found", "SELECT *, (SELECT p.\"country_id\" FROM \"countries\" AS p WHERE p.\"country_id\" = \"locations\".\"country_id\") AS \"country_country_id\" FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
@@ -89,60 +109,4 @@ type ListLocationsOfCountryArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateLocation changes fields of the location with the given location_id; fields left out keep their value. Returns the updated location.
-func UpdateLocation(a UpdateLocationArgs) (any, error) {
-	if a.CountryId != nil {
-		if ok, err := exists("\"countries\"", "\"country_id\"", *a.CountryId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("country_id: country %v does not exist", *a.CountryId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.StreetAddress != nil {
-		sets, args = append(sets, "\"street_address\" = ?"), append(args, *a.StreetAddress)
-	}
-	if a.PostalCode != nil {
-		sets, args = append(sets, "\"postal_code\" = ?"), append(args, *a.PostalCode)
-	}
-	if a.City != nil {
-		sets, args = append(sets, "\"city\" = ?"), append(args, *a.City)
-	}
-	if a.StateProvince != nil {
-		sets, args = append(sets, "\"state_province\" = ?"), append(args, *a.StateProvince)
-	}
-	if a.CountryId != nil {
-		sets, args = append(sets, "\"country_id\" = ?"), append(args, *a.CountryId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.LocationId)
-	res, err := sdk.Exec("UPDATE \"locations\" SET "+strings.Join(sets, ", ")+" WHERE \"location_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the location")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("location %s not found", fmt.Sprintf("location_id %v", a.LocationId))
-	}
-	return one("location", "updated row not found", "SELECT *, (SELECT p.\"country_id\" FROM \"countries\" AS p WHERE p.\"country_id\" = \"locations\".\"country_id\") AS \"country_country_id\" FROM \"locations\" WHERE \"location_id\" = ?", a.LocationId)
-}
-
-// UpdateLocationArgs are the arguments of update_location.
-type UpdateLocationArgs struct {
-	// The location's location id. An internal id: look it up with another tool.
-	LocationId int64 `json:"location_id"`
-	// The location's street address.
-	StreetAddress *string `json:"street_address"`
-	// The location's postal code.
-	PostalCode *string `json:"postal_code"`
-	// The location's city.
-	City *string `json:"city"`
-	// The location's state province.
-	StateProvince *string `json:"state_province"`
-	// The location's country id.
-	CountryId *string `json:"country_id"`
 }

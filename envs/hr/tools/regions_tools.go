@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetRegion returns the region with the given region_id.
@@ -20,31 +18,42 @@ type GetRegionArgs struct {
 	RegionId int64 `json:"region_id"`
 }
 
-// UpdateRegion changes fields of the region with the given region_id; fields left out keep their value. Returns the updated region.
-func UpdateRegion(a UpdateRegionArgs) (any, error) {
-	var sets []string
+// ListRegions lists regions matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListRegions(a ListRegionsArgs) (any, error) {
+	var where []string
 	var args []any
-	if a.RegionName != nil {
-		sets, args = append(sets, "\"region_name\" = ?"), append(args, *a.RegionName)
+	if a.RegionNameContains != nil {
+		where = append(where, "(instr(lower(\"region_name\"), ?) > 0 OR instr(upper(\"region_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.RegionNameContains), strings.ToUpper(*a.RegionNameContains))
 	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
+	order := "\"region_id\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "region_id":
+			order = "\"region_id\""
+		case "region_name":
+			order = "\"region_name\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"region_id\""
 	}
-	args = append(args, a.RegionId)
-	res, err := sdk.Exec("UPDATE \"regions\" SET "+strings.Join(sets, ", ")+" WHERE \"region_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the region")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("region %s not found", fmt.Sprintf("region_id %v", a.RegionId))
-	}
-	return one("region", "updated row not found", "SELECT * FROM \"regions\" WHERE \"region_id\" = ?", a.RegionId)
+	return listPage("*", "\"regions\"", where, args, order, a.Limit, a.Offset)
 }
 
-// UpdateRegionArgs are the arguments of update_region.
-type UpdateRegionArgs struct {
-	// The region's region id. An internal id: look it up with another tool.
-	RegionId int64 `json:"region_id"`
-	// The region's region name.
-	RegionName *string `json:"region_name"`
+// ListRegionsArgs are the arguments of list_regions.
+type ListRegionsArgs struct {
+	// Only rows whose region name contains this text (case-insensitive).
+	RegionNameContains *string `json:"region_name_contains"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"region_id,region_name"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }

@@ -112,6 +112,23 @@ func exists(table, col string, v any) (bool, error) {
 	return err == nil, err
 }
 
+// newKey makes a key no row of table has: n characters of alphabet,
+// drawn from the episode's random source (a replay makes the same key).
+func newKey(table, col, alphabet string, n int) (string, error) {
+	for range 50 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[sdk.RandIntn(len(alphabet))]
+		}
+		if taken, err := exists(table, col, string(b)); err != nil {
+			return "", err
+		} else if !taken {
+			return string(b), nil
+		}
+	}
+	return "", errors.New("no free key could be made; nothing was changed")
+}
+
 // explain turns SQLite constraint failures into messages an agent can act on.
 func explain(err error, what string) error {
 	msg := err.Error()
