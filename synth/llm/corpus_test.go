@@ -61,6 +61,10 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r7c2b-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2b-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
 	{"scenarios-r7c2c-assumed.jsonl", true, 12, 2, 4, "recording-r7c"}, {"scenarios-r7c2c-tools.jsonl", false, 12, 2, 4, "recording-r7c"},
 	{"scenarios-r7c2d-assumed.jsonl", true, 12, 2, 4, "recording-r7c"},
+	// Round 8 (issue 36): tasks of several steps (a lookup, a rule, two or
+	// more rows), recorded through their own relay (dental appointments,
+	// child care; restaurant reservations, home cleaning).
+	{"scenarios-r8-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 }
 
 // corpusConfig is the command line the recorded runs used:
