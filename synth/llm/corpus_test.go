@@ -67,6 +67,8 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r8-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 	// (golf tee times, dog boarding; travel vaccinations, event catering)
 	{"scenarios-r8c-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8c-tools.jsonl", false, 12, 2, 4, "recording-r8"},
+	// (swimming lessons, escape rooms; bike repair, print shop)
+	{"scenarios-r8d-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8d-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 }
 
 // corpusConfig is the command line the recorded runs used:
