@@ -69,6 +69,8 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r8c-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8c-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 	// (swimming lessons, escape rooms; bike repair, print shop)
 	{"scenarios-r8d-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8d-tools.jsonl", false, 12, 2, 4, "recording-r8"},
+	// (tennis courts, florist orders; car wash memberships, kayak rentals)
+	{"scenarios-r8e-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8e-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 }
 
 // corpusConfig is the command line the recorded runs used:
