@@ -70,6 +70,16 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r8b2-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b2-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
 	// Then laundry service; recycling pickups.
 	{"scenarios-r8b3-assumed.jsonl", true, 12, 2, 4, "recording-r8b"}, {"scenarios-r8b3-tools.jsonl", false, 12, 2, 4, "recording-r8b"},
+	// Round 8 (issue 36): tasks of several steps (a lookup, a rule, two or
+	// more rows), recorded through their own relay (dental appointments,
+	// child care; restaurant reservations, home cleaning).
+	{"scenarios-r8-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8-tools.jsonl", false, 12, 2, 4, "recording-r8"},
+	// (golf tee times, dog boarding; travel vaccinations, event catering)
+	{"scenarios-r8c-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8c-tools.jsonl", false, 12, 2, 4, "recording-r8"},
+	// (swimming lessons, escape rooms; bike repair, print shop)
+	{"scenarios-r8d-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8d-tools.jsonl", false, 12, 2, 4, "recording-r8"},
+	// (tennis courts, florist orders; car wash memberships, kayak rentals)
+	{"scenarios-r8e-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8e-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 }
 
 // corpusConfig is the command line the recorded runs used:
