@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -116,13 +118,17 @@ func guardFor(ctx context.Context, env *runtime.Env, conn *sqlite3.Conn, m *dbmo
 	if err != nil {
 		return envpkg.Check{}, err
 	}
+	// Collections and keys in order: the guard's SQL is a function of the
+	// task alone, not of a map's iteration order.
 	var changes []tasks.RowChange
-	for coll, recs := range d {
+	for _, coll := range slices.Sorted(maps.Keys(d)) {
 		tb := m.Table(coll)
 		if tb == nil {
 			return envpkg.Check{}, fmt.Errorf("collection %s is not a table", coll)
 		}
-		for key, rec := range recs {
+		recs := d[coll]
+		for _, key := range slices.Sorted(maps.Keys(recs)) {
+			rec := recs[key]
 			c, err := rowChange(conn, tb, key, rec)
 			if err != nil {
 				return envpkg.Check{}, err
