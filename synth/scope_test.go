@@ -126,8 +126,8 @@ func TestActionIsTheOnlyWayToItsColumns(t *testing.T) {
 }
 
 // TestDesignDecidesTheActions (issue 34, round 8, finding 3): the model's
-// design of sakila (its recorded answers, synth/testdata/corpus/llm/sakila,
-// replayed through a real HTTP server) proposed return_rental, a
+// design of sakila (its recorded answers of round 7,
+// synth/testdata/design-declined, replayed through a real HTTP server) proposed return_rental, a
 // milestone on rental.return_date, which validation dropped (every
 // rental in the data is returned) and the repaired answer left out. The
 // schema's own milestone on that column (mark_rental_returned) must not
@@ -139,7 +139,7 @@ func TestActionIsTheOnlyWayToItsColumns(t *testing.T) {
 // prompts carry the tasks).
 func TestDesignDecidesTheActions(t *testing.T) {
 	dir := t.TempDir()
-	srv := llmreplay.New(t, "testdata/corpus/llm/sakila")
+	srv := llmreplay.New(t, "testdata/design-declined")
 	srv.Index = []llmreplay.Entry{
 		{File: "000001.json", Match: []string{"Design the domain"}},
 		{File: "000002.json", Match: []string{"Design the domain", "The design was checked against the schema and the data"}},
@@ -196,7 +196,9 @@ func TestIdentifyingNamesTheGroundTruthsLookups(t *testing.T) {
 // value the user wanted set is no answer. The summary says the scope.
 func TestRefusedOutsideTheScope(t *testing.T) {
 	dir := t.TempDir()
-	res, err := synth.FromDB(context.Background(), corpusDB(t, dir, "airline"), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 60, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	// 120: at 60 the set fills before a walk reaches a flight (round 8: the
+	// new shapes and conditional refusals take the first places).
+	res, err := synth.FromDB(context.Background(), corpusDB(t, dir, "airline"), synth.Options{Out: filepath.Join(dir, "env"), Tasks: 120, Seed: 1, Toolset: toolgen.ToolsetDomain})
 	if err != nil {
 		t.Fatal(err)
 	}
