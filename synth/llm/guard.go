@@ -238,7 +238,7 @@ func rowChange(conn *sqlite3.Conn, tb *dbmodel.Table, key string, rec json.RawMe
 	initRec := stmt.ColumnRawText(0)
 	c.Key = map[string]any{}
 	for i, k := range tb.PrimaryKey {
-		c.Key[k] = columnValue(stmt, i+1)
+		c.Key[k] = dbmodel.ColumnValue(stmt, i+1)
 	}
 	if isNull(rec) {
 		c.Kind = "delete"
@@ -258,21 +258,6 @@ func rowChange(conn *sqlite3.Conn, tb *dbmodel.Table, key string, rec json.RawMe
 		}
 	}
 	return c, nil
-}
-
-// columnValue is column i of stmt's row as the Go value of its type.
-func columnValue(stmt *sqlite3.Stmt, i int) any {
-	switch stmt.ColumnType(i) {
-	case sqlite3.INTEGER:
-		return stmt.ColumnInt64(i)
-	case sqlite3.FLOAT:
-		return stmt.ColumnFloat(i)
-	case sqlite3.TEXT:
-		return stmt.ColumnText(i)
-	case sqlite3.BLOB:
-		return stmt.ColumnBlob(i, nil)
-	}
-	return nil
 }
 
 func isNull(rec json.RawMessage) bool {
