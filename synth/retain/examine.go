@@ -82,7 +82,7 @@ func renderCase(c Case) string {
 	held := heldGuards(c)
 	b.WriteString("\nChecks (SQL over the final state main.* and the initial state init.*):\n")
 	for _, ch := range c.Task.Checks {
-		if !held[ch.Name] {
+		if !ch.Guard || !held[ch.Name] {
 			fmt.Fprintf(&b, "- %s: %s\n", ch.Name, ch.SQL)
 		}
 	}
@@ -102,7 +102,7 @@ func renderCase(c Case) string {
 		}
 		b.WriteString("Checks after the attempt:")
 		for _, ch := range r.Checks {
-			if held[ch.Name] {
+			if ch.Guard && held[ch.Name] {
 				continue
 			}
 			mark := "FAIL"
