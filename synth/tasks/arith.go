@@ -64,7 +64,7 @@ func (w *walker) arith(c *chain, owner *entity) (envpkg.Task, string, error) {
 		mine := rowsOf(rows, l.fk, owner)
 		q := oneOf(w.rng,
 			fmt.Sprintf("Of %s, how much more is the %s of the one with the highest %s than that of the one with the lowest?", mine, attr, attr),
-			fmt.Sprintf("Looking at %s, what is the difference between the largest and the smallest %s of a %s?", mine, attr, single))
+			fmt.Sprintf("Looking at %s, what is the difference between the largest and the smallest %s of %s?", mine, attr, dbmodel.Article(single)))
 		return envpkg.Task{Instruction: q, Answer: answer}, "arith-diff", nil
 	}
 	g, first, err := w.choose(c, owner, l, nil)
