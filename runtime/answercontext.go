@@ -85,10 +85,26 @@ func (c answerContext) alone(spans []span, others []string) bool {
 			mentioned[i] = true
 		}
 	}
-	if len(mentioned) > 0 && 2*len(mentioned) >= len(c.record) {
+	if restated(len(mentioned), len(c.record)) {
 		return false // the record restated, not the value chosen
 	}
 	return !c.namesOther(toks, at, spans, recs, others)
+}
+
+// restated: an answer that says mentioned of a record's n other values
+// restates it rather than naming it. Two fields name a record ("4000
+// (Programmer, job_id IT_PROG)": round 8's player failed on it) unless
+// they are all it has; three or more, half of the record or more, are a
+// paste that spares the agent choosing the value.
+func restated(mentioned, n int) bool {
+	switch {
+	case mentioned == 0:
+		return false
+	case mentioned >= n:
+		return true
+	default:
+		return mentioned >= 3 && 2*mentioned >= n
+	}
 }
 
 // namesOther: got names one of others (as whole words, case and accents
@@ -401,6 +417,9 @@ func (c answerContext) countedRow(n number, toks []token) bool {
 	if !ok {
 		return false
 	}
+	if c.namesEveryCounted(n, toks, isKey) {
+		return true
+	}
 	i := len(toks) - 1
 	for i >= 0 && toks[i].from >= n.from {
 		i--
@@ -425,4 +444,48 @@ func (c answerContext) countedRow(n number, toks []token) bool {
 		return false
 	}
 	return false
+}
+
+// namesEveryCounted: n stands in a run of counted keys (only keys and
+// "and" between them) that says every row counted: "7 lines (10475 and
+// 10885)" names the rows without their table's word (round 8's player:
+// it failed after "by shipped date"). A run that leaves one out, or a key
+// said apart ("3 or 11"), is no naming of the rows but a rival figure.
+func (c answerContext) namesEveryCounted(n number, toks []token, isKey func(float64) (string, bool)) bool {
+	at := -1
+	for i, t := range toks {
+		if t.from <= n.from && n.from < t.to {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	said := map[float64]bool{}
+	inRun := func(t token) bool {
+		if t.text == "and" {
+			return true
+		}
+		v, err := strconv.ParseFloat(t.text, 64)
+		if err != nil {
+			return false
+		}
+		if _, ok := isKey(v); !ok {
+			return false
+		}
+		said[v] = true
+		return true
+	}
+	for i := at; i >= 0 && inRun(toks[i]); i-- {
+	}
+	for i := at + 1; i < len(toks) && inRun(toks[i]); i++ {
+	}
+	for _, r := range c.counted {
+		m := numbersIn(r.Value)
+		if len(m) != 1 || hasLetter(r.Value) || !said[m[0].value] {
+			return false
+		}
+	}
+	return len(said) >= 2
 }

@@ -204,3 +204,37 @@ func TestCountsMayNameTheRowsTheyCount(t *testing.T) {
 		"orders 10, 11 and 12: 3 or 4":                         false,
 	})
 }
+
+// Issue 34 (round 8's players): a right answer may name its record by two
+// of its own fields ("4000 (Programmer, job_id IT_PROG)" scored 0 while
+// either field alone passed), and a count may name the rows it counts by
+// their bare keys when it names all of them ("7 lines (10475 and 10885)"
+// failed after "by shipped date"). The record pasted whole, a key said as
+// a rival, a run that leaves a counted row out, a spray and another row's
+// values still fail.
+func TestAnswersNameARecordByTwoFieldsAndRowsByBareKeys(t *testing.T) {
+	salary := envpkg.Answer{Value: "4000", Match: "number", Alone: &envpkg.Alone{Value: "4000",
+		Record: record("job_id", "IT_PROG", "job_title", "Programmer", "max_salary", "10000")}}
+	scoreCases(t, "What is the lowest salary of the job Diana Lorentz holds?", salary, map[string]bool{
+		"4000 (Programmer, job_id IT_PROG)": true,
+		"It is 4000 (Programmer, IT_PROG).": true,
+		"4000 (job_id IT_PROG)":             true,
+		`{"job_id":"IT_PROG","job_title":"Programmer","min_salary":4000,"max_salary":10000}`: false,
+		"4000 (Programmer, IT_PROG, max_salary 10000)":                                       false,
+		"4000 or 10000": false,
+		"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 4000": false,
+	})
+	lines := envpkg.Answer{Value: "7", Match: "number", Alone: &envpkg.Alone{Value: "7",
+		Record:  record("OrderID", "10475", "CustomerID", "SUPRD", "ShippedDate", "1997-03-14"),
+		Counted: record("OrderID", "10475", "OrderID", "10885")}}
+	scoreCases(t, "How many lines do my two orders shipped last have together?", lines, map[string]bool{
+		"My two orders by shipped date (10475 and 10885) have 7 lines.": true,
+		"7 (10885, 10475)":           true,
+		"7 (orders 10475 and 10885)": true,
+		"7 (10475)":                  false, // one of two, bare
+		"7 or 10475":                 false,
+		"7 or 10475 or 10885":        false,
+		"10475 and 10885: 7 or 8":    false,
+		"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20": false,
+	})
+}
