@@ -132,6 +132,12 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	// rental N" three times in a sample reads as one template.
 	same := map[string]int{}
 	maxSame := max(4, opts.N/20)
+	// And at most an eighth of them take one coarse shape (the kind and
+	// the calls it takes): a template's signature holds its condition
+	// and its column, so "refuse-if-none" over ten conditions was ten
+	// templates, and airline's 2-call refusals took 96 of 220 tasks.
+	coarse := map[string]int{}
+	maxCoarse := max(maxSame, opts.N/8)
 	// What passed the gates, in the order found, in three classes: plain
 	// tasks (found up to the quota), and the ones that need reasoning,
 	// asked changes (refusals included) and questions. While attempts are
@@ -171,7 +177,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			st.DeadEnds++
 		} else if err != nil {
 			return nil, st, err
-		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame {
+		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame || coarse[coarseShape(task, kind)] >= maxCoarse {
 			st.Repeats++
 		} else if class == isPlain && n[isPlain] >= plainCheck {
 			st.PlainSkipped++
@@ -195,6 +201,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 				if sig := shape(task, kind, cand); sig != "" {
 					same[sig]++
 				}
+				coarse[coarseShape(task, kind)]++
 				n[class]++
 				if class == isChange && changesOf(task) > 0 {
 					changed++

@@ -144,3 +144,24 @@ func kindTable(t *dbmodel.Table) bool {
 	n := noun(t)
 	return n == "type" || strings.HasSuffix(n, " type") || strings.HasSuffix(n, " kind")
 }
+
+// namedByReference is the reference of child, other than the one via
+// fkCol it is listed by, whose table names its rows in what (a
+// product's order lines are its "orders"): a count of them counts that
+// table's rows, each once. nil where the rows are called by their own
+// name. Only a one-column reference: its value is the row counted.
+func namedByReference(m *dbmodel.Model, child *dbmodel.Table, fkCol, what string) *dbmodel.ForeignKey {
+	for i, fk := range child.ForeignKeys {
+		if len(fk.Columns) != 1 || fk.Columns[0] == fkCol || fk.RefTable == child.Name {
+			continue
+		}
+		o := m.Table(fk.RefTable)
+		if o == nil {
+			continue
+		}
+		if what == plural(o) || what == pluralize(noun(o)) {
+			return &child.ForeignKeys[i]
+		}
+	}
+	return nil
+}

@@ -49,6 +49,15 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 			break
 		}
 	}
+	_, what := rowWords(w.spec.Model, grand, sub.Via.Columns[0], l.child)
+	// Rows called by what they refer to ("orders" for a product's order
+	// lines) are counted as those: distinct orders, not lines.
+	by := namedByReference(w.spec.Model, grand, sub.Via.Columns[0], what)
+	if col != nil {
+		by = nil
+	}
+	seen := map[string]bool{}
+	lines := 0
 	var total float64
 	ints := true
 	var each []string
@@ -63,6 +72,19 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 		}
 		c.countRows(grand, items...)
 		part := float64(len(items))
+		if by != nil {
+			part = 0
+			for _, it := range items {
+				k := fmt.Sprint(sqlValue(it[by.Columns[0]]))
+				if it[by.Columns[0]] == nil {
+					return envpkg.Task{}, "", errDeadEnd
+				}
+				if !seen[k] {
+					part++ // a row only the first of its parents counts
+				}
+				seen[k] = true
+			}
+		}
 		if col != nil {
 			part = 0
 			for _, it := range items {
@@ -75,7 +97,11 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 			}
 		}
 		total += part
+		lines += len(items)
 		each = append(each, number(part, ints))
+	}
+	if by != nil {
+		c.counted = nil // the lines' keys are no names of the orders
 	}
 	if total == 0 {
 		return envpkg.Task{}, "", errDeadEnd
@@ -88,7 +114,9 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 	c.said = said
 	// The figure of one row alone is the likeliest wrong answer.
 	c.distractors = append(c.distractors, each...)
-	_, what := rowWords(w.spec.Model, grand, sub.Via.Columns[0], l.child)
+	if by != nil {
+		c.distractors = append(c.distractors, fmt.Sprint(lines)) // the lines counted as orders
+	}
 	var q string
 	if col != nil {
 		attr := attrWords(col.Name)

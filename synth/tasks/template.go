@@ -103,6 +103,12 @@ func shape(t envpkg.Task, kind string, c *chain) string {
 	return fmt.Sprintf("%s %s %s [%d rows changed]", kind, last.Name, strings.Join(names, ","), changed)
 }
 
+// coarseShape is a task's shape as a player sees it across the set: its
+// kind and how many calls it takes, whatever its condition or column.
+func coarseShape(t envpkg.Task, kind string) string {
+	return fmt.Sprintf("%s %d", kind, len(t.Calls))
+}
+
 func pick(rng *rand.Rand, weights []int) int {
 	total := 0
 	for _, w := range weights {
