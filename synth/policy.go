@@ -37,7 +37,7 @@ func Policy(name string, spec *toolgen.Spec) string {
 		b.WriteString(": " + strings.Join(finds, ", "))
 	}
 	b.WriteString(". Never guess or make up an id: ids come from earlier tool results. If what the user gives matches no row, or more than one, say so and change nothing.\n\n")
-	b.WriteString(scopeRule(spec.Scope))
+	b.WriteString(scopeRule(spec.Scope, spec.Model))
 	b.WriteString("Before a change: look the row up first and check that it is the one the user means and in the state they expect. Make exactly the changes asked for, with the values the user gave, and nothing else; never delete a record. When the user makes a change depend on a condition (\"if it is still pending\"), check it; when it does not hold, change nothing and tell them what you found.\n\n")
 	var rules []string
 	for _, t := range spec.Tools {
@@ -68,7 +68,7 @@ func Policy(name string, spec *toolgen.Spec) string {
 // records the agent acts on and the only tables it may change; any other
 // change is refused with nothing changed (the toolset offers no tool for
 // it, and the tasks that ask for one are refusals). "" with no scope.
-func scopeRule(s *toolgen.Scope) string {
+func scopeRule(s *toolgen.Scope, m *dbmodel.Model) string {
 	if s == nil {
 		return ""
 	}
@@ -87,6 +87,34 @@ func scopeRule(s *toolgen.Scope) string {
 		b.WriteString("You may not change any record: answer questions only. Refuse every change, change nothing, and tell the user it is not something you can change for them.\n\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "You may change only these records (%s), and only the user's own. Refuse any other change (reference records, other people's records, what the business itself keeps): change nothing, and tell the user it is not something you can change for them.\n\n", words(s.Tables))
+	fmt.Fprintf(&b, "You may change only these records (%s), and only the user's own%s. Refuse any other change (reference records, other people's records, what the business itself keeps): change nothing, and tell the user it is not something you can change for them.\n\n", words(s.Tables), ownRows(s, m, words))
 	return b.String()
+}
+
+// ownRows says which rows are the user's own, by the references that
+// make them so: the user's record, the rows of the scope's tables that
+// name the user ("the employees whose manager id is the user": a
+// manager's reports are theirs to change), and the rows that belong to
+// those. The tasks change no other row of the person's table
+// (tasks.othersRows). "" without a person or a model.
+func ownRows(s *toolgen.Scope, m *dbmodel.Model, words func([]string) string) string {
+	if s.Person == "" || m == nil {
+		return ""
+	}
+	var refs []string
+	for _, name := range s.Tables {
+		t := m.Table(name)
+		if t == nil {
+			continue
+		}
+		for _, fk := range t.ForeignKeys {
+			if fk.RefTable == s.Person && len(fk.Columns) == 1 {
+				refs = append(refs, fmt.Sprintf("the %s whose %s is the user", words([]string{name}), words(fk.Columns)))
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return ""
+	}
+	return ": their own record, " + strings.Join(refs, ", ") + ", and the rows that belong to those"
 }

@@ -104,14 +104,16 @@ func (w *walker) mark(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, stri
 		return envpkg.Task{}, "", errDeadEnd
 	}
 	if there {
-		// Refused: already done. The user learns since when (a stamp that
-		// moved with it), which a lookup tells.
+		// Already done: the user learns since when (a stamp that moved
+		// with it), which a lookup tells. No policy task: nothing is left
+		// for the agent to refuse (the action itself would), so its kind
+		// says so ("done-action", round 8's northwind player).
 		for _, m := range a.Moves {
 			if v := cur.row[m.Column]; v != nil && sayable(v) && m.Column != cur.namedBy {
 				return envpkg.Task{Instruction: oneOf(w.rng,
 					fmt.Sprintf("Please %s. If that was already done, change nothing and tell me when it was done.", phrase),
 					fmt.Sprintf("Could you %s? If it already is, leave it and tell me since when.", phrase)),
-					Checks: keepChecks(w.spec.Model), Answer: c.answer(cur.table, m.Column, v)}, "refuse-action", nil
+					Checks: keepChecks(w.spec.Model), Answer: c.answer(cur.table, m.Column, v)}, "done-action", nil
 			}
 		}
 		return envpkg.Task{}, "", errDeadEnd

@@ -337,6 +337,9 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 	if there > 0 {
 		r.refused = a.Column
 		kind = "refuse-some-action"
+		if there == len(g.rows) {
+			kind = "done-all-action" // nothing left to refuse: each is done already
+		}
 		answer, err = countAnswer(fmt.Sprint(there))
 		if err != nil {
 			return envpkg.Task{}, "", err

@@ -392,6 +392,12 @@ func (w *walker) finish(c *chain, cur *entity, t envpkg.Task, kind string, opts 
 	if why := outOfScope(w.spec, envpkg.Task{Calls: c.calls}); why != "" {
 		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %s", errDeadEnd, why)
 	}
+	if why := w.speaksAsUser(c); why != "" {
+		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %s", errDeadEnd, why)
+	}
+	if why, err := w.othersRows(c, t); err != nil || why != "" {
+		return envpkg.Task{}, nil, "", cmp.Or(err, fmt.Errorf("%w: %s", errDeadEnd, why))
+	}
 	if len(t.Checks) == 0 && t.Answer != nil {
 		// A question changes nothing: a stray write while looking it up
 		// fails the task (the guard gates the answer's reward, so doing

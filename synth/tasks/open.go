@@ -63,6 +63,7 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	parents := map[string]map[string]any{}
 	choices := map[string]string{}
 	usedCur := false
+	curCol := "" // the column that names cur
 	// The row taken (a copy): a second one may be asked in the same task.
 	var item *toolgen.Param
 	var itemAt int
@@ -78,7 +79,7 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 		switch {
 		case fk != nil && fk.RefTable == cur.table.Name && !usedCur && len(fk.RefColumns) == 1:
 			args[p.Name], usedCur = argValue(cur.row[fk.RefColumns[0]], p.Type), true
-			parents[p.Column] = cur.row
+			parents[p.Column], curCol = cur.row, p.Column
 		case fk != nil && len(fk.RefColumns) == 1:
 			out := avail[p.Column] && refuse && stop == nil
 			n, err := w.nameParent(c, tb, o, fk, out)
@@ -158,7 +159,10 @@ func (w *walker) openFor(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, s
 	}
 	whom := cur.desc
 	if cur.person {
-		whom = "me"
+		// The instruction says what the new row says of the user: a
+		// hire "for me" set manager_id to the user, which a player read
+		// nowhere (round 8, hr).
+		whom = "me, with me as its " + attrWords(curCol)
 	}
 	verb, _, _ := strings.Cut(t.Name, "_")
 	ask := fmt.Sprintf("%s a new %s for %s: %s", verb, noun(tb), whom, strings.Join(said, ", "))

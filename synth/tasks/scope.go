@@ -1,8 +1,10 @@
 package tasks
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -110,4 +112,93 @@ func (w *walker) servedPerson(t *dbmodel.Table) bool {
 		return true
 	}
 	return w.spec.Scope.Person == "" || w.spec.Scope.Person == t.Name
+}
+
+// othersRows says why the episode's changes reach a row of the served
+// person's table that is neither the user's own record nor one that
+// refers to it ("the employees I manage": manager_id is the user), ""
+// when none does. The scope is of rows, not of tables: a manager's
+// reports are theirs through the reference, another employee is not
+// (round 8's hr rules said "only your own" while tasks changed reports).
+func (w *walker) othersRows(c *chain, t envpkg.Task) (string, error) {
+	s := w.spec.Scope
+	if s == nil || s.Person == "" || !slices.ContainsFunc(t.Checks, func(ch envpkg.Check) bool { return !ch.Guard }) {
+		// (A refusal's walk wrote what the task must not: its checks
+		// say nothing changes.)
+		return "", nil
+	}
+	pt := w.spec.Model.Table(s.Person)
+	if pt == nil || len(pt.PrimaryKey) != 1 {
+		return "", nil
+	}
+	d, err := w.ep.Diff()
+	if err != nil {
+		return "", err
+	}
+	if len(d[pt.Name]) == 0 {
+		return "", nil
+	}
+	pk := pt.PrimaryKey[0]
+	var me string
+	for _, e := range c.entities {
+		if e.table == pt && e.desc == "me" && e.row[pk] != nil {
+			me = fmt.Sprint(sqlValue(e.row[pk]))
+		}
+	}
+	refs := selfReferences(pt)
+	for _, rec := range d[pt.Name] {
+		row, err := decodeRow(rec)
+		if err != nil || row == nil {
+			return "", err
+		}
+		if me != "" && fmt.Sprint(sqlValue(row[pk])) == me || me != "" && slices.ContainsFunc(refs, func(col string) bool { return row[col] != nil && fmt.Sprint(sqlValue(row[col])) == me }) {
+			continue
+		}
+		return fmt.Sprintf("a change to %s %v, neither the user's record nor one that refers to it", pt.Name, row[pk]), nil
+	}
+	return "", nil
+}
+
+// selfReferences are the one-column references of the person table to
+// itself (a manager, a supervisor): the rows that name the user there are
+// the user's to change.
+func selfReferences(t *dbmodel.Table) []string {
+	var out []string
+	for _, fk := range t.ForeignKeys {
+		if fk.RefTable == t.Name && len(fk.Columns) == 1 {
+			out = append(out, fk.Columns[0])
+		}
+	}
+	return out
+}
+
+// decodeRow is a record of an episode's diff (nil for a deleted row).
+func decodeRow(rec json.RawMessage) (map[string]any, error) {
+	var row map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(rec)))
+	dec.UseNumber()
+	if err := dec.Decode(&row); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+// speaksAsUser says why a task does not speak as the served person ("" when
+// it does): where the scope names the person, every task says who the
+// user is, one of them (round 8's northwind: seven tasks never said, two
+// spoke as an employee while the rules say the user is a customer).
+func (w *walker) speaksAsUser(c *chain) string {
+	s := w.spec.Scope
+	if s == nil || s.Person == "" {
+		return ""
+	}
+	for _, e := range c.entities {
+		if e.desc == "me" && e.person {
+			if e.table.Name != s.Person {
+				return fmt.Sprintf("the user speaks as one of the %s, not the %s the rules serve", e.table.Name, s.Person)
+			}
+			return ""
+		}
+	}
+	return "the task does not say who the user is"
 }
