@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
@@ -393,7 +394,18 @@ func (w *walker) finish(c *chain, cur *entity, t envpkg.Task, kind string, opts 
 		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %s", errDeadEnd, why)
 	}
 	if why := w.speaksAsUser(c); why != "" {
-		return envpkg.Task{}, nil, "", fmt.Errorf("%w: %s", errDeadEnd, why)
+		// A question or a refusal by no one: one of the people served
+		// asks it. A change by no one, or a user the rules do not serve,
+		// is no task (whose rows would it change?).
+		if userOf(c) != nil || slices.ContainsFunc(t.Checks, func(ch envpkg.Check) bool { return !ch.Guard }) {
+			return envpkg.Task{}, nil, "", fmt.Errorf("%w: %s", errDeadEnd, why)
+		}
+		if err := w.identifyUser(c); err != nil {
+			return envpkg.Task{}, nil, "", err
+		}
+		if len(c.calls) > opts.MaxChain {
+			return envpkg.Task{}, nil, "", fmt.Errorf("%w: %d calls, more than %d", errDeadEnd, len(c.calls), opts.MaxChain)
+		}
 	}
 	if why, err := w.othersRows(c, t); err != nil || why != "" {
 		return envpkg.Task{}, nil, "", cmp.Or(err, fmt.Errorf("%w: %s", errDeadEnd, why))

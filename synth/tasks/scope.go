@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -192,13 +193,51 @@ func (w *walker) speaksAsUser(c *chain) string {
 	if s == nil || s.Person == "" {
 		return ""
 	}
-	for _, e := range c.entities {
-		if e.desc == "me" && e.person {
-			if e.table.Name != s.Person {
-				return fmt.Sprintf("the user speaks as one of the %s, not the %s the rules serve", e.table.Name, s.Person)
-			}
-			return ""
+	if e := userOf(c); e != nil {
+		if e.table.Name != s.Person {
+			return fmt.Sprintf("the user speaks as one of the %s, not the %s the rules serve", e.table.Name, s.Person)
 		}
+		return ""
 	}
 	return "the task does not say who the user is"
+}
+
+// userOf is the chain's entity the user speaks as ("me"), nil for none.
+func userOf(c *chain) *entity {
+	for _, e := range c.entities {
+		if e.desc == "me" && e.person {
+			return e
+		}
+	}
+	return nil
+}
+
+// identifyUser makes a task that changes nothing say who the user is,
+// where it does not: one of the people the rules serve introduces
+// themselves, and the ground truth finds them first (a read: the rest of
+// the walk is unchanged). errDeadEnd where none can be found.
+func (w *walker) identifyUser(c *chain) error {
+	anchored := w.anchored
+	defer func() { w.anchored = anchored }()
+	w.anchored = true
+	for range 3 {
+		who := &chain{}
+		e, err := w.entry(who)
+		if errors.Is(err, errDeadEnd) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !who.me || e.table.Name != w.spec.Scope.Person {
+			continue
+		}
+		c.calls = append(who.calls, c.calls...)
+		c.entities = append(who.entities, c.entities...)
+		c.ids = append(c.ids, who.ids...)
+		c.me, c.persona = true, who.persona
+		c.intro = strings.TrimSpace(who.intro + " " + c.intro)
+		return nil
+	}
+	return fmt.Errorf("%w: no served person to speak as", errDeadEnd)
 }
