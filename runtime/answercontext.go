@@ -85,18 +85,19 @@ func (c answerContext) alone(spans []span, others []string) bool {
 			mentioned[i] = true
 		}
 	}
-	if restated(len(mentioned), len(c.record)) {
+	if Restated(len(mentioned), len(c.record)) {
 		return false // the record restated, not the value chosen
 	}
 	return !c.namesOther(toks, at, spans, recs, others)
 }
 
-// restated: an answer that says mentioned of a record's n other values
-// restates it rather than naming it. Two fields name a record ("4000
+// Restated: an answer that says mentioned of a record's n other values
+// (the user's own words left out) restates it rather than naming it.
+// The gates try such an answer as gamed (synth/gates). Two fields name a record ("4000
 // (Programmer, job_id IT_PROG)": round 8's player failed on it) unless
 // they are all it has; three or more, half of the record or more, are a
 // paste that spares the agent choosing the value.
-func restated(mentioned, n int) bool {
+func Restated(mentioned, n int) bool {
 	switch {
 	case mentioned == 0:
 		return false

@@ -130,15 +130,16 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 	}
 	if a.Alone != nil {
 		// The answered record restated: its values the user did not say,
-		// where they are half of it or more (a right answer may name the
-		// record by fewer, and say the user's words back).
+		// where the runtime reads them as a restatement (runtime.Restated:
+		// a right answer may name the record by two, and say the user's
+		// words back).
 		var rec []string
 		for _, v := range a.Alone.Record {
 			if !userSays(&cand.Task, v.Value) {
 				rec = append(rec, v.Column+": "+v.Value)
 			}
 		}
-		if len(rec) > 0 && 2*len(rec) >= len(a.Alone.Record) {
+		if runtime.Restated(len(rec), len(a.Alone.Record)) {
 			out = append(out, gamed{reply + " (" + strings.Join(rec, ", ") + ")", "the answered record restated whole"})
 		}
 		// Another value of the record that holds the expected one (the
