@@ -91,21 +91,20 @@ func (c answerContext) alone(spans []span, others []string) bool {
 	return !c.namesOther(toks, at, spans, recs, others)
 }
 
-// Restated: an answer that says mentioned of a record's n other values
-// (the user's own words left out) restates it rather than naming it.
-// The gates try such an answer as gamed (synth/gates). Two fields name a record ("4000
-// (Programmer, job_id IT_PROG)": round 8's player failed on it) unless
-// they are all it has; three or more, half of the record or more, are a
-// paste that spares the agent choosing the value.
+// Restated: an answer that says mentioned of its record's n values (the
+// user's own words not counted) restates the record rather than naming
+// it: half of them or more, except that two fields name a record of three
+// or more ("4000 (Programmer, job_id IT_PROG)": round 8's player failed
+// on it while either field alone passed). The gates try such an answer
+// as gamed (synth/gates).
 func Restated(mentioned, n int) bool {
 	switch {
-	case mentioned == 0:
+	case mentioned == 0 || 2*mentioned < n:
 		return false
-	case mentioned >= n:
-		return true
-	default:
-		return mentioned >= 3 && 2*mentioned >= n
+	case mentioned <= 2 && n >= 3 && mentioned < n:
+		return false
 	}
+	return true
 }
 
 // namesOther: got names one of others (as whole words, case and accents
