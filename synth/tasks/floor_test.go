@@ -18,20 +18,23 @@ import (
 // up to it, the summary counts them apart, and no floor (-1) keeps the
 // short set. sakila (rentals that are all returned, payments that are a
 // ledger) is the tuning database that still runs short (about 130 of
-// 220), so the test asks a floor of 180 to see the fill.
+// 220), so the test asks a floor above that to see the fill: 160 since
+// round 9, where its "refusals" of rentals already returned are plain
+// questions (nothing is left to refuse) and fewer candidates are plain
+// (174 found at seed 1).
 func TestShortSetIsFilledToTheFloor(t *testing.T) {
 	dir := t.TempDir()
 	db := corpusDB(t, dir, "sakila")
-	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 220, Seed: 1, Toolset: toolgen.ToolsetDomain, MinTasks: 180})
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 220, Seed: 1, Toolset: toolgen.ToolsetDomain, MinTasks: 160})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := res.Summary.Tasks
-	if len(res.Tasks) < 180 {
-		t.Fatalf("kept %d of 220 tasks, want the floor of 180 or more: %s", len(res.Tasks), st.Short)
+	if len(res.Tasks) < 160 {
+		t.Fatalf("kept %d of 220 tasks, want the floor of 160 or more: %s", len(res.Tasks), st.Short)
 	}
-	if st.Floor != 180 {
-		t.Errorf("summary floor %d, want 180", st.Floor)
+	if st.Floor != 160 {
+		t.Errorf("summary floor %d, want 160", st.Floor)
 	}
 	plain := 0
 	for _, task := range res.Tasks {
