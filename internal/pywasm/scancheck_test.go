@@ -41,6 +41,9 @@ func TestPythonRecordChecksCatchEveryChange(t *testing.T) {
 		// write, but the record kept must be the original's types again.
 		"tuple":     {original, `["int", "tuple", "dict"]`, types},
 		"equal_str": {original, types, types},
+		// Not changes at all, though the objects or the dict's layout are.
+		"readd_last": {original, types, types},
+		"list_copy":  {original, types, types},
 	}
 	for _, how := range []string{"scan", "values", "point"} {
 		for name, c := range changes {
@@ -162,6 +165,10 @@ def mutate(how: str, id: str, change: str, fail: bool) -> str:
         r["tags"] = tuple(r["tags"])
     elif change == "equal_str":
         r["meta"]["k"] = "".join(["v"])
+    elif change == "readd_last":
+        r["meta"] = r.pop("meta")
+    elif change == "list_copy":
+        r["tags"] = list(r["tags"])
     if fail:
         raise ValueError(_types(r))
     return _types(r)

@@ -18,6 +18,7 @@
 // saved), changed(records, saved, n); and the tools whose common calls
 // the glue decodes and checks itself, tools(tools, run, scan_once).
 #include <Python.h>
+#include "internal/pycore_dict.h" // a dict's entries, for rec_same's quick path
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -443,6 +444,38 @@ static PyObject *rec_copy(PyObject *v, int depth) {
 	return NULL;
 }
 
+static int rec_same(PyObject *a, PyObject *b, int depth);
+
+static inline int is_container(PyObject *v) { return PyDict_CheckExact(v) || PyList_CheckExact(v); }
+
+// dict_same_entries is rec_same's quick path for two dicts: a copy made by
+// rec_copy has its record's str keys, the same objects, in the same
+// entry slots, so slot by slot the keys are compared by identity and a
+// shared leaf value by identity too, without a call. 1: the same; 0: not;
+// -1: the layouts differ (a key deleted and added again, a split table),
+// ask the general path.
+static int dict_same_entries(PyDictObject *a, PyDictObject *b, int depth) {
+	if (a->ma_values != NULL || b->ma_values != NULL)
+		return -1;
+	PyDictKeysObject *ka = a->ma_keys, *kb = b->ma_keys;
+	Py_ssize_t n = kb->dk_nentries;
+	if (ka->dk_kind != DICT_KEYS_UNICODE || kb->dk_kind != DICT_KEYS_UNICODE || ka->dk_nentries != n)
+		return -1;
+	PyDictUnicodeEntry *ea = DK_UNICODE_ENTRIES(ka), *eb = DK_UNICODE_ENTRIES(kb);
+	for (Py_ssize_t i = 0; i < n; i++) {
+		if (ea[i].me_key != eb[i].me_key)
+			return -1;
+		PyObject *va = ea[i].me_value, *vb = ea[i].me_key == NULL ? NULL : eb[i].me_value;
+		if (vb == NULL) // a deleted slot in both
+			continue;
+		if (va == NULL)
+			return -1;
+		if (va == vb ? is_container(vb) : !rec_same(va, vb, depth + 1))
+			return 0;
+	}
+	return 1;
+}
+
 // rec_same: whether record a is exactly saved copy b (made by rec_copy).
 static int rec_same(PyObject *a, PyObject *b, int depth) {
 	PyTypeObject *t = Py_TYPE(b);
@@ -453,6 +486,9 @@ static int rec_same(PyObject *a, PyObject *b, int depth) {
 		// mean the tool holds the copy itself, so it counts as a change.
 		if (a == b || PyDict_GET_SIZE(a) != PyDict_GET_SIZE(b))
 			return 0;
+		int quick = dict_same_entries((PyDictObject *)a, (PyDictObject *)b, depth);
+		if (quick >= 0)
+			return quick;
 		Py_ssize_t pa = 0, pb = 0;
 		PyObject *ka, *va, *kb, *vb;
 		while (PyDict_Next(b, &pb, &kb, &vb)) {
@@ -465,9 +501,11 @@ static int rec_same(PyObject *a, PyObject *b, int depth) {
 		Py_ssize_t n = PyList_GET_SIZE(b);
 		if (a == b || PyList_GET_SIZE(a) != n)
 			return 0;
-		for (Py_ssize_t i = 0; i < n; i++)
-			if (!rec_same(PyList_GET_ITEM(a, i), PyList_GET_ITEM(b, i), depth + 1))
+		for (Py_ssize_t i = 0; i < n; i++) {
+			PyObject *va = PyList_GET_ITEM(a, i), *vb = PyList_GET_ITEM(b, i);
+			if (va == vb ? is_container(vb) : !rec_same(va, vb, depth + 1))
 				return 0;
+		}
 		return 1;
 	}
 	if (a == b)
