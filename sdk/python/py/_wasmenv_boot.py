@@ -248,8 +248,8 @@ def _run(fn, kwargs):
         _open.clear()
     if _handed or _scans:
         _settle_all()
-    # The state guard's quick check (_changed, inline: a call that read
-    # records has audit events, marshal's, of which only two matter).
+    # The state guard's quick check (_changed, inline: a call with audit
+    # events, of which only two matter, takes the longer way).
     if not _events:
         if _unchanged():
             return out
