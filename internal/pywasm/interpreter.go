@@ -19,7 +19,7 @@ const Version = "cpython-3.13.5-wasm32-wasi"
 // The SHA-256 of the decompressed artifacts as tools/python-wasm/build.sh
 // made them (dist/SHA256SUMS has the same sums; CI checks both agree).
 const (
-	ModuleSHA256 = "e1fba0f5faa3124bfcea1134e09625611d2d5302d666256524d60dc7a9496289"
+	ModuleSHA256 = "953f779ece238fe184ff0dd7f18bfe883d72330b6d33a480b01cc9183a9366c2"
 	StdlibSHA256 = "5eb59b025bd52cf9b35902dc565195c866bed71acbd793530d4d55e2a1208698"
 )
 

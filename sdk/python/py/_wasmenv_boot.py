@@ -63,6 +63,7 @@ def _load():
         params = frozenset(sig.parameters)
         required = frozenset(n for n, p in sig.parameters.items() if p.default is inspect.Parameter.empty)
         _tools.append((fn, params, required))
+    _wasmenv.tools(tuple(_tools), _run, _scan_once)
     for mod in [wasmenv] + mods + [m for m in list(sys.modules.values()) if getattr(m, "__name__", "").startswith("tools.")]:
         _guard(mod)
     _arm()
@@ -198,37 +199,37 @@ def _arguments(args):
     return json.loads(args)
 
 
-# dispatch runs on every call, and CPython under wazero pays for each
-# bytecode (a call that does nothing was 9.3 us at p10 on the 2-core VM,
-# 1.5 us of it the host and the C glue): so the common case is written
-# inline, with as few steps as it takes, and everything unusual (the build's
-# DESCRIBE, the first call, bad arguments) takes the slow path below.
+# A call's common case never comes here: the C glue decodes its arguments
+# (a JSON object json's C scanner reads whole), checks their names against
+# the tool's parameters and calls _run itself (_wasmenv.tools, registered by
+# _load; 3.8 of a no-op call's 9 us were this in Python). dispatch answers
+# the rest: the build's DESCRIBE, the first call before the tools are
+# loaded, arguments that are not such an object or name unknown or missing
+# parameters (its error messages), a tool number out of range.
 def dispatch(tool, args):
     try:
         fn, params, required = _tools[tool]
     except IndexError:
         return _dispatch_other(tool, args)
-    kwargs = None
-    if args[:1] == b"{":
-        try:
-            text = args.decode()
-            kwargs, end = _scan_once(text, 0)
-            if end != len(text):
-                kwargs = None
-        except (ValueError, StopIteration):
-            kwargs = None
-    if kwargs is None:
-        try:
-            kwargs = _arguments(args)
-        except ValueError as e:
-            return CALL_INVALID_ARGS + f"arguments are not JSON: {e}".encode()
-        if not isinstance(kwargs, dict):
-            return CALL_INVALID_ARGS + b"arguments must be a JSON object"
+    try:
+        kwargs = _arguments(args)
+    except ValueError as e:
+        return CALL_INVALID_ARGS + f"arguments are not JSON: {e}".encode()
+    if not isinstance(kwargs, dict):
+        return CALL_INVALID_ARGS + b"arguments must be a JSON object"
     keys = kwargs.keys()
     if keys != params and not (keys <= params and keys >= required):
         unknown = [k for k in kwargs if k not in params]
         missing = [k for k in required if k not in kwargs]
         return CALL_INVALID_ARGS + (f"unknown arguments {sorted(unknown)}" if unknown else f"missing arguments {sorted(missing)}").encode()
+    return _run(fn, kwargs)
+
+
+# _run runs on every call, and CPython under wazero pays for each bytecode
+# (a call that does nothing was 9.3 us at p10 on the 2-core VM, 1.5 us of it
+# the host and the C glue): so it is written inline, with as few steps as
+# it takes.
+def _run(fn, kwargs):
     try:
         result = fn(**kwargs)
         out = CALL_OK + (result if isinstance(result, str) else json.dumps(result)).encode()
@@ -247,8 +248,8 @@ def dispatch(tool, args):
         _open.clear()
     if _handed or _scans:
         _settle_all()
-    # The state guard's quick check (_changed, inline: a call that read
-    # records has audit events, marshal's, of which only two matter).
+    # The state guard's quick check (_changed, inline: a call with audit
+    # events, of which only two matter, takes the longer way).
     if not _events:
         if _unchanged():
             return out

@@ -25,10 +25,10 @@ sees, and the call's writes are rolled back.
 
 import datetime as _datetime
 import json as _json
-import marshal as _marshal
 from operator import itemgetter as _itemgetter
 
 import _wasmenv
+from _wasmenv import changed as _changed, copy as _copy, same as _same
 
 __all__ = ["ToolError", "data", "query", "query_one", "execute", "insert", "now", "random", "randint", "log"]
 
@@ -105,53 +105,54 @@ def log(message: str) -> None:
 # Speed (issue 39): json.loads and json.dumps of a record are the bulk of a
 # point read in the interpreter (~70 us each for a τ-bench order), where
 # native τ-bench only encodes a dict it holds. So a stored text is parsed
-# once per interpreter, and its record kept with its marshal bytes (a fast,
-# exact serialization) and its json.dumps text, keyed by the stored text
-# itself: a pure function of the text, never of an episode. A read hands
-# the tool that kept record itself (no copy: a marshal.loads of an order
-# cost more than the rest of a point read), unless this call already holds
-# it under another id (two ids with the same text get two records). When
-# the call ends, however it ends, every record handed out is compared with
-# its marshal bytes (equal bytes mean an equal structure: the same types,
-# values and order, so the same json.dumps text); one the call changed is
-# written back if it was a tool's success, and the kept record is replaced
-# by a fresh one from the bytes, so nothing of one call reaches another
-# through it. A plain json.dumps of a record the call holds unchanged is
+# once per interpreter, and its record kept with a saved copy of its
+# containers (_wasmenv.copy: dicts and lists copied, the immutable leaves
+# shared) and its json.dumps text, keyed by the stored text itself: a pure
+# function of the text, never of an episode. A read hands the tool that
+# kept record itself (no copy per read), unless this call already holds it
+# under another id (two ids with the same text get two records). When the
+# call ends, however it ends, every record handed out is compared with its
+# saved copy in C (_wasmenv.same: the same types exactly, values and order,
+# so the same json.dumps text; no allocation, where a marshal.dumps per
+# record cost 6-18 us); one the call changed is written back if it was a
+# tool's success, and the kept record is replaced by a fresh copy of the
+# saved one, so nothing of one call reaches another through it. A plain json.dumps of a record the call holds unchanged is
 # its kept text (as the Go ports answer with a record's stored text).
 # Anything else, a changed record or json.dumps with options, takes the
 # plain path. A record stored in another layout than json.dumps's is
 # written back only when its json.dumps text changes, never by a read.
 
 _json_dumps = _json.dumps  # the original, for every record not recognized
-_MEMO_BYTES = 4 << 20  # stored texts and their marshal bytes kept, at most
+_MEMO_BYTES = 4 << 20  # stored texts (counted twice: their records and copies) kept, at most
 
 
 def _new_memo():
-    memo = {}  # stored text -> [its record, marshal bytes or None, json.dumps text]
+    memo = {}  # stored text -> [its record, its saved copy or None, json.dumps text]
     held = [0]
 
     def parse(text):
-        """The kept entry of a stored text: [record, marshal bytes (None: not
-        marshallable, the record is then parsed afresh each time), json.dumps
-        text (the stored text, unless it was stored in another layout)]."""
+        """The kept entry of a stored text: [record, saved copy (None: not
+        one _wasmenv.copy can keep, nested too deep: the record is then
+        parsed afresh each time), json.dumps text (the stored text, unless
+        it was stored in another layout)]."""
         hit = memo.get(text)
         if hit is not None:
             if hit[1] is None:
                 return [_json.loads(text), None, hit[2]]
             if hit[0] is None:  # a call changed the kept record: a fresh one
-                hit[0] = _marshal.loads(hit[1])
+                hit[0] = _copy(hit[1])
             return hit
         record = _json.loads(text)
         canon = _json_dumps(record)
         try:
-            blob = _marshal.dumps(record)
+            saved = _copy(record)
         except ValueError:
-            blob = None
+            saved = None
         if held[0] > _MEMO_BYTES:
             memo.clear()
             held[0] = 0
-        entry = memo[text] = [record, blob, canon]
-        held[0] += len(text) + len(canon) + (len(blob) if blob else 0)
+        entry = memo[text] = [record, saved, canon]
+        held[0] += 2 * len(text) + len(canon)
         return entry
 
     def forget():
@@ -162,30 +163,20 @@ def _new_memo():
 
 
 _parse, _forget = _new_memo()  # the memo lives in their closure, out of tool code's reach
-# id(record) -> [record, its json.dumps text, marshal bytes, kept entry,
+# id(record) -> [record, its json.dumps text, saved copy, kept entry,
 # state, last] for every kept record handed out in this call. state: None
 # until the call ends, then True (unchanged) or False (changed: the memo's
-# record is dropped, made afresh from the bytes at its next read). last: the
-# marshal bytes and json.dumps text of the record's latest plain json.dumps
-# while changed, so that writing it back does not encode it again.
+# record is dropped, made afresh from the saved copy at its next read).
+# last: a copy of the record as it was at its latest plain json.dumps while
+# changed, and that text, so that writing it back does not encode it again.
 _handed = {}
 
 
-def _marshal_now(record):
-    try:
-        return _marshal.dumps(record)
-    except ValueError:  # something marshal cannot write: not a plain record any more
-        return None
-
-
 def _settle(h):
-    """Sets whether handed record h is unchanged and returns its marshal
-    bytes now (None: not marshallable); a changed one leaves the memo."""
-    now = _marshal_now(h[0])
-    h[4] = now == h[2]
+    """Sets whether handed record h is unchanged; a changed one leaves the memo."""
+    h[4] = _same(h[0], h[2])
     if not h[4] and h[3][0] is h[0]:
         h[3][0] = None
-    return now
 
 
 def _settle_all():
@@ -214,16 +205,17 @@ def _dumps(obj, *args, **kwargs):
     if _handed and not args and not kwargs:
         h = _handed.get(id(obj))
         if h is not None and h[0] is obj:
-            now = _marshal_now(obj)
-            if now is not None:
-                if now == h[2]:
-                    return h[1]
-                last = h[5]
-                if last is not None and last[0] == now:
-                    return last[1]
-                text = _json_dumps(obj)
-                h[5] = (now, text)
-                return text
+            if _same(obj, h[2]):
+                return h[1]
+            last = h[5]
+            if last is not None and _same(obj, last[0]):
+                return last[1]
+            text = _json_dumps(obj)
+            try:
+                h[5] = (_copy(obj), text)
+            except ValueError:  # not JSON's types any more: encoded each time
+                h[5] = None
+            return text
     return _json_dumps(obj, *args, **kwargs)
 
 
@@ -243,13 +235,13 @@ class _Collection:
 
     def _take(self, key, text):
         entry = _parse(text)
-        record, blob, canon = entry
+        record, saved, canon = entry
         h = None
-        if blob is not None:
+        if saved is not None:
             if id(record) not in _handed:
-                h = _handed[id(record)] = [record, canon, blob, entry, None, None]
+                h = _handed[id(record)] = [record, canon, saved, entry, None, None]
             else:  # held under another id in this call: a record of its own
-                record = _marshal.loads(blob)
+                record = _copy(saved)
         self._cache[key] = [record, canon, h]
         return record
 
@@ -353,11 +345,12 @@ class _Collection:
         for key, (record, text, h) in self._cache.items():
             new = None
             if h is not None and h[0] is record:
-                now = _settle(h)
+                _settle(h)
                 if h[4]:
                     continue
-                if now is not None and h[5] is not None and h[5][0] == now:
-                    new = h[5][1]  # the tool's own json.dumps of it as it is now
+                last = h[5]
+                if last is not None and _same(record, last[0]):
+                    new = last[1]  # the tool's own json.dumps of it as it is now
             if new is None:
                 new = _json_dumps(record)
             if new == text:
@@ -409,24 +402,24 @@ class _Items:
 # change it for good: the scan's iterator is a C list iterator the sdk keeps
 # (the tool gets a filter or map over it, which a copy still shares), so
 # when the call ends the sdk knows how far each scan went and compares every
-# base record up to there with its marshal bytes (version 2: no references,
-# so the bytes are a function of the content alone), all in C in one go.
-# One that differs is written back if the call succeeded and, however the
-# call ended, replaced in the base by a fresh one from its bytes before the
-# next scan; so a change never reaches another call or episode through it.
+# base record up to there with its saved copy (_wasmenv.changed: exact
+# types, values and order, in C, no allocation; a marshal.dumps per record
+# was 6 us for a τ-bench user, most of a scan). One that differs is written
+# back if the call succeeded and, however the call ended, replaced in the
+# base by a fresh copy of the saved one before the next scan; so a change
+# never reaches another call or episode through it.
 _BASE_TEXT = 1 << 20  # a collection's stored text, at most, to keep a base of it
 _BASES_TEXT = 2 << 20  # all bases together, at most (the oldest go first)
-_NONE2 = _marshal.dumps(None)  # in a view's check lists where a record is not the base's
 _first, _second = _itemgetter(0), _itemgetter(1)
 _bases = {}  # (table, wasmenv_init()) -> _Base
-# This call's views: [collection, items, recs, blobs, base, iterators,
+# This call's views: [collection, items, recs, saved, base, iterators,
 # positions handed by a point read, aligned with the base's positions]
 _scans = []
 _scan_changed = []  # this call's _scan_changes() once made
 
 
 class _Base:
-    __slots__ = ("items", "recs", "blobs", "index", "rowids", "pos", "canon", "stale", "size")
+    __slots__ = ("items", "recs", "saved", "index", "rowids", "pos", "canon", "stale", "size")
 
     def __init__(self):
         self.items = None  # [(id, record)] in rowid order; None: no base (too big, not a rowid table)
@@ -450,16 +443,19 @@ def _base_for(table, init):
         if total <= _BASES_TEXT or k == key:
             break
         total -= _bases.pop(k).size
-    loads, dumps = _json.loads, _marshal.dumps
-    items, recs, blobs, index, rowids = [], [], [], {}, []
-    for i, row in enumerate(rows):
-        record = loads(row["data"])
-        recs.append(record)
-        blobs.append(dumps(record))
-        items.append((row["id"], record))
-        index[row["id"]] = i
-        rowids.append(row["r"])
-    base.recs, base.blobs, base.index, base.rowids = recs, blobs, index, rowids
+    loads = _json.loads
+    items, recs, saved, index, rowids = [], [], [], {}, []
+    try:
+        for i, row in enumerate(rows):
+            record = loads(row["data"])
+            recs.append(record)
+            saved.append(_copy(record))
+            items.append((row["id"], record))
+            index[row["id"]] = i
+            rowids.append(row["r"])
+    except ValueError:  # a record nested too deep to keep: no base
+        return base
+    base.recs, base.saved, base.index, base.rowids = recs, saved, index, rowids
     base.pos = {r: i for i, r in enumerate(rowids)}
     base.canon, base.stale, base.size = {}, [], size
     base.items = items
@@ -470,7 +466,7 @@ def _base_text(base, pos):
     """The json.dumps text of the base's record at pos as it was read."""
     text = base.canon.get(pos)
     if text is None:
-        text = base.canon[pos] = _json_dumps(_marshal.loads(base.blobs[pos]))
+        text = base.canon[pos] = _json_dumps(base.saved[pos])
     return text
 
 
@@ -485,17 +481,17 @@ def _view(coll):
     base = _base_for(table, r[0]["i"])
     if base.items is None:
         return None
-    if base.stale:  # records an earlier call changed: fresh ones from their bytes
+    if base.stale:  # records an earlier call changed: fresh copies of the saved ones
         for pos in base.stale:
-            record = _marshal.loads(base.blobs[pos])
+            record = _copy(base.saved[pos])
             base.items[pos] = (base.items[pos][0], record)
             base.recs[pos] = record
         base.stale.clear()
-    items, recs, blobs = base.items, base.recs, base.blobs
+    items, recs, saved = base.items, base.recs, base.saved
     cache = coll._cache
     aligned = True
     if written != "[]" or cache:
-        items, recs, blobs = items[:], recs[:], blobs[:]
+        items, recs, saved = items[:], recs[:], saved[:]
         extra, gone = [], False
         if written != "[]":
             rows = _wasmenv.query(f'SELECT rowid AS r, id, data FROM "{table}" '
@@ -512,30 +508,30 @@ def _view(coll):
                 if pos is None:
                     extra.append((rowid, (key, record)))
                 else:
-                    items[pos], recs[pos], blobs[pos] = (key, record), None, _NONE2
+                    items[pos], recs[pos], saved[pos] = (key, record), None, None
             for rowid in _json.loads(written):
                 pos = base.pos.get(rowid)
                 if rowid not in found and pos is not None:  # deleted
-                    items[pos], recs[pos], blobs[pos], gone = None, None, _NONE2, True
+                    items[pos], recs[pos], saved[pos], gone = None, None, None, True
         new = []
         for key, (record, text, _h) in cache.items():
             pos = base.index.get(key)
             if text is None:
                 new.append((key, record))
             elif pos is not None and recs[pos] is not None:  # a base row this call holds
-                items[pos], recs[pos], blobs[pos] = (key, record), None, _NONE2
+                items[pos], recs[pos], saved[pos] = (key, record), None, None
         if extra or gone:  # rows the episode inserted or deleted: rowid order again
             rowids = base.rowids
-            rows = [(rowids[i], items[i], recs[i], blobs[i]) for i in range(len(items)) if items[i] is not None]
-            rows += [(rowid, item, None, _NONE2) for rowid, item in extra]
+            rows = [(rowids[i], items[i], recs[i], saved[i]) for i in range(len(items)) if items[i] is not None]
+            rows += [(rowid, item, None, None) for rowid, item in extra]
             rows.sort(key=_first)
-            items, recs, blobs = [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows]
+            items, recs, saved = [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows]
             aligned = False
         if new:
             items += new
             recs += [None] * len(new)
-            blobs += [_NONE2] * len(new)
-    scan = [coll, items, recs, blobs, base, [], [], aligned]
+            saved += [None] * len(new)
+    scan = [coll, items, recs, saved, base, [], [], aligned]
     _scans.append(scan)
     return scan
 
@@ -590,31 +586,19 @@ def _scan_changes():
     if _scan_changed:
         return _scan_changed[0]
     changed = []
-    for coll, items, recs, blobs, base, its, extra, _aligned in _scans:
+    for coll, items, recs, saved, base, its, extra, _aligned in _scans:
         n = 0
         for it in its:
             reached = len(items) - it.__length_hint__()
             if reached > n:
                 n = reached
-        todo = extra
-        if n:
-            try:
-                same = list(map(_marshal.dumps, recs[:n])) == blobs[:n]
-            except ValueError:  # something marshal cannot write: a change
-                same = False
-            if not same:
-                todo = list(range(n)) + extra
+        todo = _changed(recs, saved, n) if n else []
+        for i in extra:  # handed by a point read, wherever the scans stopped
+            if i >= n and recs[i] is not None and not _same(recs[i], saved[i]):
+                todo.append(i)
         for i in todo:
-            record = recs[i]
-            if record is None:
-                continue
-            try:
-                now = _marshal.dumps(record)
-            except ValueError:
-                now = None
-            if now != blobs[i]:
-                key = items[i][0]
-                changed.append((coll, key, record, base, base.index[key]))
+            key = items[i][0]
+            changed.append((coll, key, recs[i], base, base.index[key]))
     _scan_changed.append(changed)
     return changed
 
