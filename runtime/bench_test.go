@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -16,6 +17,11 @@ import (
 //
 //	go test -run '^$' -bench . -count 10 ./runtime > new.txt
 //	go run golang.org/x/perf/cmd/benchstat@latest old.txt new.txt
+//
+// To see the guest's own functions in a profile, keep their names and
+// build with wazero's perfmap tag (perf then reads /tmp/perf-PID.map):
+//
+//	WASMENV_BENCH_NAMES=1 perf record go test -tags perfmap -run '^$' -bench Call/read ./runtime
 
 var (
 	benchOnce   sync.Once
@@ -27,7 +33,8 @@ func loadBenchEnv(b testing.TB) *Env {
 	b.Helper()
 	benchOnce.Do(func() {
 		dir := filepath.Join("..", "bench", "testdata", "benchenv")
-		benchBundle, benchErr = compiler.Build(context.Background(), dir, compiler.Options{})
+		opts := compiler.Options{KeepNames: os.Getenv("WASMENV_BENCH_NAMES") != ""}
+		benchBundle, benchErr = compiler.Build(context.Background(), dir, opts)
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)
