@@ -46,13 +46,15 @@ func TestCallScopeReusesResultsZeroed(t *testing.T) {
 	}
 	if allocs := testing.AllocsPerRun(100, func() {
 		StartCall()
-		newResult(200)
-		newResult(5000)
+		sinkSmall, _ = newResult(200) // kept, as a tool's Row keeps its result
+		sinkBig, _ = newResult(5000)
 	}); allocs != 0 {
 		t.Errorf("a call's results allocate %v times, want 0 (reused from call to call)", allocs)
 	}
 	StartCall()
 }
+
+var sinkSmall, sinkBig *result
 
 // The scope keeps a bounded amount: past maxScopedResults results or
 // maxKeptBig bytes of large responses, a call allocates what it needs and
@@ -209,6 +211,26 @@ func TestExecResultMatchesWire(t *testing.T) {
 					t.Fatalf("%d, %d cut at %d: %v, want a malformed response", affected, last, cut, err)
 				}
 			}
+		}
+	}
+}
+
+// End's inline case (nothing after the value) and its general case agree
+// with skipping whitespace and then requiring the end.
+func TestEndAfterValue(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{}`: "", `{} `: "", "{}\n\t ": "", `{}x`: "json: unexpected data after value at offset 2",
+		`{} x`: "json: unexpected data after value at offset 3", `{}{}`: "json: unexpected data after value at offset 2",
+	} {
+		d := NewDecoder([]byte(doc))
+		if err := d.ObjectStart(); err != nil {
+			t.Fatal(err)
+		}
+		if _, more, err := d.ObjectKey(true); more || err != nil {
+			t.Fatal(more, err)
+		}
+		if got := errText(d.End()); got != want {
+			t.Errorf("%q: End %q, want %q", doc, got, want)
 		}
 	}
 }

@@ -73,6 +73,13 @@ func (d *Decoder) Kind() byte { return d.peek() }
 
 // End reports an error unless only whitespace remains.
 func (d *Decoder) End() error {
+	if d.i == len(d.b) { // inline: the arguments end at their '}'
+		return nil
+	}
+	return d.end()
+}
+
+func (d *Decoder) end() error {
 	if d.ws(); d.i < len(d.b) {
 		return d.errorf("unexpected data after value")
 	}
