@@ -63,4 +63,5 @@ print(sum(1 for x,y in zip(a,b) if x.get("state_hash")!=y.get("state_hash")))' $
   else
     echo "$env: DIFFERENT beyond state_hash"
   fi
+  rm -f $D/$env.*.wasm # disk: the bundles are not needed after the replay
 done
