@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -16,6 +17,11 @@ import (
 //
 //	go test -run '^$' -bench . -count 10 ./runtime > new.txt
 //	go run golang.org/x/perf/cmd/benchstat@latest old.txt new.txt
+//
+// To see the guest's own functions in a profile, keep their names and
+// build with wazero's perfmap tag (perf then reads /tmp/perf-PID.map):
+//
+//	WASMENV_BENCH_NAMES=1 perf record go test -tags perfmap -run '^$' -bench Call/read ./runtime
 
 var (
 	benchOnce   sync.Once
@@ -27,7 +33,8 @@ func loadBenchEnv(b testing.TB) *Env {
 	b.Helper()
 	benchOnce.Do(func() {
 		dir := filepath.Join("..", "bench", "testdata", "benchenv")
-		benchBundle, benchErr = compiler.Build(context.Background(), dir, compiler.Options{})
+		opts := compiler.Options{KeepNames: os.Getenv("WASMENV_BENCH_NAMES") != ""}
+		benchBundle, benchErr = compiler.Build(context.Background(), dir, opts)
 	})
 	if benchErr != nil {
 		b.Fatal(benchErr)
@@ -85,9 +92,14 @@ func BenchmarkCall(b *testing.B) {
 		args := []byte(c.args)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			cpu0, n := cpuTime(), 0
 			for b.Loop() {
 				benchCall(b, ep, c.tool, args)
+				n++
 			}
+			// The process's CPU time per call: less moved by other
+			// processes on a loaded machine than the wall time.
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(n), "cpu-ns/op")
 		})
 	}
 }

@@ -35,6 +35,7 @@ func Scoped(slot int, mk func() CallScoped) CallScoped {
 
 // StartCall starts a tool call's scope (sdk/gen, before each call).
 func StartCall() {
+	callResults.reset()
 	for _, s := range scopes {
 		if s != nil {
 			s.StartCall()

@@ -29,15 +29,15 @@ func Query(sql string, args ...any) (Rows, error) {
 	if err != nil {
 		return Rows{}, err
 	}
-	res, buf := newResult(n)
+	// The result and its response's memory come from the call's scope
+	// (take and response inline: a call costs the guest more).
+	res := callResults.take()
+	buf := res.response(n)
 	hostTake(buf)
-	if err := status(buf); err != nil {
+	if err := res.parse(buf); err != nil {
 		return Rows{}, err
 	}
-	if err := res.parse(buf[1:]); err != nil {
-		return Rows{}, err
-	}
-	return Rows{res}, nil
+	return Rows{&res.result}, nil
 }
 
 // QueryText runs a query and returns the first column of its first row as
@@ -62,11 +62,8 @@ func QueryText(sql string, args ...any) (text string, found bool, err error) {
 	}
 	buf = buf[:n]
 	hostTake(buf)
-	if err := status(buf); err != nil {
-		return "", false, err
-	}
 	var q result
-	if err := q.parse(buf[1:]); err != nil {
+	if err := q.parse(buf); err != nil {
 		return "", false, err
 	}
 	if q.n == 0 {
@@ -121,7 +118,7 @@ func QueryRow(sql string, args ...any) (Row, error) {
 	if rows.Len() == 0 {
 		return Row{}, ErrNoRows
 	}
-	return rows.Row(0), nil
+	return Row{rows.res, 0}, nil
 }
 
 // Exec runs a write statement with ? parameters.
@@ -135,16 +132,31 @@ func Exec(sql string, args ...any) (Result, error) {
 	}
 	resp := respBuf[:n]
 	hostTake(resp)
-	if err := status(resp); err != nil {
-		return Result{}, err
+	if resp[0] == wire.StatusError {
+		return Result{}, status(resp)
 	}
-	r := wire.NewReader(resp[1:])
-	res := Result{RowsAffected: r.Varint(), LastInsertID: r.Varint()}
-	if r.Err() != nil {
-		return Result{}, errors.New("sdk: malformed exec response")
-	}
-	return res, nil
+	return execResult(resp[1:])
 }
+
+// execResult reads an exec's response after its status byte, in place:
+// a wire.Reader escaped (an allocation) and cost a call per count; the
+// rows affected, a small count, are read inline.
+func execResult(b []byte) (Result, error) {
+	var affected int64
+	var w int
+	if len(b) > 0 && b[0] < 0x80 {
+		affected, w = int64(b[0]>>1)^-int64(b[0]&1), 1
+	} else if affected, w = binary.Varint(b); w <= 0 {
+		return Result{}, errMalformedExec
+	}
+	lastID, w2 := binary.Varint(b[w:])
+	if w2 <= 0 {
+		return Result{}, errMalformedExec
+	}
+	return Result{RowsAffected: affected, LastInsertID: lastID}, nil
+}
+
+var errMalformedExec = errors.New("sdk: malformed exec response")
 
 // respBuf holds the responses nothing keeps (Exec's), reused.
 var respBuf []byte
@@ -152,10 +164,25 @@ var respBuf []byte
 // send sends a request and returns the size of its response, which
 // hostTake then copies out.
 func send(op byte, sql string, args []any) (int, error) {
-	req := append(reqBuf[:0], op)
-	req = wire.AppendString(req, sql)
-	req = wire.AppendUvarint(req, uint64(len(args)))
+	// The lengths, the count and the common parameters (ints and strings
+	// under 2^14) are written here, not by calls into wire: in the guest
+	// a call costs more than the bytes it writes.
+	req := appendShortUvarint(append(reqBuf[:0], op), uint64(len(sql)))
+	req = append(req, sql...)
+	req = appendShortUvarint(req, uint64(len(args)))
 	for i, a := range args {
+		switch x := a.(type) {
+		case int:
+			if zz := uint64(x<<1) ^ uint64(x>>63); zz < 1<<14 { // zig-zag
+				req = appendShortUvarint(append(req, wire.TagInt), zz)
+				continue
+			}
+		case string:
+			if len(x) < 1<<14 {
+				req = append(appendShortUvarint(append(req, wire.TagText), uint64(len(x))), x...)
+				continue
+			}
+		}
 		var err error
 		if req, err = wire.AppendValue(req, a); err != nil {
 			return 0, fmt.Errorf("sdk: SQL parameter %d: %T not supported", i+1, a)
@@ -172,8 +199,22 @@ func send(op byte, sql string, args []any) (int, error) {
 	return n, nil
 }
 
+// appendShortUvarint appends v as a uvarint, inline when under 2^14.
+func appendShortUvarint(b []byte, v uint64) []byte {
+	switch {
+	case v < 1<<7:
+		return append(b, byte(v))
+	case v < 1<<14:
+		return append(b, byte(v)|0x80, byte(v>>7))
+	}
+	return wire.AppendUvarint(b, v)
+}
+
 // status is the error a response reports, if any.
 func status(resp []byte) error {
+	if len(resp) == 0 {
+		return errMalformed
+	}
 	if resp[0] == wire.StatusError {
 		return errors.New(wire.NewReader(resp[1:]).String())
 	}

@@ -48,51 +48,144 @@ type cell struct {
 
 var errMalformed = errors.New("sdk: malformed query response")
 
-// newResult makes a result and the buffer of n bytes its response goes
-// into: a small response lives inside the result, one allocation for both.
-func newResult(n int) (*result, []byte) {
-	if n <= inlineResponse {
-		r := &inlineResult{}
-		return &r.result, r.buf[:n]
-	}
-	return &result{}, make([]byte, n)
-}
-
 // inlineResponse is the largest response kept inside its result (a few
 // rows of a few columns: a point read's).
 const inlineResponse = 256
 
-type inlineResult struct {
+// scopedResult is a result with the memory of its response.
+type scopedResult struct {
 	result
-	buf [inlineResponse]byte
+	kept  bool                 // in callResults.kept (else this call's alone)
+	size  int                  // the response's length, zeroed by reset
+	big   []byte               // a response over inlineResponse, kept when small enough
+	small [inlineResponse]byte // the response, when it fits
 }
 
-// parse reads an OpQueryJSON response (after its status byte). The column
-// names are not decoded here: a tool that returns the rows never needs them.
+// response is the buffer for a response of n bytes.
+func (r *scopedResult) response(n int) []byte {
+	r.size = n
+	if n <= inlineResponse {
+		return r.small[:n]
+	}
+	if !r.kept {
+		return make([]byte, n)
+	}
+	if cap(r.big) < n {
+		callResults.keptBig -= cap(r.big)
+		r.big = make([]byte, n)
+		if callResults.keptBig+n > maxKeptBig {
+			b := r.big
+			r.big = nil // this call's alone: not kept
+			return b
+		}
+		callResults.keptBig += n
+	}
+	return r.big[:n]
+}
+
+// resultScope holds the results of the call in progress. A result
+// cannot outlive its call (tool code keeps nothing between calls: no
+// package-level variables, no goroutines, and the dispatcher encodes what
+// a tool returns before the call ends), so the next call takes the same
+// memory back instead of allocating it: an allocation with pointers, its
+// heap bits and its share of a GC cycle were a fifth of the guest's time
+// in a point read. reset zeroes what the last call used, so nothing of
+// one call (or one episode) is visible to the next.
+type resultScope struct {
+	kept    []*scopedResult // reused from call to call
+	used    int             // kept[:used] hold this call's results
+	keptBig int             // bytes of the big buffers kept, at most maxKeptBig
+}
+
+const (
+	// maxScopedResults bounds the results kept between calls (~80 KiB
+	// of small ones); a call that runs more queries allocates the rest.
+	maxScopedResults = 256
+	// maxKeptBig bounds the bytes of larger responses kept between calls.
+	maxKeptBig = 1 << 20
+)
+
+var callResults resultScope
+
+// take is a zeroed result for this call.
+func (s *resultScope) take() *scopedResult {
+	if s.used < len(s.kept) {
+		r := s.kept[s.used]
+		s.used++
+		return r
+	}
+	r := &scopedResult{}
+	if len(s.kept) < maxScopedResults {
+		r.kept = true
+		s.kept = append(s.kept, r)
+		s.used++
+	}
+	return r
+}
+
+// reset zeroes the results the last call used, for the next call.
+func (s *resultScope) reset() {
+	for _, r := range s.kept[:s.used] {
+		r.result = result{}
+		if r.size <= inlineResponse {
+			clear(r.small[:r.size])
+		} else if r.size <= cap(r.big) {
+			clear(r.big[:r.size])
+		}
+		r.size = 0
+	}
+	s.used = 0
+}
+
+// parse reads an OpQueryJSON response, status byte included; an error
+// status is the host's message. The column names are not decoded here: a
+// tool that returns the rows never needs them. Everything is read in this
+// one function (the lengths by uvarint, inlined): in the guest a call
+// costs more than reading a varint.
 func (q *result) parse(resp []byte) error {
-	block, rest, ok := lenPrefixed(resp)
-	n, w := binary.Uvarint(rest)
-	if !ok || w <= 0 {
+	if len(resp) == 0 || resp[0] == wire.StatusError {
+		return status(resp)
+	}
+	b := resp[1:]
+	var l, n uint64
+	var w int
+	if len(b) > 0 && b[0] < 0x80 {
+		l, w = uint64(b[0]), 1
+	} else {
+		l, w = binary.Uvarint(b)
+	}
+	if w <= 0 || l > uint64(len(b)-w) {
 		return errMalformed
 	}
-	jsonText, rest, ok := lenPrefixed(rest[w:])
-	if !ok || n > uint64(len(rest))/4 {
+	block, b := b[w:w+int(l)], b[w+int(l):]
+	if len(b) > 0 && b[0] < 0x80 {
+		n, w = uint64(b[0]), 1
+	} else {
+		n, w = binary.Uvarint(b)
+	}
+	if w <= 0 {
 		return errMalformed
 	}
-	q.block, q.n, q.offs, q.vals = block, int(n), rest[:4*n], rest[4*n:]
+	b = b[w:]
+	if len(b) > 0 && b[0] < 0x80 {
+		l, w = uint64(b[0]), 1
+	} else if len(b) > 1 && b[1] < 0x80 { // JSON of 128 B to 16 KiB
+		l, w = uint64(b[0]&0x7f)|uint64(b[1])<<7, 2
+	} else {
+		l, w = binary.Uvarint(b)
+	}
+	if w <= 0 || l > uint64(len(b)-w) {
+		return errMalformed
+	}
+	jsonText, b := b[w:w+int(l)], b[w+int(l):]
+	if n > uint64(len(b))/4 {
+		return errMalformed
+	}
+	q.block, q.n, q.offs, q.vals = block, int(n), b[:4*n], b[4*n:]
 	if len(jsonText) > 0 {
 		q.json = jsonText
 	}
 	return nil
-}
-
-// lenPrefixed splits a uvarint-length-prefixed span off b.
-func lenPrefixed(b []byte) (span, rest []byte, ok bool) {
-	l, w := binary.Uvarint(b)
-	if w <= 0 || l > uint64(len(b)-w) {
-		return nil, nil, false
-	}
-	return b[w : w+int(l)], b[w+int(l):], true
 }
 
 // columns are the result's column names.
@@ -180,10 +273,15 @@ func (r Rows) Len() int {
 // Row returns row i. It panics if i is out of range.
 func (r Rows) Row(i int) Row {
 	if i < 0 || i >= r.Len() {
-		panic(fmt.Sprintf("sdk: row %d of %d", i, r.Len()))
+		panicRowRange(i, r.Len())
 	}
 	return Row{r.res, i}
 }
+
+// panicRowRange is Row's panic, out of line so that Row inlines.
+//
+//go:noinline
+func panicRowRange(i, n int) { panic(fmt.Sprintf("sdk: row %d of %d", i, n)) }
 
 // All returns every row.
 func (r Rows) All() []Row {
