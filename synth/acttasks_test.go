@@ -27,7 +27,9 @@ func TestActionTasks(t *testing.T) {
 	for _, task := range res.Tasks {
 		last := task.Calls[len(task.Calls)-1]
 		tl := res.Spec.Tool(last.Name)
-		refusal := strings.Contains(task.ID, "-refuse-")
+		// (An action asked for a row already done is a question since
+		// round 9, "done-action": it keeps the state and answers too.)
+		refusal := strings.Contains(task.ID, "-refuse-") || strings.Contains(task.ID, "-done-")
 		if tl != nil && tl.Kind == toolgen.DomainAction {
 			acts++
 			tables := map[string]bool{}
@@ -63,7 +65,11 @@ func TestActionTasks(t *testing.T) {
 		}
 	}
 	if acts < 5 || refusals < 3 || multi < 1 {
-		t.Errorf("%d tasks end with an action (%d change two tables or more), %d refusals, of %d", acts, multi, refusals, len(res.Tasks))
+		var ids []string
+		for _, task := range res.Tasks {
+			ids = append(ids, task.ID)
+		}
+		t.Errorf("%d tasks end with an action (%d change two tables or more), %d refusals, of %d: %s", acts, multi, refusals, len(res.Tasks), strings.Join(ids, " "))
 	}
 }
 

@@ -136,9 +136,14 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	// And at most an eighth of them take one coarse shape (the kind and
 	// the calls it takes): a template's signature holds its condition
 	// and its column, so "refuse-if-none" over ten conditions was ten
-	// templates, and airline's 2-call refusals took 96 of 220 tasks.
+	// templates, and airline's 2-call refusals took 78 of 220 tasks.
+	// Past it a task is held (isOver), to fill only a set short of its
+	// floor.
 	coarse := map[string]int{}
 	maxCoarse := max(maxSame, opts.N/8)
+	if opts.PlainShare >= 1 {
+		maxCoarse = opts.N // no quota: the tasks in the order found
+	}
 	// What passed the gates, in the order found, in three classes: plain
 	// tasks (found up to the quota), and the ones that need reasoning,
 	// asked changes (refusals included) and questions. While attempts are
@@ -154,9 +159,10 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		isPlain = iota
 		isChange
 		isQuestion
+		isOver // past its coarse shape's share: only to fill a set short of the floor
 	)
 	var all []found
-	var n [3]int
+	var n [4]int
 	owners := map[string]bool{} // persona.go: owns, by table and list
 	wantChanges := int(math.Ceil(opts.WriteShare * float64(opts.N)))
 	changed := 0 // reasoned tasks that change rows (refusals change none)
@@ -178,7 +184,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 			st.DeadEnds++
 		} else if err != nil {
 			return nil, st, err
-		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame || coarse[coarseShape(task, kind)] >= maxCoarse {
+		} else if sig := shape(task, kind, cand); sig != "" && same[sig] >= maxSame || coarse[coarseShape(task, kind)] >= maxCoarse && n[isOver] >= opts.MinTasks {
 			st.Repeats++
 		} else if class == isPlain && n[isPlain] >= plainCheck {
 			st.PlainSkipped++
@@ -202,6 +208,9 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 				if sig := shape(task, kind, cand); sig != "" {
 					same[sig]++
 				}
+				if coarse[coarseShape(task, kind)] >= maxCoarse {
+					class = isOver
+				}
 				coarse[coarseShape(task, kind)]++
 				n[class]++
 				if class == isChange && changesOf(task) > 0 {
@@ -221,7 +230,7 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	// How many of each class are kept: every change, the questions that
 	// fit, the plain ones as the quota allows, and in a short set no more
 	// plain ones than their share of what is kept.
-	var room [3]int
+	var room [4]int
 	room[isChange] = min(n[isChange], opts.N)
 	room[isQuestion] = min(n[isQuestion], opts.N-room[isChange])
 	reasoned := room[isChange] + room[isQuestion]
@@ -237,6 +246,8 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 		room[isPlain] = fill
 	}
 	st.PlainFill = room[isPlain] - quota
+	// Shapes past their share fill what the floor still lacks.
+	room[isOver] = min(n[isOver], max(0, min(opts.MinTasks, opts.N)-reasoned-room[isPlain]))
 	if opts.PlainShare >= 1 {
 		room = n
 	}
@@ -301,7 +312,11 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	// walk goes on as below.
 	var composer func(*chain, *entity) (envpkg.Task, string, error)
 	switch {
-	case write && (w.anchored || w.composeFirst || rng.IntN(2) == 0):
+	case write && (w.anchored && (w.spec.Scope == nil || rng.IntN(3) > 0) || w.composeFirst || !w.anchored && rng.IntN(2) == 0):
+		// (Where a scope names the person, a third of their own changes
+		// walk from them to one row instead: a change by no one is no
+		// task there, so these are the walks that reach an action on
+		// one row of theirs, an order line added.)
 		composer = w.compose
 	case !write && ((w.anchored || w.composeFirst) && rng.IntN(4) > 0 || rng.IntN(3) == 0):
 		composer = w.tally

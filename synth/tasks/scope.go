@@ -215,8 +215,16 @@ func userOf(c *chain) *entity {
 // identifyUser makes a task that changes nothing say who the user is,
 // where it does not: one of the people the rules serve introduces
 // themselves, and the ground truth finds them first (a read: the rest of
-// the walk is unchanged). errDeadEnd where none can be found.
+// the walk is unchanged). errDeadEnd where none can be found, or where
+// the task is about another of those people.
 func (w *walker) identifyUser(c *chain) error {
+	for _, e := range c.entities {
+		if e.table.Name == w.spec.Scope.Person {
+			// About another of the people served: not for a stranger
+			// to ask.
+			return fmt.Errorf("%w: the task is about another %s", errDeadEnd, e.table.Name)
+		}
+	}
 	anchored := w.anchored
 	defer func() { w.anchored = anchored }()
 	w.anchored = true
