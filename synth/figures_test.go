@@ -77,7 +77,8 @@ func grouped(tasks []envpkg.Task) (group, policy int) {
 // average, a spread, the largest, a comparison over the rows of a group
 // the user names, each an exact figure the calls give), a list tool that
 // filters by every group (season, an integer, included), and — the scope
-// allowing no change — policy tasks that ask for one and must be refused.
+// allowing no change — policy tasks that ask for one and must be refused
+// (TestReadOnlyScopeRefusals has those without figures).
 func TestGroupFiguresGiveReasoning(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds an environment")
@@ -118,5 +119,34 @@ func TestGroupFiguresGiveReasoning(t *testing.T) {
 		if strings.Contains(task.ID, "-group-") && (task.Answer == nil || len(task.Calls) == 0) {
 			t.Errorf("%s: no answer or no calls", task.ID)
 		}
+	}
+}
+
+// TestReadOnlyScopeRefusals: where the design's scope allows no change and
+// no figure is named, the requests for a change are policy tasks, each a
+// refusal that changes nothing, 15% or more of the set; the rules say that
+// no record may be changed.
+func TestReadOnlyScopeRefusals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an environment")
+	}
+	plan := statsPlan()
+	plan.Figures = nil
+	opts := Options{Out: filepath.Join(t.TempDir(), "env"), Tasks: 20, Seed: 5, Toolset: toolgen.ToolsetDomain, plan: plan}
+	res, err := FromDB(context.Background(), statsDB(t), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, policy := grouped(res.Tasks)
+	if n := len(res.Tasks); n == 0 || float64(policy) < 0.15*float64(n) {
+		t.Errorf("%d of %d policy tasks; want 15%% or more (by kind %v)", policy, n, res.Summary.Tasks.ByKind)
+	}
+	for _, task := range res.Tasks {
+		if slices.ContainsFunc(task.Checks, func(c envpkg.Check) bool { return !c.Guard }) {
+			t.Errorf("%s changes a row where nothing may be changed", task.ID)
+		}
+	}
+	if !strings.Contains(res.Bundle.Manifest.Rules, "You may not change any record") {
+		t.Errorf("the rules do not say that nothing may be changed:\n%s", res.Bundle.Manifest.Rules)
 	}
 }
