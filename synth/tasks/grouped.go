@@ -168,7 +168,7 @@ func (w *walker) grouped(c *chain, gls []groupList) (envpkg.Task, string, error)
 	case 1:
 		return w.groupExtreme(c, gl, m, items, desc)
 	case 2:
-		return w.groupCompare(c, gl, g, m, v, total, ints)
+		return w.groupCompare(c, gl, g, m, v, items)
 	}
 	hi, lo := math.Inf(-1), math.Inf(1)
 	for _, r := range items {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/wasmenv/wasmenv/envpkg"
 	"github.com/wasmenv/wasmenv/synth/dbmodel"
@@ -127,15 +128,51 @@ func (w *walker) groupExtreme(c *chain, gl groupList, m *dbmodel.Column, items [
 
 // groupCompare: which of two values of the group adds up to more of the
 // measure, and its total ("which season had more goals, 1995 or 1996, and
-// how many"): two lists, two sums, a comparison. The answer is the larger
-// total: the smaller one and the difference are distractors.
-func (w *walker) groupCompare(c *chain, gl groupList, g string, m *dbmodel.Column, v any, total float64, ints bool) (envpkg.Task, string, error) {
+// how many"), perhaps over the rows a second group's value chooses in
+// both ("at home"): two lists, two sums, a comparison. The answer is the
+// larger total: the smaller one, the difference and the totals without
+// the second condition are distractors.
+func (w *walker) groupCompare(c *chain, gl groupList, g string, m *dbmodel.Column, v any, items []map[string]any) (envpkg.Task, string, error) {
 	v2, items2, err := w.groupRows(c, gl, g, v)
 	if err != nil {
 		return envpkg.Task{}, "", err
 	}
-	total2, ints2, ok := sumOf(items2, m.Name)
-	if !ok || total == total2 {
+	all1, _, ok1 := sumOf(items, m.Name)
+	all2, _, ok2 := sumOf(items2, m.Name)
+	if !ok1 || !ok2 {
+		return envpkg.Task{}, "", errDeadEnd
+	}
+	// A second condition on both, where another group splits them.
+	cond, rows := "", plural(gl.table)
+	var others []string
+	for col := range gl.groups {
+		if col != g {
+			others = append(others, col)
+		}
+	}
+	slices.Sort(others)
+	if len(others) > 0 && w.rng.IntN(2) == 0 {
+		g2 := others[w.rng.IntN(len(others))]
+		pick := items[w.rng.IntN(len(items))][g2]
+		in := func(rs []map[string]any) []map[string]any {
+			var out []map[string]any
+			for _, r := range rs {
+				if r[g2] != nil && fmt.Sprint(r[g2]) == fmt.Sprint(pick) {
+					out = append(out, r)
+				}
+			}
+			return out
+		}
+		s1, s2 := in(items), in(items2)
+		if pick == nil || !sayable(pick) || len(s1) < 2 || len(s2) < 2 || len(s1) == len(items) && len(s2) == len(items2) {
+			return envpkg.Task{}, "", errDeadEnd
+		}
+		items, items2 = s1, s2
+		cond = fmt.Sprintf("Counting only the %s whose %s is %s: ", rows, attrWords(g2), show(pick))
+	}
+	total, ints, _ := sumOf(items, m.Name)
+	total2, ints2, _ := sumOf(items2, m.Name)
+	if total == total2 {
 		return envpkg.Task{}, "", errDeadEnd
 	}
 	ints = ints && ints2
@@ -146,10 +183,16 @@ func (w *walker) groupCompare(c *chain, gl groupList, g string, m *dbmodel.Colum
 	}
 	c.said = number(hi, ints)
 	c.distractors = append(c.distractors, number(lo, ints), number(hi-lo, ints), number(total+total2, ints))
-	c.reason = fmt.Sprintf("[group compare %s over %s: %v or %v]", m.Name, g, v, v2)
+	if cond != "" {
+		c.distractors = append(c.distractors, number(all1, ints), number(all2, ints))
+	}
+	c.reason = fmt.Sprintf("[group compare %s over %s: %v or %v; %s]", m.Name, g, v, v2, cond)
 	attr, gw := attrWords(m.Name), attrWords(g)
-	return envpkg.Task{Instruction: oneOf(w.rng,
-		fmt.Sprintf("Which adds up to more %s: the %s whose %s is %s, or those whose %s is %s? Tell me that total.", attr, plural(gl.table), gw, show(v), gw, show(v2)),
-		fmt.Sprintf("Comparing the %s with %s %s and those with %s %s, which have the larger total %s, and what is it?", plural(gl.table), gw, show(v), gw, show(v2), attr)),
-		Answer: answer}, "pick-group-compare", nil
+	q := oneOf(w.rng,
+		fmt.Sprintf("Which adds up to more %s: the %s whose %s is %s, or those whose %s is %s? Tell me that total.", attr, rows, gw, show(v), gw, show(v2)),
+		fmt.Sprintf("Comparing the %s with %s %s and those with %s %s, which have the larger total %s, and what is it?", rows, gw, show(v), gw, show(v2), attr))
+	if cond != "" {
+		q = cond + strings.ToLower(q[:1]) + q[1:]
+	}
+	return envpkg.Task{Instruction: q, Answer: answer}, "pick-group-compare", nil
 }
