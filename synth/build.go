@@ -58,11 +58,15 @@ func buildStage(ctx context.Context, src string, opts Options, m *dbmodel.Model,
 	s := &stage{}
 	var designed []toolgen.Designed
 	var declined []toolgen.Declined
+	// The measures and groups (toolgen.Figures): the design's where a
+	// model designed the domain, else what the schema makes certain.
+	figures, figuresBy := toolgen.SchemaFigures(m), toolgen.FiguresBySchema
 	if opts.plan != nil {
 		designed, declined = opts.plan.Actions, opts.plan.Declined
+		figures, figuresBy = opts.plan.Figures, toolgen.FiguresByDesign
 	}
 	spec, err := toolgen.Generate(m, toolgen.Options{ReadOnly: opts.ReadOnly, Drop: drop, Totals: opts.totals, Opens: opts.opens, Toolset: opts.Toolset,
-		Designed: designed, Declined: declined, Scope: scopeOf(opts, m)})
+		Designed: designed, Declined: declined, Scope: scopeOf(opts, m), Figures: figures, FiguresBy: figuresBy})
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,8 @@ type Answer struct {
 	// recorded before it was asked for), the schema's scope is derived
 	// (synth/tasks.DeriveScope).
 	Scope *ScopeAnswer `json:"scope,omitempty"`
+	// Figures name each table's measures and groups (figures.go).
+	Figures []FiguresAnswer `json:"figures,omitempty"`
 }
 
 // ScopeAnswer says whose the environment is: the served person's table,
@@ -97,6 +99,9 @@ type Plan struct {
 	// designed that the plan does not keep: the schema's own action on
 	// them is not offered either (the design decides).
 	Declined []toolgen.Declined
+	// Figures are the measures and groups the answer named that the
+	// schema and the rows hold (figures.go).
+	Figures []toolgen.Figures
 }
 
 // Policy is the model's part of the environment's system message.
@@ -199,6 +204,9 @@ func Validate(m *dbmodel.Model, conn *sqlite3.Conn, a *Answer) (*Plan, error) {
 		if aa.Rule == toolgen.RuleStatus {
 			p.Enums[aa.Table+"."+aa.Column] = aa.Values
 		}
+	}
+	if err := p.addFigures(m, conn, a.Figures); err != nil {
+		return nil, err
 	}
 	for _, r := range a.Rules {
 		switch err := sentence("rule of "+r.Action, r.Text); {

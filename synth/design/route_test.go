@@ -38,6 +38,7 @@ func TestModelRouteReplayed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds guest modules")
 	}
+	skipStaleRecording(t, "testdata/store")
 	srv := llmreplay.New(t, "testdata/store")
 	type trace struct{ before, after, why string }
 	traces := map[string]trace{}
@@ -172,6 +173,7 @@ func TestModelRouteReplayed(t *testing.T) {
 // over the limit), the repair prompt says exactly that, and the second
 // answer is kept whole, both actions with their rules.
 func TestDesignRepairReplayed(t *testing.T) {
+	skipStaleRecording(t, "../testdata/corpus/llm/northwind")
 	sql, err := os.ReadFile("../testdata/corpus/northwind.sql")
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ func (w *walker) arith(c *chain, owner *entity) (envpkg.Task, string, error) {
 	}
 	var cols []*dbmodel.Column
 	for _, col := range l.child.Columns {
-		if numericCol(col) && additive(col.Name) && !l.child.IsKey(col.Name) && l.child.ForeignKeyOf(col.Name) == nil && !col.ByMachine() {
+		if numericCol(col) && w.isMeasure(l.child, col.Name) && !l.child.IsKey(col.Name) && l.child.ForeignKeyOf(col.Name) == nil && !col.ByMachine() {
 			if _, _, ok := sumOf(l.items, col.Name); ok {
 				cols = append(cols, col)
 			}

@@ -122,7 +122,14 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	for _, t := range spec.Tools {
 		writable = writable || t.Kind.Writes()
 	}
-	if !writable {
+	refuseOnly := !writable && opts.WriteShare > 0 && spec.Scope != nil && len(spec.Scope.Tables) == 0
+	switch {
+	case refuseOnly:
+		// The scope allows no change (reference data the design keeps
+		// read-only): the requests for a change are the policy's tasks,
+		// each a refusal (scope_refuse.go), none a change to wait for.
+		opts.WriteShare = min(opts.WriteShare, refusalShare)
+	case !writable:
 		opts.WriteShare = 0
 	}
 	st := Stats{ChainHist: map[int]int{}, ByKind: map[string]int{}, Wanted: opts.N, Floor: opts.MinTasks}
@@ -165,6 +172,9 @@ func Synthesize(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *gr
 	var n [4]int
 	owners := map[string]bool{} // persona.go: owns, by table and list
 	wantChanges := int(math.Ceil(opts.WriteShare * float64(opts.N)))
+	if refuseOnly {
+		wantChanges = 0
+	}
 	changed := 0 // reasoned tasks that change rows (refusals change none)
 	full := func() bool {
 		if opts.PlainShare >= 1 {
@@ -300,6 +310,18 @@ func attempt(ctx context.Context, env *runtime.Env, spec *toolgen.Spec, g *graph
 	defer ep.Close()
 	c := &chain{}
 	w := &walker{spec: spec, g: g, src: src, ep: ep, rng: rng, ctx: ctx, chain: c, anchored: rng.Float64() < anchorShare, owners: owners}
+	if gls := w.groupLists(); len(gls) > 0 && rng.IntN(3) == 0 {
+		// A figure over the rows of a group the user names (grouped.go):
+		// where no one owns rows, the reasoning a question takes.
+		t, kind, err := w.grouped(c, gls)
+		if err == nil {
+			return w.finish(c, c.entities[len(c.entities)-1], t, kind, opts, n)
+		}
+		if !errors.Is(err, errDeadEnd) {
+			return envpkg.Task{}, nil, "", err
+		}
+		*c = chain{}
+	}
 	cur, err := w.entry(c)
 	if err != nil {
 		return envpkg.Task{}, nil, "", err

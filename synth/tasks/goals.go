@@ -74,7 +74,7 @@ func (w *walker) twoGoals(c *chain, owner *entity) (envpkg.Task, string, error) 
 		figure = "how many " + mine + " there are"
 	}
 	for _, nc := range l.child.Columns {
-		if !numericCol(nc) || !additive(nc.Name) || l.child.IsKey(nc.Name) || l.child.ForeignKeyOf(nc.Name) != nil || nc.ByMachine() {
+		if !numericCol(nc) || !w.isMeasure(l.child, nc.Name) || l.child.IsKey(nc.Name) || l.child.ForeignKeyOf(nc.Name) != nil || nc.ByMachine() {
 			continue
 		}
 		total, ints, ok := sumOf(l.items, nc.Name)
@@ -213,7 +213,7 @@ func (w *walker) latestFigure(c *chain, l listed, date string, owner *entity, si
 		}
 	}
 	for _, gc := range grand.Columns {
-		if numericCol(gc) && additive(gc.Name) && !grand.IsKey(gc.Name) && grand.ForeignKeyOf(gc.Name) == nil && !gc.ByMachine() {
+		if numericCol(gc) && w.isMeasure(grand, gc.Name) && !grand.IsKey(gc.Name) && grand.ForeignKeyOf(gc.Name) == nil && !gc.ByMachine() {
 			if total, ints, ok := sumOf(items, gc.Name); ok && total != 0 {
 				return fmt.Sprintf("the total %s of the %s of %s", attrWords(gc.Name), what, latest), number(total, ints), true, nil
 			}

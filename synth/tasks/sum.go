@@ -26,7 +26,7 @@ func (w *walker) sumChildren(c *chain, cur *entity) (envpkg.Task, error) {
 	child := w.spec.Model.Table(list.Table)
 	var nums []string
 	for _, p := range list.Params {
-		if col := child.Column(p.Column); p.Op == toolgen.OpMin && col != nil && !dateName(p.Column) && !col.Bool && (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) && additive(p.Column) {
+		if col := child.Column(p.Column); p.Op == toolgen.OpMin && col != nil && !dateName(p.Column) && !col.Bool && (col.Kind == dbmodel.Integer || col.Kind == dbmodel.Real) && w.isMeasure(child, p.Column) {
 			nums = append(nums, p.Column)
 		}
 	}

@@ -44,7 +44,7 @@ func (w *walker) tally(c *chain, owner *entity) (envpkg.Task, string, error) {
 	// What is added: a quantity or an amount of the rows, else the rows.
 	var col *dbmodel.Column
 	for _, gc := range grand.Columns {
-		if numericCol(gc) && additive(gc.Name) && !grand.IsKey(gc.Name) && grand.ForeignKeyOf(gc.Name) == nil && !gc.ByMachine() && w.rng.IntN(2) == 0 {
+		if numericCol(gc) && w.isMeasure(grand, gc.Name) && !grand.IsKey(gc.Name) && grand.ForeignKeyOf(gc.Name) == nil && !gc.ByMachine() && w.rng.IntN(2) == 0 {
 			col = gc
 			break
 		}

@@ -38,6 +38,12 @@ type Options struct {
 	// Declined are the actions the design left out: the schema's own
 	// action on the same table and column is not offered either.
 	Declined []Declined
+	// Figures name each table's measures and groups (figures.go): a
+	// group's list filter takes an exact value.
+	Figures []Figures
+	// FiguresBy says who named the figures (FiguresByDesign: the design
+	// decides which numbers add up, for every table).
+	FiguresBy string
 }
 
 // tableNames holds the identifiers used for one table.
@@ -104,6 +110,7 @@ func Generate(m *dbmodel.Model, opts Options) (*Spec, error) {
 		spec.Tools = g.selectDomain(ungoverned(spec.Tools))
 		spec.Scope = opts.Scope
 	}
+	spec.Figures, spec.FiguresBy = opts.Figures, opts.FiguresBy
 	for _, t := range append(slices.Clip(m.Tables), m.Views...) {
 		var mine []*Tool
 		for _, tool := range spec.Tools {

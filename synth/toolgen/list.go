@@ -37,7 +37,8 @@ func (g *gen) listTool(t *dbmodel.Table) *Tool {
 		switch {
 		case t.IsKey(c.Name) && len(t.PrimaryKey) == 1:
 			sortable = append(sortable, c.Name)
-		case c.Enum != nil || c.Bool || fk != nil:
+		case c.Enum != nil || c.Bool || fk != nil || g.isGroup(t, c.Name):
+			// (A group, figures.go: the rows a person selects by its value.)
 			filters = append(filters, g.param(t, c, OpEq, js, false))
 		case c.Kind == dbmodel.Integer || c.Kind == dbmodel.Real || (c.Kind == dbmodel.Text && dateLike(c.Name)):
 			filters = append(filters, g.param(t, c, OpMin, "min_"+js, false), g.param(t, c, OpMax, "max_"+js, false))

@@ -97,6 +97,9 @@ type Spec struct {
 	// Scope is what the served person may change (the domain toolset's
 	// Options.Scope; nil: no limit).
 	Scope *Scope `json:"scope,omitempty"`
+	// Figures are the measures and groups of the tables (Options.Figures).
+	Figures   []Figures `json:"figures,omitempty"`
+	FiguresBy string    `json:"figures_by,omitempty"`
 }
 
 // Tool returns the tool named name, or nil.
