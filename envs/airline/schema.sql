@@ -141,4 +141,3 @@ CREATE INDEX "synth_lookup_payment_methods_brand" ON "payment_methods" ("brand")
 CREATE INDEX "synth_lookup_reservations_flight_type" ON "reservations" ("flight_type");
 CREATE INDEX "synth_lookup_reservations_cabin" ON "reservations" ("cabin");
 CREATE INDEX "synth_lookup_users_email_nocase" ON "users" ("email" COLLATE NOCASE);
-CREATE INDEX "synth_lookup_users_membership" ON "users" ("membership");

@@ -139,4 +139,7 @@ CREATE INDEX "synth_lookup_Artist_Name_nocase" ON "Artist" ("Name" COLLATE NOCAS
 CREATE INDEX "synth_lookup_Customer_Email_nocase" ON "Customer" ("Email" COLLATE NOCASE);
 CREATE INDEX "synth_lookup_Employee_Email_nocase" ON "Employee" ("Email" COLLATE NOCASE);
 CREATE INDEX "synth_lookup_Genre_Name_nocase" ON "Genre" ("Name" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Invoice_BillingCity" ON "Invoice" ("BillingCity");
+CREATE INDEX "synth_lookup_Invoice_BillingCountry" ON "Invoice" ("BillingCountry");
 CREATE INDEX "synth_lookup_MediaType_Name_nocase" ON "MediaType" ("Name" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_Track_Composer" ON "Track" ("Composer");

@@ -254,6 +254,7 @@ ORDER BY total_sales DESC;
 CREATE INDEX "synth_lookup_category_name_nocase" ON "category" ("name" COLLATE NOCASE);
 CREATE INDEX "synth_lookup_customer_email_nocase" ON "customer" ("email" COLLATE NOCASE);
 CREATE INDEX "synth_lookup_film_title_nocase" ON "film" ("title" COLLATE NOCASE);
+CREATE INDEX "synth_lookup_film_rental_duration" ON "film" ("rental_duration");
 CREATE INDEX "synth_lookup_film_text_title_nocase" ON "film_text" ("title" COLLATE NOCASE);
 CREATE INDEX "synth_lookup_language_name_nocase" ON "language" ("name" COLLATE NOCASE);
 CREATE INDEX "synth_lookup_staff_email_nocase" ON "staff" ("email" COLLATE NOCASE);

@@ -4,6 +4,9 @@ package tools
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetPassenger returns the passenger with the given reservation_id and seat.
@@ -42,4 +45,45 @@ type ListPassengersOfReservationArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
+}
+
+// UpdatePassenger changes fields of the passenger with the given reservation_id and seat; fields left out keep their value. Returns the updated passenger.
+func UpdatePassenger(a UpdatePassengerArgs) (any, error) {
+	var sets []string
+	var args []any
+	if a.FirstName != nil {
+		sets, args = append(sets, "\"first_name\" = ?"), append(args, *a.FirstName)
+	}
+	if a.LastName != nil {
+		sets, args = append(sets, "\"last_name\" = ?"), append(args, *a.LastName)
+	}
+	if a.Dob != nil {
+		sets, args = append(sets, "\"dob\" = ?"), append(args, *a.Dob)
+	}
+	if len(sets) == 0 {
+		return nil, fmt.Errorf("nothing to update: give at least one field to change")
+	}
+	args = append(args, a.ReservationId, a.Seat)
+	res, err := sdk.Exec("UPDATE \"passengers\" SET "+strings.Join(sets, ", ")+" WHERE \"reservation_id\" = ? AND \"seat\" = ?", args...)
+	if err != nil {
+		return nil, explain(err, "cannot update the passenger")
+	}
+	if res.RowsAffected == 0 {
+		return nil, fmt.Errorf("passenger %s not found", fmt.Sprintf("reservation_id %v, seat %v", a.ReservationId, a.Seat))
+	}
+	return one("passenger", "updated row not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"passengers\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"passengers\" WHERE \"reservation_id\" = ? AND \"seat\" = ?", a.ReservationId, a.Seat)
+}
+
+// UpdatePassengerArgs are the arguments of update_passenger.
+type UpdatePassengerArgs struct {
+	// The passenger's reservation id.
+	ReservationId string `json:"reservation_id"`
+	// The passenger's seat.
+	Seat int64 `json:"seat"`
+	// The passenger's first name.
+	FirstName *string `json:"first_name"`
+	// The passenger's last name.
+	LastName *string `json:"last_name"`
+	// The passenger's dob.
+	Dob *string `json:"dob"`
 }

@@ -5,6 +5,8 @@ package tools
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetUser returns the user with the given user_id.
@@ -29,80 +31,81 @@ type FindUserByEmailArgs struct {
 	Email string `json:"email"`
 }
 
-// ListUsers lists users matching every filter given, sorted and paginated. Returns {items, total, offset}.
-func ListUsers(a ListUsersArgs) (any, error) {
-	var where []string
+// UpdateUser changes fields of the user with the given user_id; fields left out keep their value. Returns the updated user.
+func UpdateUser(a UpdateUserArgs) (any, error) {
+	var sets []string
 	var args []any
-	if a.FirstNameContains != nil {
-		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
+	if a.FirstName != nil {
+		sets, args = append(sets, "\"first_name\" = ?"), append(args, *a.FirstName)
 	}
-	if a.LastNameContains != nil {
-		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
+	if a.LastName != nil {
+		sets, args = append(sets, "\"last_name\" = ?"), append(args, *a.LastName)
 	}
-	if a.EmailContains != nil {
-		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
+	if a.Email != nil {
+		sets, args = append(sets, "\"email\" = ?"), append(args, *a.Email)
+	}
+	if a.Dob != nil {
+		sets, args = append(sets, "\"dob\" = ?"), append(args, *a.Dob)
 	}
 	if a.Membership != nil {
-		where = append(where, "\"membership\" = ?")
-		args = append(args, *a.Membership)
+		sets, args = append(sets, "\"membership\" = ?"), append(args, *a.Membership)
 	}
-	if a.CityContains != nil {
-		where = append(where, "(instr(lower(\"city\"), ?) > 0 OR instr(upper(\"city\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
+	if a.Address1 != nil {
+		sets, args = append(sets, "\"address1\" = ?"), append(args, *a.Address1)
 	}
-	if a.CountryContains != nil {
-		where = append(where, "(instr(lower(\"country\"), ?) > 0 OR instr(upper(\"country\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
+	if a.Address2 != nil {
+		sets, args = append(sets, "\"address2\" = ?"), append(args, *a.Address2)
 	}
-	order := "\"user_id\""
-	if a.SortBy != nil {
-		switch *a.SortBy {
-		case "city":
-			order = "\"city\""
-		case "country":
-			order = "\"country\""
-		case "email":
-			order = "\"email\""
-		case "first_name":
-			order = "\"first_name\""
-		case "last_name":
-			order = "\"last_name\""
-		case "user_id":
-			order = "\"user_id\""
-		default:
-			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
-		}
-		if a.Descending != nil && *a.Descending {
-			order += " DESC"
-		}
-		order += ", " + "\"user_id\""
+	if a.City != nil {
+		sets, args = append(sets, "\"city\" = ?"), append(args, *a.City)
 	}
-	return listPage("*", "\"users\"", where, args, order, a.Limit, a.Offset)
+	if a.State != nil {
+		sets, args = append(sets, "\"state\" = ?"), append(args, *a.State)
+	}
+	if a.Country != nil {
+		sets, args = append(sets, "\"country\" = ?"), append(args, *a.Country)
+	}
+	if a.Zip != nil {
+		sets, args = append(sets, "\"zip\" = ?"), append(args, *a.Zip)
+	}
+	if len(sets) == 0 {
+		return nil, fmt.Errorf("nothing to update: give at least one field to change")
+	}
+	args = append(args, a.UserId)
+	res, err := sdk.Exec("UPDATE \"users\" SET "+strings.Join(sets, ", ")+" WHERE \"user_id\" = ?", args...)
+	if err != nil {
+		return nil, explain(err, "cannot update the user")
+	}
+	if res.RowsAffected == 0 {
+		return nil, fmt.Errorf("user %s not found", fmt.Sprintf("user_id %v", a.UserId))
+	}
+	return one("user", "updated row not found", "SELECT * FROM \"users\" WHERE \"user_id\" = ?", a.UserId)
 }
 
-// ListUsersArgs are the arguments of list_users.
-type ListUsersArgs struct {
-	// Only rows whose first name contains this text (case-insensitive).
-	FirstNameContains *string `json:"first_name_contains"`
-	// Only rows whose last name contains this text (case-insensitive).
-	LastNameContains *string `json:"last_name_contains"`
-	// Only rows whose email contains this text (case-insensitive).
-	EmailContains *string `json:"email_contains"`
+// UpdateUserArgs are the arguments of update_user.
+type UpdateUserArgs struct {
+	// The user's user id. An internal id: look it up with another tool.
+	UserId string `json:"user_id"`
+	// The user's first name.
+	FirstName *string `json:"first_name"`
+	// The user's last name.
+	LastName *string `json:"last_name"`
+	// The user's email.
+	Email *string `json:"email"`
+	// The user's dob.
+	Dob *string `json:"dob"`
 	// The user's membership.
 	Membership *string `json:"membership" enum:"regular,silver,gold"`
-	// Only rows whose city contains this text (case-insensitive).
-	CityContains *string `json:"city_contains"`
-	// Only rows whose country contains this text (case-insensitive).
-	CountryContains *string `json:"country_contains"`
-	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"city,country,email,first_name,last_name,user_id"`
-	// Sort in descending order.
-	Descending *bool `json:"descending"`
-	// At most this many rows (1 to 100, default 20).
-	Limit *int64 `json:"limit"`
-	// Skip this many rows first (default 0).
-	Offset *int64 `json:"offset"`
+	// The user's address1.
+	Address1 *string `json:"address1"`
+	// The user's address2.
+	Address2 *string `json:"address2"`
+	// The user's city.
+	City *string `json:"city"`
+	// The user's state.
+	State *string `json:"state"`
+	// The user's country.
+	Country *string `json:"country"`
+	// The user's zip.
+	Zip *string `json:"zip"`
 }

@@ -134,93 +134,22 @@ type ListCustomerBySupportRepArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// UpdateCustomer changes fields of the customer with the given customer_id; fields left out keep their value. Returns the updated customer.
-func UpdateCustomer(a UpdateCustomerArgs) (any, error) {
-	if a.SupportRepId != nil {
-		if ok, err := exists("\"Employee\"", "\"EmployeeId\"", *a.SupportRepId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("support_rep_id: employee %v does not exist", *a.SupportRepId)
-		}
+// GetCustomerOfInvoice returns the customer that an invoice refers to (through customer id).
+func GetCustomerOfInvoice(a GetCustomerOfInvoiceArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"CustomerId\" AS ref FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("invoice %s not found", fmt.Sprintf("invoice_id %v", a.InvoiceId))
+	} else if err != nil {
+		return nil, err
 	}
-	var sets []string
-	var args []any
-	if a.FirstName != nil {
-		sets, args = append(sets, "\"FirstName\" = ?"), append(args, *a.FirstName)
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("invoice %s has no customer id", fmt.Sprintf("invoice_id %v", a.InvoiceId))
 	}
-	if a.LastName != nil {
-		sets, args = append(sets, "\"LastName\" = ?"), append(args, *a.LastName)
-	}
-	if a.Company != nil {
-		sets, args = append(sets, "\"Company\" = ?"), append(args, *a.Company)
-	}
-	if a.Address != nil {
-		sets, args = append(sets, "\"Address\" = ?"), append(args, *a.Address)
-	}
-	if a.City != nil {
-		sets, args = append(sets, "\"City\" = ?"), append(args, *a.City)
-	}
-	if a.State != nil {
-		sets, args = append(sets, "\"State\" = ?"), append(args, *a.State)
-	}
-	if a.Country != nil {
-		sets, args = append(sets, "\"Country\" = ?"), append(args, *a.Country)
-	}
-	if a.PostalCode != nil {
-		sets, args = append(sets, "\"PostalCode\" = ?"), append(args, *a.PostalCode)
-	}
-	if a.Phone != nil {
-		sets, args = append(sets, "\"Phone\" = ?"), append(args, *a.Phone)
-	}
-	if a.Fax != nil {
-		sets, args = append(sets, "\"Fax\" = ?"), append(args, *a.Fax)
-	}
-	if a.Email != nil {
-		sets, args = append(sets, "\"Email\" = ?"), append(args, *a.Email)
-	}
-	if a.SupportRepId != nil {
-		sets, args = append(sets, "\"SupportRepId\" = ?"), append(args, *a.SupportRepId)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.CustomerId)
-	res, err := sdk.Exec("UPDATE \"Customer\" SET "+strings.Join(sets, ", ")+" WHERE \"CustomerId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the customer")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
-	}
-	return one("customer", "updated row not found", "SELECT *, (SELECT p.\"Email\" FROM \"Employee\" AS p WHERE p.\"EmployeeId\" = \"Customer\".\"SupportRepId\") AS \"support_rep_email\" FROM \"Customer\" WHERE \"CustomerId\" = ?", a.CustomerId)
+	return one("customer", fmt.Sprintf("customer %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"Email\" FROM \"Employee\" AS p WHERE p.\"EmployeeId\" = \"Customer\".\"SupportRepId\") AS \"support_rep_email\" FROM \"Customer\" WHERE \"CustomerId\" = ?", ref.Value("ref"))
 }
 
-// UpdateCustomerArgs are the arguments of update_customer.
-type UpdateCustomerArgs struct {
-	// The customer's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-	// The customer's first name.
-	FirstName *string `json:"first_name"`
-	// The customer's last name.
-	LastName *string `json:"last_name"`
-	// The customer's company.
-	Company *string `json:"company"`
-	// The customer's address.
-	Address *string `json:"address"`
-	// The customer's city.
-	City *string `json:"city"`
-	// The customer's state.
-	State *string `json:"state"`
-	// The customer's country.
-	Country *string `json:"country"`
-	// The customer's postal code.
-	PostalCode *string `json:"postal_code"`
-	// The customer's phone.
-	Phone *string `json:"phone"`
-	// The customer's fax.
-	Fax *string `json:"fax"`
-	// The customer's email.
-	Email *string `json:"email"`
-	// The customer's support rep id. An internal id: look it up with another tool.
-	SupportRepId *int64 `json:"support_rep_id"`
+// GetCustomerOfInvoiceArgs are the arguments of get_customer_of_invoice.
+type GetCustomerOfInvoiceArgs struct {
+	// The invoice's invoice id.
+	InvoiceId int64 `json:"invoice_id"`
 }

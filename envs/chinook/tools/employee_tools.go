@@ -5,7 +5,29 @@ package tools
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wasmenv/wasmenv/sdk"
 )
+
+// GetSupportRepOfCustomer returns the employee that a customer refers to (through support rep id).
+func GetSupportRepOfCustomer(a GetSupportRepOfCustomerArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"SupportRepId\" AS ref FROM \"Customer\" WHERE \"CustomerId\" = ?", a.CustomerId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("customer %s has no support rep id", fmt.Sprintf("customer_id %v", a.CustomerId))
+	}
+	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT * FROM \"Employee\" WHERE \"EmployeeId\" = ?", ref.Value("ref"))
+}
+
+// GetSupportRepOfCustomerArgs are the arguments of get_support_rep_of_customer.
+type GetSupportRepOfCustomerArgs struct {
+	// The customer's customer id. An internal id: look it up with another tool.
+	CustomerId int64 `json:"customer_id"`
+}
 
 // GetEmployee returns the employee with the given employee_id.
 func GetEmployee(a GetEmployeeArgs) (any, error) {
@@ -136,4 +158,24 @@ type ListEmployeeByReportsToArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
+}
+
+// GetReportsToOfEmployee returns the employee that an employee refers to (through reports to).
+func GetReportsToOfEmployee(a GetReportsToOfEmployeeArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"ReportsTo\" AS ref FROM \"Employee\" WHERE \"EmployeeId\" = ?", a.EmployeeId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("employee %s not found", fmt.Sprintf("employee_id %v", a.EmployeeId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("employee %s has no reports to", fmt.Sprintf("employee_id %v", a.EmployeeId))
+	}
+	return one("employee", fmt.Sprintf("employee %v not found", ref.Value("ref")), "SELECT * FROM \"Employee\" WHERE \"EmployeeId\" = ?", ref.Value("ref"))
+}
+
+// GetReportsToOfEmployeeArgs are the arguments of get_reports_to_of_employee.
+type GetReportsToOfEmployeeArgs struct {
+	// The employee's employee id. An internal id: look it up with another tool.
+	EmployeeId int64 `json:"employee_id"`
 }

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // GetGenre returns the genre with the given genre_id.
@@ -26,4 +27,44 @@ func FindGenreByName(a FindGenreByNameArgs) (any, error) {
 type FindGenreByNameArgs struct {
 	// The genre's name.
 	Name string `json:"name"`
+}
+
+// ListGenre lists genre matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListGenre(a ListGenreArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.NameContains != nil {
+		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
+	}
+	order := "\"GenreId\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "genre_id":
+			order = "\"GenreId\""
+		case "name":
+			order = "\"Name\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"GenreId\""
+	}
+	return listPage("*", "\"Genre\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListGenreArgs are the arguments of list_genre.
+type ListGenreArgs struct {
+	// Only rows whose name contains this text (case-insensitive).
+	NameContains *string `json:"name_contains"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"genre_id,name"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }

@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetInvoice returns the invoice with the given invoice_id.
@@ -36,13 +33,13 @@ func ListInvoice(a ListInvoiceArgs) (any, error) {
 		where = append(where, "\"InvoiceDate\" <= ?")
 		args = append(args, *a.MaxInvoiceDate)
 	}
-	if a.BillingCityContains != nil {
-		where = append(where, "(instr(lower(\"BillingCity\"), ?) > 0 OR instr(upper(\"BillingCity\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.BillingCityContains), strings.ToUpper(*a.BillingCityContains))
+	if a.BillingCity != nil {
+		where = append(where, "\"BillingCity\" = ?")
+		args = append(args, *a.BillingCity)
 	}
-	if a.BillingCountryContains != nil {
-		where = append(where, "(instr(lower(\"BillingCountry\"), ?) > 0 OR instr(upper(\"BillingCountry\"), ?) > 0)")
-		args = append(args, strings.ToLower(*a.BillingCountryContains), strings.ToUpper(*a.BillingCountryContains))
+	if a.BillingCountry != nil {
+		where = append(where, "\"BillingCountry\" = ?")
+		args = append(args, *a.BillingCountry)
 	}
 	if a.MinTotal != nil {
 		where = append(where, "\"Total\" >= ?")
@@ -51,10 +48,6 @@ func ListInvoice(a ListInvoiceArgs) (any, error) {
 	order := "\"InvoiceId\""
 	if a.SortBy != nil {
 		switch *a.SortBy {
-		case "billing_city":
-			order = "\"BillingCity\""
-		case "billing_country":
-			order = "\"BillingCountry\""
 		case "invoice_date":
 			order = "\"InvoiceDate\""
 		case "invoice_id":
@@ -80,14 +73,14 @@ type ListInvoiceArgs struct {
 	MinInvoiceDate *string `json:"min_invoice_date"`
 	// Only rows whose invoice date is at most this.
 	MaxInvoiceDate *string `json:"max_invoice_date"`
-	// Only rows whose billing city contains this text (case-insensitive).
-	BillingCityContains *string `json:"billing_city_contains"`
-	// Only rows whose billing country contains this text (case-insensitive).
-	BillingCountryContains *string `json:"billing_country_contains"`
+	// The invoice's billing city.
+	BillingCity *string `json:"billing_city"`
+	// The invoice's billing country.
+	BillingCountry *string `json:"billing_country"`
 	// Only rows whose total is at least this.
 	MinTotal *float64 `json:"min_total"`
 	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"billing_city,billing_country,invoice_date,invoice_id,total"`
+	SortBy *string `json:"sort_by" enum:"invoice_date,invoice_id,total"`
 	// Sort in descending order.
 	Descending *bool `json:"descending"`
 	// At most this many rows (1 to 100, default 20).
@@ -119,162 +112,4 @@ type ListInvoiceOfCustomerArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// PlaceInvoice places an invoice with its invoice line in one step: each line names a track and a quantity. Each line's unit price is the track's own. The total is the sum of the lines. Refused when a line's track does not exist or its quantity is not positive. Returns the new invoice and its lines.
-func PlaceInvoice(a PlaceInvoiceArgs) (any, error) {
-	if len(a.Lines) == 0 {
-		return nil, fmt.Errorf("cannot place the invoice: give at least one invoice line; nothing was changed")
-	}
-	items := make([]sdk.Row, len(a.Lines))
-	total := 0.0
-	for i, l := range a.Lines {
-		item, err := current(fmt.Sprintf("cannot place the invoice: line %d: track %v does not exist; nothing was changed", i+1, l.TrackId), "SELECT \"UnitPrice\" AS c0, 1 AS found FROM \"Track\" WHERE \"TrackId\" = ?", l.TrackId)
-		if err != nil {
-			return nil, err
-		}
-		items[i] = item
-		if l.Quantity <= 0 {
-			return nil, fmt.Errorf("cannot place the invoice: line %d: the quantity must be positive, not %v; nothing was changed", i+1, l.Quantity)
-		}
-		total += item.Float("c0") * float64(l.Quantity)
-	}
-	var cols []string
-	var args []any
-	cols, args = append(cols, "\"CustomerId\""), append(args, a.CustomerId)
-	cols, args = append(cols, "\"InvoiceDate\""), append(args, a.InvoiceDate)
-	if a.BillingAddress != nil {
-		cols, args = append(cols, "\"BillingAddress\""), append(args, *a.BillingAddress)
-	}
-	if a.BillingCity != nil {
-		cols, args = append(cols, "\"BillingCity\""), append(args, *a.BillingCity)
-	}
-	if a.BillingState != nil {
-		cols, args = append(cols, "\"BillingState\""), append(args, *a.BillingState)
-	}
-	if a.BillingCountry != nil {
-		cols, args = append(cols, "\"BillingCountry\""), append(args, *a.BillingCountry)
-	}
-	if a.BillingPostalCode != nil {
-		cols, args = append(cols, "\"BillingPostalCode\""), append(args, *a.BillingPostalCode)
-	}
-	cols, args = append(cols, "\"Total\""), append(args, float64(int64(total*100+0.5))/100)
-	res, err := sdk.Exec("INSERT INTO \"Invoice\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...)
-	if err != nil {
-		return nil, explain(err, "cannot place the invoice")
-	}
-	id := res.LastInsertID
-	for i, l := range a.Lines {
-		cols, args := []string{"\"InvoiceId\""}, []any{id}
-		cols, args = append(cols, "\"UnitPrice\""), append(args, items[i].Value("c0"))
-		a := l
-		cols, args = append(cols, "\"TrackId\""), append(args, a.TrackId)
-		cols, args = append(cols, "\"Quantity\""), append(args, a.Quantity)
-		if _, err := sdk.Exec("INSERT INTO \"InvoiceLine\" ("+strings.Join(cols, ", ")+") VALUES (?"+strings.Repeat(", ?", len(cols)-1)+")", args...); err != nil {
-			return nil, explain(err, fmt.Sprintf("cannot place the invoice: line %d", i+1))
-		}
-	}
-	parent, err := one("invoice", "placed row not found", "SELECT *, (SELECT p.\"Email\" FROM \"Customer\" AS p WHERE p.\"CustomerId\" = \"Invoice\".\"CustomerId\") AS \"customer_email\" FROM \"Invoice\" WHERE \"InvoiceId\" = ?", id)
-	if err != nil {
-		return nil, err
-	}
-	lines, err := sdk.Query("SELECT *, (SELECT p.\"Name\" FROM \"Track\" AS p WHERE p.\"TrackId\" = \"InvoiceLine\".\"TrackId\") AS \"track_name\", (SELECT gp.\"Email\" FROM \"Invoice\" AS p JOIN \"Customer\" AS gp ON gp.\"CustomerId\" = p.\"CustomerId\" WHERE p.\"InvoiceId\" = \"InvoiceLine\".\"InvoiceId\") AS \"customer_email\" FROM \"InvoiceLine\" WHERE \"InvoiceId\" = ?", id)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"invoice": parent, "lines": lines}, nil
-}
-
-// PlaceInvoiceArgs are the arguments of place_invoice.
-type PlaceInvoiceArgs struct {
-	// The invoice's customer id. An internal id: look it up with another tool.
-	CustomerId int64 `json:"customer_id"`
-	// The invoice's invoice date.
-	InvoiceDate string `json:"invoice_date"`
-	// The invoice's billing address.
-	BillingAddress *string `json:"billing_address"`
-	// The invoice's billing city.
-	BillingCity *string `json:"billing_city"`
-	// The invoice's billing state.
-	BillingState *string `json:"billing_state"`
-	// The invoice's billing country.
-	BillingCountry *string `json:"billing_country"`
-	// The invoice's billing postal code.
-	BillingPostalCode *string `json:"billing_postal_code"`
-	// The invoice line, at least one.
-	Lines []PlaceInvoiceLine `json:"lines"`
-}
-
-// PlaceInvoiceLine is one line of place_invoice.
-type PlaceInvoiceLine struct {
-	// The invoice line's track id. An internal id: look it up with another tool.
-	TrackId int64 `json:"track_id"`
-	// The invoice line's quantity.
-	Quantity int64 `json:"quantity"`
-}
-
-// UpdateInvoice changes fields of the invoice with the given invoice_id; fields left out keep their value. Returns the updated invoice.
-func UpdateInvoice(a UpdateInvoiceArgs) (any, error) {
-	if a.CustomerId != nil {
-		if ok, err := exists("\"Customer\"", "\"CustomerId\"", *a.CustomerId); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("customer_id: customer %v does not exist", *a.CustomerId)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.CustomerId != nil {
-		sets, args = append(sets, "\"CustomerId\" = ?"), append(args, *a.CustomerId)
-	}
-	if a.InvoiceDate != nil {
-		sets, args = append(sets, "\"InvoiceDate\" = ?"), append(args, *a.InvoiceDate)
-	}
-	if a.BillingAddress != nil {
-		sets, args = append(sets, "\"BillingAddress\" = ?"), append(args, *a.BillingAddress)
-	}
-	if a.BillingCity != nil {
-		sets, args = append(sets, "\"BillingCity\" = ?"), append(args, *a.BillingCity)
-	}
-	if a.BillingState != nil {
-		sets, args = append(sets, "\"BillingState\" = ?"), append(args, *a.BillingState)
-	}
-	if a.BillingCountry != nil {
-		sets, args = append(sets, "\"BillingCountry\" = ?"), append(args, *a.BillingCountry)
-	}
-	if a.BillingPostalCode != nil {
-		sets, args = append(sets, "\"BillingPostalCode\" = ?"), append(args, *a.BillingPostalCode)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.InvoiceId)
-	res, err := sdk.Exec("UPDATE \"Invoice\" SET "+strings.Join(sets, ", ")+" WHERE \"InvoiceId\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the invoice")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("invoice %s not found", fmt.Sprintf("invoice_id %v", a.InvoiceId))
-	}
-	return one("invoice", "updated row not found", "SELECT *, (SELECT p.\"Email\" FROM \"Customer\" AS p WHERE p.\"CustomerId\" = \"Invoice\".\"CustomerId\") AS \"customer_email\" FROM \"Invoice\" WHERE \"InvoiceId\" = ?", a.InvoiceId)
-}
-
-// UpdateInvoiceArgs are the arguments of update_invoice.
-type UpdateInvoiceArgs struct {
-	// The invoice's invoice id.
-	InvoiceId int64 `json:"invoice_id"`
-	// The invoice's customer id. An internal id: look it up with another tool.
-	CustomerId *int64 `json:"customer_id"`
-	// The invoice's invoice date.
-	InvoiceDate *string `json:"invoice_date"`
-	// The invoice's billing address.
-	BillingAddress *string `json:"billing_address"`
-	// The invoice's billing city.
-	BillingCity *string `json:"billing_city"`
-	// The invoice's billing state.
-	BillingState *string `json:"billing_state"`
-	// The invoice's billing country.
-	BillingCountry *string `json:"billing_country"`
-	// The invoice's billing postal code.
-	BillingPostalCode *string `json:"billing_postal_code"`
 }

@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // GetMediaType returns the media type with the given media_type_id.
@@ -26,4 +27,44 @@ func FindMediaTypeByName(a FindMediaTypeByNameArgs) (any, error) {
 type FindMediaTypeByNameArgs struct {
 	// The media type's name.
 	Name string `json:"name"`
+}
+
+// ListMediaType lists media type matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListMediaType(a ListMediaTypeArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.NameContains != nil {
+		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
+	}
+	order := "\"MediaTypeId\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "media_type_id":
+			order = "\"MediaTypeId\""
+		case "name":
+			order = "\"Name\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"MediaTypeId\""
+	}
+	return listPage("*", "\"MediaType\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListMediaTypeArgs are the arguments of list_media_type.
+type ListMediaTypeArgs struct {
+	// Only rows whose name contains this text (case-insensitive).
+	NameContains *string `json:"name_contains"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"media_type_id,name"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }

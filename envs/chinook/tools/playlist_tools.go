@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // GetPlaylist returns the playlist with the given playlist_id.
@@ -15,4 +16,44 @@ func GetPlaylist(a GetPlaylistArgs) (any, error) {
 type GetPlaylistArgs struct {
 	// The playlist's playlist id. An internal id: look it up with another tool.
 	PlaylistId int64 `json:"playlist_id"`
+}
+
+// ListPlaylist lists playlist matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListPlaylist(a ListPlaylistArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.NameContains != nil {
+		where = append(where, "(instr(lower(\"Name\"), ?) > 0 OR instr(upper(\"Name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.NameContains), strings.ToUpper(*a.NameContains))
+	}
+	order := "\"PlaylistId\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "name":
+			order = "\"Name\""
+		case "playlist_id":
+			order = "\"PlaylistId\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"PlaylistId\""
+	}
+	return listPage("*", "\"Playlist\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListPlaylistArgs are the arguments of list_playlist.
+type ListPlaylistArgs struct {
+	// Only rows whose name contains this text (case-insensitive).
+	NameContains *string `json:"name_contains"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"name,playlist_id"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }

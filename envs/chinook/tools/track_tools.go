@@ -29,6 +29,28 @@ type GetTrackOfInvoiceLineArgs struct {
 	InvoiceLineId int64 `json:"invoice_line_id"`
 }
 
+// GetTrackOfPlaylistTrack returns the track that a playlist track refers to (through track id).
+func GetTrackOfPlaylistTrack(a GetTrackOfPlaylistTrackArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"TrackId\" AS ref FROM \"PlaylistTrack\" WHERE \"PlaylistId\" = ? AND \"TrackId\" = ?", a.PlaylistId, a.TrackId)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("playlist track %s not found", fmt.Sprintf("playlist_id %v, track_id %v", a.PlaylistId, a.TrackId))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("playlist track %s has no track id", fmt.Sprintf("playlist_id %v, track_id %v", a.PlaylistId, a.TrackId))
+	}
+	return one("track", fmt.Sprintf("track %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\" FROM \"Track\" WHERE \"TrackId\" = ?", ref.Value("ref"))
+}
+
+// GetTrackOfPlaylistTrackArgs are the arguments of get_track_of_playlist_track.
+type GetTrackOfPlaylistTrackArgs struct {
+	// The playlist track's playlist id. An internal id: look it up with another tool.
+	PlaylistId int64 `json:"playlist_id"`
+	// The playlist track's track id. An internal id: look it up with another tool.
+	TrackId int64 `json:"track_id"`
+}
+
 // GetTrack returns the track with the given track_id.
 func GetTrack(a GetTrackArgs) (any, error) {
 	return one("track", fmt.Sprintf("track_id %v", a.TrackId)+" not found", "SELECT *, (SELECT p.\"Name\" FROM \"MediaType\" AS p WHERE p.\"MediaTypeId\" = \"Track\".\"MediaTypeId\") AS \"media_type_name\", (SELECT p.\"Name\" FROM \"Genre\" AS p WHERE p.\"GenreId\" = \"Track\".\"GenreId\") AS \"genre_name\", (SELECT p.\"Title\" FROM \"Album\" AS p WHERE p.\"AlbumId\" = \"Track\".\"AlbumId\") AS \"album_title\" FROM \"Track\" WHERE \"TrackId\" = ?", a.TrackId)
@@ -60,13 +82,13 @@ func ListTrack(a ListTrackArgs) (any, error) {
 		where = append(where, "\"GenreId\" = ?")
 		args = append(args, *a.GenreId)
 	}
+	if a.Composer != nil {
+		where = append(where, "\"Composer\" = ?")
+		args = append(args, *a.Composer)
+	}
 	if a.MinMilliseconds != nil {
 		where = append(where, "\"Milliseconds\" >= ?")
 		args = append(args, *a.MinMilliseconds)
-	}
-	if a.MaxMilliseconds != nil {
-		where = append(where, "\"Milliseconds\" <= ?")
-		args = append(args, *a.MaxMilliseconds)
 	}
 	order := "\"TrackId\""
 	if a.SortBy != nil {
@@ -102,10 +124,10 @@ type ListTrackArgs struct {
 	MediaTypeId *int64 `json:"media_type_id"`
 	// The track's genre id. An internal id: look it up with another tool.
 	GenreId *int64 `json:"genre_id"`
+	// The track's composer.
+	Composer *string `json:"composer"`
 	// Only rows whose milliseconds is at least this.
 	MinMilliseconds *int64 `json:"min_milliseconds"`
-	// Only rows whose milliseconds is at most this.
-	MaxMilliseconds *int64 `json:"max_milliseconds"`
 	// Sort by this field (default: the key).
 	SortBy *string `json:"sort_by" enum:"bytes,milliseconds,name,track_id,unit_price"`
 	// Sort in descending order.

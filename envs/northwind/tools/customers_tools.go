@@ -5,8 +5,6 @@ package tools
 import (
 	"fmt"
 	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetCustomer returns the customer with the given customer_id.
@@ -31,76 +29,74 @@ type FindCustomerByContactNameArgs struct {
 	ContactName string `json:"contact_name"`
 }
 
-// UpdateCustomer changes fields of the customer with the given customer_id; fields left out keep their value. Returns the updated customer.
-func UpdateCustomer(a UpdateCustomerArgs) (any, error) {
-	var sets []string
+// ListCustomers lists customers matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListCustomers(a ListCustomersArgs) (any, error) {
+	var where []string
 	var args []any
-	if a.CompanyName != nil {
-		sets, args = append(sets, "\"CompanyName\" = ?"), append(args, *a.CompanyName)
+	if a.CompanyNameContains != nil {
+		where = append(where, "(instr(lower(\"CompanyName\"), ?) > 0 OR instr(upper(\"CompanyName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CompanyNameContains), strings.ToUpper(*a.CompanyNameContains))
 	}
-	if a.ContactName != nil {
-		sets, args = append(sets, "\"ContactName\" = ?"), append(args, *a.ContactName)
+	if a.ContactNameContains != nil {
+		where = append(where, "(instr(lower(\"ContactName\"), ?) > 0 OR instr(upper(\"ContactName\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ContactNameContains), strings.ToUpper(*a.ContactNameContains))
 	}
-	if a.ContactTitle != nil {
-		sets, args = append(sets, "\"ContactTitle\" = ?"), append(args, *a.ContactTitle)
+	if a.ContactTitleContains != nil {
+		where = append(where, "(instr(lower(\"ContactTitle\"), ?) > 0 OR instr(upper(\"ContactTitle\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.ContactTitleContains), strings.ToUpper(*a.ContactTitleContains))
 	}
-	if a.Address != nil {
-		sets, args = append(sets, "\"Address\" = ?"), append(args, *a.Address)
+	if a.CityContains != nil {
+		where = append(where, "(instr(lower(\"City\"), ?) > 0 OR instr(upper(\"City\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CityContains), strings.ToUpper(*a.CityContains))
 	}
-	if a.City != nil {
-		sets, args = append(sets, "\"City\" = ?"), append(args, *a.City)
+	if a.CountryContains != nil {
+		where = append(where, "(instr(lower(\"Country\"), ?) > 0 OR instr(upper(\"Country\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.CountryContains), strings.ToUpper(*a.CountryContains))
 	}
-	if a.Region != nil {
-		sets, args = append(sets, "\"Region\" = ?"), append(args, *a.Region)
+	order := "\"CustomerID\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "city":
+			order = "\"City\""
+		case "company_name":
+			order = "\"CompanyName\""
+		case "contact_name":
+			order = "\"ContactName\""
+		case "contact_title":
+			order = "\"ContactTitle\""
+		case "country":
+			order = "\"Country\""
+		case "customer_id":
+			order = "\"CustomerID\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"CustomerID\""
 	}
-	if a.PostalCode != nil {
-		sets, args = append(sets, "\"PostalCode\" = ?"), append(args, *a.PostalCode)
-	}
-	if a.Country != nil {
-		sets, args = append(sets, "\"Country\" = ?"), append(args, *a.Country)
-	}
-	if a.Phone != nil {
-		sets, args = append(sets, "\"Phone\" = ?"), append(args, *a.Phone)
-	}
-	if a.Fax != nil {
-		sets, args = append(sets, "\"Fax\" = ?"), append(args, *a.Fax)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.CustomerId)
-	res, err := sdk.Exec("UPDATE \"Customers\" SET "+strings.Join(sets, ", ")+" WHERE \"CustomerID\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the customer")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("customer %s not found", fmt.Sprintf("customer_id %v", a.CustomerId))
-	}
-	return one("customer", "updated row not found", "SELECT * FROM \"Customers\" WHERE \"CustomerID\" = ?", a.CustomerId)
+	return listPage("*", "\"Customers\"", where, args, order, a.Limit, a.Offset)
 }
 
-// UpdateCustomerArgs are the arguments of update_customer.
-type UpdateCustomerArgs struct {
-	// The customer's customer id. An internal id: look it up with another tool.
-	CustomerId string `json:"customer_id"`
-	// The customer's company name.
-	CompanyName *string `json:"company_name"`
-	// The customer's contact name.
-	ContactName *string `json:"contact_name"`
-	// The customer's contact title.
-	ContactTitle *string `json:"contact_title"`
-	// The customer's address.
-	Address *string `json:"address"`
-	// The customer's city.
-	City *string `json:"city"`
-	// The customer's region.
-	Region *string `json:"region"`
-	// The customer's postal code.
-	PostalCode *string `json:"postal_code"`
-	// The customer's country.
-	Country *string `json:"country"`
-	// The customer's phone.
-	Phone *string `json:"phone"`
-	// The customer's fax.
-	Fax *string `json:"fax"`
+// ListCustomersArgs are the arguments of list_customers.
+type ListCustomersArgs struct {
+	// Only rows whose company name contains this text (case-insensitive).
+	CompanyNameContains *string `json:"company_name_contains"`
+	// Only rows whose contact name contains this text (case-insensitive).
+	ContactNameContains *string `json:"contact_name_contains"`
+	// Only rows whose contact title contains this text (case-insensitive).
+	ContactTitleContains *string `json:"contact_title_contains"`
+	// Only rows whose city contains this text (case-insensitive).
+	CityContains *string `json:"city_contains"`
+	// Only rows whose country contains this text (case-insensitive).
+	CountryContains *string `json:"country_contains"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"city,company_name,contact_name,contact_title,country,customer_id"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }

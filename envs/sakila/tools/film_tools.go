@@ -53,9 +53,9 @@ func ListFilm(a ListFilmArgs) (any, error) {
 		where = append(where, "\"original_language_id\" = ?")
 		args = append(args, *a.OriginalLanguageId)
 	}
-	if a.MinRentalDuration != nil {
-		where = append(where, "\"rental_duration\" >= ?")
-		args = append(args, *a.MinRentalDuration)
+	if a.RentalDuration != nil {
+		where = append(where, "\"rental_duration\" = ?")
+		args = append(args, *a.RentalDuration)
 	}
 	order := "\"film_id\""
 	if a.SortBy != nil {
@@ -68,8 +68,6 @@ func ListFilm(a ListFilmArgs) (any, error) {
 			order = "\"length\""
 		case "release_year":
 			order = "\"release_year\""
-		case "rental_duration":
-			order = "\"rental_duration\""
 		case "rental_rate":
 			order = "\"rental_rate\""
 		case "replacement_cost":
@@ -99,10 +97,10 @@ type ListFilmArgs struct {
 	LanguageId *int64 `json:"language_id"`
 	// The film's original language id. An internal id: look it up with another tool.
 	OriginalLanguageId *int64 `json:"original_language_id"`
-	// Only rows whose rental duration is at least this.
-	MinRentalDuration *int64 `json:"min_rental_duration"`
+	// The film's rental duration.
+	RentalDuration *int64 `json:"rental_duration"`
 	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"film_id,last_update,length,release_year,rental_duration,rental_rate,replacement_cost,title"`
+	SortBy *string `json:"sort_by" enum:"film_id,last_update,length,release_year,rental_rate,replacement_cost,title"`
 	// Sort in descending order.
 	Descending *bool `json:"descending"`
 	// At most this many rows (1 to 100, default 20).

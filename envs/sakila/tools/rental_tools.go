@@ -95,27 +95,6 @@ type ListRentalOfStaffArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// MarkRentalReturned marks the rental as returned: sets its return date to the time of the call. Refused when it is already returned. Returns the updated rental.
-func MarkRentalReturned(a MarkRentalReturnedArgs) (any, error) {
-	cur, err := current("rental "+fmt.Sprintf("rental_id %v", a.RentalId)+" not found", "SELECT \"return_date\" IS NOT NULL AS already, \"return_date\" AS was FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
-	if err != nil {
-		return nil, err
-	}
-	if cur.Bool("already") {
-		return nil, fmt.Errorf("cannot mark the rental %s as returned: it is already returned (return date %v); nothing was changed", fmt.Sprintf("rental_id %v", a.RentalId), cur.Value("was"))
-	}
-	if _, err := sdk.Exec("UPDATE \"rental\" SET \"return_date\" = ? WHERE \"rental_id\" = ?", now("2006-01-02 15:04:05"), a.RentalId); err != nil {
-		return nil, explain(err, "cannot mark the rental as returned")
-	}
-	return one("rental", "updated row not found", "SELECT *, (SELECT p.\"email\" FROM \"customer\" AS p WHERE p.\"customer_id\" = \"rental\".\"customer_id\") AS \"customer_email\", (SELECT gp.\"title\" FROM \"inventory\" AS p JOIN \"film\" AS gp ON gp.\"film_id\" = p.\"film_id\" WHERE p.\"inventory_id\" = \"rental\".\"inventory_id\") AS \"film_title\", (SELECT p.\"email\" FROM \"staff\" AS p WHERE p.\"staff_id\" = \"rental\".\"staff_id\") AS \"staff_email\" FROM \"rental\" WHERE \"rental_id\" = ?", a.RentalId)
-}
-
-// MarkRentalReturnedArgs are the arguments of mark_rental_returned.
-type MarkRentalReturnedArgs struct {
-	// The rental's rental id.
-	RentalId int64 `json:"rental_id"`
-}
-
 // RentFilm opens a rental: writes it with its references, its rental date the time of the call. Refused when a row it refers to does not exist. Refused when the inventory already has a rental open (its return date not yet set). Returns the new rental.
 func RentFilm(a RentFilmArgs) (any, error) {
 	if ok, err := exists("\"inventory\"", "\"inventory_id\"", a.InventoryId); err != nil {

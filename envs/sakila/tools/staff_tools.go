@@ -4,6 +4,7 @@ package tools
 
 import (
 	"fmt"
+	"strings"
 )
 
 // GetStaff returns the staff with the given staff_id.
@@ -37,6 +38,84 @@ func FindStaffByUsername(a FindStaffByUsernameArgs) (any, error) {
 type FindStaffByUsernameArgs struct {
 	// The staff's username.
 	Username string `json:"username"`
+}
+
+// ListStaff lists staff matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListStaff(a ListStaffArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.FirstNameContains != nil {
+		where = append(where, "(instr(lower(\"first_name\"), ?) > 0 OR instr(upper(\"first_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.FirstNameContains), strings.ToUpper(*a.FirstNameContains))
+	}
+	if a.LastNameContains != nil {
+		where = append(where, "(instr(lower(\"last_name\"), ?) > 0 OR instr(upper(\"last_name\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.LastNameContains), strings.ToUpper(*a.LastNameContains))
+	}
+	if a.AddressId != nil {
+		where = append(where, "\"address_id\" = ?")
+		args = append(args, *a.AddressId)
+	}
+	if a.EmailContains != nil {
+		where = append(where, "(instr(lower(\"email\"), ?) > 0 OR instr(upper(\"email\"), ?) > 0)")
+		args = append(args, strings.ToLower(*a.EmailContains), strings.ToUpper(*a.EmailContains))
+	}
+	if a.StoreId != nil {
+		where = append(where, "\"store_id\" = ?")
+		args = append(args, *a.StoreId)
+	}
+	if a.Active != nil {
+		where = append(where, "\"active\" = ?")
+		args = append(args, b2i(*a.Active))
+	}
+	order := "\"staff_id\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "email":
+			order = "\"email\""
+		case "first_name":
+			order = "\"first_name\""
+		case "last_name":
+			order = "\"last_name\""
+		case "last_update":
+			order = "\"last_update\""
+		case "staff_id":
+			order = "\"staff_id\""
+		case "username":
+			order = "\"username\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"staff_id\""
+	}
+	return listPage("\"staff_id\", \"first_name\", \"last_name\", \"address_id\", length(\"picture\") AS \"picture_bytes\", \"email\", \"store_id\", \"active\", \"username\", \"password\", \"last_update\", (SELECT p.\"district\" FROM \"address\" AS p WHERE p.\"address_id\" = \"staff\".\"address_id\") AS \"address_district\"", "\"staff\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListStaffArgs are the arguments of list_staff.
+type ListStaffArgs struct {
+	// Only rows whose first name contains this text (case-insensitive).
+	FirstNameContains *string `json:"first_name_contains"`
+	// Only rows whose last name contains this text (case-insensitive).
+	LastNameContains *string `json:"last_name_contains"`
+	// The staff's address id. An internal id: look it up with another tool.
+	AddressId *int64 `json:"address_id"`
+	// Only rows whose email contains this text (case-insensitive).
+	EmailContains *string `json:"email_contains"`
+	// The staff's store id. An internal id: look it up with another tool.
+	StoreId *int64 `json:"store_id"`
+	// The staff's active.
+	Active *bool `json:"active"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"email,first_name,last_name,last_update,staff_id,username"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListStaffOfAddress lists the staff of the given address (staff.address_id refers to address), paginated. Returns {items, total, offset}.
