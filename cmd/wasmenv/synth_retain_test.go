@@ -15,9 +15,10 @@ import (
 // TestSynthFromDBRetentionGate runs synth from-db with the retention gate
 // against a chat model's recorded answers (the agent, served by a real
 // HTTP server, keyed by the whole request): all three tasks are kept. The
-// agent solved every one (the two action-all tasks and the tally; pass rate
-// 1), so none is hard and the examiner is never asked; the test asserts
-// each task's recorded fate. The bundle's difficulty and tasks.jsonl agree
+// agent solved the two action-all tasks (pass rate 1) and failed the tally
+// (it gave the right total but added per-order figures, which the answer
+// rule forbids), so the examiner was asked and blamed the agent: the tally
+// is kept and marked hard. The bundle's difficulty and tasks.jsonl agree
 // with retention.json.
 // The recording is made again (cmd/llmrelay) whenever the synthesizer's
 // tasks or rules change, since the request holds both.
@@ -35,25 +36,32 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 100% of attempts solved)") ||
-		strings.Contains(stdout, "hard synth-") {
+	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 67% of attempts solved)") ||
+		!strings.Contains(stdout, "hard synth-0002-tally-count-order: agent fault") ||
+		strings.Count(stdout, "hard synth-") != 1 {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	var rep retain.Report
 	if b, err := os.ReadFile(filepath.Join(out, "retention.json")); err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("retention.json: %v", err)
 	}
-	// The recorded fates: every task solved and kept, none hard.
+	// The recorded fates: the two action-all tasks solved and kept, the
+	// tally failed, blamed on the agent, kept and marked hard.
 	fates := map[string]retain.Fate{
-		"synth-0001-action-all-order":  retain.Kept,
-		"synth-0002-action-all-order":  retain.Kept,
-		"synth-0003-tally-count-order": retain.Kept,
+		"synth-0001-action-all-count-order": retain.Kept,
+		"synth-0002-tally-count-order":      retain.Hard,
+		"synth-0003-action-all-order":       retain.Kept,
 	}
 	rates := map[string]float64{}
 	for _, r := range rep.Tasks {
 		rates[r.ID] = r.PassRate
 		fate, ok := fates[r.ID]
-		if !ok || r.Fate != fate || r.Attempts != 1 || r.Solved != 1 || r.PassRate != 1 || r.Fault != "" {
+		if !ok || r.Fate != fate || r.Attempts != 1 {
+			t.Errorf("%+v", r)
+			continue
+		}
+		if fate == retain.Kept && (r.Solved != 1 || r.PassRate != 1 || r.Fault != "") ||
+			fate == retain.Hard && (r.Solved != 0 || r.PassRate != 0 || r.Fault != retain.AgentFault || r.Reason == "") {
 			t.Errorf("%+v", r)
 		}
 	}
@@ -76,7 +84,7 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	for _, task := range b.Tasks {
 		d := task.Difficulty
 		rate, ok := rates[task.ID]
-		if d == nil || d.PassRate == nil || !ok || d.Attempts != 1 || d.Hard || *d.PassRate != rate {
+		if d == nil || d.PassRate == nil || !ok || d.Attempts != 1 || d.Hard != (fates[task.ID] == retain.Hard) || *d.PassRate != rate {
 			t.Errorf("%s: %+v", task.ID, d)
 		}
 	}
