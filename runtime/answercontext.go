@@ -85,23 +85,28 @@ func (c answerContext) alone(spans []span, others []string) bool {
 			mentioned[i] = true
 		}
 	}
-	if Restated(len(mentioned), len(c.record)) {
+	if Restated(len(mentioned), len(c.record)-len(userSaid), len(c.record)) {
 		return false // the record restated, not the value chosen
 	}
 	return !c.namesOther(toks, at, spans, recs, others)
 }
 
-// Restated: an answer that says mentioned of its record's n values (the
-// user's own words not counted) restates the record rather than naming
-// it: half of them or more, except that two fields name a record of three
-// or more ("4000 (Programmer, job_id IT_PROG)": round 8's player failed
-// on it while either field alone passed). The gates try such an answer
-// as gamed (synth/gates).
-func Restated(mentioned, n int) bool {
+// Restated: an answer that says mentioned of its record's n other values
+// (the user's own words not counted; unsaid of the n are values the user
+// did not say) restates the record rather than naming it: half of them or
+// more, except that two fields name a record of three or more ("4000
+// (Programmer, job_id IT_PROG)": round 8's player failed on it while
+// either field alone passed) as long as a value the user did not say is
+// left out. An answer that says every value the user did not say is the
+// record pasted, however few they are (a tool's output of four fields
+// whose key the user gave: round 9 found the exception let such pastes
+// through, and the gates dropped hundreds of tasks for it). The gates try
+// such an answer as gamed (synth/gates).
+func Restated(mentioned, unsaid, n int) bool {
 	switch {
 	case mentioned == 0 || 2*mentioned < n:
 		return false
-	case mentioned <= 2 && n >= 3 && mentioned < n:
+	case mentioned <= 2 && n >= 3 && mentioned < unsaid:
 		return false
 	}
 	return true

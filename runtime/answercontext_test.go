@@ -224,6 +224,17 @@ func TestAnswersNameARecordByTwoFieldsAndRowsByBareKeys(t *testing.T) {
 		"4000 or 10000": false,
 		"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 4000": false,
 	})
+	// The record pasted: every value the user did not say, however few
+	// (round 9, the held-out sets: a lookup by the key whose output has
+	// three other fields passed as "two fields naming the record").
+	taxon := envpkg.Answer{Value: "Bird", Match: "contains", Alone: &envpkg.Alone{Value: "Bird",
+		Record: record("species_id", "US", "genus", "Sparrow", "species", "sp.")}}
+	scoreCases(t, "Which taxon is the species with code US?", taxon, map[string]bool{
+		"Bird":                    true,
+		"US is a Bird (Sparrow).": true,
+		`{"species_id":"US","genus":"Sparrow","species":"sp.","taxa":"Bird"}`: false,
+		"Bird (Sparrow sp.)": false,
+	})
 	lines := envpkg.Answer{Value: "7", Match: "number", Alone: &envpkg.Alone{Value: "7",
 		Record:  record("OrderID", "10475", "CustomerID", "SUPRD", "ShippedDate", "1997-03-14"),
 		Counted: record("OrderID", "10475", "OrderID", "10885")}}

@@ -139,7 +139,7 @@ func gaming(a *envpkg.Answer, cand *Candidate, last string) []gamed {
 				rec = append(rec, v.Column+": "+v.Value)
 			}
 		}
-		if runtime.Restated(len(rec), len(a.Alone.Record)) {
+		if runtime.Restated(len(rec), len(rec), len(a.Alone.Record)) {
 			out = append(out, gamed{reply + " (" + strings.Join(rec, ", ") + ")", "the answered record restated whole"})
 		}
 		// Another value of the record that holds the expected one (the
