@@ -1,8 +1,14 @@
 package llm
 
 import (
+	"context"
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wasmenv/wasmenv/envpkg"
+	"github.com/wasmenv/wasmenv/internal/llmreplay"
 )
 
 // TestTaskStepsPrompt: the option changes the tasks prompt and the rules
@@ -65,5 +71,67 @@ func TestStepsCheck(t *testing.T) {
 	}
 	if (&stepsCheck{}).verdict(map[string][]string{}, nil) {
 		t.Fatal("no short task, accepted")
+	}
+}
+
+// TestRelayedTaskSteps replays a run recorded through the relay with
+// --task-steps 4 (round 9's farmers' market stalls and boiler servicing,
+// a chat model answering every stage and playing the agent): tasks whose
+// ground truth made fewer than 4 calls went back to the model through the
+// verifiers stage's repair path with that reason, came back as short (the
+// instruction needs no more), and were dropped with the reason recorded;
+// every kept task's ground truth makes at least 4 calls, and the rules the
+// agent sees state the application's clock.
+func TestRelayedTaskSteps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds guest modules")
+	}
+	run := corpusRun{"scenarios-r9-tools.jsonl", false, 12, 2, 4, "recording-r9"}
+	srv := llmreplay.New(t, filepath.Join(corpusDir, run.recordingDir()))
+	out := t.TempDir()
+	cfg := corpusConfig(srv.URL, out, run, readCorpusScenarios(t, run.scenarios))
+	if cfg.TaskSteps != 4 {
+		t.Fatalf("the recorded run's options were not applied: TaskSteps = %d", cfg.TaskSteps)
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const reason = "fewer than the 4 steps this run asks of every task"
+	shortDropped := 0
+	for _, env := range rep.Envs {
+		if !env.Kept {
+			t.Fatalf("%s: dropped: %s", env.Scenario.Name, env.Reason)
+		}
+		fedBack := false
+		for _, r := range env.Repairs {
+			if strings.HasPrefix(r, StageVerifiers) && strings.Contains(r, reason) {
+				fedBack = true
+			}
+		}
+		if !fedBack {
+			t.Errorf("%s: no verifiers repair carried the step count back to the model: %q", env.Scenario.Name, env.Repairs)
+		}
+		for _, d := range env.Dropped {
+			if strings.Contains(d.Reason, reason) {
+				shortDropped++
+			}
+		}
+		dir := filepath.Join(out, env.Scenario.Name)
+		for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "tasks.jsonl"))), "\n") {
+			var task envpkg.Task
+			if err := json.Unmarshal([]byte(line), &task); err != nil {
+				t.Fatal(err)
+			}
+			if len(task.Calls) < 4 {
+				t.Errorf("%s/%s kept with %d ground-truth calls", env.Scenario.Name, task.ID, len(task.Calls))
+			}
+		}
+		if y := readFile(t, filepath.Join(dir, "env.yaml")); !strings.Contains(y, "Today is Monday, 3 June 2024") {
+			t.Errorf("%s: the rules do not state the clock:\n%s", env.Scenario.Name, y)
+		}
+	}
+	if shortDropped == 0 {
+		t.Error("no task was dropped for a ground truth shorter than 4 calls")
 	}
 }
