@@ -84,6 +84,8 @@ var corpusRuns = []corpusRun{
 	// (recordingOptions), through their own relay (cinema tickets, tool
 	// and equipment hire; farmers' market stalls, boiler servicing).
 	{"scenarios-r9-assumed.jsonl", true, 12, 2, 4, "recording-r9"}, {"scenarios-r9-tools.jsonl", false, 12, 2, 4, "recording-r9"},
+	// Then opticians; allotment plots.
+	{"scenarios-r9c-assumed.jsonl", true, 12, 2, 4, "recording-r9"}, {"scenarios-r9c-tools.jsonl", false, 12, 2, 4, "recording-r9"},
 }
 
 // runOptions are the settings a recording's runs used beyond corpusRun's
