@@ -50,6 +50,8 @@ type SynthLLMSpec struct {
 	// RetainRepairs and RetainUser: llm.Config's (0, false: none).
 	RetainRepairs int  `json:"retain_repairs,omitempty"`
 	RetainUser    bool `json:"retain_user,omitempty"`
+	// TaskSteps: llm.Config's (0: off).
+	TaskSteps int `json:"task_steps,omitempty"`
 	// Prompts are the files of an edited prompt directory, by file name.
 	Prompts map[string]string `json:"prompts,omitempty"`
 }
@@ -74,7 +76,7 @@ func (s *SynthLLMSpec) check() error {
 		s.ProbeRounds < 0 || s.ProbeRounds > MaxSynthLLMRounds || !(s.PassRate >= 0 && s.PassRate <= 1) ||
 		s.Retries < llm.NoRetries || s.Retries > 100 || s.MaxTokens < 0 || s.TimeoutMS < 0 || s.Concurrency < 0 ||
 		s.MaxCodeBytes < 0 || s.MaxCodeBytes > 64<<20 || s.RetainK < 0 || s.RetainK > MaxSynthLLMRounds || s.RetainMaxTurns < 0 || s.RetainMaxTurns > 200 ||
-		s.RetainRepairs < 0 || s.RetainRepairs > MaxSynthLLMAttempts {
+		s.RetainRepairs < 0 || s.RetainRepairs > MaxSynthLLMAttempts || s.TaskSteps < 0 || s.TaskSteps > MaxSynthLLMRounds {
 		return bad("LLM synthesis settings out of range: tasks %d (0 to %d), attempts %d (0 to %d), probe rounds %d (0 to %d), pass rate %g (0 to 1)",
 			s.Tasks, MaxSynthLLMTasks, s.MaxAttempts, MaxSynthLLMAttempts, s.ProbeRounds, MaxSynthLLMRounds, s.PassRate)
 	}
@@ -111,7 +113,8 @@ func PlanSynthLLM(cfg llm.Config, scenarios []llm.Scenario) ([]GroupRef, []*Synt
 		MaxTokens: c.MaxTokens, Retries: c.Retries, TimeoutMS: c.Timeout.Milliseconds(), Prices: c.Prices,
 		Tasks: cfg.TasksPerScenario, MaxAttempts: cfg.MaxAttempts, AuthAssumed: cfg.AuthAssumed,
 		ProbeRounds: cfg.ProbeRounds, PassRate: cfg.PassRate, MaxCodeBytes: cfg.MaxCodeBytes, Prompts: prompts,
-		RetainK: cfg.RetainK, RetainMaxTurns: cfg.RetainMaxTurns, RetainRepairs: cfg.RetainRepairs, RetainUser: cfg.RetainUser}
+		RetainK: cfg.RetainK, RetainMaxTurns: cfg.RetainMaxTurns, RetainRepairs: cfg.RetainRepairs, RetainUser: cfg.RetainUser,
+		TaskSteps: cfg.TaskSteps}
 	if !cfg.Clock.IsZero() {
 		base.Clock = cfg.Clock.UTC().Format(time.RFC3339)
 	}
@@ -195,7 +198,8 @@ func runSynthLLM(ctx context.Context, spec *SynthLLMSpec, index int, e *Endpoint
 	cfg := llm.Config{Client: client, OutDir: filepath.Join(dir, "unit", "out"), TasksPerScenario: spec.Tasks,
 		MaxAttempts: spec.MaxAttempts, AuthAssumed: spec.AuthAssumed, ProbeRounds: spec.ProbeRounds,
 		PassRate: spec.PassRate, MaxCodeBytes: spec.MaxCodeBytes, Jobs: 1, Log: log,
-		RetainK: spec.RetainK, RetainMaxTurns: spec.RetainMaxTurns, RetainRepairs: spec.RetainRepairs, RetainUser: spec.RetainUser}
+		RetainK: spec.RetainK, RetainMaxTurns: spec.RetainMaxTurns, RetainRepairs: spec.RetainRepairs, RetainUser: spec.RetainUser,
+		TaskSteps: spec.TaskSteps}
 	if spec.Clock != "" {
 		cfg.Clock, _ = time.Parse(time.RFC3339, spec.Clock) // checked
 	}

@@ -107,6 +107,9 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 			if len(cfg.Seeds) == 0 && len(cfg.Scenarios) == 0 {
 				cfg.Seeds = defaultSeedDomains
 			}
+			if cfg.TaskSteps < 0 {
+				return fmt.Errorf("--task-steps must be 0 (off) or more")
+			}
 			if cfg.RetainK < 0 || cfg.RetainMaxTurns < 1 || cfg.RetainRepairs < 0 {
 				return fmt.Errorf("--retain-k and --retain-repairs must be 0 (none) or more and --retain-max-turns at least 1")
 			}
@@ -154,6 +157,8 @@ Without --seed-domain, --seed-file or --scenario-file the seed domains are:
 	// The gate's repairs and simulated user (issue 36).
 	f.IntVar(&cfg.RetainRepairs, "retain-repairs", 2, "times a task the gate's examiner finds at the environment's fault goes back to the verifiers stage with the examiner's reason, and is played again, before it is dropped (0: dropped at once)")
 	f.BoolVar(&cfg.RetainUser, "retain-user", false, "a simulated user (the model, as rollout --user plays it) opens and answers each attempt of the retention gate, instead of the instruction as the user's opening")
+	// Tasks of depth (issue 36, round 9).
+	f.IntVar(&cfg.TaskSteps, "task-steps", 0, "ask for tasks that each need at least N tool calls and a decision from what the agent reads; a task whose ground truth makes fewer is fed back once, then dropped; the rules state the application's clock (0: off, the prompts of earlier runs)")
 	f.IntVar(&cfg.Jobs, "jobs", 4, "scenarios generated at once")
 	f.StringVar(&cfg.PromptDir, "prompts", "", "directory of edited prompt templates and schemas (see --write-prompts)")
 	f.StringVar(&writePrompts, "write-prompts", "", "copy the built-in prompts to this directory for editing, then exit")

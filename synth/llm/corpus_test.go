@@ -80,12 +80,36 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r8d-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8d-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 	// (tennis courts, florist orders; car wash memberships, kayak rentals)
 	{"scenarios-r8e-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8e-tools.jsonl", false, 12, 2, 4, "recording-r8"},
+	// Round 9 (issue 36): --task-steps 4 and --retain-max-turns 16
+	// (recordingOptions), through their own relay (cinema tickets, tool
+	// and equipment hire; farmers' market stalls, boiler servicing).
+	{"scenarios-r9-assumed.jsonl", true, 12, 2, 4, "recording-r9"}, {"scenarios-r9-tools.jsonl", false, 12, 2, 4, "recording-r9"},
+	// Then opticians; allotment plots.
+	{"scenarios-r9c-assumed.jsonl", true, 12, 2, 4, "recording-r9"}, {"scenarios-r9c-tools.jsonl", false, 12, 2, 4, "recording-r9"},
+}
+
+// runOptions are the settings a recording's runs used beyond corpusRun's
+// (zero: the defaults of the runs before them).
+type runOptions struct {
+	taskSteps int // --task-steps (0: off)
+	maxTurns  int // --retain-max-turns (0: 12)
+}
+
+// recordingOptions holds them by recording directory, so that the entries
+// above keep their form.
+var recordingOptions = map[string]runOptions{
+	"recording-r9": {taskSteps: 4, maxTurns: 16},
 }
 
 // corpusConfig is the command line the recorded runs used:
 // --tasks N --probe-rounds 1 --retain-k K --retain-max-turns 12
-// --retain-repairs R.
+// --retain-repairs R (and, by recording, recordingOptions).
 func corpusConfig(url, out string, run corpusRun, scenarios []Scenario) Config {
+	opts := recordingOptions[run.recordingDir()]
+	maxTurns := 12
+	if opts.maxTurns != 0 {
+		maxTurns = opts.maxTurns
+	}
 	return Config{
 		Client:           &Client{BaseURL: url + "/v1", Model: "claude (via relay)", APIKey: replay.Key, Backoff: time.Millisecond},
 		OutDir:           out,
@@ -94,8 +118,9 @@ func corpusConfig(url, out string, run corpusRun, scenarios []Scenario) Config {
 		ProbeRounds:      1,
 		AuthAssumed:      run.auth,
 		RetainK:          run.k,
-		RetainMaxTurns:   12,
+		RetainMaxTurns:   maxTurns,
 		RetainRepairs:    run.repairs,
+		TaskSteps:        opts.taskSteps,
 		Jobs:             2,
 	}
 }

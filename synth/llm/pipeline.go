@@ -62,6 +62,13 @@ type Config struct {
 	// gate's attempts, on the same endpoint and model; false: the
 	// instruction opens the conversation.
 	RetainUser bool
+	// TaskSteps asks for tasks of depth (task_steps.go): each needs at
+	// least this many tool calls and a decision the agent makes from what
+	// it reads; a task whose ground truth makes fewer calls is fed back to
+	// the verifiers stage once, then dropped with its reason, and the
+	// rules the agent sees state the application's clock. 0: today's
+	// prompts, exactly (recorded runs replay unchanged).
+	TaskSteps int
 	// Jobs is how many scenarios run at once (default 4).
 	Jobs int
 	// Compiler options for every build. Their zero caps are the
@@ -190,6 +197,7 @@ func (r *envRun) base() map[string]any {
 		"Rules":       r.rules,
 		"Tools":       r.spec,
 		"Tests":       r.tests,
+		"TaskSteps":   r.p.cfg.TaskSteps,
 	}
 }
 

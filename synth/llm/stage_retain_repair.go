@@ -145,6 +145,9 @@ func (r *envRun) repairRounds(ctx context.Context, rep retain.Report, byID map[s
 		if err != nil {
 			return out, usage, cost, err
 		}
+		for id, why := range r.shortTasks(tasks, failing) {
+			failing[id] = append(failing[id], why) // a repair keeps the run's depth
+		}
 		var playable []envpkg.Task
 		for _, t := range tasks {
 			if f := failing[t.ID]; len(f) > 0 {

@@ -26,7 +26,7 @@ func (r *envRun) runToolSpec(ctx context.Context) error {
 		probs := specProblems(o.Tools)
 		return verdict{Problems: probs, Score: float64(len(o.Tools) - len(probs))}
 	})
-	r.rules, r.spec = out.Rules, out.Tools
+	r.rules, r.spec = r.withClockRule(out.Rules), out.Tools
 	return err
 }
 

@@ -31,6 +31,7 @@ type verifiersOut struct {
 // out are dropped with their reasons; the kept ones are r.final.
 func (r *envRun) runVerifiers(ctx context.Context) error {
 	var out verifiersOut
+	var steps stepsCheck
 	err := runStage(ctx, r, stageCall{stage: StageVerifiers, key: r.sc.Name, data: r.base()}, &out, func(ctx context.Context, o *verifiersOut) verdict {
 		o.Failing = nil
 		tasks, probs := r.assemble(o)
@@ -41,11 +42,12 @@ func (r *envRun) runVerifiers(ctx context.Context) error {
 		if err != nil {
 			return verdict{Fatal: err}
 		}
+		accept := steps.verdict(failing, r.shortTasks(tasks, failing))
 		o.Failing = failing
 		for _, t := range tasks {
 			probs = append(probs, failing[t.ID]...)
 		}
-		return verdict{Problems: probs, Score: float64(len(tasks) - len(failing))}
+		return verdict{Problems: probs, Score: float64(len(tasks) - len(failing)), Accept: accept}
 	})
 	if err != nil && len(out.Tasks) == 0 {
 		return err
@@ -60,6 +62,9 @@ func (r *envRun) runVerifiers(ctx context.Context) error {
 		var gerr error
 		if failing, gerr = r.gateAll(ctx, tasks); gerr != nil {
 			return gerr // was `return nil, err`: a gate failure came back as success
+		}
+		for id, why := range r.shortTasks(tasks, failing) {
+			failing[id] = append(failing[id], why)
 		}
 	}
 	var kept []envpkg.Task
