@@ -80,11 +80,16 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r8d-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8d-tools.jsonl", false, 12, 2, 4, "recording-r8"},
 	// (tennis courts, florist orders; car wash memberships, kayak rentals)
 	{"scenarios-r8e-assumed.jsonl", true, 12, 2, 4, "recording-r8"}, {"scenarios-r8e-tools.jsonl", false, 12, 2, 4, "recording-r8"},
+	// Round 9 (issue 36), a second relay beside round 9's others, with
+	// --task-steps 4 --retain-max-turns 16 (corpusDepth): bus passes,
+	// library room booking; train seat reservations, warranty repairs.
+	{"scenarios-r9b-assumed.jsonl", true, 12, 2, 4, "recording-r9b"}, {"scenarios-r9b-tools.jsonl", false, 12, 2, 4, "recording-r9b"},
 }
 
 // corpusConfig is the command line the recorded runs used:
 // --tasks N --probe-rounds 1 --retain-k K --retain-max-turns 12
-// --retain-repairs R.
+// --retain-repairs R, and for the runs in corpusDepth their --task-steps
+// and --retain-max-turns.
 func corpusConfig(url, out string, run corpusRun, scenarios []Scenario) Config {
 	return Config{
 		Client:           &Client{BaseURL: url + "/v1", Model: "claude (via relay)", APIKey: replay.Key, Backoff: time.Millisecond},
@@ -94,9 +99,10 @@ func corpusConfig(url, out string, run corpusRun, scenarios []Scenario) Config {
 		ProbeRounds:      1,
 		AuthAssumed:      run.auth,
 		RetainK:          run.k,
-		RetainMaxTurns:   12,
 		RetainRepairs:    run.repairs,
 		Jobs:             2,
+		TaskSteps:        corpusDepth[run.scenarios].steps,
+		RetainMaxTurns:   corpusDepth[run.scenarios].maxTurns(),
 	}
 }
 
