@@ -5,8 +5,10 @@ package llm
 // before them keep their positional entries unchanged (--task-steps 0,
 // --retain-max-turns 12).
 var corpusDepth = map[string]depthRun{
-	"scenarios-r9b-assumed.jsonl": {steps: 4, turns: 16},
-	"scenarios-r9b-tools.jsonl":   {steps: 4, turns: 16},
+	"scenarios-r9b-assumed.jsonl":  {steps: 4, turns: 16},
+	"scenarios-r9b-tools.jsonl":    {steps: 4, turns: 16},
+	"scenarios-r9b2-assumed.jsonl": {steps: 4, turns: 16},
+	"scenarios-r9b2-tools.jsonl":   {steps: 4, turns: 16},
 }
 
 // depthRun is a recorded run's --task-steps and --retain-max-turns.

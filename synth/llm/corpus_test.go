@@ -84,6 +84,8 @@ var corpusRuns = []corpusRun{
 	// --task-steps 4 --retain-max-turns 16 (corpusDepth): bus passes,
 	// library room booking; train seat reservations, warranty repairs.
 	{"scenarios-r9b-assumed.jsonl", true, 12, 2, 4, "recording-r9b"}, {"scenarios-r9b-tools.jsonl", false, 12, 2, 4, "recording-r9b"},
+	// Then gym memberships, music festival tickets; utility billing disputes.
+	{"scenarios-r9b2-assumed.jsonl", true, 12, 2, 4, "recording-r9b"}, {"scenarios-r9b2-tools.jsonl", false, 12, 2, 4, "recording-r9b"},
 }
 
 // corpusConfig is the command line the recorded runs used:
