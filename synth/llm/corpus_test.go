@@ -86,6 +86,12 @@ var corpusRuns = []corpusRun{
 	{"scenarios-r9-assumed.jsonl", true, 12, 2, 4, "recording-r9"}, {"scenarios-r9-tools.jsonl", false, 12, 2, 4, "recording-r9"},
 	// Then opticians; allotment plots.
 	{"scenarios-r9c-assumed.jsonl", true, 12, 2, 4, "recording-r9"}, {"scenarios-r9c-tools.jsonl", false, 12, 2, 4, "recording-r9"},
+	// Round 9 (issue 36), a second relay beside round 9's others, with
+	// --task-steps 4 --retain-max-turns 16 (recordingOptions): bus passes,
+	// library room booking; train seat reservations, warranty repairs.
+	{"scenarios-r9b-assumed.jsonl", true, 12, 2, 4, "recording-r9b"}, {"scenarios-r9b-tools.jsonl", false, 12, 2, 4, "recording-r9b"},
+	// Then gym memberships, music festival tickets; utility billing disputes.
+	{"scenarios-r9b2-assumed.jsonl", true, 12, 2, 4, "recording-r9b"}, {"scenarios-r9b2-tools.jsonl", false, 12, 2, 4, "recording-r9b"},
 }
 
 // runOptions are the settings a recording's runs used beyond corpusRun's
@@ -98,7 +104,8 @@ type runOptions struct {
 // recordingOptions holds them by recording directory, so that the entries
 // above keep their form.
 var recordingOptions = map[string]runOptions{
-	"recording-r9": {taskSteps: 4, maxTurns: 16},
+	"recording-r9":  {taskSteps: 4, maxTurns: 16},
+	"recording-r9b": {taskSteps: 4, maxTurns: 16},
 }
 
 // corpusConfig is the command line the recorded runs used:
