@@ -41,11 +41,12 @@ func TestTrackedChecksMatchWholeTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tracked := 0
+		tracked, writes := 0, false
 		for i := range b.Tasks {
 			task := &b.Tasks[i]
 			n := len(task.Checks)
 			for _, c := range task.Checks[:n] {
+				writes = writes || !c.Guard
 				if writtenCall.MatchString(c.SQL) {
 					tracked++
 				}
@@ -111,8 +112,11 @@ func TestTrackedChecksMatchWholeTable(t *testing.T) {
 				}
 				ep.Close()
 			}
-			// Both outcomes occur, or the comparison proves little.
-			if passed == 0 || passed == compared {
+			// Both outcomes occur, or the comparison proves little; an
+			// environment whose tasks change nothing (every check a "nothing
+			// changed" guard: a read-only scope, chinook since round 9) has
+			// no ground truth that fails one, so only the agreement counts.
+			if passed == 0 || (passed == compared && writes) {
 				t.Errorf("%d of %d checks passed: the states tried are too alike", passed, compared)
 			}
 			t.Logf("%d episodes, %d checks compared (%d passed), %d checks tracked", episodes, compared, passed, tracked)
