@@ -98,8 +98,9 @@ func TestModelRouteReplayed(t *testing.T) {
 	// (Round 9 recorded this again after the scope of rows and the cap per
 	// kind and length: 36 tasks, of which one calls a designed action
 	// (cancel_order) and five refuse or answer by one; round 8's recording
-	// had two actions called. Fewer action tasks on the store is a fault of
-	// the round-9 generator, written down in docs/SYNTHESIS.md, not fixed.)
+	// had two actions called. One cause: the walker called cancel_order on
+	// rows its from-states refuse, a dead end; it now asks the rule first
+	// and makes those rows refusal tasks, TestModelRouteActionTasks.)
 	if len(used) < 1 {
 		t.Errorf("the tasks call designed actions %v; want at least one of them", used)
 	}

@@ -36,6 +36,11 @@ type Stage struct {
 	// tasks it did not design for, such as a test of the wording
 	// alone, says it here).
 	Serves string
+	// NoWording, when set, leaves the tasks' procedural wording (Reword
+	// sends nothing): a run that needs the design and the tasks only,
+	// such as a test of the tasks over a recorded design, whose wording
+	// prompts depend on the task generator of the day.
+	NoWording bool
 
 	msgs   []chatapi.Message
 	m      *dbmodel.Model

@@ -38,6 +38,9 @@ type wordingAnswer struct {
 // that fails its gate leaves the procedural wording. conn is the
 // environment's database (other rows' values are looked up in it).
 func (s *Stage) Reword(ctx context.Context, ts []envpkg.Task, m *dbmodel.Model, conn *sqlite3.Conn) error {
+	if s.NoWording {
+		return nil
+	}
 	batch := s.Batch
 	if batch <= 0 {
 		batch = 20

@@ -118,6 +118,10 @@ func (w *walker) mark(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, stri
 		}
 		return envpkg.Task{}, "", errDeadEnd
 	}
+	// A designed status moves only from the states its rule names (only a
+	// pending order can be cancelled): on a row in another state the
+	// action refuses, so the task is that refusal, not a dead end.
+	blocked := !applies(a, cur.row)
 	if a.Rule == toolgen.RuleStatus && len(col.Enum) > 2 && sayable(now) && a.Column != cur.namedBy && w.rng.IntN(2) == 0 {
 		// "If it is still pending, cancel it; otherwise tell me its status."
 		was := fmt.Sprint(sqlValue(now))
@@ -136,11 +140,25 @@ func (w *walker) mark(c *chain, cur *entity, t *toolgen.Tool) (envpkg.Task, stri
 			c.distractors = append(c.distractors, expect, a.Value)
 			return envpkg.Task{Instruction: instr, Checks: keepChecks(w.spec.Model), Answer: c.answer(cur.table, a.Column, now)}, "refuse-if-action", nil
 		}
-		checks, err := w.callAction(c, t, args)
-		if err != nil {
-			return envpkg.Task{}, "", err
+		if !blocked {
+			checks, err := w.callAction(c, t, args)
+			if err != nil {
+				return envpkg.Task{}, "", err
+			}
+			return envpkg.Task{Instruction: instr, Checks: checks}, "action-if", nil
 		}
-		return envpkg.Task{Instruction: instr, Checks: checks}, "action-if", nil
+	}
+	if blocked {
+		// The rules refuse it from the state the row is in: the user
+		// learns that state, which a lookup tells.
+		if !sayable(now) || a.Column == cur.namedBy {
+			return envpkg.Task{}, "", errDeadEnd
+		}
+		c.distractors = append(c.distractors, a.Value)
+		return envpkg.Task{Instruction: oneOf(w.rng,
+			fmt.Sprintf("Please %s. If that is not allowed, change nothing and tell me its %s.", phrase, attrWords(a.Column)),
+			fmt.Sprintf("Could you %s? If it can't be, leave it as it is and tell me its %s.", phrase, attrWords(a.Column))),
+			Checks: keepChecks(w.spec.Model), Answer: c.answer(cur.table, a.Column, now)}, "refuse-action", nil
 	}
 	checks, err := w.callAction(c, t, args)
 	if err != nil {

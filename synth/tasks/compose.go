@@ -19,8 +19,9 @@ import (
 // pending orders", "my two most recent rentals"); and the same change is
 // made on each, with the domain's action where there is one, else the
 // edit tool. Where the rules refuse the change for some of the chosen
-// rows (already in that state), the right result is to change the others
-// and say how many were refused: the policy, not the request, decides.
+// rows (already in that state, or in one the action does not move
+// from), the right result is to change the others and say how many
+// were refused: the policy, not the request, decides.
 // Each chosen row is one call, so the ground truth is as long as the
 // request needs (find, list, one change per row) and every row touched is
 // checked.
@@ -34,6 +35,9 @@ type composed struct {
 	group   string // the chosen rows as the user names them: "my pending orders"
 	verb    string // the change said for the group: "cancel my pending orders"
 	refused string // the column whose state the rules refuse from ("" when none may be refused)
+	// blocked: some rows are refused for a state the action does not
+	// move from (not only for being in its state already).
+	blocked bool
 	ask     string // what the user wants to know after the change: "how many of my orders are shipped now" ("" for none)
 	motive  string // why, for a plain edit ("" for an action)
 	// cond is a condition on the data the change depends on ("the cabin
@@ -50,6 +54,10 @@ func composedInstruction(w *walker, r composed) string {
 		s = oneOf(w.rng,
 			fmt.Sprintf("If %s, please %s. If not, change nothing and tell me %s.", r.cond, r.verb, r.tell),
 			fmt.Sprintf("Please check whether %s; if so, %s. Otherwise leave them as they are and just tell me %s.", r.cond, r.verb, r.tell))
+	case r.refused != "" && r.blocked:
+		s = oneOf(w.rng,
+			fmt.Sprintf("Please %s. Any that may not be changed any more, leave as it is, and tell me how many of them that was.", r.verb),
+			fmt.Sprintf("Could you %s? Where that is not allowed, don't touch it; just tell me how many of them could not be changed.", r.verb))
 	case r.refused != "":
 		s = oneOf(w.rng,
 			fmt.Sprintf("Please %s. Any that already is, leave as it is, and tell me how many of them were already.", r.verb),
@@ -290,12 +298,18 @@ func (w *walker) chooseGroup(child *dbmodel.Table, items []map[string]any, rows 
 	sort.SliceStable(opts, func(i, j int) bool {
 		return opts[i].col+" "+opts[i].value+" "+opts[i].words+opts[i].after < opts[j].col+" "+opts[j].value+" "+opts[j].words+opts[j].after
 	}) // map order must not decide
+	if live := slices.DeleteFunc(slices.Clone(opts), func(g group) bool { return !actsApply(acts, g.rows) }); len(live) > 0 && len(live) < len(opts) && w.rng.IntN(4) > 0 {
+		// Mostly a group an action may change a row of: where the rules
+		// allow few moves (only a pending order can be cancelled), most
+		// groups are refused whole, and the tasks would be all refusals.
+		opts = live
+	}
 	return opts[w.rng.IntN(len(opts))], true
 }
 
 // composeAction makes the action's change on every row of g the rules
-// allow; the rows already in its state are refused, and the user learns
-// how many.
+// allow; the rows it refuses (already in its state, or in a state it does
+// not move from) are left, and the user learns how many.
 func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc string, t *toolgen.Tool, fk string, owner *entity) (envpkg.Task, string, error) {
 	a := t.Action
 	col := child.Column(a.Column)
@@ -306,10 +320,16 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 	if verb == "" {
 		return envpkg.Task{}, "", errDeadEnd
 	}
-	there := 0
+	// A row the action's rule refuses is left: one already in its
+	// state, or (a designed status) one in a state it does not move
+	// from, a delivered order that only a pending one may leave. The
+	// action is asked whether it applies before it is called, so the
+	// rows it would refuse are the task's refusals, not a dead end.
+	there, blocked := 0, false
 	for _, r := range g.rows {
-		if a.Rule == toolgen.RuleMilestone && r[a.Column] != nil || a.Rule == toolgen.RuleStatus && fmt.Sprint(sqlValue(r[a.Column])) == a.Value {
+		if !applies(a, r) {
 			there++
+			blocked = blocked || a.Rule == toolgen.RuleStatus && fmt.Sprint(sqlValue(r[a.Column])) != a.Value
 			continue
 		}
 		args, ok := keyArgs(t, r)
@@ -335,9 +355,12 @@ func (w *walker) composeAction(c *chain, child *dbmodel.Table, g group, desc str
 	var answer *envpkg.Answer
 	c.reason += fmt.Sprintf(" [%d of them refused]", there)
 	if there > 0 {
-		r.refused = a.Column
+		r.refused, r.blocked = a.Column, blocked
 		kind = "refuse-some-action"
-		if there == len(g.rows) {
+		switch {
+		case there == len(g.rows) && blocked:
+			kind = "refuse-all-action" // the rules allow none of them
+		case there == len(g.rows):
 			kind = "done-all-action" // nothing left to refuse: each is done already
 		}
 		answer, err = countAnswer(fmt.Sprint(there))
@@ -379,4 +402,16 @@ func (w *walker) countIn(child *dbmodel.Table, fk string, owner *entity, col, v 
 		return 0
 	}
 	return int(n)
+}
+
+// actsApply reports whether one of acts may change one of rows.
+func actsApply(acts []*toolgen.Tool, rows []map[string]any) bool {
+	for _, a := range acts {
+		for _, r := range rows {
+			if applies(a.Action, r) {
+				return true
+			}
+		}
+	}
+	return false
 }
