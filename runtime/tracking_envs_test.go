@@ -84,6 +84,7 @@ func trackedOnEnv(t *testing.T, b *envpkg.Bundle, engine string, episodes [][]en
 	defer ep.Close()
 	pk := newParked(t, b, engine)
 	var pool []envpkg.Call
+	wrote := false
 	for i, calls := range episodes {
 		if err := ep.Reset(); err != nil {
 			t.Fatal(err)
@@ -96,6 +97,7 @@ func trackedOnEnv(t *testing.T, b *envpkg.Bundle, engine string, episodes [][]en
 			}
 			what := fmt.Sprintf("episode %d, call %d (%s)", i, j, c.Name)
 			d, h := sameEnd(t, ep, what)
+			wrote = wrote || len(d) > 0
 			pk.same(t, what, c, r, d, h)
 		}
 		pool = append(pool, calls...)
@@ -115,9 +117,13 @@ func trackedOnEnv(t *testing.T, b *envpkg.Bundle, engine string, episodes [][]en
 		}
 		what := fmt.Sprintf("random step %d (%s %s)", step, c.Name, c.Arguments)
 		d, h := sameEnd(t, ep, what)
+		wrote = wrote || len(d) > 0
 		pk.same(t, what, c, res, d, h)
 	}
-	if runtime.TrackedScans(ep) == 0 {
+	// (An environment whose calls never write, chinook's read-only
+	// design since round 9, has no change for the tracked path to read:
+	// the agreement above is all it can show.)
+	if runtime.TrackedScans(ep) == 0 && wrote {
 		t.Fatal("the tracked path never ran")
 	}
 	t.Logf("%d episodes, %d views read on the tracked path", len(episodes), runtime.TrackedScans(ep))
