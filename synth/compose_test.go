@@ -126,7 +126,11 @@ func TestComposedEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn.Close()
-	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 40, Seed: 1, Toolset: toolgen.ToolsetDomain})
+	// 80 tasks, not 40: since round 9 a third of a served person's own
+	// changes are of one row and each kind holds at most an eighth of the
+	// set at one length, so 40 asked gave 20 kept with one composed edit
+	// (b699468: 38 kept, 7). Written down in docs/SYNTHESIS.md.
+	res, err := synth.FromDB(context.Background(), db, synth.Options{Out: filepath.Join(dir, "env"), Tasks: 80, Seed: 1, Toolset: toolgen.ToolsetDomain})
 	if err != nil {
 		t.Fatal(err)
 	}

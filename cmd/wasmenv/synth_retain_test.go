@@ -15,11 +15,9 @@ import (
 // TestSynthFromDBRetentionGate runs synth from-db with the retention gate
 // against a chat model's recorded answers (the agent, served by a real
 // HTTP server, keyed by the whole request): all three tasks are kept. The
-// agent solved the two action-all tasks (pass rate 1) and failed the tally
-// (it gave the right total but added per-order figures, which the answer
-// rule forbids), so the examiner was asked and blamed the agent: the tally
-// is kept and marked hard. The bundle's difficulty and tasks.jsonl agree
-// with retention.json.
+// agent solved all three (the two action-all tasks and the tally, each at
+// pass rate 1), so the examiner was never asked and no task is marked hard.
+// The bundle's difficulty and tasks.jsonl agree with retention.json.
 // The recording is made again (cmd/llmrelay) whenever the synthesizer's
 // tasks or rules change, since the request holds both.
 func TestSynthFromDBRetentionGate(t *testing.T) {
@@ -36,20 +34,18 @@ func TestSynthFromDBRetentionGate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 67% of attempts solved)") ||
-		!strings.Contains(stdout, "hard synth-0002-tally-count-order: agent fault") ||
-		strings.Count(stdout, "hard synth-") != 1 {
+	if !strings.Contains(stdout, "retention gate: 3 of 3 tasks kept (k = 1, 100% of attempts solved)") ||
+		strings.Count(stdout, "hard synth-") != 0 {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	var rep retain.Report
 	if b, err := os.ReadFile(filepath.Join(out, "retention.json")); err != nil || json.Unmarshal(b, &rep) != nil {
 		t.Fatalf("retention.json: %v", err)
 	}
-	// The recorded fates: the two action-all tasks solved and kept, the
-	// tally failed, blamed on the agent, kept and marked hard.
+	// The recorded fates: all three tasks solved and kept, none hard.
 	fates := map[string]retain.Fate{
 		"synth-0001-action-all-count-order": retain.Kept,
-		"synth-0002-tally-count-order":      retain.Hard,
+		"synth-0002-tally-count-order":      retain.Kept,
 		"synth-0003-action-all-order":       retain.Kept,
 	}
 	rates := map[string]float64{}

@@ -138,6 +138,7 @@ CREATE INDEX "synth_ix_reservations_user_id" ON "reservations" ("user_id");
 -- filters), so that a lookup does not scan the table.
 CREATE INDEX "synth_lookup_payment_methods_source" ON "payment_methods" ("source");
 CREATE INDEX "synth_lookup_payment_methods_brand" ON "payment_methods" ("brand");
+CREATE INDEX "synth_lookup_reservation_flights_date" ON "reservation_flights" ("date");
 CREATE INDEX "synth_lookup_reservations_flight_type" ON "reservations" ("flight_type");
 CREATE INDEX "synth_lookup_reservations_cabin" ON "reservations" ("cabin");
 CREATE INDEX "synth_lookup_users_email_nocase" ON "users" ("email" COLLATE NOCASE);

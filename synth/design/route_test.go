@@ -116,14 +116,14 @@ func TestModelRouteReplayed(t *testing.T) {
 			t.Errorf("the policy carries the model's prose %q", prose)
 		}
 	}
-	for _, want := range []string{"Only a pending order can be cancelled", "cancel_order: not allowed when it is already cancelled; nor unless it is pending."} {
+	for _, want := range []string{"Only an order that is still pending can be cancelled", "cancel_order: not allowed when it is already cancelled; nor unless it is pending."} {
 		if !strings.Contains(rules, want) {
 			t.Errorf("the policy lacks %q:\n%s", want, rules)
 		}
 	}
 
 	w := rep.Wording
-	if w.Prompts != 2 || w.Sent != 36 || w.Kept+w.Failed != 36 || w.Kept < 30 || len(traces) != 36 {
+	if w.Prompts != 2 || w.Sent != 34 || w.Kept+w.Failed != 34 || w.Kept < 30 || len(traces) != 34 {
 		t.Fatalf("wording %+v, %d traced", w, len(traces))
 	}
 	byID := map[string]envpkg.Task{}

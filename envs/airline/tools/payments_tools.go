@@ -142,8 +142,8 @@ type ListPaymentsOfReservationArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// PayWithTravelCredit adds a payment and takes its amount from the payment method's amount, in one step. Refused when the amount is not positive or the payment method has less amount than asked. Refused when the payment method and the reservation belong to different users. Returns the new payment.
-func PayWithTravelCredit(a PayWithTravelCreditArgs) (any, error) {
+// PayWithStoredBalance adds a payment and takes its amount from the payment method's amount, in one step. Refused when the amount is not positive or the payment method has less amount than asked. Refused when the payment method and the reservation belong to different users. Returns the new payment.
+func PayWithStoredBalance(a PayWithStoredBalanceArgs) (any, error) {
 	if a.Amount <= 0 {
 		return nil, fmt.Errorf("cannot add the payment: the amount must be positive, not %v; nothing was changed", a.Amount)
 	}
@@ -194,8 +194,8 @@ func PayWithTravelCredit(a PayWithTravelCreditArgs) (any, error) {
 	return one("payment", "created row not found", "SELECT *, (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"payments\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
 }
 
-// PayWithTravelCreditArgs are the arguments of pay_with_travel_credit.
-type PayWithTravelCreditArgs struct {
+// PayWithStoredBalanceArgs are the arguments of pay_with_stored_balance.
+type PayWithStoredBalanceArgs struct {
 	// The payment's reservation id.
 	ReservationId string `json:"reservation_id"`
 	// The payment's seq.

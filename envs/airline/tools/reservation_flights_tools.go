@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetReservationFlight returns the reservation flight with the given reservation_id and leg.
@@ -20,6 +17,76 @@ type GetReservationFlightArgs struct {
 	ReservationId string `json:"reservation_id"`
 	// The reservation flight's leg.
 	Leg int64 `json:"leg"`
+}
+
+// ListReservationFlights lists reservation flights matching every filter given, sorted and paginated. Returns {items, total, offset}.
+func ListReservationFlights(a ListReservationFlightsArgs) (any, error) {
+	var where []string
+	var args []any
+	if a.ReservationId != nil {
+		where = append(where, "\"reservation_id\" = ?")
+		args = append(args, *a.ReservationId)
+	}
+	if a.MinLeg != nil {
+		where = append(where, "\"leg\" >= ?")
+		args = append(args, *a.MinLeg)
+	}
+	if a.MaxLeg != nil {
+		where = append(where, "\"leg\" <= ?")
+		args = append(args, *a.MaxLeg)
+	}
+	if a.FlightNumber != nil {
+		where = append(where, "\"flight_number\" = ?")
+		args = append(args, *a.FlightNumber)
+	}
+	if a.Date != nil {
+		where = append(where, "\"date\" = ?")
+		args = append(args, *a.Date)
+	}
+	if a.MinPrice != nil {
+		where = append(where, "\"price\" >= ?")
+		args = append(args, *a.MinPrice)
+	}
+	order := "\"reservation_id\", \"leg\""
+	if a.SortBy != nil {
+		switch *a.SortBy {
+		case "leg":
+			order = "\"leg\""
+		case "price":
+			order = "\"price\""
+		default:
+			return nil, fmt.Errorf("cannot sort by %q", *a.SortBy)
+		}
+		if a.Descending != nil && *a.Descending {
+			order += " DESC"
+		}
+		order += ", " + "\"reservation_id\", \"leg\""
+	}
+	return listPage("*, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"reservation_flights\".\"flight_number\") AS \"flight_flight_number\", (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"reservation_flights\".\"reservation_id\") AS \"reservation_reservation_id\"", "\"reservation_flights\"", where, args, order, a.Limit, a.Offset)
+}
+
+// ListReservationFlightsArgs are the arguments of list_reservation_flights.
+type ListReservationFlightsArgs struct {
+	// The reservation flight's reservation id.
+	ReservationId *string `json:"reservation_id"`
+	// Only rows whose leg is at least this.
+	MinLeg *int64 `json:"min_leg"`
+	// Only rows whose leg is at most this.
+	MaxLeg *int64 `json:"max_leg"`
+	// The reservation flight's flight number.
+	FlightNumber *string `json:"flight_number"`
+	// The reservation flight's date.
+	Date *string `json:"date"`
+	// Only rows whose price is at least this.
+	MinPrice *int64 `json:"min_price"`
+	// Sort by this field (default: the key).
+	SortBy *string `json:"sort_by" enum:"leg,price"`
+	// Sort in descending order.
+	Descending *bool `json:"descending"`
+	// At most this many rows (1 to 100, default 20).
+	Limit *int64 `json:"limit"`
+	// Skip this many rows first (default 0).
+	Offset *int64 `json:"offset"`
 }
 
 // ListReservationFlightsOfFlight lists the reservation flights of the given flight (reservation_flights.flight_number refers to flights), paginated. Returns {items, total, offset}.
@@ -70,52 +137,4 @@ type ListReservationFlightsOfReservationArgs struct {
 	Limit *int64 `json:"limit"`
 	// Skip this many rows first (default 0).
 	Offset *int64 `json:"offset"`
-}
-
-// UpdateReservationFlight changes fields of the reservation flight with the given reservation_id and leg; fields left out keep their value. Returns the updated reservation flight.
-func UpdateReservationFlight(a UpdateReservationFlightArgs) (any, error) {
-	if a.FlightNumber != nil {
-		if ok, err := exists("\"flights\"", "\"flight_number\"", *a.FlightNumber); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, fmt.Errorf("flight_number: flight %v does not exist", *a.FlightNumber)
-		}
-	}
-	var sets []string
-	var args []any
-	if a.FlightNumber != nil {
-		sets, args = append(sets, "\"flight_number\" = ?"), append(args, *a.FlightNumber)
-	}
-	if a.Date != nil {
-		sets, args = append(sets, "\"date\" = ?"), append(args, *a.Date)
-	}
-	if a.Price != nil {
-		sets, args = append(sets, "\"price\" = ?"), append(args, *a.Price)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.ReservationId, a.Leg)
-	res, err := sdk.Exec("UPDATE \"reservation_flights\" SET "+strings.Join(sets, ", ")+" WHERE \"reservation_id\" = ? AND \"leg\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the reservation flight")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("reservation flight %s not found", fmt.Sprintf("reservation_id %v, leg %v", a.ReservationId, a.Leg))
-	}
-	return one("reservation flight", "updated row not found", "SELECT *, (SELECT p.\"flight_number\" FROM \"flights\" AS p WHERE p.\"flight_number\" = \"reservation_flights\".\"flight_number\") AS \"flight_flight_number\", (SELECT p.\"reservation_id\" FROM \"reservations\" AS p WHERE p.\"reservation_id\" = \"reservation_flights\".\"reservation_id\") AS \"reservation_reservation_id\" FROM \"reservation_flights\" WHERE \"reservation_id\" = ? AND \"leg\" = ?", a.ReservationId, a.Leg)
-}
-
-// UpdateReservationFlightArgs are the arguments of update_reservation_flight.
-type UpdateReservationFlightArgs struct {
-	// The reservation flight's reservation id.
-	ReservationId string `json:"reservation_id"`
-	// The reservation flight's leg.
-	Leg int64 `json:"leg"`
-	// The reservation flight's flight number.
-	FlightNumber *string `json:"flight_number"`
-	// The reservation flight's date.
-	Date *string `json:"date"`
-	// The reservation flight's price.
-	Price *int64 `json:"price"`
 }

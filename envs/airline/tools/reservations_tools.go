@@ -31,6 +31,28 @@ type GetReservationOfPassengerArgs struct {
 	Seat int64 `json:"seat"`
 }
 
+// GetReservationOfPayment returns the reservation that a payment refers to (through reservation id).
+func GetReservationOfPayment(a GetReservationOfPaymentArgs) (any, error) {
+	ref, err := sdk.QueryRow("SELECT \"reservation_id\" AS ref FROM \"payments\" WHERE \"reservation_id\" = ? AND \"seq\" = ?", a.ReservationId, a.Seq)
+	if err == sdk.ErrNoRows {
+		return nil, fmt.Errorf("payment %s not found", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
+	} else if err != nil {
+		return nil, err
+	}
+	if ref.IsNull("ref") {
+		return nil, fmt.Errorf("payment %s has no reservation id", fmt.Sprintf("reservation_id %v, seq %v", a.ReservationId, a.Seq))
+	}
+	return one("reservation", fmt.Sprintf("reservation %v not found", ref.Value("ref")), "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", ref.Value("ref"))
+}
+
+// GetReservationOfPaymentArgs are the arguments of get_reservation_of_payment.
+type GetReservationOfPaymentArgs struct {
+	// The payment's reservation id.
+	ReservationId string `json:"reservation_id"`
+	// The payment's seq.
+	Seq int64 `json:"seq"`
+}
+
 // GetReservation returns the reservation with the given reservation_id.
 func GetReservation(a GetReservationArgs) (any, error) {
 	return one("reservation", fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
@@ -251,6 +273,30 @@ type BookReservationArgs struct {
 	Insurance string `json:"insurance" enum:"yes,no"`
 }
 
+// UpgradeCabinToBusiness marks the reservation as business (sets its cabin). Refused when it is already business. Refused unless it is basic_economy or economy. Returns the updated reservation.
+func UpgradeCabinToBusiness(a UpgradeCabinToBusinessArgs) (any, error) {
+	cur, err := current("reservation "+fmt.Sprintf("reservation_id %v", a.ReservationId)+" not found", "SELECT \"cabin\" IS ? AS already, \"cabin\" IN (?, ?) AS allowed, \"cabin\" AS was FROM \"reservations\" WHERE \"reservation_id\" = ?", "business", "basic_economy", "economy", a.ReservationId)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Bool("already") {
+		return nil, fmt.Errorf("cannot mark the reservation %s as business: it is already business (cabin %v); nothing was changed", fmt.Sprintf("reservation_id %v", a.ReservationId), cur.Value("was"))
+	}
+	if !cur.Bool("allowed") {
+		return nil, fmt.Errorf("cannot mark the reservation %s as business: it is %v, and only a reservation that is basic_economy or economy can be; nothing was changed", fmt.Sprintf("reservation_id %v", a.ReservationId), cur.Value("was"))
+	}
+	if _, err := sdk.Exec("UPDATE \"reservations\" SET \"cabin\" = ? WHERE \"reservation_id\" = ?", "business", a.ReservationId); err != nil {
+		return nil, explain(err, "cannot mark the reservation as business")
+	}
+	return one("reservation", "updated row not found", "SELECT *, (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"destination\") AS \"destination_iata\", (SELECT p.\"iata\" FROM \"airports\" AS p WHERE p.\"iata\" = \"reservations\".\"origin\") AS \"origin_iata\", (SELECT p.\"email\" FROM \"users\" AS p WHERE p.\"user_id\" = \"reservations\".\"user_id\") AS \"user_email\" FROM \"reservations\" WHERE \"reservation_id\" = ?", a.ReservationId)
+}
+
+// UpgradeCabinToBusinessArgs are the arguments of upgrade_cabin_to_business.
+type UpgradeCabinToBusinessArgs struct {
+	// The reservation's reservation id.
+	ReservationId string `json:"reservation_id"`
+}
+
 // UpdateReservation changes fields of the reservation with the given reservation_id; fields left out keep their value. Returns the updated reservation.
 func UpdateReservation(a UpdateReservationArgs) (any, error) {
 	if a.UserId != nil {
@@ -288,9 +334,6 @@ func UpdateReservation(a UpdateReservationArgs) (any, error) {
 	if a.FlightType != nil {
 		sets, args = append(sets, "\"flight_type\" = ?"), append(args, *a.FlightType)
 	}
-	if a.Cabin != nil {
-		sets, args = append(sets, "\"cabin\" = ?"), append(args, *a.Cabin)
-	}
 	if a.TotalBaggages != nil {
 		sets, args = append(sets, "\"total_baggages\" = ?"), append(args, *a.TotalBaggages)
 	}
@@ -326,8 +369,6 @@ type UpdateReservationArgs struct {
 	Destination *string `json:"destination"`
 	// The reservation's flight type.
 	FlightType *string `json:"flight_type" enum:"one_way,round_trip"`
-	// The reservation's cabin.
-	Cabin *string `json:"cabin" enum:"basic_economy,economy,business"`
 	// The reservation's total baggages.
 	TotalBaggages *int64 `json:"total_baggages"`
 	// The reservation's nonfree baggages.

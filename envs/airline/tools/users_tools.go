@@ -4,9 +4,6 @@ package tools
 
 import (
 	"fmt"
-	"strings"
-
-	"github.com/wasmenv/wasmenv/sdk"
 )
 
 // GetUser returns the user with the given user_id.
@@ -29,83 +26,4 @@ func FindUserByEmail(a FindUserByEmailArgs) (any, error) {
 type FindUserByEmailArgs struct {
 	// The user's email.
 	Email string `json:"email"`
-}
-
-// UpdateUser changes fields of the user with the given user_id; fields left out keep their value. Returns the updated user.
-func UpdateUser(a UpdateUserArgs) (any, error) {
-	var sets []string
-	var args []any
-	if a.FirstName != nil {
-		sets, args = append(sets, "\"first_name\" = ?"), append(args, *a.FirstName)
-	}
-	if a.LastName != nil {
-		sets, args = append(sets, "\"last_name\" = ?"), append(args, *a.LastName)
-	}
-	if a.Email != nil {
-		sets, args = append(sets, "\"email\" = ?"), append(args, *a.Email)
-	}
-	if a.Dob != nil {
-		sets, args = append(sets, "\"dob\" = ?"), append(args, *a.Dob)
-	}
-	if a.Membership != nil {
-		sets, args = append(sets, "\"membership\" = ?"), append(args, *a.Membership)
-	}
-	if a.Address1 != nil {
-		sets, args = append(sets, "\"address1\" = ?"), append(args, *a.Address1)
-	}
-	if a.Address2 != nil {
-		sets, args = append(sets, "\"address2\" = ?"), append(args, *a.Address2)
-	}
-	if a.City != nil {
-		sets, args = append(sets, "\"city\" = ?"), append(args, *a.City)
-	}
-	if a.State != nil {
-		sets, args = append(sets, "\"state\" = ?"), append(args, *a.State)
-	}
-	if a.Country != nil {
-		sets, args = append(sets, "\"country\" = ?"), append(args, *a.Country)
-	}
-	if a.Zip != nil {
-		sets, args = append(sets, "\"zip\" = ?"), append(args, *a.Zip)
-	}
-	if len(sets) == 0 {
-		return nil, fmt.Errorf("nothing to update: give at least one field to change")
-	}
-	args = append(args, a.UserId)
-	res, err := sdk.Exec("UPDATE \"users\" SET "+strings.Join(sets, ", ")+" WHERE \"user_id\" = ?", args...)
-	if err != nil {
-		return nil, explain(err, "cannot update the user")
-	}
-	if res.RowsAffected == 0 {
-		return nil, fmt.Errorf("user %s not found", fmt.Sprintf("user_id %v", a.UserId))
-	}
-	return one("user", "updated row not found", "SELECT * FROM \"users\" WHERE \"user_id\" = ?", a.UserId)
-}
-
-// UpdateUserArgs are the arguments of update_user.
-type UpdateUserArgs struct {
-	// The user's user id. An internal id: look it up with another tool.
-	UserId string `json:"user_id"`
-	// The user's first name.
-	FirstName *string `json:"first_name"`
-	// The user's last name.
-	LastName *string `json:"last_name"`
-	// The user's email.
-	Email *string `json:"email"`
-	// The user's dob.
-	Dob *string `json:"dob"`
-	// The user's membership.
-	Membership *string `json:"membership" enum:"regular,silver,gold"`
-	// The user's address1.
-	Address1 *string `json:"address1"`
-	// The user's address2.
-	Address2 *string `json:"address2"`
-	// The user's city.
-	City *string `json:"city"`
-	// The user's state.
-	State *string `json:"state"`
-	// The user's country.
-	Country *string `json:"country"`
-	// The user's zip.
-	Zip *string `json:"zip"`
 }

@@ -72,8 +72,8 @@ type ListOrderDetailsOfOrderArgs struct {
 	Offset *int64 `json:"offset"`
 }
 
-// AddOrderLine adds an order detail and takes its quantity from the product's units in stock, in one step. Refused when the quantity is not positive or the product has less units in stock than asked. Its unit price is the product's own. Returns the new order detail.
-func AddOrderLine(a AddOrderLineArgs) (any, error) {
+// AddOrderItem adds an order detail and takes its quantity from the product's units in stock, in one step. Refused when the quantity is not positive or the product has less units in stock than asked. Its unit price is the product's own. Returns the new order detail.
+func AddOrderItem(a AddOrderItemArgs) (any, error) {
 	if a.Quantity <= 0 {
 		return nil, fmt.Errorf("cannot add the order detail: the quantity must be positive, not %v; nothing was changed", a.Quantity)
 	}
@@ -122,8 +122,8 @@ func AddOrderLine(a AddOrderLineArgs) (any, error) {
 	return one("order detail", "created row not found", "SELECT *, (SELECT p.\"ProductName\" FROM \"Products\" AS p WHERE p.\"ProductID\" = \"Order Details\".\"ProductID\") AS \"product_product_name\", (SELECT gp.\"CompanyName\" FROM \"Orders\" AS p JOIN \"Shippers\" AS gp ON gp.\"ShipperID\" = p.\"ShipVia\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"shipper_company_name\", (SELECT gp.\"ContactName\" FROM \"Orders\" AS p JOIN \"Customers\" AS gp ON gp.\"CustomerID\" = p.\"CustomerID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"customer_contact_name\", (SELECT gp.\"HomePhone\" FROM \"Orders\" AS p JOIN \"Employees\" AS gp ON gp.\"EmployeeID\" = p.\"EmployeeID\" WHERE p.\"OrderID\" = \"Order Details\".\"OrderID\") AS \"employee_home_phone\" FROM \"Order Details\" WHERE \"OrderID\" = ? AND \"ProductID\" = ?", a.OrderId, a.ProductId)
 }
 
-// AddOrderLineArgs are the arguments of add_order_line.
-type AddOrderLineArgs struct {
+// AddOrderItemArgs are the arguments of add_order_item.
+type AddOrderItemArgs struct {
 	// The order detail's order id.
 	OrderId int64 `json:"order_id"`
 	// The order detail's product id. An internal id: look it up with another tool.

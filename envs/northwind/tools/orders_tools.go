@@ -59,6 +59,8 @@ func ListOrders(a ListOrdersArgs) (any, error) {
 			order = "\"OrderID\""
 		case "required_date":
 			order = "\"RequiredDate\""
+		case "ship_city":
+			order = "\"ShipCity\""
 		case "ship_name":
 			order = "\"ShipName\""
 		case "shipped_date":
@@ -89,7 +91,7 @@ type ListOrdersArgs struct {
 	// Only rows whose required date is at most this.
 	MaxRequiredDate *string `json:"max_required_date"`
 	// Sort by this field (default: the key).
-	SortBy *string `json:"sort_by" enum:"freight,order_date,order_id,required_date,ship_name,shipped_date"`
+	SortBy *string `json:"sort_by" enum:"freight,order_date,order_id,required_date,ship_city,ship_name,shipped_date"`
 	// Sort in descending order.
 	Descending *bool `json:"descending"`
 	// At most this many rows (1 to 100, default 20).
